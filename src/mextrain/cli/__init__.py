@@ -1,0 +1,23 @@
+"""The ``mextrain`` command line. Each subcommand lives in its own module."""
+
+from __future__ import annotations
+
+import click
+
+from mextrain import __version__
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mextrain")
+def main() -> None:
+    """Mexican Train dominoes: play, replay, solve and simulate."""
+
+
+def _register() -> None:
+    # Imported here so that each command module can import `main`-free helpers freely.
+    from . import replay
+
+    main.add_command(replay.replay)
+
+
+_register()

@@ -1,0 +1,122 @@
+"""Actions a seat takes on its turn, and their record notation (``2:5-12@M``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Final, Literal
+
+from .tiles import Tile
+
+__all__ = [
+    "DRAW",
+    "MEXICAN",
+    "PASS",
+    "Action",
+    "ActionFormatError",
+    "ActionKind",
+    "parse_action",
+    "train_name",
+]
+
+#: The train id of the Mexican train; personal trains are numbered by their owner's seat.
+MEXICAN: Final = -1
+
+ActionKind = Literal["play", "draw", "pass"]
+
+_ACTION_RE = re.compile(
+    r"^\s*(\d{1,4})\s*:\s*(?:(draw)|(pass)|(\d{1,3})\s*-\s*(\d{1,3})\s*@\s*(M|\d{1,4}))\s*$"
+)
+
+
+class ActionFormatError(ValueError):
+    """Text that cannot be read as an action at all."""
+
+
+class Action:
+    """``play`` a tile on a train, ``draw`` from the boneyard, or ``pass``.
+
+    Actions carry no seat: like a chess move they apply to the seat whose turn it is.
+    Equal actions compare equal; the engine hands out shared instances.
+    """
+
+    __slots__ = ("kind", "tile", "train")
+
+    kind: ActionKind
+    tile: Tile | None
+    train: int | None
+
+    def __init__(self, kind: ActionKind, tile: Tile | None = None, train: int | None = None):
+        if kind == "play":
+            if tile is None or train is None:
+                raise ValueError("a play needs a tile and a train")
+        elif tile is not None or train is not None:
+            raise ValueError(f"a {kind} has no tile or train")
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "tile", tile)
+        object.__setattr__(self, "train", train)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("actions are immutable")
+
+    @classmethod
+    def play(cls, tile: Tile, train: int) -> Action:
+        return cls("play", tile, train)
+
+    @property
+    def is_play(self) -> bool:
+        return self.kind == "play"
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, Action):
+            return NotImplemented
+        return self.kind == other.kind and self.tile == other.tile and self.train == other.train
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.tile, self.train))
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Action, (self.kind, self.tile, self.train))
+
+    def __repr__(self) -> str:
+        if self.kind == "play":
+            return f"Action.play(Tile({self.tile.low}, {self.tile.high}), {self.train})"  # type: ignore[union-attr]
+        return "DRAW" if self.kind == "draw" else "PASS"
+
+    def __str__(self) -> str:
+        if self.kind == "play":
+            return f"{self.tile}@{'M' if self.train == MEXICAN else self.train}"
+        return self.kind
+
+    def notation(self, seat: int) -> str:
+        """Record notation with the acting seat: ``2:5-12@M``, ``0:draw``."""
+        return f"{seat}:{self}"
+
+
+DRAW: Final = Action("draw")
+PASS: Final = Action("pass")
+
+
+def train_name(train: int) -> str:
+    """``M`` for the Mexican train, the owner's seat number otherwise (record notation)."""
+    return "M" if train == MEXICAN else str(train)
+
+
+def parse_action(text: str) -> tuple[int, Action]:
+    """Read record notation; return ``(seat, action)``. Tiles are not checked against a set."""
+    if not isinstance(text, str):
+        raise ActionFormatError(f"an action is text like '2:5-12@M', not {text!r}")
+    m = _ACTION_RE.match(text)
+    if m is None:
+        raise ActionFormatError(
+            f"{text!r} is not an action: write 'S:a-b@T', 'S:a-b@M', 'S:draw' or 'S:pass'"
+        )
+    seat = int(m.group(1))
+    if m.group(2):
+        return seat, DRAW
+    if m.group(3):
+        return seat, PASS
+    tile = Tile.of(int(m.group(4)), int(m.group(5)))
+    train = MEXICAN if m.group(6) == "M" else int(m.group(6))
+    return seat, Action.play(tile, train)

@@ -1,0 +1,308 @@
+"""The rule options, the three presets, and their validation.
+
+Every rule a table may set is a named field of `Rules`. A rule set is a preset plus
+overrides; anything contradictory or out of range raises `RulesError` naming the option,
+never a silent fallback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Literal
+
+from .tiles import tile_set
+
+__all__ = ["PRESETS", "PRESET_NAMES", "Rules", "RulesError"]
+
+EngineSetup = Literal["set_aside", "holder_starts"]
+FirstPlayer = Literal["rotate", "engine_holder"]
+FirstTurn = Literal["single", "run"]
+FollowUp = Literal["any", "no_double"]
+MarkerRule = Literal["forced_pass", "no_own_play"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "engine_setup": ("set_aside", "holder_starts"),
+    "first_player": ("rotate", "engine_holder"),
+    "first_turn": ("single", "run"),
+    "double_follow_up": ("any", "no_double"),
+    "marker_rule": ("forced_pass", "no_own_play"),
+}
+_FLAGS = (
+    "open_doubles_block",
+    "own_train_first",
+    "mexican_after_own_train",
+    "mexican_after_first_round_of_turns",
+    "no_going_out_on_double",
+    "draw_until_playable",
+)
+_POINTS = ("double_blank_points", "unsatisfied_double_penalty")
+
+
+class RulesError(ValueError):
+    """An invalid rule set; ``option`` names the option at fault."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option = option
+
+
+_CLASSIC_HANDS = {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}
+_CARDINAL_HANDS = {4: 15, 5: 12, 6: 12, 7: 10, 8: 10, 9: 8, 10: 8}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete rule set. Build one with `Rules.from_spec` or `Rules.preset`."""
+
+    preset_name: str = "classic"
+    max_pip: int = 12
+    players: tuple[int, int] = (2, 8)
+    hand_size: tuple[tuple[int, int], ...] = tuple(_CLASSIC_HANDS.items())
+    engine_setup: EngineSetup = "set_aside"
+    first_player: FirstPlayer = "rotate"
+    first_turn: FirstTurn = "single"
+    double_follow_up: FollowUp = "any"
+    open_doubles_block: bool = True
+    own_train_first: bool = False
+    marker_rule: MarkerRule = "forced_pass"
+    rounds: tuple[int, ...] = tuple(range(12, -1, -1))
+    double_blank_points: int = 0
+    mexican_after_own_train: bool = False
+    mexican_after_first_round_of_turns: bool = False
+    no_going_out_on_double: bool = False
+    draw_until_playable: bool = False
+    unsatisfied_double_penalty: int = 0
+    #: the overrides this rule set was built with, as given (for writing records)
+    overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """A preset by name, with option overrides on top."""
+        if name not in PRESETS:
+            raise RulesError(
+                "preset", f"unknown preset {name!r}; choose one of {', '.join(PRESET_NAMES)}"
+            )
+        if not overrides:
+            return PRESETS[name]
+        return PRESETS[name].with_options(**overrides)
+
+    @classmethod
+    def from_spec(cls, spec: str | Mapping[str, Any]) -> Rules:
+        """Read the ``rules`` field of a record: a preset name or ``{"preset": NAME, ...}``."""
+        if isinstance(spec, str):
+            return cls.preset(spec)
+        if not isinstance(spec, Mapping):
+            raise RulesError("rules", "must be a preset name or an object with a 'preset'")
+        if "preset" not in spec:
+            raise RulesError("preset", "the rules object needs a 'preset' name")
+        name = spec["preset"]
+        if not isinstance(name, str):
+            raise RulesError("preset", "must be a preset name")
+        overrides = {k: v for k, v in spec.items() if k != "preset"}
+        return cls.preset(name, **overrides)
+
+    def with_options(self, **overrides: Any) -> Rules:
+        """This rule set with some options changed, validated as a whole."""
+        known = {f.name for f in fields(self)} - {"preset_name", "overrides"}
+        known.add("first_turn_run")
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in known:
+                raise RulesError(key, "unknown option")
+            changes[key] = _normalise(key, value)
+        if "first_turn_run" in changes:
+            run = changes.pop("first_turn_run")
+            wanted = "run" if run else "single"
+            if changes.get("first_turn", wanted) != wanted:
+                raise RulesError("first_turn_run", "contradicts first_turn")
+            changes["first_turn"] = wanted
+        max_pip = changes.get("max_pip", self.max_pip)
+        if "max_pip" in changes and "rounds" not in changes:
+            changes["rounds"] = tuple(range(max_pip, -1, -1))
+        rounds = changes.get("rounds")
+        if isinstance(rounds, int):
+            if rounds > max_pip + 1:
+                raise RulesError(
+                    "rounds", f"a double-{max_pip} set has only {max_pip + 1} engines"
+                )
+            changes["rounds"] = tuple(range(max_pip, max_pip - rounds, -1))
+        if "max_pip" in changes and "hand_size" not in changes and changes["max_pip"] != 12:
+            raise RulesError(
+                "hand_size",
+                f"a double-{changes['max_pip']} set needs its own hand_size table "
+                "(the preset's sizes are for double-12)",
+            )
+        if "hand_size" in changes and "players" not in changes:
+            counts = [n for n, _ in changes["hand_size"]]
+            changes["players"] = (min(counts), max(counts))
+        merged = dict(self.overrides)
+        merged.update(overrides)
+        rules = replace(self, overrides=tuple(merged.items()), **changes)
+        rules.validate()
+        return rules
+
+    # -- validation ---------------------------------------------------------------------
+
+    def validate(self) -> None:
+        """Raise `RulesError` naming the first option that is out of range or contradictory."""
+        if not 1 <= self.max_pip <= 30:
+            raise RulesError("max_pip", f"must be from 1 to 30, not {self.max_pip}")
+        ntiles = tile_set(self.max_pip).size
+        lo, hi = self.players
+        if not 2 <= lo <= hi:
+            raise RulesError("players", f"must be a range of at least 2 seats, not {lo}-{hi}")
+        sizes = dict(self.hand_size)
+        set_aside = 1 if self.engine_setup == "set_aside" else 0
+        for n in range(lo, hi + 1):
+            if n not in sizes:
+                raise RulesError("hand_size", f"no hand size for {n} players")
+            if sizes[n] * n > ntiles - set_aside:
+                raise RulesError(
+                    "hand_size",
+                    f"{n} hands of {sizes[n]} need {sizes[n] * n} tiles; "
+                    f"the double-{self.max_pip} set has {ntiles - set_aside} to deal",
+                )
+        if not self.rounds:
+            raise RulesError("rounds", "needs at least one round")
+        for pip in self.rounds:
+            if not 0 <= pip <= self.max_pip:
+                raise RulesError(
+                    "rounds", f"engine {pip} is not a double of the double-{self.max_pip} set"
+                )
+        holder = self.engine_setup == "holder_starts"
+        if holder != (self.first_player == "engine_holder"):
+            raise RulesError(
+                "first_player",
+                "engine_holder goes with engine_setup holder_starts, and rotate with set_aside",
+            )
+
+    # -- derived ------------------------------------------------------------------------
+
+    def hand_size_for(self, players: int) -> int:
+        self.check_players(players)
+        return dict(self.hand_size)[players]
+
+    def allows_players(self, players: int) -> bool:
+        return self.players[0] <= players <= self.players[1]
+
+    def check_players(self, players: int) -> None:
+        if not self.allows_players(players):
+            lo, hi = self.players
+            raise RulesError(
+                "players", f"these rules are for {lo} to {hi} players, not {players}"
+            )
+
+    @property
+    def round_count(self) -> int:
+        return len(self.rounds)
+
+    def engine_for(self, round_index: int) -> int:
+        return self.rounds[round_index]
+
+    def to_spec(self) -> str | dict[str, Any]:
+        """The ``rules`` field of a record: the preset name, or the preset plus overrides."""
+        if not self.overrides:
+            return self.preset_name
+        spec: dict[str, Any] = {"preset": self.preset_name}
+        spec.update(self.overrides)
+        return spec
+
+    def describe(self) -> dict[str, Any]:
+        """Every option and its value (for docs and UIs)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("overrides",):
+                continue
+            value = getattr(self, f.name)
+            if f.name == "hand_size":
+                value = {str(k): v for k, v in value}
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _normalise(key: str, value: Any) -> Any:
+    """Check one option's type and range; return it in the form `Rules` stores."""
+    if key in _CHOICES:
+        if value not in _CHOICES[key]:
+            raise RulesError(key, f"must be one of {', '.join(_CHOICES[key])}, not {value!r}")
+        return value
+    if key in (*_FLAGS, "first_turn_run"):
+        if not isinstance(value, bool):
+            raise RulesError(key, f"must be true or false, not {value!r}")
+        return value
+    if key in _POINTS:
+        if not _is_int(value) or value < 0:
+            raise RulesError(key, f"must be a whole number of points, 0 or more, not {value!r}")
+        return value
+    if key == "max_pip":
+        if not _is_int(value) or not 1 <= value <= 30:
+            raise RulesError(key, f"must be a whole number from 1 to 30, not {value!r}")
+        return value
+    if key == "players":
+        if (
+            isinstance(value, list | tuple)
+            and len(value) == 2
+            and all(_is_int(v) for v in value)
+        ):
+            return (int(value[0]), int(value[1]))
+        if _is_int(value):
+            return (value, value)
+        raise RulesError(key, f"must be [fewest, most] seats, not {value!r}")
+    if key == "hand_size":
+        if not isinstance(value, Mapping) or not value:
+            raise RulesError(key, "must be a table of player count to tiles per hand")
+        table: dict[int, int] = {}
+        for k, v in value.items():
+            try:
+                n = int(k)
+            except (TypeError, ValueError):
+                raise RulesError(key, f"{k!r} is not a player count") from None
+            if isinstance(k, bool) or n < 2 or not _is_int(v) or v < 1:
+                raise RulesError(key, f"{k!r}: {v!r} is not a player count and hand size")
+            table[n] = v
+        return tuple(sorted(table.items()))
+    if key == "rounds":
+        if _is_int(value):
+            if value < 1:
+                raise RulesError(key, f"must be at least 1 round, not {value}")
+            return value
+        if isinstance(value, list | tuple) and value and all(_is_int(v) for v in value):
+            return tuple(value)
+        raise RulesError(key, f"must be a list of engine pips (like [12, 11, 10]), not {value!r}")
+    raise RulesError(key, "unknown option")  # pragma: no cover - guarded by the caller
+
+
+_BASE = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "classic": _BASE,
+    "relaxed": replace(
+        _BASE, preset_name="relaxed", double_follow_up="no_double", open_doubles_block=False
+    ),
+    "cardinal": replace(
+        _BASE,
+        preset_name="cardinal",
+        players=(4, 10),
+        hand_size=tuple(_CARDINAL_HANDS.items()),
+        engine_setup="holder_starts",
+        first_player="engine_holder",
+        first_turn="run",
+        open_doubles_block=False,
+        own_train_first=True,
+        marker_rule="no_own_play",
+    ),
+}
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+for _rules in PRESETS.values():
+    _rules.validate()
+

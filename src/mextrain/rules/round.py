@@ -1,0 +1,680 @@
+"""One round of Mexican Train: the deal, the table, the turn, legal actions and `apply`.
+
+The state is mutable for speed (bots and simulations apply millions of actions) but never
+changes on a rejected action, and `RoundState.copy` is cheap: hands are integer bitmasks,
+trains are tuples shared between copies, the boneyard is a shared tuple with a cursor.
+
+Train ids: a personal train is numbered by its owner's seat; the Mexican train is
+`MEXICAN` (-1), which is also its index in the per-train lists (the last element).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Literal
+
+from .actions import DRAW, MEXICAN, PASS, Action, train_name
+from .errors import DealError, IllegalActionError
+from .options import Rules
+from .tiles import Tile, TileSet, tile_set
+
+if TYPE_CHECKING:
+    from .view import SeatView
+
+__all__ = ["Deal", "RoundEnd", "RoundState", "deal_round"]
+
+RoundEnd = Literal["out", "blocked"]
+
+# A legal-move summary: ((train, tile mask), ...), may draw, may pass.
+_Legal = tuple[tuple[tuple[int, int], ...], bool, bool]
+
+
+@functools.cache
+def _action_table(max_pip: int, players: int) -> tuple[tuple[Action, ...], ...]:
+    """Shared play actions: ``table[tile_id][train + 1]`` (column 0 is the Mexican train)."""
+    ts = tile_set(max_pip)
+    return tuple(
+        tuple(Action.play(tile, train) for train in range(-1, players)) for tile in ts.tiles
+    )
+
+
+class Deal:
+    """Hands and boneyard as dealt, before any automatic event. Tiles as ids."""
+
+    __slots__ = ("boneyard", "hands")
+
+    def __init__(self, hands: tuple[int, ...], boneyard: tuple[int, ...]) -> None:
+        self.hands = hands  # bitmask per seat
+        self.boneyard = boneyard  # ids, first drawn first
+
+
+def deal_round(
+    rules: Rules, players: int, round_index: int, rng: random.Random
+) -> tuple[list[list[Tile]], list[Tile]]:
+    """Shuffle and deal a round with ``rng``: ``(hands, boneyard)``."""
+    rules.check_players(players)
+    ts = tile_set(rules.max_pip)
+    engine = Tile(rules.rounds[round_index], rules.rounds[round_index])
+    tiles = list(ts.tiles)
+    if rules.engine_setup == "set_aside":
+        tiles.remove(engine)
+    rng.shuffle(tiles)
+    size = rules.hand_size_for(players)
+    hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
+    return hands, tiles[players * size :]
+
+
+class RoundState:
+    """The whole state of a round, hidden tiles included. Seats see it through `view`."""
+
+    __slots__ = (
+        "_acts",
+        "_legal",
+        "boneyard",
+        "bone_pos",
+        "double_by",
+        "drew",
+        "ended",
+        "ends",
+        "engine",
+        "first_done",
+        "hands",
+        "history",
+        "initial",
+        "markers",
+        "n",
+        "open_doubles",
+        "opened_mexican",
+        "out_seat",
+        "owe",
+        "own_played",
+        "plays",
+        "round_index",
+        "rules",
+        "run",
+        "seat",
+        "starter",
+        "trains",
+        "ts",
+        "turns",
+    )
+
+    rules: Rules
+    ts: TileSet
+    n: int
+    round_index: int
+    engine: int
+    starter: int
+    hands: list[int]
+    boneyard: tuple[int, ...]
+    bone_pos: int
+    ends: list[int]
+    trains: list[tuple[int, ...]]
+    markers: int
+    open_doubles: tuple[int, ...]
+    double_by: tuple[int, ...]
+    seat: int
+    drew: bool
+    owe: bool
+    run: bool
+    plays: int
+    own_played: bool
+    opened_mexican: bool
+    turns: int
+    first_done: int
+    ended: RoundEnd | None
+    out_seat: int | None
+    history: list[tuple[int, Action]]
+    initial: Deal
+    _acts: tuple[tuple[Action, ...], ...]
+    _legal: _Legal | None
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        players: int,
+        round_index: int,
+        rng: random.Random,
+        starter: int | None = None,
+    ) -> RoundState:
+        """Deal a round with ``rng``. Under ``rotate`` a missing ``starter`` is drawn by lot."""
+        if rules.first_player == "rotate" and starter is None:
+            starter = rng.randrange(players)
+        hands, boneyard = deal_round(rules, players, round_index, rng)
+        return cls.from_deal(rules, players, round_index, hands, boneyard, starter)
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: Rules,
+        players: int,
+        round_index: int,
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        starter: int | None = None,
+    ) -> RoundState:
+        """Start a round from an explicit deal; raise `DealError` if it is not a legal deal.
+
+        ``starter`` is required under ``rotate`` and ignored under ``engine_holder`` (the
+        holder of the engine starts, after the draw cycles if nobody holds it).
+        """
+        rules.check_players(players)
+        if not 0 <= round_index < rules.round_count:
+            raise DealError(
+                f"these rules have {rules.round_count} rounds; there is no round {round_index + 1}"
+            )
+        ts = tile_set(rules.max_pip)
+        engine = rules.rounds[round_index]
+        engine_id = ts.double_id[engine]
+        size = rules.hand_size_for(players)
+        if len(hands) != players:
+            raise DealError(f"the deal has {len(hands)} hands for {players} players")
+        seen = 0
+        masks: list[int] = []
+
+        def take(tile: Tile, where: str) -> int:
+            nonlocal seen
+            if tile not in ts.ids:
+                raise DealError(f"{tile} in {where} is not in the double-{ts.max_pip} set")
+            bit = 1 << ts.ids[tile]
+            if seen & bit:
+                raise DealError(f"{tile} is dealt twice (again in {where})")
+            seen |= bit
+            return bit
+
+        for seat, hand in enumerate(hands):
+            if len(hand) != size:
+                raise DealError(
+                    f"seat {seat} was dealt {len(hand)} tiles; {players} players get {size} each"
+                )
+            mask = 0
+            for tile in hand:
+                mask |= take(tile, f"seat {seat}'s hand")
+            masks.append(mask)
+        bone_ids: list[int] = []
+        for tile in boneyard:
+            take(tile, "the boneyard")
+            bone_ids.append(ts.ids[tile])
+        set_aside = rules.engine_setup == "set_aside"
+        if set_aside and seen >> engine_id & 1:
+            raise DealError(f"the engine {engine}-{engine} is set aside and cannot be dealt")
+        expected = ts.all_mask & ~(1 << engine_id) if set_aside else ts.all_mask
+        missing = expected & ~seen
+        if missing:
+            some = ", ".join(str(t) for t in ts.tiles_of(missing)[:5])
+            raise DealError(f"the deal leaves out {missing.bit_count()} tile(s): {some}")
+
+        st = cls.__new__(cls)
+        st.rules = rules
+        st.ts = ts
+        st.n = players
+        st.round_index = round_index
+        st.engine = engine
+        st.initial = Deal(tuple(masks), tuple(bone_ids))
+        st.hands = masks
+        st.boneyard = tuple(bone_ids)
+        st.bone_pos = 0
+        st.ends = [engine] * (players + 1)
+        st.trains = [()] * (players + 1)
+        st.markers = 0
+        st.open_doubles = ()
+        st.double_by = ()
+        st.turns = 0
+        st.first_done = 0
+        st.ended = None
+        st.out_seat = None
+        st.history = []
+        st._acts = _action_table(ts.max_pip, players)
+        st._legal = None
+        if set_aside:
+            if starter is None or not 0 <= starter < players:
+                raise DealError(f"the starting seat must be a seat from 0 to {players - 1}")
+            st.starter = starter
+        else:
+            st.starter = st._place_engine(engine_id)
+        st._begin_turn(st.starter)
+        return st
+
+    def _place_engine(self, engine_id: int) -> int:
+        """``holder_starts``: the engine's holder places it; draw cycles until someone has it."""
+        bit = 1 << engine_id
+        while True:
+            for seat, hand in enumerate(self.hands):
+                if hand & bit:
+                    self.hands[seat] = hand ^ bit
+                    return seat
+            if self.bone_pos >= len(self.boneyard):  # pragma: no cover - the deal is complete
+                raise DealError("nobody holds the engine and the boneyard is empty")
+            for seat in range(self.n):  # one draw cycle, completed while tiles remain
+                if self.bone_pos < len(self.boneyard):
+                    self.hands[seat] |= 1 << self.boneyard[self.bone_pos]
+                    self.bone_pos += 1
+
+    def copy(self) -> RoundState:
+        """An independent copy (cheap: tuples and the boneyard are shared)."""
+        c = RoundState.__new__(RoundState)
+        c.rules = self.rules
+        c.ts = self.ts
+        c.n = self.n
+        c.round_index = self.round_index
+        c.engine = self.engine
+        c.starter = self.starter
+        c.initial = self.initial
+        c.hands = self.hands[:]
+        c.boneyard = self.boneyard
+        c.bone_pos = self.bone_pos
+        c.ends = self.ends[:]
+        c.trains = self.trains[:]
+        c.markers = self.markers
+        c.open_doubles = self.open_doubles
+        c.double_by = self.double_by
+        c.seat = self.seat
+        c.drew = self.drew
+        c.owe = self.owe
+        c.run = self.run
+        c.plays = self.plays
+        c.own_played = self.own_played
+        c.opened_mexican = self.opened_mexican
+        c.turns = self.turns
+        c.first_done = self.first_done
+        c.ended = self.ended
+        c.out_seat = self.out_seat
+        c.history = self.history[:]
+        c._acts = self._acts
+        c._legal = self._legal
+        return c
+
+    __copy__ = copy
+
+    # -- reading the state --------------------------------------------------------------
+
+    @property
+    def current_seat(self) -> int:
+        return self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended is not None
+
+    @property
+    def boneyard_size(self) -> int:
+        return len(self.boneyard) - self.bone_pos
+
+    def boneyard_tiles(self) -> list[Tile]:
+        """What is left to draw, top first (hidden from every seat)."""
+        tiles = self.ts.tiles
+        return [tiles[i] for i in self.boneyard[self.bone_pos :]]
+
+    def hand(self, seat: int) -> list[Tile]:
+        return self.ts.tiles_of(self.hands[seat])
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [h.bit_count() for h in self.hands]
+
+    def train(self, train: int) -> list[Tile]:
+        tiles = self.ts.tiles
+        return [tiles[i] for i in self.trains[train]]
+
+    def open_end(self, train: int) -> int:
+        return self.ends[train]
+
+    def marker_up(self, seat: int) -> bool:
+        return bool(self.markers >> seat & 1)
+
+    def is_started(self, train: int) -> bool:
+        return bool(self.trains[train])
+
+    @property
+    def oldest_open_double(self) -> int | None:
+        """The train whose open double was played first, if any stands open."""
+        return self.open_doubles[0] if self.open_doubles else None
+
+    def scores(self) -> list[int] | None:
+        """Each seat's points for the round once it has ended (lower is better)."""
+        if self.ended is None:
+            return None
+        ts = self.ts
+        blank = self.rules.double_blank_points
+        blank_id = ts.double_id[0]
+        out = []
+        for hand in self.hands:
+            points = ts.pips_of(hand)
+            if blank and hand >> blank_id & 1:
+                points += blank
+            out.append(points)
+        penalty = self.rules.unsatisfied_double_penalty
+        if penalty:
+            for seat in self.double_by:
+                out[seat] += penalty
+        return out
+
+    # -- legal actions ------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat to move may take; empty only once the round has ended."""
+        if self.ended is not None:
+            return []
+        plays, can_draw, can_pass = self._legal or self._compute_legal()
+        out: list[Action] = []
+        acts = self._acts
+        for train, mask in plays:
+            col = train + 1
+            while mask:
+                low = mask & -mask
+                out.append(acts[low.bit_length() - 1][col])
+                mask ^= low
+        if can_draw:
+            out.append(DRAW)
+        if can_pass:
+            out.append(PASS)
+        return out
+
+    def legal_plays(self) -> tuple[tuple[int, int], ...]:
+        """The legal plays as ``(train, tile bitmask)`` pairs (for fast bots)."""
+        if self.ended is not None:
+            return ()
+        return (self._legal or self._compute_legal())[0]
+
+    def is_legal(self, action: Action) -> bool:
+        return self._check(action) is None
+
+    def has_legal_play(self, seat: int) -> bool:
+        """Whether ``seat`` could play a tile if its turn started now."""
+        return bool(self._start_plays(seat, self.turns + (seat - self.seat - 1) % self.n))
+
+    def _compute_legal(self) -> _Legal:
+        s = self.seat
+        if self.owe:
+            plays = self._access_plays(s, self._avail(s, follow_up=True), self.turns)
+        elif self.run and self.plays:
+            mask = self._avail(s, follow_up=False) & self.ts.pip_mask[self.ends[s]]
+            plays = ((s, mask),) if mask else ()
+        else:
+            plays = self._start_plays(s, self.turns)
+        if plays:
+            legal: _Legal = (plays, False, bool(self.run and self.plays and not self.owe))
+        else:
+            can_draw = self.bone_pos < len(self.boneyard) and (
+                not self.drew or self.rules.draw_until_playable
+            )
+            legal = ((), can_draw, not can_draw)
+        self._legal = legal
+        return legal
+
+    def _avail(self, seat: int, follow_up: bool) -> int:
+        """The seat's tiles that may be played at all right now (before train matching)."""
+        hand = self.hands[seat]
+        rules = self.rules
+        if (follow_up and rules.double_follow_up == "no_double") or (
+            rules.no_going_out_on_double and hand.bit_count() == 1
+        ):
+            hand &= ~self.ts.double_mask
+        return hand
+
+    def _start_plays(self, seat: int, turns: int) -> tuple[tuple[int, int], ...]:
+        """Plays open to ``seat`` at the start of a turn (``turns`` turns completed before)."""
+        avail = self._avail(seat, follow_up=False)
+        if self.open_doubles and self.rules.open_doubles_block:
+            train = self.open_doubles[0]
+            mask = avail & self.ts.pip_mask[self.ends[train]]
+            return ((train, mask),) if mask else ()
+        return self._access_plays(seat, avail, turns)
+
+    def _mexican_open(self, seat: int, turns: int) -> bool:
+        rules = self.rules
+        if rules.mexican_after_own_train and not self.trains[seat]:
+            return False
+        return not (rules.mexican_after_first_round_of_turns and turns < self.n)
+
+    def _access_plays(self, seat: int, avail: int, turns: int) -> tuple[tuple[int, int], ...]:
+        """Plays on the trains the seat may reach: its own, the Mexican, marked trains."""
+        pip_mask = self.ts.pip_mask
+        ends = self.ends
+        own = avail & pip_mask[ends[seat]]
+        mexican_open = self._mexican_open(seat, turns)
+        if own and self.rules.own_train_first:
+            if turns == 0 and self.plays == 0 and mexican_open and not self.trains[MEXICAN]:
+                # the round's starting seat may open the Mexican train instead of its own
+                mex = avail & pip_mask[ends[MEXICAN]]
+                if mex:
+                    return ((seat, own), (MEXICAN, mex))
+            return ((seat, own),)
+        plays: list[tuple[int, int]] = []
+        if own:
+            plays.append((seat, own))
+        if mexican_open:
+            mex = avail & pip_mask[ends[MEXICAN]]
+            if mex:
+                plays.append((MEXICAN, mex))
+        marked = self.markers & ~(1 << seat)
+        while marked:
+            low = marked & -marked
+            train = low.bit_length() - 1
+            marked ^= low
+            mask = avail & pip_mask[ends[train]]
+            if mask:
+                plays.append((train, mask))
+        return tuple(plays)
+
+    # -- applying actions ---------------------------------------------------------------
+
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Take ``action`` for the seat to move (``seat``, if given, must be that seat).
+
+        An illegal action raises `IllegalActionError` and leaves the state unchanged.
+        """
+        if seat is not None and (seat != self.seat or self.ended is not None):
+            raise IllegalActionError(self._explain_seat(seat))
+        if self.ended is not None:
+            raise IllegalActionError("the round is over: no more actions")
+        plays, can_draw, can_pass = self._legal or self._compute_legal()
+        kind = action.kind
+        if kind == "play":
+            tid = self.ts.ids.get(action.tile)  # type: ignore[arg-type]
+            train = action.train
+            if tid is not None:
+                for t, mask in plays:
+                    if t == train:
+                        if mask >> tid & 1:
+                            self.history.append((self.seat, action))
+                            self._play(tid, train)
+                            return
+                        break
+            raise IllegalActionError(self._explain(action))
+        if kind == "draw":
+            if not can_draw:
+                raise IllegalActionError(self._explain(action))
+            self.history.append((self.seat, action))
+            self._draw()
+            return
+        if not can_pass:
+            raise IllegalActionError(self._explain(action))
+        self.history.append((self.seat, action))
+        self._end_turn(forced=not plays)
+
+    def _play(self, tid: int, train: int) -> None:
+        s = self.seat
+        ts = self.ts
+        hand = self.hands[s] ^ (1 << tid)
+        self.hands[s] = hand
+        new_end = ts.pip_sum[tid] - self.ends[train]
+        self.ends[train] = new_end
+        self.trains[train] = (*self.trains[train], tid)
+        if self.open_doubles and train in self.open_doubles:
+            i = self.open_doubles.index(train)
+            self.open_doubles = self.open_doubles[:i] + self.open_doubles[i + 1 :]
+            self.double_by = self.double_by[:i] + self.double_by[i + 1 :]
+        is_double = ts.double_mask >> tid & 1
+        if is_double:
+            self.open_doubles = (*self.open_doubles, train)
+            self.double_by = (*self.double_by, s)
+        self.plays += 1
+        self._legal = None
+        if train == s:
+            self.own_played = True
+            self.markers &= ~(1 << s)
+        elif train == MEXICAN and self.turns == 0 and self.plays == 1:
+            self.opened_mexican = True
+        if not hand:
+            self.ended = "out"
+            self.out_seat = s
+            return
+        if is_double:
+            self.owe = True
+            if train != s:
+                self.run = False
+            return
+        self.owe = False
+        if self.run and train == s:
+            if self._compute_legal()[0]:
+                return  # the run goes on
+            self._end_turn(forced=False)  # nothing more fits the seat's own train
+        else:
+            self.run = False
+            self._end_turn(forced=False)
+
+    def _draw(self) -> None:
+        s = self.seat
+        self.hands[s] |= 1 << self.boneyard[self.bone_pos]
+        self.bone_pos += 1
+        self.drew = True
+        self._legal = None
+
+    def _end_turn(self, forced: bool) -> None:
+        s = self.seat
+        bit = 1 << s
+        if self.rules.marker_rule == "forced_pass":
+            if forced:
+                self.markers |= bit
+        elif not self.own_played and not self.opened_mexican:
+            self.markers |= bit
+        self.turns += 1
+        self.first_done |= bit
+        self._legal = None
+        if self.bone_pos >= len(self.boneyard) and not any(
+            self.has_legal_play(seat) for seat in self._seats_from(s + 1)
+        ):
+            self.ended = "blocked"
+            return
+        self._begin_turn((s + 1) % self.n)
+
+    def _seats_from(self, first: int) -> list[int]:
+        return [(first + i) % self.n for i in range(self.n)]
+
+    def _begin_turn(self, seat: int) -> None:
+        self.seat = seat
+        self.drew = False
+        self.owe = False
+        self.plays = 0
+        self.own_played = False
+        self.opened_mexican = False
+        self.run = self.rules.first_turn == "run" and not self.first_done >> seat & 1
+        self._legal = None
+
+    # -- explaining a rejection ---------------------------------------------------------
+
+    def _check(self, action: Action) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        try:
+            probe = self.copy()
+            probe.apply(action)
+        except IllegalActionError as err:
+            return str(err)
+        return None
+
+    def _explain_seat(self, seat: int) -> str:
+        if self.ended is not None:
+            return "the round is over: no more actions"
+        if not 0 <= seat < self.n:
+            return f"there is no seat {seat}: seats are 0 to {self.n - 1}"
+        return f"it is seat {self.seat}'s turn, not seat {seat}'s"
+
+    def _train_label(self, train: int) -> str:
+        if train == MEXICAN:
+            return "the Mexican train"
+        if train == self.seat:
+            return "its own train"
+        return f"seat {train}'s train"
+
+    def _explain(self, action: Action) -> str:
+        s = self.seat
+        who = f"seat {s}"
+        plays, can_draw, _can_pass = self._legal or self._compute_legal()
+        if action.kind == "draw":
+            if plays:
+                return f"{who} can't draw: it has a legal play and must play"
+            if self.bone_pos >= len(self.boneyard):
+                return f"{who} can't draw: the boneyard is empty"
+            return f"{who} can't draw again: one draw per turn"
+        if action.kind == "pass":
+            if self.owe:
+                return f"{who} can't pass: it must follow up its double with a legal tile"
+            return f"{who} can't pass: it has a legal play and must play"
+        tile, train = action.tile, action.train
+        assert tile is not None and train is not None
+        ts = self.ts
+        if tile not in ts.ids:
+            return f"{tile} is not in the double-{ts.max_pip} set"
+        if not (train == MEXICAN or 0 <= train < self.n):
+            return f"there is no train {train_name(train)}: seats are 0 to {self.n - 1}"
+        tid = ts.ids[tile]
+        where = self._train_label(train)
+        if not self.hands[s] >> tid & 1:
+            return f"{who} can't play {tile}: it does not hold that tile"
+        end = self.ends[train]
+        if not tile.has(end):
+            return f"{who} can't play {tile} on {where}: its open end is {end}"
+        rules = self.rules
+        if rules.no_going_out_on_double and tile.is_double and self.hands[s].bit_count() == 1:
+            return f"{who} can't go out on a double"
+        if self.owe and rules.double_follow_up == "no_double" and tile.is_double:
+            return f"{who} can't follow up a double with another double"
+        if not self.owe and self.run and self.plays and train != s:
+            return f"{who} is on its first-turn run: those tiles go on its own train only"
+        if (
+            not self.owe
+            and not (self.run and self.plays)
+            and self.open_doubles
+            and rules.open_doubles_block
+            and train != self.open_doubles[0]
+        ):
+            d = self.open_doubles[0]
+            pip = self.ends[d]
+            return (
+                f"{who} must play on the open double {pip}-{pip} on "
+                f"{self._train_label(d)} before anything else"
+            )
+        if train == MEXICAN and not self._mexican_open(s, self.turns):
+            if rules.mexican_after_own_train and not self.trains[s]:
+                return f"{who} can't play on the Mexican train before starting its own train"
+            return f"{who} can't play on the Mexican train before everyone has had a turn"
+        if train not in (MEXICAN, s) and not self.markers >> train & 1:
+            return f"{who} can't play on {where}: its marker is down"
+        if rules.own_train_first and train != s:
+            return f"{who} must play on its own train while a tile fits there"
+        if not can_draw and not plays:
+            return f"{who} has no legal play"
+        return f"{who} can't play {tile} on {where} now"
+
+    # -- views and records --------------------------------------------------------------
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see: its own hand, the table, hand sizes, the boneyard's size."""
+        from .view import SeatView
+
+        return SeatView.of(self, seat)
+
+    def record_actions(self) -> list[str]:
+        """The round's actions in record notation."""
+        return [action.notation(seat) for seat, action in self.history]
+
+    def __repr__(self) -> str:
+        state = self.ended or f"seat {self.seat} to move"
+        return f"<RoundState round {self.round_index} engine {self.engine}: {state}>"
+

@@ -1,0 +1,159 @@
+"""Tiles and tile sets.
+
+A tile is a value (`Tile(5, 12)`, written ``5-12``); inside the engine each tile of a set
+also has an integer id, and a group of tiles (a hand, the tiles that carry a pip) is an
+integer bitmask over those ids, so that "which of my tiles fit this train" is one ``&``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+__all__ = [
+    "Tile",
+    "TileFormatError",
+    "TileSet",
+    "iter_bits",
+    "parse_tile",
+    "tile_set",
+]
+
+_TILE_RE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")
+
+
+class TileFormatError(ValueError):
+    """Text that cannot be read as a tile at all (not merely a tile outside the set)."""
+
+
+class Tile(NamedTuple):
+    """A domino, smaller end first: ``Tile(5, 12)`` is written ``5-12``."""
+
+    low: int
+    high: int
+
+    @classmethod
+    def of(cls, a: int, b: int) -> Tile:
+        """The tile with ends ``a`` and ``b``, in either order."""
+        return cls(a, b) if a <= b else cls(b, a)
+
+    @property
+    def is_double(self) -> bool:
+        return self.low == self.high
+
+    @property
+    def pips(self) -> int:
+        return self.low + self.high
+
+    def has(self, pip: int) -> bool:
+        return self.low == pip or self.high == pip
+
+    def other_end(self, pip: int) -> int:
+        """The end left open when this tile is laid against ``pip``."""
+        if pip == self.low:
+            return self.high
+        if pip == self.high:
+            return self.low
+        raise ValueError(f"{self} has no {pip} end")
+
+    def __str__(self) -> str:
+        return f"{self.low}-{self.high}"
+
+    def oriented(self, touching: int) -> str:
+        """Written from the end that touches ``touching``: ``Tile(5, 12).oriented(12)`` is
+        ``"12-5"``."""
+        return f"{touching}-{self.other_end(touching)}"
+
+
+def parse_tile(text: str) -> Tile:
+    """Read ``"a-b"`` in either order; raise `TileFormatError` when it is not a tile."""
+    if not isinstance(text, str):
+        raise TileFormatError(f"a tile is written as text like '5-12', not {text!r}")
+    m = _TILE_RE.match(text)
+    if m is None:
+        raise TileFormatError(f"{text!r} is not a tile: write it like '5-12'")
+    return Tile.of(int(m.group(1)), int(m.group(2)))
+
+
+def iter_bits(mask: int) -> Iterator[int]:
+    """The ids of the tiles in a bitmask, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class TileSet:
+    """All tiles ``a-b`` with ``0 <= a <= b <= max_pip``, with the engine's lookup tables.
+
+    Built once per size (see `tile_set`) and shared: never mutated.
+    """
+
+    __slots__ = (
+        "all_mask",
+        "double_id",
+        "double_mask",
+        "ids",
+        "max_pip",
+        "pip_mask",
+        "pip_sum",
+        "size",
+        "tiles",
+    )
+
+    def __init__(self, max_pip: int) -> None:
+        if not isinstance(max_pip, int) or isinstance(max_pip, bool) or not 0 <= max_pip <= 30:
+            raise ValueError(f"max_pip must be a whole number from 0 to 30, not {max_pip!r}")
+        self.max_pip = max_pip
+        self.tiles: tuple[Tile, ...] = tuple(
+            Tile(a, b) for a in range(max_pip + 1) for b in range(a, max_pip + 1)
+        )
+        self.size = len(self.tiles)
+        self.ids: dict[Tile, int] = {t: i for i, t in enumerate(self.tiles)}
+        #: bitmask of the tiles carrying each pip
+        self.pip_mask: tuple[int, ...] = tuple(
+            sum(1 << i for i, t in enumerate(self.tiles) if t.has(p)) for p in range(max_pip + 1)
+        )
+        #: low + high of each tile: the end left open is ``pip_sum[id] - touching_pip``
+        self.pip_sum: tuple[int, ...] = tuple(t.pips for t in self.tiles)
+        self.double_mask = sum(1 << i for i, t in enumerate(self.tiles) if t.is_double)
+        #: id of the double ``p-p`` for each pip
+        self.double_id: tuple[int, ...] = tuple(self.ids[Tile(p, p)] for p in range(max_pip + 1))
+        self.all_mask = (1 << self.size) - 1
+
+    def __repr__(self) -> str:
+        return f"tile_set({self.max_pip})"
+
+    def __contains__(self, tile: object) -> bool:
+        return tile in self.ids
+
+    def id_of(self, tile: Tile) -> int:
+        try:
+            return self.ids[tile]
+        except KeyError:
+            raise ValueError(
+                f"{tile} is not in the double-{self.max_pip} set (pips go from 0 to "
+                f"{self.max_pip})"
+            ) from None
+
+    def mask_of(self, tiles: Iterable[Tile]) -> int:
+        mask = 0
+        for t in tiles:
+            mask |= 1 << self.id_of(t)
+        return mask
+
+    def tiles_of(self, mask: int) -> list[Tile]:
+        tiles = self.tiles
+        return [tiles[i] for i in iter_bits(mask)]
+
+    def pips_of(self, mask: int) -> int:
+        pip_sum = self.pip_sum
+        return sum(pip_sum[i] for i in iter_bits(mask))
+
+
+@functools.cache
+def tile_set(max_pip: int) -> TileSet:
+    """The shared `TileSet` for a double-``max_pip`` set."""
+    return TileSet(max_pip)
