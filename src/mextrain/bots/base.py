@@ -1,0 +1,87 @@
+"""The bot interface and the registry that finds bots by name (``name:key=value,...``).
+
+A bot receives a `SeatView` — its own hand, the table, hand sizes, the boneyard's size,
+the public history and, on its turn, ``view.legal_actions`` — and an RNG of its own. It
+never receives a `RoundState`, so it cannot see hidden tiles by construction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from mextrain.rules import Action, SeatView
+
+__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "parse_bot_spec", "register_bot"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A computer player."""
+
+    name: str
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        """One of ``view.legal_actions``."""
+        ...
+
+
+class BotSpecError(ValueError):
+    """A bot name or parameter that the registry does not know."""
+
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``factory(**params)`` available as ``name``."""
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def _coerce(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
+    name, _, rest = spec.strip().partition(":")
+    params: dict[str, Any] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key.strip():
+                raise BotSpecError(f"bot parameter {part!r} in {spec!r} is not key=value")
+            params[key.strip()] = _coerce(value.strip())
+    return name, params
+
+
+def make_bot(spec: str) -> Bot:
+    """Build a bot from ``name`` or ``name:key=value,...``."""
+    _load_builtin()
+    name, params = parse_bot_spec(spec)
+    if name not in _REGISTRY:
+        raise BotSpecError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}")
+    try:
+        return _REGISTRY[name](**params)
+    except TypeError as err:
+        raise BotSpecError(f"bad parameters for bot {name!r}: {err}") from None
+
+
+def _load_builtin() -> None:
+    # Built-in bots register themselves on import.
+    from . import simple  # noqa: F401
