@@ -1,13 +1,113 @@
-"""``mextrain replay FILE [--json]``: check a game record against the rules."""
+"""``mextrain replay FILE [--json]``: check a game record against the rules.
+
+Exit status 0 for a legal record, 1 for a record that breaks a rule, 2 for input that is
+not a record. With ``--json`` exactly one JSON object goes to standard output.
+"""
 
 from __future__ import annotations
 
+import json
+import sys
+from typing import Any
+
 import click
+
+from mextrain.records import (
+    IllegalRecordError,
+    RecordError,
+    RecordFormatError,
+    ReplayResult,
+    load_record,
+    replay_record,
+)
 
 
 @click.command()
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.argument("file", type=click.Path(allow_dash=True))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (RECORD.md).")
 def replay(file: str, as_json: bool) -> None:
-    """Replay a game record (RECORD.md) and check every action against its rules."""
-    raise click.ClickException("not implemented yet")
+    """Replay a game record FILE (or - for standard input) and check it against its rules.
+
+    Exit status: 0 a legal record, 1 a record that breaks a rule, 2 not a record.
+    """
+    try:
+        result = replay_record(load_record(_read(file)))
+    except RecordError as err:
+        if as_json:
+            _print_json(err.to_json_dict())
+        else:
+            click.echo(_describe_error(err), err=True)
+        sys.exit(err.exit_code)
+    if as_json:
+        _print_json(result.to_json_dict())
+    else:
+        click.echo(describe_result(result))
+
+
+def _read(file: str) -> bytes:
+    if file == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(file, "rb") as f:
+            return f.read()
+    except FileNotFoundError:
+        raise RecordFormatError(None, f"no such file: {file}") from None
+    except IsADirectoryError:
+        raise RecordFormatError(None, f"{file} is a directory, not a record file") from None
+    except OSError as err:
+        raise RecordFormatError(None, f"cannot read {file}: {err.strerror}") from None
+
+
+def _print_json(obj: dict[str, Any]) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def _describe_error(err: RecordError) -> str:
+    if isinstance(err, IllegalRecordError):
+        return f"Illegal record: {err.describe()}.\n(Rounds and actions are counted from 0.)"
+    return f"Not a game record: {err.reason}."
+
+
+def _names(players: tuple[str, ...]) -> list[str]:
+    return [name or f"seat {seat}" for seat, name in enumerate(players)]
+
+
+def _scores_line(names: list[str], scores: list[int]) -> str:
+    return ", ".join(f"{name} {points}" for name, points in zip(names, scores, strict=True))
+
+
+def describe_result(result: ReplayResult) -> str:
+    """A legal record's rounds, totals and winners, in words."""
+    names = _names(result.players)
+    rules = result.record.rules
+    house = ", ".join(f"{key}={json.dumps(value)}" for key, value in rules.overrides)
+    lines = [
+        f"Legal record: {rules.preset_name} rules{f' ({house})' if house else ''}, "
+        f"{len(names)} players: {', '.join(names)}."
+    ]
+    for k, (outcome, state) in enumerate(zip(result.rounds, result.match.rounds, strict=True)):
+        head = f"Round {k} (engine {outcome.engine}-{outcome.engine})"
+        if outcome.scores is None:
+            lines.append(f"{head}: in play, {names[state.current_seat]} to move.")
+        elif outcome.ended == "out" and state.out_seat is not None:
+            lines.append(
+                f"{head}: {names[state.out_seat]} went out. {_scores_line(names, outcome.scores)}."
+            )
+        else:
+            lines.append(f"{head}: blocked. {_scores_line(names, outcome.scores)}.")
+    finished = sum(1 for r in result.rounds if r.scores is not None)
+    if finished:
+        lines.append(f"Totals: {_scores_line(names, result.totals)}.")
+    winners = " and ".join(names[seat] for seat in result.winners)
+    if result.complete:
+        title = "Winner" if len(result.winners) == 1 else "Winners (tied)"
+        lines.append(f"{title}: {winners} (lowest total).")
+        lines.append(f"The game is complete: all {rules.round_count} rounds were played.")
+    else:
+        if result.winners:
+            title = "Leader" if len(result.winners) == 1 else "Leaders (tied)"
+            lines.append(f"{title}: {winners} (lowest total so far).")
+        else:
+            lines.append("No round has finished yet: nobody leads.")
+        lines.append(f"The game is in progress: {finished} of {rules.round_count} rounds finished.")
+    return "\n".join(lines)

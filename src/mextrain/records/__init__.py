@@ -1,0 +1,35 @@
+"""Game records (RECORD.md): write a match down, read one back, replay it under its rules.
+
+Depends only on `mextrain.rules`: the engine decides what is legal, this package reads,
+writes and compares.
+"""
+
+from .errors import IllegalRecordError, RecordError, RecordFormatError
+from .record import (
+    FORMAT,
+    VERSION,
+    GameRecord,
+    RecordedAction,
+    RecordResult,
+    RoundRecord,
+    dumps_pretty,
+    load_record,
+)
+from .replay import ReplayResult, RoundOutcome, replay_record
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "GameRecord",
+    "IllegalRecordError",
+    "RecordError",
+    "RecordFormatError",
+    "RecordResult",
+    "RecordedAction",
+    "ReplayResult",
+    "RoundOutcome",
+    "RoundRecord",
+    "dumps_pretty",
+    "load_record",
+    "replay_record",
+]

@@ -1,0 +1,80 @@
+"""The two ways a record can fail: it is not a record at all, or it breaks the rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["IllegalRecordError", "RecordError", "RecordFormatError"]
+
+
+class RecordError(ValueError):
+    """A record that `mextrain replay` rejects; ``exit_code`` is the command's exit status."""
+
+    exit_code: int = 1
+    round: int | None = None
+    action: int | None = None
+    text: str | None = None
+    reason: str = ""
+
+    def error_dict(self) -> dict[str, Any]:
+        """The ``error`` object of RECORD.md's ``--json`` output."""
+        return {
+            "round": self.round,
+            "action": self.action,
+            "text": self.text,
+            "reason": self.reason,
+        }
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """``{"valid": false, "error": {...}}`` as ``mextrain replay --json`` prints it."""
+        return {"valid": False, "error": self.error_dict()}
+
+
+class RecordFormatError(RecordError):
+    """The input is not a game record: not JSON, or a field is missing, mistyped or unreadable.
+
+    ``field`` is the path of the field at fault (``rounds[0].hands[2][5]``), or None when the
+    document as a whole is at fault. ``reason`` names it.
+    """
+
+    exit_code = 2
+
+    def __init__(self, field: str | None, message: str) -> None:
+        self.field = field
+        self.reason = f"{field}: {message}" if field else message
+        super().__init__(self.reason)
+
+
+class IllegalRecordError(RecordError):
+    """A well-formed record that breaks the rules.
+
+    ``round`` and ``action`` are 0-based indices (None where the problem is not in a round,
+    or not in an action); ``text`` is the action as the record writes it; ``reason`` is the
+    rule broken, in a player's words.
+    """
+
+    exit_code = 1
+
+    def __init__(
+        self,
+        round: int | None,
+        action: int | None,
+        text: str | None,
+        reason: str,
+    ) -> None:
+        self.round = round
+        self.action = action
+        self.text = text
+        self.reason = reason
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        """One line naming the round, the action and the rule broken."""
+        where = []
+        if self.round is not None:
+            where.append(f"round {self.round}")
+        if self.action is not None:
+            where.append(f'action {self.action} "{self.text}"')
+        if not where:
+            return self.reason
+        return f"{', '.join(where)}: {self.reason}"

@@ -1,0 +1,403 @@
+"""Game records (RECORD.md): the value types, reading with structure checks, and writing.
+
+Reading checks the document's shape only — types, presets and options, readable tiles and
+actions — and raises `RecordFormatError` naming the field at fault. Whether the deal and
+the actions are legal is the replay's job (`mextrain.records.replay`), and the engine's.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from mextrain.rules import (
+    Action,
+    ActionFormatError,
+    Match,
+    Rules,
+    RulesError,
+    Tile,
+    TileFormatError,
+    parse_action,
+    parse_tile,
+)
+
+from .errors import RecordFormatError
+
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "GameRecord",
+    "RecordResult",
+    "RecordedAction",
+    "RoundRecord",
+    "dumps_pretty",
+    "load_record",
+]
+
+FORMAT: Final = "mexican-train-record"
+VERSION: Final = 1
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedAction:
+    """One action of a record: the acting seat, the action, and its text as written."""
+
+    seat: int
+    action: Action
+    text: str
+
+    @classmethod
+    def of(cls, seat: int, action: Action) -> RecordedAction:
+        return cls(seat, action, action.notation(seat))
+
+    def notation(self) -> str:
+        """The action in canonical record notation (``2:5-12@M``)."""
+        return self.action.notation(self.seat)
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """One round as dealt, and every action taken in it."""
+
+    engine: int
+    starter: int | None
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+    actions: tuple[RecordedAction, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine,
+            "starter": self.starter,
+            "hands": [[str(t) for t in hand] for hand in self.hands],
+            "boneyard": [str(t) for t in self.boneyard],
+            "actions": [a.notation() for a in self.actions],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RecordResult:
+    """A record's claimed outcome: scores of each finished round, and their totals."""
+
+    scores: tuple[tuple[int, ...], ...]
+    totals: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"scores": [list(s) for s in self.scores], "totals": list(self.totals)}
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A whole game: the rules, the seats' names, every round's deal and actions."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...]
+    result: RecordResult | None = None
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def from_match(cls, match: Match, names: Sequence[str]) -> GameRecord:
+        """The record of ``match`` so far, with a ``result`` over its finished rounds."""
+        if len(names) != match.players:
+            raise ValueError(f"{match.players} seats need {match.players} names, not {len(names)}")
+        rounds = []
+        for state in match.rounds:
+            tiles = state.ts.tiles
+            rounds.append(
+                RoundRecord(
+                    engine=state.engine,
+                    starter=state.starter,
+                    hands=tuple(tuple(state.ts.tiles_of(mask)) for mask in state.initial.hands),
+                    boneyard=tuple(tiles[i] for i in state.initial.boneyard),
+                    actions=tuple(RecordedAction.of(seat, a) for seat, a in state.history),
+                )
+            )
+        result = RecordResult(
+            scores=tuple(tuple(s) for s in match.round_scores()),
+            totals=tuple(match.totals),
+        )
+        return cls(
+            rules=match.rules,
+            players=tuple(names),
+            rounds=tuple(rounds),
+            result=result,
+        )
+
+    # -- writing -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as a JSON-ready dict, fields in RECORD.md's order."""
+        doc: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "rules": _json_native(self.rules.to_spec()),
+            "players": list(self.players),
+            "rounds": [r.to_dict() for r in self.rounds],
+        }
+        if self.result is not None:
+            doc["result"] = self.result.to_dict()
+        return doc
+
+    def to_json(self) -> str:
+        """Pretty, stable JSON text: the same record always gives the same text."""
+        return dumps_pretty(self.to_dict()) + "\n"
+
+
+def _json_native(value: Any) -> Any:
+    """``value`` as JSON would give it back (tuples become lists, keys become text)."""
+    return json.loads(json.dumps(value))
+
+
+# -- pretty printing -------------------------------------------------------------------------
+
+_WIDTH = 100
+
+
+def dumps_pretty(value: Any, indent: int = 0) -> str:
+    """JSON with objects and nested lists broken over lines and lists of plain values kept
+    on as few lines as fit in 100 columns (one hand, one boneyard: a line or a few)."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or (
+        indent + len(flat) <= _WIDTH and not _has_nested(value)
+    ):
+        return flat
+    pad = " " * (indent + 2)
+    end = " " * indent
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps_pretty(v, indent + 2)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    if not value:
+        return "[]"
+    if _has_nested(value):
+        items = [pad + dumps_pretty(v, indent + 2) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    # a long list of plain values: wrap it
+    lines: list[str] = []
+    line = ""
+    for v in value:
+        text = json.dumps(v, ensure_ascii=False)
+        if line and len(pad) + len(line) + len(text) + 2 > _WIDTH:
+            lines.append(line)
+            line = ""
+        line = f"{line}, {text}" if line else text
+    lines.append(line)
+    return "[\n" + ",\n".join(pad + ln for ln in lines) + "\n" + end + "]"
+
+
+def _has_nested(value: dict[str, Any] | list[Any]) -> bool:
+    items = value.values() if isinstance(value, dict) else value
+    return any(isinstance(v, dict | list) and v for v in items)
+
+
+# -- reading -----------------------------------------------------------------------------
+
+
+def load_record(source: str | bytes | Mapping[str, Any]) -> GameRecord:
+    """Read a record from JSON text or an already-parsed JSON object.
+
+    Checks the structure only; raises `RecordFormatError` naming the field at fault.
+    """
+    if isinstance(source, str | bytes | bytearray):
+        doc: Any = _parse_json(source)
+    elif isinstance(source, Mapping):
+        doc = source
+    else:
+        raise RecordFormatError(None, "a record is JSON text or a JSON object")
+    return _Reader().document(doc)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _parse_json(source: str | bytes | bytearray) -> Any:
+    if isinstance(source, bytes | bytearray):
+        try:
+            source = bytes(source).decode("utf-8-sig")
+        except UnicodeDecodeError as err:
+            raise RecordFormatError(None, f"not a record: not UTF-8 text ({err.reason})") from None
+    text = source.removeprefix("\ufeff")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as err:
+        raise RecordFormatError(
+            None, f"not a record: not JSON ({err.msg} at line {err.lineno}, column {err.colno})"
+        ) from None
+    except (ValueError, RecursionError) as err:
+        raise RecordFormatError(None, f"not a record: not JSON ({err})") from None
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _show(value: object) -> str:
+    """A value as JSON spells it, shortened."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+_MISSING: Final = object()
+
+
+class _Reader:
+    """Reads a parsed document field by field, in RECORD.md's order."""
+
+    def document(self, doc: Any) -> GameRecord:
+        if not isinstance(doc, Mapping):
+            raise RecordFormatError(None, f"a record is a JSON object, not {_show(doc)}")
+        fmt = doc.get("format", _MISSING)
+        if fmt is _MISSING:
+            raise RecordFormatError("format", f'missing: a record has "format": "{FORMAT}"')
+        if fmt != FORMAT or not isinstance(fmt, str):
+            raise RecordFormatError("format", f'must be "{FORMAT}", not {_show(fmt)}')
+        version = doc.get("version", _MISSING)
+        if version is _MISSING:
+            raise RecordFormatError("version", f"missing: this is version {VERSION}")
+        if not _is_int(version) or version != VERSION:
+            raise RecordFormatError(
+                "version", f"must be the number {VERSION}, not {_show(version)}"
+            )
+        spec = self.required(doc, "rules", "")
+        rules = self.rules(spec)
+        players = self.players(self.required(doc, "players", ""))
+        raw_rounds = self.required(doc, "rounds", "")
+        if not isinstance(raw_rounds, list):
+            raise RecordFormatError("rounds", f"must be a list of rounds, not {_show(raw_rounds)}")
+        rounds = tuple(self.round(raw, index, rules) for index, raw in enumerate(raw_rounds))
+        result = self.result(doc.get("result"))
+        return GameRecord(
+            rules=rules,
+            players=players,
+            rounds=rounds,
+            result=result,
+        )
+
+    @staticmethod
+    def required(obj: Mapping[str, Any], key: str, path: str) -> Any:
+        value = obj.get(key, _MISSING)
+        if value is _MISSING:
+            raise RecordFormatError(f"{path}{key}", "missing")
+        return value
+
+    @staticmethod
+    def rules(spec: Any) -> Rules:
+        if not isinstance(spec, str | dict):
+            raise RecordFormatError(
+                "rules",
+                'must be a preset name or an object like {"preset": "classic", ...}, '
+                f"not {_show(spec)}",
+            )
+        try:
+            return Rules.from_spec(spec)
+        except RulesError as err:
+            message = str(err).removeprefix(f"{err.option}: ")
+            where = "rules" if err.option == "rules" else f"rules.{err.option}"
+            raise RecordFormatError(where, message) from None
+        except (TypeError, ValueError) as err:
+            raise RecordFormatError("rules", str(err)) from None
+
+    @staticmethod
+    def players(value: Any) -> tuple[str, ...]:
+        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+            raise RecordFormatError(
+                "players", f"must be a list of seat names (text), not {_show(value)}"
+            )
+        return tuple(value)
+
+    def round(self, raw: Any, index: int, rules: Rules) -> RoundRecord:
+        path = f"rounds[{index}]"
+        if not isinstance(raw, Mapping):
+            raise RecordFormatError(path, f"a round is a JSON object, not {_show(raw)}")
+        engine = self.required(raw, "engine", f"{path}.")
+        if not _is_int(engine):
+            raise RecordFormatError(
+                f"{path}.engine", f"must be the engine's pip number, not {_show(engine)}"
+            )
+        starter = raw.get("starter")
+        if starter is not None and not _is_int(starter):
+            raise RecordFormatError(
+                f"{path}.starter", f"must be a seat number or null, not {_show(starter)}"
+            )
+        if starter is None and index == 0 and rules.first_player == "rotate":
+            raise RecordFormatError(
+                f"{path}.starter",
+                "missing: under these rules the first round's starting seat is chosen at "
+                "random, so the record must say which seat started",
+            )
+        raw_hands = self.required(raw, "hands", f"{path}.")
+        if not isinstance(raw_hands, list):
+            raise RecordFormatError(
+                f"{path}.hands",
+                f"must be a list with one list of tiles per seat, not {_show(raw_hands)}",
+            )
+        hands = tuple(
+            self.tiles(hand, f"{path}.hands[{seat}]") for seat, hand in enumerate(raw_hands)
+        )
+        boneyard = self.tiles(self.required(raw, "boneyard", f"{path}."), f"{path}.boneyard")
+        raw_actions = self.required(raw, "actions", f"{path}.")
+        if not isinstance(raw_actions, list):
+            raise RecordFormatError(
+                f"{path}.actions", f"must be a list of actions, not {_show(raw_actions)}"
+            )
+        actions = []
+        for i, text in enumerate(raw_actions):
+            try:
+                seat, action = parse_action(text)
+            except ActionFormatError as err:
+                raise RecordFormatError(f"{path}.actions[{i}]", str(err)) from None
+            actions.append(RecordedAction(seat, action, text))
+        return RoundRecord(engine, starter, hands, boneyard, tuple(actions))
+
+    @staticmethod
+    def tiles(value: Any, path: str) -> tuple[Tile, ...]:
+        if not isinstance(value, list):
+            raise RecordFormatError(path, f"must be a list of tiles, not {_show(value)}")
+        out = []
+        for i, text in enumerate(value):
+            try:
+                out.append(parse_tile(text))
+            except TileFormatError as err:
+                raise RecordFormatError(f"{path}[{i}]", str(err)) from None
+        return tuple(out)
+
+    @staticmethod
+    def result(value: Any) -> RecordResult | None:
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise RecordFormatError(
+                "result", f'must be an object with "scores" and "totals", not {_show(value)}'
+            )
+        for key in ("scores", "totals"):
+            if key not in value:
+                raise RecordFormatError(
+                    f"result.{key}", 'missing: a result needs both "scores" and "totals"'
+                )
+        scores = value["scores"]
+        if not isinstance(scores, list) or not all(
+            isinstance(s, list) and all(_is_int(p) for p in s) for s in scores
+        ):
+            raise RecordFormatError(
+                "result.scores",
+                f"must be one list of whole numbers per finished round, not {_show(scores)}",
+            )
+        totals = value["totals"]
+        if not isinstance(totals, list) or not all(_is_int(p) for p in totals):
+            raise RecordFormatError(
+                "result.totals", f"must be a list of whole numbers, not {_show(totals)}"
+            )
+        return RecordResult(tuple(tuple(s) for s in scores), tuple(totals))
