@@ -1,0 +1,109 @@
+"""Tournaments between bots: duplicate deals, seat rotation, parallel runs, honest statistics.
+
+`simulate` is the whole job behind ``mextrain simulate``: build the config, play every
+game on a backend, write records if asked, and summarise per bot entry.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from mextrain.rules import Rules
+
+from .backends import BACKENDS, ProgressFn, chunk_games, run_games
+from .games import (
+    GameResult,
+    SimConfig,
+    SimulationError,
+    deal_for,
+    derive_seed,
+    play_game,
+    play_games,
+    seat_entries,
+)
+from .report import EntryStats, SimReport, summarise
+
+__all__ = [
+    "BACKENDS",
+    "EntryStats",
+    "GameResult",
+    "ProgressFn",
+    "SimConfig",
+    "SimReport",
+    "SimulationError",
+    "chunk_games",
+    "deal_for",
+    "derive_seed",
+    "game_rules",
+    "play_game",
+    "play_games",
+    "run_games",
+    "seat_entries",
+    "simulate",
+    "summarise",
+    "write_records",
+]
+
+
+def game_rules(rules: Rules, rounds: int | None) -> Rules:
+    """The rules of one simulated game: all of ``rules``' rounds, or only its first ``rounds``
+    engines (a shorter match, written into the rules so records replay as complete games)."""
+    if rounds is None or rounds == rules.round_count:
+        return rules
+    if not 1 <= rounds <= rules.round_count:
+        raise SimulationError(
+            f"--rounds must be from 1 to {rules.round_count} for these rules, not {rounds}"
+        )
+    return rules.with_options(rounds=list(rules.rounds[:rounds]))
+
+
+def write_records(results: list[GameResult], directory: Path) -> list[Path]:
+    """Save each game's record as ``game-000123.json`` in ``directory``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    width = max(6, len(str(len(results) - 1)))
+    paths = []
+    for result in results:
+        if result.record is None:
+            raise SimulationError(f"game {result.game} was played without keeping its record")
+        path = directory / f"game-{result.game:0{width}d}.json"
+        path.write_text(result.record + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+def simulate(
+    rules: Rules | str | dict[str, Any],
+    players: int,
+    bots: list[str] | tuple[str, ...],
+    games: int,
+    seed: int,
+    rounds: int | None = None,
+    jobs: int = 1,
+    backend: str = "process",
+    address: str | None = None,
+    records: Path | None = None,
+    progress: ProgressFn | None = None,
+) -> SimReport:
+    """Play ``games`` games (a multiple of ``players``: one per seat rotation of each deal)
+    and summarise them per bot entry. Same arguments, same statistics, whatever ``jobs``
+    or ``backend``; only the speed figures differ."""
+    base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+    config = SimConfig(
+        rules=game_rules(base, rounds),
+        players=players,
+        bots=tuple(bots),
+        games=games,
+        seed=seed,
+        keep_records=records is not None,
+    )
+    config.check()
+    if jobs < 1:
+        raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    start = time.perf_counter()
+    results = run_games(config, jobs=jobs, backend=backend, address=address, progress=progress)
+    seconds = time.perf_counter() - start
+    if records is not None:
+        write_records(results, records)
+    return summarise(config, results, seconds, rules_spec=base.to_spec())

@@ -1,0 +1,170 @@
+"""Turning game results into per-entry statistics: wins, intervals and ratings.
+
+- **Wins**: a game's winners are the entries with the lowest total; a shared win is split
+  evenly (two winners get half a win each). The win rate is wins / games with a Wilson
+  95% interval computed on that fractional count.
+- **Mean score** is points per round. Its 95% interval is a Student t interval over
+  *deals*: each deal contributes the entry's mean over all its seat rotations, so the
+  deals are independent samples and the correlation between rotations of one deal is
+  accounted for. With a single deal there is no interval (``null``).
+- **Rating**: openskill's Plackett-Luce model, one team per entry, ranked by total (ties
+  share a rank), updated game by game in game order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from .games import GameResult, SimConfig
+from .stats import mean_interval, wilson_interval
+
+__all__ = ["EntryStats", "SimReport", "summarise"]
+
+
+def _maybe(x: float) -> float | None:
+    return None if math.isnan(x) else x
+
+
+@dataclass(frozen=True, slots=True)
+class EntryStats:
+    bot: str
+    wins: float
+    win_rate: float
+    win_rate_ci95: tuple[float, float]
+    mean_score: float
+    mean_score_ci95: tuple[float, float]  # NaN when there is a single deal
+    rating_mu: float
+    rating_sigma: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.bot,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": list(self.win_rate_ci95),
+            "mean_score": self.mean_score,
+            "mean_score_ci95": [_maybe(x) for x in self.mean_score_ci95],
+            "rating": {"mu": self.rating_mu, "sigma": self.rating_sigma},
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SimReport:
+    rules: str | dict[str, Any]
+    players: int
+    games: int
+    rounds_per_game: int
+    seed: int
+    entries: tuple[EntryStats, ...]
+    rounds: int
+    actions: int
+    seconds: float
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+
+    @property
+    def actions_per_second(self) -> float:
+        return self.actions / self.seconds if self.seconds > 0 else math.inf
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``--json`` object."""
+        return {
+            "rules": self.rules,
+            "players": self.players,
+            "games": self.games,
+            "rounds_per_game": self.rounds_per_game,
+            "seed": self.seed,
+            "entries": [e.to_dict() for e in self.entries],
+            "rounds_per_second": self.rounds_per_second,
+            "actions_per_second": self.actions_per_second,
+        }
+
+    def to_text(self) -> str:
+        """A table for people."""
+        rules = self.rules if isinstance(self.rules, str) else str(self.rules)
+        deals = self.games // self.players
+        lines = [
+            f"{self.games} games ({deals} deals x {self.players} seat rotations), "
+            f"{self.rounds_per_game} round(s) each, {self.players} players, rules {rules}, "
+            f"seed {self.seed}",
+            "",
+            f"{'#':>2}  {'bot':<24} {'wins':>8} {'win rate':>9} {'95% interval':>17} "
+            f"{'pts/round':>9} {'95% interval':>17} {'rating':>15}",
+        ]
+        for i, e in enumerate(self.entries):
+            lo, hi = e.mean_score_ci95
+            score_ci = "n/a" if math.isnan(lo) else f"[{lo:6.2f}, {hi:6.2f}]"
+            win_ci = f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]"
+            rating = f"{e.rating_mu:6.2f} ± {e.rating_sigma:4.2f}"
+            lines.append(
+                f"{i:>2}  {e.bot:<24} {e.wins:>8.1f} {e.win_rate:>9.3f} {win_ci:>17} "
+                f"{e.mean_score:>9.2f} {score_ci:>17} {rating:>15}"
+            )
+        lines.append("")
+        lines.append(
+            f"{self.rounds} rounds, {self.actions} actions in {self.seconds:.1f} s: "
+            f"{self.rounds_per_second:.1f} rounds/s, {self.actions_per_second:.0f} actions/s"
+        )
+        return "\n".join(lines)
+
+
+def _ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, float]]:
+    model = PlackettLuce()
+    teams = [[model.rating(name=str(e))] for e in range(entries)]
+    for result in results:
+        ranks = [1 + sum(t < total for t in result.totals) for total in result.totals]
+        teams = model.rate(teams, ranks=[float(r) for r in ranks])
+    return [(team[0].mu, team[0].sigma) for team in teams]
+
+
+def summarise(
+    config: SimConfig,
+    results: Sequence[GameResult],
+    seconds: float,
+    rules_spec: str | dict[str, Any] | None = None,
+) -> SimReport:
+    """Per-entry statistics of a finished job (``results`` in game order)."""
+    n = config.players
+    games = len(results)
+    if games != config.games:
+        raise ValueError(f"expected {config.games} results, got {games}")
+    rounds_per_game = config.rounds_per_game
+    ratings = _ratings(results, n)
+    entries = []
+    for e in range(n):
+        wins = math.fsum(r.wins[e] for r in results)
+        by_deal: dict[int, list[float]] = {}
+        for r in results:
+            by_deal.setdefault(r.deal, []).append(r.totals[e] / rounds_per_game)
+        deal_means = [math.fsum(v) / len(v) for _, v in sorted(by_deal.items())]
+        mean, lo, hi = mean_interval(deal_means)
+        entries.append(
+            EntryStats(
+                bot=config.bots[e],
+                wins=wins,
+                win_rate=wins / games,
+                win_rate_ci95=wilson_interval(wins, games),
+                mean_score=mean,
+                mean_score_ci95=(lo, hi),
+                rating_mu=ratings[e][0],
+                rating_sigma=ratings[e][1],
+            )
+        )
+    return SimReport(
+        rules=config.rules.to_spec() if rules_spec is None else rules_spec,
+        players=n,
+        games=games,
+        rounds_per_game=rounds_per_game,
+        seed=config.seed,
+        entries=tuple(entries),
+        rounds=sum(len(r.round_scores) for r in results),
+        actions=sum(r.actions for r in results),
+        seconds=seconds,
+    )
