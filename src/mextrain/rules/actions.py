@@ -39,11 +39,14 @@ class Action:
     Equal actions compare equal; the engine hands out shared instances.
     """
 
-    __slots__ = ("kind", "tile", "train")
+    __slots__ = ("kind", "max_pip", "tile", "tile_id", "train")
 
     kind: ActionKind
     tile: Tile | None
     train: int | None
+    #: the tile's id in the double-``max_pip`` set, for the engine's tables (-1: unknown)
+    tile_id: int
+    max_pip: int
 
     def __init__(self, kind: ActionKind, tile: Tile | None = None, train: int | None = None):
         if kind == "play":
@@ -54,6 +57,8 @@ class Action:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "tile", tile)
         object.__setattr__(self, "train", train)
+        object.__setattr__(self, "tile_id", -1)
+        object.__setattr__(self, "max_pip", -1)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("actions are immutable")
@@ -61,6 +66,14 @@ class Action:
     @classmethod
     def play(cls, tile: Tile, train: int) -> Action:
         return cls("play", tile, train)
+
+    @classmethod
+    def interned(cls, tile: Tile, train: int, tile_id: int, max_pip: int) -> Action:
+        """A play that knows its tile's id in the double-``max_pip`` set (engine use)."""
+        action = cls("play", tile, train)
+        object.__setattr__(action, "tile_id", tile_id)
+        object.__setattr__(action, "max_pip", max_pip)
+        return action
 
     @property
     def is_play(self) -> bool:

@@ -125,9 +125,7 @@ class Rules:
         rounds = changes.get("rounds")
         if isinstance(rounds, int):
             if rounds > max_pip + 1:
-                raise RulesError(
-                    "rounds", f"a double-{max_pip} set has only {max_pip + 1} engines"
-                )
+                raise RulesError("rounds", f"a double-{max_pip} set has only {max_pip + 1} engines")
             changes["rounds"] = tuple(range(max_pip, max_pip - rounds, -1))
         if "max_pip" in changes and "hand_size" not in changes and changes["max_pip"] != 12:
             raise RulesError(
@@ -191,9 +189,7 @@ class Rules:
     def check_players(self, players: int) -> None:
         if not self.allows_players(players):
             lo, hi = self.players
-            raise RulesError(
-                "players", f"these rules are for {lo} to {hi} players, not {players}"
-            )
+            raise RulesError("players", f"these rules are for {lo} to {hi} players, not {players}")
 
     @property
     def round_count(self) -> int:
@@ -248,11 +244,7 @@ def _normalise(key: str, value: Any) -> Any:
             raise RulesError(key, f"must be a whole number from 1 to 30, not {value!r}")
         return value
     if key == "players":
-        if (
-            isinstance(value, list | tuple)
-            and len(value) == 2
-            and all(_is_int(v) for v in value)
-        ):
+        if isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value):
             return (int(value[0]), int(value[1]))
         if _is_int(value):
             return (value, value)
@@ -305,4 +297,3 @@ PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
 for _rules in PRESETS.values():
     _rules.validate()
-

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
-from .actions import DRAW, MEXICAN, PASS, Action, train_name
+from .actions import DRAW, MEXICAN, PASS, Action, parse_action, train_name
 from .errors import DealError, IllegalActionError
 from .options import Rules
-from .tiles import Tile, TileSet, tile_set
+from .tiles import Tile, TileSet, parse_tile, tile_set
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -31,13 +31,47 @@ RoundEnd = Literal["out", "blocked"]
 _Legal = tuple[tuple[tuple[int, int], ...], bool, bool]
 
 
+class _ActionTable:
+    """Shared play actions for one set size and player count, and the lists of actions
+    for each (train, tile mask) pair met so far (legal moves repeat a lot)."""
+
+    __slots__ = ("by_mask", "by_tile", "entries")
+
+    _LIMIT = 400_000  # cached lists kept at most (about 60 MB), then the cache starts over
+
+    def __init__(self, max_pip: int, players: int) -> None:
+        ts = tile_set(max_pip)
+        #: ``by_tile[tile_id][train + 1]`` (column 0 is the Mexican train)
+        self.by_tile: tuple[tuple[Action, ...], ...] = tuple(
+            tuple(Action.interned(tile, train, tid, max_pip) for train in range(-1, players))
+            for tid, tile in enumerate(ts.tiles)
+        )
+        self.by_mask: tuple[dict[int, list[Action]], ...] = tuple(
+            {} for _ in range(players + 1)
+        )
+        self.entries = 0
+
+    def actions_for(self, train: int, mask: int) -> list[Action]:
+        col = train + 1
+        by_tile = self.by_tile
+        acts = []
+        m = mask
+        while m:
+            low = m & -m
+            acts.append(by_tile[low.bit_length() - 1][col])
+            m ^= low
+        if self.entries >= self._LIMIT:
+            for d in self.by_mask:
+                d.clear()
+            self.entries = 0
+        self.by_mask[col][mask] = acts
+        self.entries += 1
+        return acts
+
+
 @functools.cache
-def _action_table(max_pip: int, players: int) -> tuple[tuple[Action, ...], ...]:
-    """Shared play actions: ``table[tile_id][train + 1]`` (column 0 is the Mexican train)."""
-    ts = tile_set(max_pip)
-    return tuple(
-        tuple(Action.play(tile, train) for train in range(-1, players)) for tile in ts.tiles
-    )
+def _action_table(max_pip: int, players: int) -> _ActionTable:
+    return _ActionTable(max_pip, players)
 
 
 class Deal:
@@ -50,20 +84,42 @@ class Deal:
         self.boneyard = boneyard  # ids, first drawn first
 
 
+def _deal_ids(
+    rules: Rules, players: int, round_index: int, rng: random.Random
+) -> tuple[list[int], tuple[int, ...]]:
+    """Shuffle and deal with ``rng``: a bitmask per hand and the boneyard's tile ids.
+
+    The shuffle sorts the tiles by independent uniform keys: a uniform permutation, several
+    times faster than `random.shuffle` (deals are a real share of a simulation's time).
+    """
+    ts = tile_set(rules.max_pip)
+    ids = list(range(ts.size))
+    if rules.engine_setup == "set_aside":
+        ids.remove(ts.double_id[rules.rounds[round_index]])
+    rand = rng.random
+    ids.sort(key=lambda _tile: rand())
+    size = rules.hand_size_for(players)
+    hands = []
+    for seat in range(players):
+        mask = 0
+        for tid in ids[seat * size : (seat + 1) * size]:
+            mask |= 1 << tid
+        hands.append(mask)
+    return hands, tuple(ids[players * size :])
+
+
 def deal_round(
     rules: Rules, players: int, round_index: int, rng: random.Random
 ) -> tuple[list[list[Tile]], list[Tile]]:
-    """Shuffle and deal a round with ``rng``: ``(hands, boneyard)``."""
+    """Shuffle and deal a round with ``rng``: ``(hands, boneyard)``, the boneyard top first.
+
+    ``RoundState.from_deal(rules, n, k, *deal_round(rules, n, k, rng), starter)`` starts the
+    same round as ``RoundState.new(rules, n, k, rng, starter)`` with an RNG in the same state.
+    """
     rules.check_players(players)
     ts = tile_set(rules.max_pip)
-    engine = Tile(rules.rounds[round_index], rules.rounds[round_index])
-    tiles = list(ts.tiles)
-    if rules.engine_setup == "set_aside":
-        tiles.remove(engine)
-    rng.shuffle(tiles)
-    size = rules.hand_size_for(players)
-    hands = [tiles[i * size : (i + 1) * size] for i in range(players)]
-    return hands, tiles[players * size :]
+    hands, boneyard = _deal_ids(rules, players, round_index, rng)
+    return [ts.tiles_of(h) for h in hands], [ts.tiles[i] for i in boneyard]
 
 
 class RoundState:
@@ -72,8 +128,12 @@ class RoundState:
     __slots__ = (
         "_acts",
         "_legal",
-        "boneyard",
+        "_marker_forced",
+        "_pm",
+        "_run_rule",
+        "_simple",
         "bone_pos",
+        "boneyard",
         "double_by",
         "drew",
         "ended",
@@ -128,8 +188,12 @@ class RoundState:
     out_seat: int | None
     history: list[tuple[int, Action]]
     initial: Deal
-    _acts: tuple[tuple[Action, ...], ...]
+    _acts: _ActionTable
     _legal: _Legal | None
+    _pm: tuple[int, ...]
+    _simple: bool
+    _marker_forced: bool
+    _run_rule: bool
 
     # -- construction -------------------------------------------------------------------
 
@@ -143,10 +207,11 @@ class RoundState:
         starter: int | None = None,
     ) -> RoundState:
         """Deal a round with ``rng``. Under ``rotate`` a missing ``starter`` is drawn by lot."""
+        rules.check_players(players)
         if rules.first_player == "rotate" and starter is None:
             starter = rng.randrange(players)
-        hands, boneyard = deal_round(rules, players, round_index, rng)
-        return cls.from_deal(rules, players, round_index, hands, boneyard, starter)
+        hands, boneyard = _deal_ids(rules, players, round_index, rng)
+        return cls._start(rules, players, round_index, hands, boneyard, starter)
 
     @classmethod
     def from_deal(
@@ -208,16 +273,29 @@ class RoundState:
         if missing:
             some = ", ".join(str(t) for t in ts.tiles_of(missing)[:5])
             raise DealError(f"the deal leaves out {missing.bit_count()} tile(s): {some}")
+        return cls._start(rules, players, round_index, masks, tuple(bone_ids), starter)
 
+    @classmethod
+    def _start(
+        cls,
+        rules: Rules,
+        players: int,
+        round_index: int,
+        masks: list[int],
+        bone_ids: tuple[int, ...],
+        starter: int | None,
+    ) -> RoundState:
+        ts = tile_set(rules.max_pip)
+        engine = rules.rounds[round_index]
         st = cls.__new__(cls)
         st.rules = rules
         st.ts = ts
         st.n = players
         st.round_index = round_index
         st.engine = engine
-        st.initial = Deal(tuple(masks), tuple(bone_ids))
+        st.initial = Deal(tuple(masks), bone_ids)
         st.hands = masks
-        st.boneyard = tuple(bone_ids)
+        st.boneyard = bone_ids
         st.bone_pos = 0
         st.ends = [engine] * (players + 1)
         st.trains = [()] * (players + 1)
@@ -231,12 +309,22 @@ class RoundState:
         st.history = []
         st._acts = _action_table(ts.max_pip, players)
         st._legal = None
-        if set_aside:
+        st._pm = ts.pip_mask
+        st._marker_forced = rules.marker_rule == "forced_pass"
+        st._run_rule = rules.first_turn == "run"
+        # no option that changes which trains a seat reaches at the start of a turn
+        st._simple = not (
+            rules.own_train_first
+            or rules.no_going_out_on_double
+            or rules.mexican_after_own_train
+            or rules.mexican_after_first_round_of_turns
+        )
+        if rules.engine_setup == "set_aside":
             if starter is None or not 0 <= starter < players:
                 raise DealError(f"the starting seat must be a seat from 0 to {players - 1}")
             st.starter = starter
         else:
-            st.starter = st._place_engine(engine_id)
+            st.starter = st._place_engine(ts.double_id[engine])
         st._begin_turn(st.starter)
         return st
 
@@ -287,6 +375,10 @@ class RoundState:
         c.history = self.history[:]
         c._acts = self._acts
         c._legal = self._legal
+        c._pm = self._pm
+        c._marker_forced = self._marker_forced
+        c._run_rule = self._run_rule
+        c._simple = self._simple
         return c
 
     __copy__ = copy
@@ -360,18 +452,19 @@ class RoundState:
         """Every action the seat to move may take; empty only once the round has ended."""
         if self.ended is not None:
             return []
-        plays, can_draw, can_pass = self._legal or self._compute_legal()
+        legal = self._legal or self._compute_legal()
+        plays = legal[0]
+        if not plays:
+            return [DRAW] if legal[1] else [PASS]
         out: list[Action] = []
-        acts = self._acts
+        cache = self._acts.by_mask
         for train, mask in plays:
-            col = train + 1
-            while mask:
-                low = mask & -mask
-                out.append(acts[low.bit_length() - 1][col])
-                mask ^= low
-        if can_draw:
-            out.append(DRAW)
-        if can_pass:
+            col = cache[train + 1]
+            acts = col.get(mask)
+            if acts is None:
+                acts = self._acts.actions_for(train, mask)
+            out += acts
+        if legal[2]:
             out.append(PASS)
         return out
 
@@ -393,8 +486,29 @@ class RoundState:
         if self.owe:
             plays = self._access_plays(s, self._avail(s, follow_up=True), self.turns)
         elif self.run and self.plays:
-            mask = self._avail(s, follow_up=False) & self.ts.pip_mask[self.ends[s]]
+            mask = self._avail(s, follow_up=False) & self._pm[self.ends[s]]
             plays = ((s, mask),) if mask else ()
+        elif self._simple and not self.open_doubles:
+            # the common case, inlined: own train, the Mexican train, marked trains
+            hand = self.hands[s]
+            pm = self._pm
+            ends = self.ends
+            found = []
+            mask = hand & pm[ends[s]]
+            if mask:
+                found.append((s, mask))
+            mask = hand & pm[ends[MEXICAN]]
+            if mask:
+                found.append((MEXICAN, mask))
+            marked = self.markers & ~(1 << s)
+            while marked:
+                low = marked & -marked
+                train = low.bit_length() - 1
+                marked ^= low
+                mask = hand & pm[ends[train]]
+                if mask:
+                    found.append((train, mask))
+            plays = tuple(found)
         else:
             plays = self._start_plays(s, self.turns)
         if plays:
@@ -422,7 +536,7 @@ class RoundState:
         avail = self._avail(seat, follow_up=False)
         if self.open_doubles and self.rules.open_doubles_block:
             train = self.open_doubles[0]
-            mask = avail & self.ts.pip_mask[self.ends[train]]
+            mask = avail & self._pm[self.ends[train]]
             return ((train, mask),) if mask else ()
         return self._access_plays(seat, avail, turns)
 
@@ -476,7 +590,9 @@ class RoundState:
         plays, can_draw, can_pass = self._legal or self._compute_legal()
         kind = action.kind
         if kind == "play":
-            tid = self.ts.ids.get(action.tile)  # type: ignore[arg-type]
+            tid: int | None = action.tile_id
+            if action.max_pip != self.ts.max_pip:
+                tid = self.ts.ids.get(action.tile)  # type: ignore[arg-type]
             train = action.train
             if tid is not None:
                 for t, mask in plays:
@@ -503,9 +619,9 @@ class RoundState:
         ts = self.ts
         hand = self.hands[s] ^ (1 << tid)
         self.hands[s] = hand
-        new_end = ts.pip_sum[tid] - self.ends[train]
-        self.ends[train] = new_end
-        self.trains[train] = (*self.trains[train], tid)
+        ends = self.ends
+        ends[train] = ts.pip_sum[tid] - ends[train]
+        self.trains[train] += (tid,)
         if self.open_doubles and train in self.open_doubles:
             i = self.open_doubles.index(train)
             self.open_doubles = self.open_doubles[:i] + self.open_doubles[i + 1 :]
@@ -549,7 +665,7 @@ class RoundState:
     def _end_turn(self, forced: bool) -> None:
         s = self.seat
         bit = 1 << s
-        if self.rules.marker_rule == "forced_pass":
+        if self._marker_forced:
             if forced:
                 self.markers |= bit
         elif not self.own_played and not self.opened_mexican:
@@ -574,7 +690,7 @@ class RoundState:
         self.plays = 0
         self.own_played = False
         self.opened_mexican = False
-        self.run = self.rules.first_turn == "run" and not self.first_done >> seat & 1
+        self.run = self._run_rule and not self.first_done >> seat & 1
         self._legal = None
 
     # -- explaining a rejection ---------------------------------------------------------
@@ -617,7 +733,8 @@ class RoundState:
                 return f"{who} can't pass: it must follow up its double with a legal tile"
             return f"{who} can't pass: it has a legal play and must play"
         tile, train = action.tile, action.train
-        assert tile is not None and train is not None
+        assert tile is not None
+        assert train is not None
         ts = self.ts
         if tile not in ts.ids:
             return f"{tile} is not in the double-{ts.max_pip} set"
@@ -670,6 +787,65 @@ class RoundState:
 
         return SeatView.of(self, seat)
 
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: the rules, the deal as dealt and the actions so far."""
+        ts = self.ts
+        return {
+            "rules": self.rules.to_spec(),
+            "players": self.n,
+            "round": self.round_index,
+            "starter": self.starter,
+            "hands": [[str(t) for t in ts.tiles_of(h)] for h in self.initial.hands],
+            "boneyard": [str(ts.tiles[i]) for i in self.initial.boneyard],
+            "actions": self.record_actions(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RoundState:
+        """Rebuild a state from `to_dict` by replaying its actions through the rules."""
+        rules = Rules.from_spec(data["rules"])
+        state = cls.from_deal(
+            rules,
+            data["players"],
+            data["round"],
+            [[parse_tile(t) for t in hand] for hand in data["hands"]],
+            [parse_tile(t) for t in data["boneyard"]],
+            data["starter"],
+        )
+        for text in data["actions"]:
+            seat, action = parse_action(text)
+            state.apply(action, seat)
+        return state
+
+    def fingerprint(self) -> tuple[object, ...]:
+        """Everything that makes this state what it is (equal states, equal fingerprints)."""
+        return (
+            self.rules,
+            self.n,
+            self.round_index,
+            self.starter,
+            tuple(self.hands),
+            self.boneyard,
+            self.bone_pos,
+            tuple(self.ends),
+            tuple(self.trains),
+            self.markers,
+            self.open_doubles,
+            self.double_by,
+            self.seat,
+            self.drew,
+            self.owe,
+            self.run,
+            self.plays,
+            self.own_played,
+            self.opened_mexican,
+            self.turns,
+            self.first_done,
+            self.ended,
+            self.out_seat,
+            tuple(self.history),
+        )
+
     def record_actions(self) -> list[str]:
         """The round's actions in record notation."""
         return [action.notation(seat) for seat, action in self.history]
@@ -677,4 +853,3 @@ class RoundState:
     def __repr__(self) -> str:
         state = self.ended or f"seat {self.seat} to move"
         return f"<RoundState round {self.round_index} engine {self.engine}: {state}>"
-

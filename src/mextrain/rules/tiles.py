@@ -134,8 +134,7 @@ class TileSet:
             return self.ids[tile]
         except KeyError:
             raise ValueError(
-                f"{tile} is not in the double-{self.max_pip} set (pips go from 0 to "
-                f"{self.max_pip})"
+                f"{tile} is not in the double-{self.max_pip} set (pips go from 0 to {self.max_pip})"
             ) from None
 
     def mask_of(self, tiles: Iterable[Tile]) -> int:
