@@ -15,9 +15,10 @@ def main() -> None:
 
 def _register() -> None:
     # Imported here so that each command module can import `main`-free helpers freely.
-    from . import replay
+    from . import replay, simulate
 
     main.add_command(replay.replay)
+    main.add_command(simulate.simulate)
 
 
 _register()

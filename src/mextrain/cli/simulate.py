@@ -1,0 +1,160 @@
+"""``mextrain simulate``: a tournament between bots with duplicate deals and seat rotation."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+__all__ = ["simulate"]
+
+
+def _rules_spec(text: str) -> str | dict[str, Any]:
+    """A preset name, or a JSON object ``{"preset": NAME, ...overrides}``."""
+    text = text.strip()
+    if not text.startswith("{"):
+        return text
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as err:
+        raise click.BadParameter(f"not a JSON object: {err}", param_hint="--rules") from None
+    if not isinstance(spec, dict):
+        raise click.BadParameter("must be a preset name or a JSON object", param_hint="--rules")
+    return spec
+
+
+@click.command()
+@click.option(
+    "--rules",
+    "rules_text",
+    default="classic",
+    show_default=True,
+    help='A preset (classic, relaxed, cardinal) or a JSON object {"preset": ..., options}.',
+)
+@click.option("--players", type=click.IntRange(min=2), required=True, help="Seats per game.")
+@click.option(
+    "--bots",
+    required=True,
+    help="One bot entry per seat, comma-separated; parameters as name:key=value,key=value.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    required=True,
+    help="Games to play: a multiple of --players (each deal is played in every rotation).",
+)
+@click.option("--seed", type=int, required=True, help="Same seed, same results.")
+@click.option(
+    "--rounds",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Rounds per game: the first K engines of the rules (default: all of them).",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes (or Ray CPUs for a local Ray).",
+)
+@click.option(
+    "--backend",
+    type=click.Choice(["process", "ray"]),
+    default="process",
+    show_default=True,
+    help="Local process pool, or a Ray cluster (needs the 'ray' extra).",
+)
+@click.option("--address", default=None, help="Ray cluster address (with --backend ray).")
+@click.option(
+    "--records",
+    "records_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Save every game as a record (RECORD.md) in this directory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
+def simulate(
+    rules_text: str,
+    players: int,
+    bots: str,
+    games: int,
+    seed: int,
+    rounds: int | None,
+    jobs: int,
+    backend: str,
+    address: str | None,
+    records_dir: Path | None,
+    as_json: bool,
+) -> None:
+    """Play bots against each other and report win rates, scores and ratings per entry.
+
+    Each deal is played once per rotation of the bot entries through the seats, so the
+    luck of the deal cancels out. Example:
+
+      mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
+    """
+    from mextrain.bots import BotSpecError
+    from mextrain.rules import RulesError
+    from mextrain.sim import SimulationError
+    from mextrain.sim import simulate as run
+
+    entries = _split_bots(bots)
+    if address is not None and backend != "ray":
+        raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
+    bar = None
+    progress = None
+    if sys.stderr.isatty():
+        bar = click.progressbar(length=games, label="games", file=sys.stderr, show_eta=True)
+        bar.__enter__()
+        progress = bar.update
+    try:
+        report = run(
+            _rules_spec(rules_text),
+            players,
+            entries,
+            games,
+            seed,
+            rounds=rounds,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            records=records_dir,
+            progress=progress,
+        )
+    except (SimulationError, BotSpecError, RulesError) as err:
+        raise click.ClickException(str(err)) from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+    else:
+        click.echo(report.to_text())
+        if records_dir is not None:
+            click.echo(f"records: {games} games saved in {records_dir}")
+
+
+def _split_bots(text: str) -> list[str]:
+    """Split ``ismcts:iterations=200,policy=planner,greedy`` into bot entries.
+
+    Entries are separated by commas. A part with ``=`` but no ``:`` is one more parameter
+    of the entry before it (bot names never contain ``=``), so the registry's own
+    ``name:key=value,key=value`` form works unchanged inside the list.
+    """
+    entries: list[str] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            raise click.BadParameter(f"empty bot entry in {text!r}", param_hint="--bots")
+        if "=" in part and ":" not in part:
+            if not entries or ":" not in entries[-1]:
+                raise click.BadParameter(
+                    f"parameter {part!r} does not follow a bot name with ':'", param_hint="--bots"
+                )
+            entries[-1] += f",{part}"
+        else:
+            entries.append(part)
+    return entries
