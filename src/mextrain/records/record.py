@@ -158,12 +158,17 @@ def _json_native(value: Any) -> Any:
 _WIDTH = 100
 
 
-def dumps_pretty(value: Any, indent: int = 0) -> str:
+def dumps_pretty(value: Any, indent: int = 0, start: int | None = None) -> str:
     """JSON with objects and nested lists broken over lines and lists of plain values kept
-    on as few lines as fit in 100 columns (one hand, one boneyard: a line or a few)."""
+    on as few lines as fit in 100 columns (one hand, one boneyard: a line or a few).
+
+    ``indent`` is the indentation of the value's block; ``start`` the column where the value
+    itself begins (after a key), ``indent`` if not given.
+    """
     flat = json.dumps(value, ensure_ascii=False)
+    column = indent if start is None else start
     if not isinstance(value, dict | list) or (
-        indent + len(flat) <= _WIDTH and not _has_nested(value)
+        column + len(flat) <= _WIDTH and not _has_nested(value)
     ):
         return flat
     pad = " " * (indent + 2)
@@ -171,10 +176,10 @@ def dumps_pretty(value: Any, indent: int = 0) -> str:
     if isinstance(value, dict):
         if not value:
             return "{}"
-        items = [
-            f"{pad}{json.dumps(k, ensure_ascii=False)}: {dumps_pretty(v, indent + 2)}"
-            for k, v in value.items()
-        ]
+        items = []
+        for k, v in value.items():
+            key = f"{pad}{json.dumps(k, ensure_ascii=False)}: "
+            items.append(key + dumps_pretty(v, indent + 2, len(key) + 1))
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
     if not value:
         return "[]"
