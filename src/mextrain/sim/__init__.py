@@ -68,7 +68,8 @@ def write_records(results: list[GameResult], directory: Path) -> list[Path]:
         if result.record is None:
             raise SimulationError(f"game {result.game} was played without keeping its record")
         path = directory / f"game-{result.game:0{width}d}.json"
-        path.write_text(result.record + "\n", encoding="utf-8")
+        text = result.record if result.record.endswith("\n") else result.record + "\n"
+        path.write_text(text, encoding="utf-8")
         paths.append(path)
     return paths
 
