@@ -46,9 +46,7 @@ class _ActionTable:
             tuple(Action.interned(tile, train, tid, max_pip) for train in range(-1, players))
             for tid, tile in enumerate(ts.tiles)
         )
-        self.by_mask: tuple[dict[int, list[Action]], ...] = tuple(
-            {} for _ in range(players + 1)
-        )
+        self.by_mask: tuple[dict[int, list[Action]], ...] = tuple({} for _ in range(players + 1))
         self.entries = 0
 
     def actions_for(self, train: int, mask: int) -> list[Action]:
@@ -584,9 +582,9 @@ class RoundState:
         An illegal action raises `IllegalActionError` and leaves the state unchanged.
         """
         if seat is not None and (seat != self.seat or self.ended is not None):
-            raise IllegalActionError(self._explain_seat(seat))
+            raise self._explain_seat(seat)
         if self.ended is not None:
-            raise IllegalActionError("the round is over: no more actions")
+            raise IllegalActionError("round_over", "the round is over: no more actions")
         plays, can_draw, can_pass = self._legal or self._compute_legal()
         kind = action.kind
         if kind == "play":
@@ -602,15 +600,15 @@ class RoundState:
                             self._play(tid, train)
                             return
                         break
-            raise IllegalActionError(self._explain(action))
+            raise self._explain(action)
         if kind == "draw":
             if not can_draw:
-                raise IllegalActionError(self._explain(action))
+                raise self._explain(action)
             self.history.append((self.seat, action))
             self._draw()
             return
         if not can_pass:
-            raise IllegalActionError(self._explain(action))
+            raise self._explain(action)
         self.history.append((self.seat, action))
         self._end_turn(forced=not plays)
 
@@ -704,12 +702,22 @@ class RoundState:
             return str(err)
         return None
 
-    def _explain_seat(self, seat: int) -> str:
+    def _explain_seat(self, seat: int) -> IllegalActionError:
         if self.ended is not None:
-            return "the round is over: no more actions"
+            return IllegalActionError("round_over", "the round is over: no more actions")
         if not 0 <= seat < self.n:
-            return f"there is no seat {seat}: seats are 0 to {self.n - 1}"
-        return f"it is seat {self.seat}'s turn, not seat {seat}'s"
+            return IllegalActionError(
+                "no_such_seat",
+                f"there is no seat {seat}: seats are 0 to {self.n - 1}",
+                seat=seat,
+                last=self.n - 1,
+            )
+        return IllegalActionError(
+            "not_your_turn",
+            f"it is seat {self.seat}'s turn, not seat {seat}'s",
+            seat=seat,
+            current=self.seat,
+        )
 
     def _train_label(self, train: int) -> str:
         if train == MEXICAN:
@@ -718,42 +726,85 @@ class RoundState:
             return "its own train"
         return f"seat {train}'s train"
 
-    def _explain(self, action: Action) -> str:
+    def _explain(self, action: Action) -> IllegalActionError:
+        """The rule that ``action`` breaks, as an error with a code and its parameters."""
         s = self.seat
         who = f"seat {s}"
         plays, can_draw, _can_pass = self._legal or self._compute_legal()
+
+        def err(code: str, message: str, **params: object) -> IllegalActionError:
+            return IllegalActionError(code, message, seat=s, **params)
+
         if action.kind == "draw":
             if plays:
-                return f"{who} can't draw: it has a legal play and must play"
+                return err("must_play", f"{who} can't draw: it has a legal play and must play")
             if self.bone_pos >= len(self.boneyard):
-                return f"{who} can't draw: the boneyard is empty"
-            return f"{who} can't draw again: one draw per turn"
+                return err("boneyard_empty", f"{who} can't draw: the boneyard is empty")
+            return err("one_draw", f"{who} can't draw again: one draw per turn")
         if action.kind == "pass":
-            if self.owe:
-                return f"{who} can't pass: it must follow up its double with a legal tile"
-            return f"{who} can't pass: it has a legal play and must play"
+            if self.owe and plays:
+                return err(
+                    "must_follow_up",
+                    f"{who} can't pass: it must follow up its double with a legal tile",
+                )
+            if not plays and can_draw:
+                return err(
+                    "must_draw", f"{who} can't pass: it has no legal play and must draw first"
+                )
+            if self.run and not self.plays:
+                return err(
+                    "run_pass_after_first",
+                    f"{who} can pass on its first-turn run only after playing a tile; "
+                    "it has a legal play and must play",
+                )
+            return err("must_play", f"{who} can't pass: it has a legal play and must play")
         tile, train = action.tile, action.train
         assert tile is not None
         assert train is not None
         ts = self.ts
+        t = str(tile)
         if tile not in ts.ids:
-            return f"{tile} is not in the double-{ts.max_pip} set"
+            return err(
+                "not_in_set",
+                f"{t} is not in the double-{ts.max_pip} set",
+                tile=t,
+                max_pip=ts.max_pip,
+            )
         if not (train == MEXICAN or 0 <= train < self.n):
-            return f"there is no train {train_name(train)}: seats are 0 to {self.n - 1}"
+            return err(
+                "no_such_train",
+                f"there is no train {train_name(train)}: seats are 0 to {self.n - 1}",
+                train=train,
+                last=self.n - 1,
+            )
         tid = ts.ids[tile]
         where = self._train_label(train)
         if not self.hands[s] >> tid & 1:
-            return f"{who} can't play {tile}: it does not hold that tile"
+            return err("not_held", f"{who} can't play {t}: it does not hold that tile", tile=t)
         end = self.ends[train]
         if not tile.has(end):
-            return f"{who} can't play {tile} on {where}: its open end is {end}"
+            return err(
+                "wrong_end",
+                f"{who} can't play {t} on {where}: its open end is {end}",
+                tile=t,
+                train=train,
+                end=end,
+            )
         rules = self.rules
         if rules.no_going_out_on_double and tile.is_double and self.hands[s].bit_count() == 1:
-            return f"{who} can't go out on a double"
+            return err("no_going_out_on_double", f"{who} can't go out on a double", tile=t)
         if self.owe and rules.double_follow_up == "no_double" and tile.is_double:
-            return f"{who} can't follow up a double with another double"
+            return err(
+                "follow_up_no_double",
+                f"{who} can't follow up a double with another double",
+                tile=t,
+            )
         if not self.owe and self.run and self.plays and train != s:
-            return f"{who} is on its first-turn run: those tiles go on its own train only"
+            return err(
+                "run_own_train",
+                f"{who} is on its first-turn run: those tiles go on its own train only",
+                train=train,
+            )
         if (
             not self.owe
             and not (self.run and self.plays)
@@ -763,21 +814,36 @@ class RoundState:
         ):
             d = self.open_doubles[0]
             pip = self.ends[d]
-            return (
+            return err(
+                "open_double_first",
                 f"{who} must play on the open double {pip}-{pip} on "
-                f"{self._train_label(d)} before anything else"
+                f"{self._train_label(d)} before anything else",
+                double=f"{pip}-{pip}",
+                train=d,
             )
         if train == MEXICAN and not self._mexican_open(s, self.turns):
             if rules.mexican_after_own_train and not self.trains[s]:
-                return f"{who} can't play on the Mexican train before starting its own train"
-            return f"{who} can't play on the Mexican train before everyone has had a turn"
+                return err(
+                    "mexican_after_own_train",
+                    f"{who} can't play on the Mexican train before starting its own train",
+                )
+            return err(
+                "mexican_after_first_round",
+                f"{who} can't play on the Mexican train before everyone has had a turn",
+            )
         if train not in (MEXICAN, s) and not self.markers >> train & 1:
-            return f"{who} can't play on {where}: its marker is down"
+            return err(
+                "marker_down",
+                f"{who} can't play on {where}: its marker is down",
+                train=train,
+            )
         if rules.own_train_first and train != s:
-            return f"{who} must play on its own train while a tile fits there"
-        if not can_draw and not plays:
-            return f"{who} has no legal play"
-        return f"{who} can't play {tile} on {where} now"
+            return err(
+                "own_train_first",
+                f"{who} must play on its own train while a tile fits there",
+                train=train,
+            )
+        return err("not_now", f"{who} can't play {t} on {where} now", tile=t, train=train)
 
     # -- views and records --------------------------------------------------------------
 

@@ -1,0 +1,138 @@
+"""Translations: English, French, Italian and Finnish.
+
+Strings live in JSON message catalogs, one file per namespace and language:
+``catalogs/<namespace>.<lang>.json`` (``game`` for the game's own words and the rule
+errors, shared by every interface; ``tui`` and ``web`` for each interface). Keys are
+dotted names, values are `str.format` templates. A key missing in one language falls back
+to English, then to the key itself, so a gap shows up as text, never as a crash; the test
+suite checks that every catalog has every English key with the same placeholders.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Mapping
+from importlib import resources
+from typing import Final
+
+from mextrain.rules import MEXICAN, IllegalActionError
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "LANGUAGE_NAMES",
+    "NAMESPACES",
+    "Translator",
+    "catalog",
+    "detect_language",
+    "error_text",
+    "normalise_language",
+]
+
+LANGUAGES: Final = ("en", "fr", "it", "fi")
+DEFAULT_LANGUAGE: Final = "en"
+LANGUAGE_NAMES: Final = {"en": "English", "fr": "Français", "it": "Italiano", "fi": "Suomi"}
+
+
+def _namespaces() -> tuple[str, ...]:
+    files = resources.files(__package__).joinpath("catalogs")
+    names = {entry.name.split(".")[0] for entry in files.iterdir() if entry.name.endswith(".json")}
+    return tuple(sorted(names))
+
+
+NAMESPACES: Final = _namespaces()
+
+
+def normalise_language(code: str | None) -> str | None:
+    """``"fr_FR.UTF-8"``, ``"fr-CA"``, ``"FR"`` → ``"fr"``; None when not one of ours."""
+    if not code:
+        return None
+    base = code.strip().replace("-", "_").split(".")[0].split("_")[0].lower()
+    return base if base in LANGUAGES else None
+
+
+def detect_language(environ: Mapping[str, str] | None = None) -> str:
+    """The language of the user's locale (``LC_ALL``, ``LC_MESSAGES``, ``LANG``,
+    ``LANGUAGE``), English when none of ours is set."""
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        for part in env.get(var, "").split(":"):
+            lang = normalise_language(part)
+            if lang:
+                return lang
+    return DEFAULT_LANGUAGE
+
+
+@functools.cache
+def catalog(namespace: str, lang: str) -> dict[str, str]:
+    """One catalog file as a dict (empty if the file does not exist)."""
+    path = resources.files(__package__).joinpath("catalogs", f"{namespace}.{lang}.json")
+    if not path.is_file():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"catalog {namespace}.{lang}.json is not an object")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+class Translator:
+    """``t("game.draw")`` in one language, with English as the fallback."""
+
+    __slots__ = ("lang",)
+
+    def __init__(self, lang: str | None = None) -> None:
+        self.lang = normalise_language(lang) or DEFAULT_LANGUAGE
+
+    def has(self, key: str) -> bool:
+        namespace = key.split(".", 1)[0]
+        return key in catalog(namespace, self.lang) or key in catalog(namespace, "en")
+
+    def __call__(self, key: str, **params: object) -> str:
+        namespace = key.split(".", 1)[0]
+        template = catalog(namespace, self.lang).get(key)
+        if template is None:
+            template = catalog(namespace, DEFAULT_LANGUAGE).get(key, key)
+        try:
+            return template.format(**params)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def train_label(self, train: int, actor: int, names: Mapping[int, str] | None = None) -> str:
+        """ "the Mexican train", "its own train" (the actor's) or "Ana's train"."""
+        if train == MEXICAN:
+            return self("game.train.mexican_the")
+        if train == actor:
+            return self("game.train.own_the")
+        return self("game.train.of", name=self.seat_name(train, names))
+
+    def seat_name(self, seat: int, names: Mapping[int, str] | None = None) -> str:
+        if names and seat in names:
+            return names[seat]
+        return self("game.seat", number=seat + 1)
+
+    def all(self, namespace: str) -> dict[str, str]:
+        """Every string of a namespace in this language (English filling the gaps), for a
+        browser to load at once."""
+        merged = dict(catalog(namespace, DEFAULT_LANGUAGE))
+        merged.update(catalog(namespace, self.lang))
+        return merged
+
+
+def error_text(
+    err: IllegalActionError, lang: str | None = None, names: Mapping[int, str] | None = None
+) -> str:
+    """A rule error in the player's language, naming players by ``names`` (seat → name)."""
+    t = Translator(lang)
+    key = f"game.error.{err.code}"
+    if not t.has(key):
+        return str(err)
+    params: dict[str, object] = dict(err.params)
+    actor = int(params.get("seat", 0))  # type: ignore[call-overload]
+    params["who"] = t.seat_name(actor, names)
+    if "current" in params:
+        params["current"] = t.seat_name(int(params["current"]), names)  # type: ignore[call-overload]
+    if "train" in params:
+        params["train"] = t.train_label(int(params["train"]), actor, names)  # type: ignore[call-overload]
+    return t(key, **params)

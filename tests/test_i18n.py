@@ -1,0 +1,112 @@
+"""Message catalogs: complete in every language, placeholders intact, errors translated."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+
+from mextrain.i18n import (
+    LANGUAGES,
+    NAMESPACES,
+    Translator,
+    catalog,
+    detect_language,
+    error_text,
+    normalise_language,
+)
+from mextrain.rules import PASS, Action, IllegalActionError, RoundState, Rules, Tile
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
+def test_every_catalog_has_every_english_key(namespace: str, lang: str) -> None:
+    english = catalog(namespace, "en")
+    other = catalog(namespace, lang)
+    assert english, f"{namespace}.en.json is empty"
+    missing = sorted(set(english) - set(other))
+    assert not missing, f"{namespace}.{lang}.json lacks {missing}"
+    extra = sorted(set(other) - set(english))
+    assert not extra, f"{namespace}.{lang}.json has keys English lacks: {extra}"
+    for key, template in english.items():
+        assert placeholders(other[key]) == placeholders(template), (lang, key)
+
+
+def test_keys_live_in_their_namespace() -> None:
+    for namespace in NAMESPACES:
+        for key in catalog(namespace, "en"):
+            assert key.startswith(namespace + "."), key
+
+
+@pytest.mark.parametrize(
+    ("env", "lang"),
+    [
+        ({"LANG": "fr_FR.UTF-8"}, "fr"),
+        ({"LC_ALL": "it_IT.UTF-8", "LANG": "fr_FR.UTF-8"}, "it"),
+        ({"LANG": "fi_FI"}, "fi"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "C", "LANGUAGE": "fi:en"}, "fi"),
+        ({}, "en"),
+    ],
+)
+def test_detect_language(env: dict[str, str], lang: str) -> None:
+    assert detect_language(env) == lang
+
+
+def test_normalise_language() -> None:
+    assert normalise_language("FR-ca") == "fr"
+    assert normalise_language("pt_BR") is None
+    assert normalise_language(None) is None
+
+
+def test_missing_key_falls_back_to_english_then_key() -> None:
+    t = Translator("fi")
+    assert t("game.no.such.key") == "game.no.such.key"
+    assert Translator("xx").lang == "en"
+
+
+def every_error() -> list[IllegalActionError]:
+    """Provoke a spread of rule errors from the engine."""
+    rng = random.Random(3)
+    errors = []
+    state = RoundState.new(Rules.preset("classic"), 4, 0, rng)
+    for action in (PASS, Action.play(Tile(0, 13), 0), Action.play(Tile(0, 1), 9)):
+        try:
+            state.apply(action)
+        except IllegalActionError as err:
+            errors.append(err)
+    try:
+        state.apply(PASS, seat=(state.current_seat + 1) % 4)
+    except IllegalActionError as err:
+        errors.append(err)
+    return errors
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_engine_errors_are_translated(lang: str) -> None:
+    errors = every_error()
+    assert {e.code for e in errors} >= {"must_play", "not_in_set", "not_your_turn"}
+    for err in errors:
+        text = error_text(err, lang, {0: "Ana", 1: "Ben", 2: "Cy", 3: "Dee"})
+        assert "{" not in text
+        assert text != str(err) or lang == "en"
+
+
+def test_every_error_code_has_a_message() -> None:
+    import re
+    from pathlib import Path
+
+    import mextrain.rules.round as round_module
+
+    source = Path(round_module.__file__).read_text(encoding="utf-8")
+    codes = set(re.findall(r'err\(\s*"([a-z_]+)"', source))
+    codes |= set(re.findall(r'IllegalActionError\(\s*"([a-z_]+)"', source))
+    assert len(codes) > 15
+    english = catalog("game", "en")
+    missing = sorted(c for c in codes if f"game.error.{c}" not in english)
+    assert not missing, missing

@@ -1,0 +1,227 @@
+"""Property-based tests of the engine's invariants over random games of every preset."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.rules import (
+    DRAW,
+    MEXICAN,
+    PASS,
+    Action,
+    IllegalActionError,
+    Match,
+    RoundState,
+    Rules,
+    Tile,
+    deal_round,
+    tile_set,
+)
+
+PRESET_SEATS = {
+    "classic": range(2, 9),
+    "relaxed": range(2, 9),
+    "cardinal": range(4, 11),
+}
+HOUSE = [
+    {},
+    {"first_turn_run": True},
+    {"draw_until_playable": True},
+    {"no_going_out_on_double": True},
+    {"mexican_after_own_train": True},
+    {"mexican_after_first_round_of_turns": True},
+    {"double_blank_points": 50, "unsatisfied_double_penalty": 25},
+]
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Rules, int, int, int]:
+    preset = draw(st.sampled_from(sorted(PRESET_SEATS)))
+    players = draw(st.sampled_from(list(PRESET_SEATS[preset])))
+    house = draw(st.sampled_from(HOUSE))
+    rules = Rules.preset(preset, **house)
+    round_index = draw(st.integers(0, 12))
+    seed = draw(st.integers(0, 2**32))
+    return rules, players, round_index, seed
+
+
+def check_tiles_accounted(state: RoundState) -> None:
+    """Every tile of the set is in exactly one place: a hand, a train, the boneyard, or the
+    engine on the table."""
+    ts = state.ts
+    seen = 0
+    places = [*state.hands, *(ts.mask_of(state.train(t)) for t in (*range(state.n), MEXICAN))]
+    places.extend(1 << tid for tid in state.boneyard[state.bone_pos :])
+    places.append(1 << ts.double_id[state.engine])
+    total = 0
+    for mask in places:
+        assert seen & mask == 0, "a tile is in two places"
+        seen |= mask
+        total += mask.bit_count()
+    assert seen == ts.all_mask
+    assert total == ts.size
+
+
+def check_view(state: RoundState, seat: int) -> None:
+    view = state.view(seat)
+    assert list(view.hand) == state.hand(seat)
+    assert list(view.hand_sizes) == state.hand_sizes
+    assert view.boneyard_size == state.boneyard_size
+    public = {str(t) for train in view.trains for t in train.tiles}
+    visible = public | {str(t) for t in view.hand}
+    data = view.to_dict()
+    seen = set(data["hand"])
+    for train in data["trains"]:
+        seen |= {str(Tile.of(*map(int, t.split("-")))) for t in train["tiles"]}
+    for text in data["history"]:
+        if "@" in text:
+            seen.add(str(Tile.of(*map(int, text.split(":")[1].split("@")[0].split("-")))))
+    assert seen <= visible
+    hidden = set(map(str, state.boneyard_tiles()))
+    for other in range(state.n):
+        if other != seat:
+            hidden |= set(map(str, state.hand(other)))
+    assert not (hidden & seen), "a view leaks a hidden tile"
+    text = repr(data)
+    for tile in hidden:  # no hidden tile appears anywhere in the view's data
+        assert f"'{tile}'" not in text
+
+
+def random_illegal(state: RoundState, rng: random.Random) -> Action:
+    legal = set(state.legal_actions())
+    ts = state.ts
+    for _ in range(200):
+        kind = rng.random()
+        if kind < 0.15:
+            action = DRAW
+        elif kind < 0.3:
+            action = PASS
+        else:
+            tile = rng.choice(ts.tiles)
+            train = rng.randrange(-1, state.n)
+            action = Action.play(tile, train)
+        if action not in legal:
+            return action
+    return Action.play(Tile(0, 13), 0)  # not even in the set
+
+
+@settings(max_examples=60)
+@given(games())
+def test_random_games_keep_every_invariant(game: tuple[Rules, int, int, int]) -> None:
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    steps = 0
+    while not state.is_over:
+        legal = state.legal_actions()
+        assert legal, "no legal action before the round ended"
+        assert len(set(legal)) == len(legal)
+        check_tiles_accounted(state)
+        if steps % 7 == 0:
+            check_view(state, rng.randrange(players))
+            bad = random_illegal(state, rng)
+            before = state.fingerprint()
+            with pytest.raises(IllegalActionError):
+                state.apply(bad)
+            assert state.fingerprint() == before
+            assert not state.is_legal(bad)
+        action = rng.choice(legal)
+        assert state.is_legal(action)
+        state.apply(action)
+        steps += 1
+        assert steps < 2000, "the round does not end"
+    check_tiles_accounted(state)
+    assert state.legal_actions() == []
+    scores = state.scores()
+    assert scores is not None
+    if state.ended == "out":
+        assert state.out_seat is not None
+        assert state.hands[state.out_seat] == 0
+    else:
+        assert state.boneyard_size == 0
+        assert not any(state.has_legal_play(s) for s in range(players))
+    if not rules.double_blank_points and not rules.unsatisfied_double_penalty:
+        assert scores == [state.ts.pips_of(h) for h in state.hands]
+
+
+@settings(max_examples=25)
+@given(games())
+def test_copies_are_independent_and_serialise(game: tuple[Rules, int, int, int]) -> None:
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    snapshots = []
+    while not state.is_over:
+        if rng.random() < 0.1:
+            snapshots.append((state.copy(), state.fingerprint(), state.to_dict()))
+        state.apply(rng.choice(state.legal_actions()))
+    for copy, fingerprint, data in snapshots:
+        assert copy.fingerprint() == fingerprint  # untouched by play on the original
+        assert RoundState.from_dict(data).fingerprint() == fingerprint
+        assert pickle.loads(pickle.dumps(copy)).fingerprint() == fingerprint
+        # a copy plays on to the same end as a replay of the original's actions would
+        copy_rng = random.Random(seed)
+        while not copy.is_over:
+            copy.apply(copy_rng.choice(copy.legal_actions()))
+
+
+@settings(max_examples=20)
+@given(games())
+def test_same_seed_same_game(game: tuple[Rules, int, int, int]) -> None:
+    rules, players, round_index, seed = game
+
+    def play() -> list[str]:
+        rng = random.Random(seed)
+        state = RoundState.new(rules, players, round_index, rng)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        return state.record_actions()
+
+    assert play() == play()
+
+
+@settings(max_examples=20)
+@given(games())
+def test_deal_round_matches_new(game: tuple[Rules, int, int, int]) -> None:
+    rules, players, round_index, seed = game
+    a = RoundState.new(rules, players, round_index, random.Random(seed), starter=0)
+    hands, boneyard = deal_round(rules, players, round_index, random.Random(seed))
+    b = RoundState.from_deal(rules, players, round_index, hands, boneyard, 0)
+    assert a.fingerprint() == b.fingerprint()
+    size = rules.hand_size_for(players)
+    assert all(len(h) == size for h in hands)
+    expected = tile_set(rules.max_pip).size - (rules.engine_setup == "set_aside")
+    assert sum(map(len, hands)) + len(boneyard) == expected
+
+
+@pytest.mark.parametrize("preset", sorted(PRESET_SEATS))
+def test_whole_match_totals(preset: str) -> None:
+    rules = Rules.preset(preset)
+    players = 4
+    rng = random.Random(7)
+    match = Match.new(rules, players, rng)
+    expected_totals = [0] * players
+    while True:
+        state = match.current
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        for seat in range(players):
+            expected_totals[seat] += sum(t.pips for t in state.hand(seat))
+        if len(match.rounds) == rules.round_count:
+            break
+        match.next_round(rng)
+    assert match.is_complete
+    assert [r.engine for r in match.rounds] == list(range(12, -1, -1))
+    assert match.totals == expected_totals
+    best = min(expected_totals)
+    assert match.winners == [s for s, t in enumerate(expected_totals) if t == best]
+    if rules.first_player == "rotate":
+        first = match.rounds[0].starter
+        assert [r.starter for r in match.rounds] == [(first + k) % players for k in range(13)]
+    with pytest.raises(ValueError, match="over"):
+        match.next_round(rng)
