@@ -1,0 +1,768 @@
+"""Game records: round trips through JSON, structure checks (exit 2) and replay checks (exit 1)."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.records import (
+    GameRecord,
+    IllegalRecordError,
+    RecordFormatError,
+    load_record,
+    replay_record,
+)
+from mextrain.rules import PRESETS, Match, Rules
+
+RECORDS = Path(__file__).parent / "records"
+Doc = dict[str, Any]
+
+
+def fixture(name: str) -> Doc:
+    doc: Doc = json.loads((RECORDS / name).read_text(encoding="utf-8"))
+    return doc
+
+
+def play_match(rules: Rules, players: int, seed: int, stop_after: int | None = None) -> Match:
+    """A game of random legal actions; with ``stop_after``, stop after that many actions."""
+    rng = random.Random(seed)
+    match = Match.new(rules, players, rng)
+    taken = 0
+    while True:
+        state = match.current
+        while not state.is_over:
+            if stop_after is not None and taken >= stop_after:
+                return match
+            state.apply(rng.choice(state.legal_actions()))
+            taken += 1
+        if match.is_complete:
+            return match
+        match.next_round(rng)
+
+
+def names(n: int) -> list[str]:
+    return [f"Player {i}" for i in range(n)]
+
+
+def check_round_trip(match: Match) -> None:
+    record = GameRecord.from_match(match, names(match.players))
+    text = record.to_json()
+    loaded = load_record(text)
+    assert loaded == record
+    assert loaded.to_json() == text
+    assert loaded.to_dict() == json.loads(text)
+    result = replay_record(loaded)
+    assert [r.scores for r in result.rounds if r.scores is not None] == match.round_scores()
+    assert [r.ended for r in result.rounds] == [r.ended for r in match.rounds]
+    assert result.totals == match.totals
+    assert result.winners == match.winners
+    assert result.complete == match.is_complete
+    # the replayed match is the same match, action for action
+    for mine, theirs in zip(result.match.rounds, match.rounds, strict=True):
+        assert mine.history == theirs.history
+        assert mine.starter == theirs.starter
+        assert mine.hands == theirs.hands
+
+
+PLAYER_COUNTS = {"classic": [2, 4, 8], "relaxed": [3, 5, 6], "cardinal": [4, 7, 10]}
+
+
+@st.composite
+def short_games(draw: st.DrawFn) -> Match:
+    preset = draw(st.sampled_from(sorted(PRESETS)))
+    lo, hi = PRESETS[preset].players
+    players = draw(st.integers(lo, hi))
+    rounds = draw(st.integers(1, 3))
+    rules = Rules.preset(preset, rounds=rounds)
+    stop = draw(st.none() | st.integers(0, 400))
+    return play_match(rules, players, draw(st.integers(0, 2**32)), stop)
+
+
+@given(short_games())
+@settings(max_examples=60)
+def test_round_trip_short_games_and_games_in_progress(match: Match) -> None:
+    check_round_trip(match)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("preset", "players"), [(p, n) for p, counts in PLAYER_COUNTS.items() for n in counts]
+)
+@given(seed=st.integers(0, 2**32))
+@settings(max_examples=5)
+def test_round_trip_full_games(preset: str, players: int, seed: int) -> None:
+    match = play_match(Rules.preset(preset), players, seed)
+    assert match.is_complete
+    check_round_trip(match)
+
+
+def test_from_match_writes_canonical_fields() -> None:
+    rules = Rules.preset("relaxed", rounds=2, double_blank_points=25)
+    match = play_match(rules, 3, seed=5)
+    doc = GameRecord.from_match(match, ["Ana", "Ben", "Cy"]).to_dict()
+    assert list(doc) == ["format", "version", "rules", "players", "rounds", "result"]
+    assert doc["format"] == "mexican-train-record"
+    assert doc["version"] == 1
+    assert doc["rules"] == {"preset": "relaxed", "rounds": 2, "double_blank_points": 25}
+    assert doc["players"] == ["Ana", "Ben", "Cy"]
+    for k, rnd in enumerate(doc["rounds"]):
+        assert list(rnd) == ["engine", "starter", "hands", "boneyard", "actions"]
+        assert rnd["engine"] == 12 - k
+        assert isinstance(rnd["starter"], int)
+        for tile in [t for hand in rnd["hands"] for t in hand] + rnd["boneyard"]:
+            low, high = map(int, tile.split("-"))
+            assert low <= high
+    assert doc["result"] == {"scores": match.round_scores(), "totals": match.totals}
+
+
+def test_preset_without_overrides_is_written_as_its_name() -> None:
+    match = play_match(Rules.preset("cardinal"), 4, seed=1, stop_after=10)
+    assert GameRecord.from_match(match, names(4)).to_dict()["rules"] == "cardinal"
+
+
+def test_from_match_needs_one_name_per_seat() -> None:
+    match = play_match(Rules.preset("classic"), 3, seed=1, stop_after=0)
+    with pytest.raises(ValueError, match="3 seats need 3 names"):
+        GameRecord.from_match(match, ["Ana", "Ben"])
+
+
+def test_to_json_is_pretty_and_stable() -> None:
+    match = play_match(Rules.preset("classic"), 4, seed=3)
+    text = GameRecord.from_match(match, names(4)).to_json()
+    assert text == GameRecord.from_match(match.copy(), names(4)).to_json()
+    assert text.startswith('{\n  "format": "mexican-train-record",\n  "version": 1,\n')
+    assert text.endswith("}\n")
+    assert max(len(line) for line in text.splitlines()) <= 100
+
+
+def test_cardinal_record_keeps_the_engine_in_the_holders_hand() -> None:
+    match = play_match(Rules.preset("cardinal"), 4, seed=11, stop_after=0)
+    rnd = GameRecord.from_match(match, names(4)).to_dict()["rounds"][0]
+    dealt = [t for hand in rnd["hands"] for t in hand] + rnd["boneyard"]
+    assert sorted(dealt) == sorted(set(dealt))
+    assert len(dealt) == 91
+    assert "12-12" in dealt
+
+
+# -- the hand-made fixtures --------------------------------------------------------------
+
+
+def test_game_in_progress() -> None:
+    result = replay_record(load_record(fixture("double6_in_progress.json")))
+    assert result.to_json_dict() == {
+        "valid": True,
+        "complete": False,
+        "rounds": [
+            {"engine": 6, "ended": "out", "scores": [0, 11]},
+            {"engine": 5, "ended": None, "scores": None},
+        ],
+        "totals": [0, 11],
+        "winners": [0],
+    }
+    state = result.match.current
+    assert state.current_seat == 1
+    assert state.marker_up(1) is False  # its forced pass put it up; its own play took it down
+
+
+def test_complete_game() -> None:
+    result = replay_record(load_record(fixture("double6_complete.json")))
+    assert result.complete is True
+    assert result.winners == [0]
+    assert result.totals == [0, 11]
+
+
+def test_complete_after_all_thirteen_rounds() -> None:
+    match = play_match(Rules.preset("classic"), 2, seed=8)
+    doc = GameRecord.from_match(match, names(2)).to_dict()
+    result = replay_record(load_record(doc))
+    assert len(result.rounds) == 13
+    assert result.complete is True
+    doc["rounds"][-1]["actions"].pop()
+    del doc["result"]
+    result = replay_record(load_record(doc))
+    assert result.complete is False
+    assert result.rounds[-1].ended is None
+    assert result.rounds[-1].scores is None
+    assert len(result.totals) == 2
+
+
+def test_winners_empty_before_any_round_finishes() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"] = doc["rounds"][:1]
+    doc["rounds"][0]["actions"] = doc["rounds"][0]["actions"][:5]
+    del doc["result"]
+    result = replay_record(load_record(doc))
+    assert result.winners == []
+    assert result.totals == [0, 0]
+    assert result.to_json_dict()["rounds"] == [{"engine": 6, "ended": None, "scores": None}]
+
+
+def test_no_rounds_yet() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"] = []
+    del doc["result"]
+    result = replay_record(load_record(doc))
+    assert result.to_json_dict() == {
+        "valid": True,
+        "complete": False,
+        "rounds": [],
+        "totals": [0, 0],
+        "winners": [],
+    }
+
+
+def test_tied_lowest_totals_share_the_win() -> None:
+    # blocked one-round games where two or more seats tie for the lowest total
+    tied = []
+    for seed in range(300):
+        match = play_match(Rules.preset("classic", rounds=1), 8, seed)
+        if match.totals.count(min(match.totals)) > 1:
+            tied.append(match)
+        if len(tied) == 3:
+            break
+    assert len(tied) == 3
+    for match in tied:
+        result = replay_record(load_record(GameRecord.from_match(match, names(8)).to_json()))
+        best = min(result.totals)
+        assert result.winners == [s for s, total in enumerate(result.totals) if total == best]
+        assert len(result.winners) > 1
+        assert result.complete is True
+
+
+def test_load_accepts_text_bytes_and_dict() -> None:
+    doc = fixture("double6_complete.json")
+    text = json.dumps(doc)
+    assert load_record(text) == load_record(text.encode()) == load_record(doc)
+    assert load_record("\ufeff" + text) == load_record(doc)
+
+
+def test_unknown_fields_are_ignored() -> None:
+    doc = fixture("double6_complete.json")
+    doc["event"] = "club night"
+    doc["rounds"][0]["comment"] = {"any": ["thing"]}
+    doc["result"]["note"] = 3
+    assert replay_record(load_record(doc)).complete is True
+
+
+def test_tiles_and_actions_in_either_order_and_with_spaces() -> None:
+    doc = fixture("double6_complete.json")
+    rnd = doc["rounds"][0]
+    rnd["hands"][0] = [f"{t.split('-')[1]}-{t.split('-')[0]}" for t in rnd["hands"][0]]
+    rnd["boneyard"] = [f" {t} " for t in rnd["boneyard"]]
+    rnd["actions"][0] = " 0 : 6-5 @ 0 "
+    rnd["actions"][6] = "1:6-3@ M"
+    result = replay_record(load_record(doc))
+    assert result.complete is True
+    written = GameRecord.from_match(result.match, ["Ana", "Ben"]).to_dict()["rounds"][0]
+    assert written["actions"][0] == "0:5-6@0"
+
+
+def test_starter_optional_after_round_zero_and_null_is_absent() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"][1]["starter"] = None
+    assert replay_record(load_record(doc)).totals == [0, 11]
+    del doc["rounds"][1]["starter"]
+    assert replay_record(load_record(doc)).totals == [0, 11]
+
+
+def test_result_is_optional_and_null_is_absent() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["result"] = None
+    assert load_record(doc).result is None
+    del doc["result"]
+    assert replay_record(load_record(doc)).totals == [0, 11]
+
+
+# -- not a record (exit 2) ---------------------------------------------------------------
+
+Mutation = Callable[[Doc], Any]
+
+
+def _set(path: str, value: Any) -> Mutation:
+    def mutate(doc: Doc) -> None:
+        *keys, last = _keys(path)
+        target: Any = doc
+        for key in keys:
+            target = target[key]
+        target[last] = value
+
+    return mutate
+
+
+def _delete(path: str) -> Mutation:
+    def mutate(doc: Doc) -> None:
+        *keys, last = _keys(path)
+        target: Any = doc
+        for key in keys:
+            target = target[key]
+        del target[last]
+
+    return mutate
+
+
+def _keys(path: str) -> list[str | int]:
+    return [int(k) if k.lstrip("-").isdigit() else k for k in path.split("/")]
+
+
+MALFORMED: list[tuple[str, Mutation, str]] = [
+    ("format missing", _delete("format"), "format: missing"),
+    ("format wrong", _set("format", "mexican-train"), "format: must be"),
+    ("version missing", _delete("version"), "version: missing"),
+    ("version 2", _set("version", 2), "version: must be the number 1"),
+    ("version text", _set("version", "1"), "version: must be the number 1"),
+    ("version true", _set("version", True), "version: must be the number 1, not true"),
+    ("version float", _set("version", 1.0), "version: must be the number 1"),
+    ("rules missing", _delete("rules"), "rules: missing"),
+    ("unknown preset", _set("rules", "mexican"), "rules.preset: unknown preset 'mexican'"),
+    ("rules a number", _set("rules", 12), "rules: must be a preset name"),
+    ("rules without preset", _set("rules", {"max_pip": 6}), "rules.preset"),
+    ("unknown option", _set("rules/colour", "red"), "rules.colour: unknown option"),
+    ("bad option value", _set("rules/max_pip", "six"), "rules.max_pip: must be"),
+    ("bad flag", _set("rules/open_doubles_block", 1), "rules.open_doubles_block"),
+    ("players missing", _delete("players"), "players: missing"),
+    ("players a string", _set("players", "Ana, Ben"), "players: must be a list"),
+    ("player not text", _set("players/1", 7), "players: must be a list"),
+    ("rounds missing", _delete("rounds"), "rounds: missing"),
+    ("rounds an object", _set("rounds", {}), "rounds: must be a list"),
+    ("round not an object", _set("rounds/0", []), "rounds[0]: a round is a JSON object"),
+    ("engine missing", _delete("rounds/0/engine"), "rounds[0].engine: missing"),
+    ("engine text", _set("rounds/0/engine", "6"), "rounds[0].engine: must be"),
+    ("engine true", _set("rounds/0/engine", True), "rounds[0].engine: must be"),
+    ("starter missing", _delete("rounds/0/starter"), "rounds[0].starter: missing"),
+    ("starter null", _set("rounds/0/starter", None), "rounds[0].starter: missing"),
+    ("starter text", _set("rounds/0/starter", "0"), "rounds[0].starter: must be a seat"),
+    ("starter false", _set("rounds/0/starter", False), "rounds[0].starter: must be a seat"),
+    ("later starter text", _set("rounds/1/starter", "1"), "rounds[1].starter: must be"),
+    ("hands missing", _delete("rounds/0/hands"), "rounds[0].hands: missing"),
+    ("hands an object", _set("rounds/0/hands", {}), "rounds[0].hands: must be a list"),
+    ("hand a string", _set("rounds/0/hands/1", "0-1"), "rounds[0].hands[1]: must be a list"),
+    ("unreadable tile", _set("rounds/0/hands/1/3", "1-x"), "rounds[0].hands[1][3]: '1-x'"),
+    ("tile a number", _set("rounds/0/hands/0/0", 56), "rounds[0].hands[0][0]"),
+    ("negative tile", _set("rounds/0/boneyard/2", "-1-3"), "rounds[0].boneyard[2]"),
+    ("boneyard missing", _delete("rounds/1/boneyard"), "rounds[1].boneyard: missing"),
+    ("boneyard tile", _set("rounds/1/boneyard/0", "13"), "rounds[1].boneyard[0]: '13'"),
+    ("actions missing", _delete("rounds/0/actions"), "rounds[0].actions: missing"),
+    ("actions a string", _set("rounds/0/actions", "0:draw"), "rounds[0].actions: must be"),
+    ("unreadable action", _set("rounds/0/actions/4", "1:2-4"), "rounds[0].actions[4]"),
+    ("lower-case m", _set("rounds/0/actions/6", "1:3-6@m"), "rounds[0].actions[6]"),
+    ("Draw", _set("rounds/1/actions/0", "1:Draw"), "rounds[1].actions[0]"),
+    ("action a number", _set("rounds/1/actions/0", 1), "rounds[1].actions[0]"),
+    ("no seat", _set("rounds/1/actions/0", "draw"), "rounds[1].actions[0]"),
+    ("result a list", _set("result", [[0, 11]]), "result: must be an object"),
+    ("result without totals", _delete("result/totals"), "result.totals: missing"),
+    ("result without scores", _delete("result/scores"), "result.scores: missing"),
+    ("result scores flat", _set("result/scores", [0, 11]), "result.scores: must be"),
+    ("result score true", _set("result/scores/0/0", True), "result.scores: must be"),
+    ("result totals text", _set("result/totals", "0, 11"), "result.totals: must be"),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "expected"), [(m, e) for _, m, e in MALFORMED], ids=[n for n, _, _ in MALFORMED]
+)
+def test_not_a_record(mutate: Mutation, expected: str) -> None:
+    doc = copy.deepcopy(fixture("double6_in_progress.json"))
+    mutate(doc)
+    with pytest.raises(RecordFormatError) as info:
+        load_record(json.dumps(doc))
+    err = info.value
+    assert err.exit_code == 2
+    assert expected in err.reason
+    assert err.to_json_dict() == {
+        "valid": False,
+        "error": {"round": None, "action": None, "text": None, "reason": err.reason},
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", "not JSON"),
+        ("{", "not JSON"),
+        ("[1, 2]", "a record is a JSON object"),
+        ('"classic"', "a record is a JSON object"),
+        ('{"format": "mexican-train-record", "version": NaN}', "not JSON"),
+        ("[" * 100_000, "not JSON"),
+    ],
+)
+def test_not_json(text: str, expected: str) -> None:
+    with pytest.raises(RecordFormatError, match=expected):
+        load_record(text)
+
+
+def test_not_utf8() -> None:
+    with pytest.raises(RecordFormatError, match="not UTF-8"):
+        load_record(b'{"format": "\xff"}')
+
+
+def test_structure_is_checked_before_replay() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["players"] = ["Ana", "Ben", "Cy", "Dee", "Eve"]  # illegal: too many for these rules
+    doc["rounds"][1]["actions"][2] = "0:0-5"  # unreadable
+    with pytest.raises(RecordFormatError, match=r"rounds\[1\]\.actions\[2\]"):
+        load_record(doc)
+
+
+def test_starter_may_be_absent_in_round_zero_when_the_holder_starts() -> None:
+    match = play_match(Rules.preset("cardinal", rounds=1), 4, seed=2)
+    doc = GameRecord.from_match(match, names(4)).to_dict()
+    del doc["rounds"][0]["starter"]
+    assert replay_record(load_record(doc)).totals == match.totals
+
+
+# -- illegal records (exit 1) ------------------------------------------------------------
+
+
+def illegal(doc: Doc) -> IllegalRecordError:
+    record = load_record(json.dumps(doc))
+    with pytest.raises(IllegalRecordError) as info:
+        replay_record(record)
+    err = info.value
+    assert err.exit_code == 1
+    payload = err.to_json_dict()
+    assert payload["valid"] is False
+    assert list(payload["error"]) == ["round", "action", "text", "reason"]
+    return err
+
+
+# (name, mutation, round, action, text, words the reason must contain)
+ILLEGAL: list[tuple[str, Mutation, int | None, int | None, str | None, list[str]]] = [
+    (
+        "too many players",
+        _set("players", ["Ana", "Ben", "Cy", "Dee", "Eve"]),
+        None,
+        None,
+        None,
+        ["2 to 4 players", "has 5"],
+    ),
+    ("one player", _set("players", ["Ana"]), None, None, None, ["2 to 4 players", "has 1"]),
+    ("wrong engine", _set("rounds/0/engine", 12), 0, None, None, ["engine 6-6, not 12-12"]),
+    ("later engine", _set("rounds/1/engine", 6), 1, None, None, ["engine 5-5, not 6-6"]),
+    (
+        "short hand",
+        lambda d: d["rounds"][0]["boneyard"].append(d["rounds"][0]["hands"][1].pop()),
+        0,
+        None,
+        None,
+        ["seat 1 was dealt 6 tiles", "gets 7"],
+    ),
+    (
+        "missing hand",
+        lambda d: d["rounds"][0]["hands"].pop(),
+        0,
+        None,
+        None,
+        ["1 hands for 2 players"],
+    ),
+    (
+        "tile not in the set",
+        _set("rounds/0/boneyard/12", "4-7"),
+        0,
+        None,
+        None,
+        ["4-7", "boneyard", "not in the double-6 set"],
+    ),
+    (
+        "tile dealt twice",
+        _set("rounds/0/boneyard/12", "0-0"),
+        0,
+        None,
+        None,
+        ["0-0", "twice"],
+    ),
+    (
+        "tile left out",
+        lambda d: d["rounds"][0]["boneyard"].pop(),
+        0,
+        None,
+        None,
+        ["leaves out", "4-5"],
+    ),
+    (
+        "engine dealt",
+        _set("rounds/0/boneyard/12", "6-6"),
+        0,
+        None,
+        None,
+        ["6-6", "set aside"],
+    ),
+    ("starter not a seat", _set("rounds/0/starter", 2), 0, None, None, ["seat from 0 to 1"]),
+    ("starter negative", _set("rounds/0/starter", -1), 0, None, None, ["seat from 0 to 1"]),
+    (
+        "wrong later starter",
+        _set("rounds/1/starter", 0),
+        1,
+        None,
+        None,
+        ["seat 1 starts round 1", "one seat on each round", "not seat 0"],
+    ),
+    (
+        "later starter no seat",
+        _set("rounds/1/starter", 5),
+        1,
+        None,
+        None,
+        ["seat 1 starts round 1", "not seat 5"],
+    ),
+    (
+        "out of turn",
+        _set("rounds/0/actions/1", "0:0-1@M"),
+        0,
+        1,
+        "0:0-1@M",
+        ["seat 1's turn", "not seat 0"],
+    ),
+    (
+        "no such seat",
+        _set("rounds/0/actions/1", "7:4-6@1"),
+        0,
+        1,
+        "7:4-6@1",
+        ["no seat 7"],
+    ),
+    (
+        "no such train",
+        _set("rounds/0/actions/1", "1:4-6@3"),
+        0,
+        1,
+        "1:4-6@3",
+        ["no train 3"],
+    ),
+    (
+        "draw with a play",
+        _set("rounds/0/actions/1", "1:draw"),
+        0,
+        1,
+        "1:draw",
+        ["can't draw", "must play"],
+    ),
+    (
+        "pass with a play",
+        _set("rounds/0/actions/0", "0:pass"),
+        0,
+        0,
+        "0:pass",
+        ["can't pass", "must play"],
+    ),
+    (
+        "tile not held",
+        _set("rounds/0/actions/1", "1:1-6@1"),
+        0,
+        1,
+        "1:1-6@1",
+        ["seat 1", "1-6", "does not hold"],
+    ),
+    (
+        "wrong open end",
+        _set("rounds/0/actions/4", "1:1-3@1"),
+        0,
+        4,
+        "1:1-3@1",
+        ["1-3", "its own train", "open end is 4"],
+    ),
+    (
+        "marker down",
+        _set("rounds/0/actions/4", "1:1-3@0"),
+        0,
+        4,
+        "1:1-3@0",
+        ["seat 0's train", "marker is down"],
+    ),
+    (
+        "double left unfollowed",
+        _set("rounds/0/actions/3", "0:pass"),
+        0,
+        3,
+        "0:pass",
+        ["can't pass", "follow up its double"],
+    ),
+    (
+        "tile out of the set in an action",
+        _set("rounds/0/actions/0", "0:6-9@0"),
+        0,
+        0,
+        "0:6-9@0",
+        ["6-9", "not in the double-6 set"],
+    ),
+    (
+        "second draw",
+        lambda d: d["rounds"][1]["actions"].insert(1, "1:draw"),
+        1,
+        1,
+        "1:draw",
+        ["can't draw again", "one draw per turn"],
+    ),
+    (
+        "pass after a playable draw",
+        _set("rounds/1/actions/4", "1:pass"),
+        1,
+        4,
+        "1:pass",
+        ["can't pass", "must play"],
+    ),
+    (
+        "action after the round ended",
+        lambda d: d["rounds"][0]["actions"].append("1:0-4@1"),
+        0,
+        12,
+        "1:0-4@1",
+        ["round is already over", "seat 0 went out"],
+    ),
+    (
+        "unfinished round followed by another",
+        lambda d: d["rounds"][0]["actions"].pop(),
+        0,
+        None,
+        None,
+        ["round 0 is not finished", "round 1"],
+    ),
+    (
+        "the last round unfinished, then one more",
+        lambda d: d["rounds"].append(copy.deepcopy(d["rounds"][1])),
+        1,
+        None,
+        None,
+        ["round 1 is not finished", "round 2"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("mutate", "round_", "action", "text", "words"),
+    [case[1:] for case in ILLEGAL],
+    ids=[case[0] for case in ILLEGAL],
+)
+def test_illegal_record(
+    mutate: Mutation,
+    round_: int | None,
+    action: int | None,
+    text: str | None,
+    words: list[str],
+) -> None:
+    doc = copy.deepcopy(fixture("double6_in_progress.json"))
+    mutate(doc)
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (round_, action, text)
+    for word in words:
+        assert word in err.reason, (word, err.reason)
+
+
+def test_text_is_the_action_as_written() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"][0]["actions"][1] = " 1 : draw"
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (0, 1, " 1 : draw")
+
+
+def test_more_rounds_than_the_rules_have() -> None:
+    doc = fixture("double6_complete.json")
+    extra = copy.deepcopy(fixture("double6_in_progress.json")["rounds"][1])
+    doc["rounds"].append(extra)
+    del doc["result"]
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (1, None, None)
+    assert "no round 1" in err.reason
+
+
+def test_starter_given_under_engine_holder_must_be_the_holder() -> None:
+    match = play_match(Rules.preset("cardinal", rounds=1), 4, seed=4)
+    doc = GameRecord.from_match(match, names(4)).to_dict()
+    holder = doc["rounds"][0]["starter"]
+    assert f"{match.rules.rounds[0]}-{match.rules.rounds[0]}" in doc["rounds"][0]["hands"][holder]
+    doc["rounds"][0]["starter"] = (holder + 1) % 4
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (0, None, None)
+    assert f"seat {holder} starts round 0" in err.reason
+    assert "holds the engine 12-12" in err.reason
+
+
+def test_starter_after_draw_cycles() -> None:
+    # nobody holds 12-12: it is the boneyard's 6th tile, drawn by seat 1 in the second cycle
+    rules = Rules.preset("cardinal", rounds=1)
+    match = play_match(rules, 4, seed=6, stop_after=0)
+    doc = GameRecord.from_match(match, names(4)).to_dict()
+    rnd = doc["rounds"][0]
+    places = [*rnd["hands"], rnd["boneyard"]]
+    where = next(tiles for tiles in places if "12-12" in tiles)
+    where[where.index("12-12")] = rnd["boneyard"][5]
+    rnd["boneyard"][5] = "12-12"
+    rnd["actions"] = []
+    rnd["starter"] = 0
+    del doc["result"]
+    err = illegal(doc)
+    assert err.round == 0
+    assert "seat 1 starts round 0" in err.reason
+    assert "drew the engine 12-12 in the draw cycles" in err.reason
+    rnd["starter"] = 1
+    result = replay_record(load_record(doc))
+    assert result.match.current.starter == 1
+
+
+# -- results that disagree ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("result", "round_", "words"),
+    [
+        ({"scores": [[0, 12]], "totals": [0, 12]}, 0, ["round 0 scored [0, 12]", "[0, 11]"]),
+        ({"scores": [[0, 11]], "totals": [0, 12]}, None, ["totals [0, 12]", "[0, 11]"]),
+        ({"scores": [], "totals": [0, 11]}, 0, ["no scores for round 0"]),
+        ({"scores": [[0, 11], [3, 4]], "totals": [3, 15]}, 1, ["round 1", "still in play"]),
+        (
+            {"scores": [[0, 11], [3, 4], [1, 1]], "totals": [4, 16]},
+            1,
+            ["round 1", "still in play"],
+        ),
+        ({"scores": [[0, 11, 0]], "totals": [0, 11]}, 0, ["round 0 scored [0, 11, 0]"]),
+    ],
+)
+def test_result_that_disagrees(
+    result: dict[str, Any], round_: int | None, words: list[str]
+) -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["result"] = result
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (round_, None, None)
+    for word in words:
+        assert word in err.reason, (word, err.reason)
+
+
+def test_result_rounds_not_in_the_record() -> None:
+    doc = fixture("double6_complete.json")
+    doc["result"] = {"scores": [[0, 11], [1, 1]], "totals": [1, 12]}
+    err = illegal(doc)
+    assert err.round == 1
+    assert "not in the record" in err.reason
+
+
+def test_error_describe_names_round_action_and_reason() -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"][0]["actions"][1] = "1:draw"
+    err = illegal(doc)
+    assert str(err) == 'round 0, action 1 "1:draw": ' + err.reason
+
+
+# -- layering ----------------------------------------------------------------------------
+
+
+def test_records_depends_only_on_the_rules() -> None:
+    package = Path(__file__).parents[1] / "src" / "mextrain" / "records"
+    for path in package.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                assert not node.module.startswith("mextrain") or node.module.startswith(
+                    "mextrain.rules"
+                ), (path.name, node.module)
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    assert not alias.name.startswith("mextrain"), (path.name, alias.name)
