@@ -1,0 +1,255 @@
+"""``mextrain replay``: exit statuses, the readable report and the ``--json`` shapes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mextrain.cli import main
+
+RECORDS = Path(__file__).parent / "records"
+COMPLETE = RECORDS / "double6_complete.json"
+IN_PROGRESS = RECORDS / "double6_in_progress.json"
+ILLEGAL = RECORDS / "illegal_draw_with_a_play.json"
+UNREADABLE = RECORDS / "unreadable_tile.json"
+
+
+def run(*args: str, stdin: str | bytes | None = None) -> Result:
+    return CliRunner().invoke(main, ["replay", *args], input=stdin)
+
+
+def run_json(*args: str, stdin: str | bytes | None = None) -> tuple[int, dict[str, Any]]:
+    result = run("--json", *args, stdin=stdin)
+    assert result.stdout.endswith("\n")
+    assert result.stdout.count("\n") == 1  # exactly one JSON object, on one line
+    payload = json.loads(result.stdout)
+    assert isinstance(payload, dict)
+    return result.exit_code, payload
+
+
+def check_valid_shape(payload: dict[str, Any], players: int) -> None:
+    assert list(payload) == ["valid", "complete", "rounds", "totals", "winners"]
+    assert payload["valid"] is True
+    assert isinstance(payload["complete"], bool)
+    for rnd in payload["rounds"]:
+        assert list(rnd) == ["engine", "ended", "scores"]
+        assert type(rnd["engine"]) is int
+        assert rnd["ended"] in ("out", "blocked", None)
+        if rnd["ended"] is None:
+            assert rnd["scores"] is None
+        else:
+            assert len(rnd["scores"]) == players
+            assert all(type(p) is int for p in rnd["scores"])
+    assert len(payload["totals"]) == players
+    assert all(type(p) is int for p in payload["totals"])
+    assert all(type(s) is int and 0 <= s < players for s in payload["winners"])
+
+
+def check_error_shape(payload: dict[str, Any]) -> dict[str, Any]:
+    assert list(payload) == ["valid", "error"]
+    assert payload["valid"] is False
+    error: dict[str, Any] = payload["error"]
+    assert list(error) == ["round", "action", "text", "reason"]
+    assert error["round"] is None or type(error["round"]) is int
+    assert error["action"] is None or type(error["action"]) is int
+    assert error["text"] is None or isinstance(error["text"], str)
+    assert isinstance(error["reason"], str)
+    assert error["reason"]
+    return error
+
+
+def test_complete_game_report() -> None:
+    result = run(str(COMPLETE))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Ana, Ben" in out
+    assert "Round 0 (engine 6-6): Ana went out. Ana 0, Ben 11." in out
+    assert "Totals: Ana 0, Ben 11." in out
+    assert "Winner: Ana" in out
+    assert "complete" in out
+    assert "in progress" not in out
+
+
+def test_game_in_progress_report() -> None:
+    result = run(str(IN_PROGRESS))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "Round 1 (engine 5-5): in play, Ben to move." in out
+    assert "Leader: Ana" in out
+    assert "in progress: 1 of 2 rounds finished" in out
+
+
+def test_report_before_any_round_finishes() -> None:
+    doc = json.loads(IN_PROGRESS.read_text())
+    doc["rounds"] = doc["rounds"][:1]
+    doc["rounds"][0]["actions"] = []
+    del doc["result"]
+    result = run("-", stdin=json.dumps(doc))
+    assert result.exit_code == 0, result.output
+    assert "nobody leads" in result.stdout
+    assert "Totals" not in result.stdout
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 0
+    check_valid_shape(payload, 2)
+    assert payload["winners"] == []
+    assert payload["totals"] == [0, 0]
+    assert payload["rounds"] == [{"engine": 6, "ended": None, "scores": None}]
+
+
+def test_json_complete() -> None:
+    code, payload = run_json(str(COMPLETE))
+    assert code == 0
+    check_valid_shape(payload, 2)
+    assert payload == {
+        "valid": True,
+        "complete": True,
+        "rounds": [{"engine": 6, "ended": "out", "scores": [0, 11]}],
+        "totals": [0, 11],
+        "winners": [0],
+    }
+
+
+def test_json_in_progress() -> None:
+    code, payload = run_json(str(IN_PROGRESS))
+    assert code == 0
+    check_valid_shape(payload, 2)
+    assert payload["complete"] is False
+    assert payload["rounds"][1] == {"engine": 5, "ended": None, "scores": None}
+
+
+def test_illegal_record() -> None:
+    result = run(str(ILLEGAL))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    message = result.stderr
+    assert 'round 0, action 1 "1:draw"' in message
+    assert "seat 1 can't draw: it has a legal play and must play" in message
+    code, payload = run_json(str(ILLEGAL))
+    assert code == 1
+    error = check_error_shape(payload)
+    assert error == {
+        "round": 0,
+        "action": 1,
+        "text": "1:draw",
+        "reason": "seat 1 can't draw: it has a legal play and must play",
+    }
+
+
+def test_illegal_deal_has_no_action() -> None:
+    doc = json.loads(COMPLETE.read_text())
+    doc["rounds"][0]["engine"] = 5
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 1
+    error = check_error_shape(payload)
+    assert (error["round"], error["action"], error["text"]) == (0, None, None)
+    assert "engine 6-6" in error["reason"]
+
+
+def test_player_count_error_has_no_round() -> None:
+    doc = json.loads(COMPLETE.read_text())
+    doc["players"] = ["Solo"]
+    result = run("-", stdin=json.dumps(doc))
+    assert result.exit_code == 1
+    assert "2 to 4 players" in result.stderr
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 1
+    error = check_error_shape(payload)
+    assert (error["round"], error["action"], error["text"]) == (None, None, None)
+
+
+def test_results_that_disagree() -> None:
+    doc = json.loads(COMPLETE.read_text())
+    doc["result"]["totals"] = [0, 10]
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 1
+    error = check_error_shape(payload)
+    assert (error["round"], error["action"]) == (None, None)
+    assert "totals" in error["reason"]
+    doc["result"] = {"scores": [[0, 10]], "totals": [0, 10]}
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 1
+    assert check_error_shape(payload)["round"] == 0
+
+
+def test_unreadable_tile() -> None:
+    result = run(str(UNREADABLE))
+    assert result.exit_code == 2
+    assert "rounds[0].hands[1][3]" in result.stderr
+    code, payload = run_json(str(UNREADABLE))
+    assert code == 2
+    error = check_error_shape(payload)
+    assert (error["round"], error["action"], error["text"]) == (None, None, None)
+    assert "rounds[0].hands[1][3]" in error["reason"]
+
+
+@pytest.mark.parametrize(
+    ("stdin", "words"),
+    [
+        ("not json at all", "not JSON"),
+        ("", "not JSON"),
+        (b"\xff\xfe", "not UTF-8"),
+        ("[]", "JSON object"),
+        ('{"format": "mexican-train-record"}', "version"),
+        ('{"format": "mexican-train-record", "version": 1, "rules": "domino"}', "unknown preset"),
+    ],
+)
+def test_not_a_record(stdin: str | bytes, words: str) -> None:
+    result = run("-", stdin=stdin)
+    assert result.exit_code == 2
+    assert words in result.stderr
+    code, payload = run_json("-", stdin=stdin)
+    assert code == 2
+    error = check_error_shape(payload)
+    assert (error["round"], error["action"], error["text"]) == (None, None, None)
+    assert words in error["reason"]
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-record.json"
+    result = run(str(missing))
+    assert result.exit_code == 2
+    assert "no such file" in result.stderr
+    assert str(missing) in result.stderr
+    code, payload = run_json(str(missing))
+    assert code == 2
+    assert "no such file" in check_error_shape(payload)["reason"]
+
+
+def test_directory(tmp_path: Path) -> None:
+    code, payload = run_json(str(tmp_path))
+    assert code == 2
+    assert "directory" in check_error_shape(payload)["reason"]
+
+
+def test_stdin_and_file_agree() -> None:
+    text = IN_PROGRESS.read_text()
+    assert run_json("-", stdin=text) == run_json(str(IN_PROGRESS))
+
+
+def test_usage_error_exits_2() -> None:
+    assert run().exit_code == 2
+
+
+def test_as_a_real_process() -> None:
+    command = [sys.executable, "-m", "mextrain", "replay"]
+    done = subprocess.run(
+        [*command, "--json", str(COMPLETE)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["complete"] is True
+    done = subprocess.run(
+        [*command, "-"], input=ILLEGAL.read_text(), capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 1
+    assert 'action 1 "1:draw"' in done.stderr
+    done = subprocess.run(
+        [*command, "--json", str(UNREADABLE)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2
+    assert json.loads(done.stdout)["valid"] is False
