@@ -168,7 +168,7 @@ def dumps_pretty(value: Any, indent: int = 0, start: int | None = None) -> str:
     flat = json.dumps(value, ensure_ascii=False)
     column = indent if start is None else start
     if not isinstance(value, dict | list) or (
-        column + len(flat) <= _WIDTH and not _has_nested(value)
+        column + len(flat) < _WIDTH and not _has_nested(value)
     ):
         return flat
     pad = " " * (indent + 2)
@@ -179,7 +179,7 @@ def dumps_pretty(value: Any, indent: int = 0, start: int | None = None) -> str:
         items = []
         for k, v in value.items():
             key = f"{pad}{json.dumps(k, ensure_ascii=False)}: "
-            items.append(key + dumps_pretty(v, indent + 2, len(key) + 1))
+            items.append(key + dumps_pretty(v, indent + 2, len(key)))
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
     if not value:
         return "[]"
@@ -191,7 +191,7 @@ def dumps_pretty(value: Any, indent: int = 0, start: int | None = None) -> str:
     line = ""
     for v in value:
         text = json.dumps(v, ensure_ascii=False)
-        if line and len(pad) + len(line) + len(text) + 2 > _WIDTH:
+        if line and len(pad) + len(line) + len(text) + 3 > _WIDTH:  # ", " and ","
             lines.append(line)
             line = ""
         line = f"{line}, {text}" if line else text
@@ -280,7 +280,7 @@ class _Reader:
         rules = self.rules(spec)
         players = self.players(self.required(doc, "players", ""))
         raw_rounds = self.required(doc, "rounds", "")
-        if not isinstance(raw_rounds, list):
+        if not isinstance(raw_rounds, list | tuple):
             raise RecordFormatError("rounds", f"must be a list of rounds, not {_show(raw_rounds)}")
         rounds = tuple(self.round(raw, index, rules) for index, raw in enumerate(raw_rounds))
         result = self.result(doc.get("result"))
@@ -300,7 +300,7 @@ class _Reader:
 
     @staticmethod
     def rules(spec: Any) -> Rules:
-        if not isinstance(spec, str | dict):
+        if not isinstance(spec, str | Mapping):
             raise RecordFormatError(
                 "rules",
                 'must be a preset name or an object like {"preset": "classic", ...}, '
@@ -317,7 +317,7 @@ class _Reader:
 
     @staticmethod
     def players(value: Any) -> tuple[str, ...]:
-        if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
+        if not isinstance(value, list | tuple) or not all(isinstance(name, str) for name in value):
             raise RecordFormatError(
                 "players", f"must be a list of seat names (text), not {_show(value)}"
             )
@@ -344,7 +344,7 @@ class _Reader:
                 "random, so the record must say which seat started",
             )
         raw_hands = self.required(raw, "hands", f"{path}.")
-        if not isinstance(raw_hands, list):
+        if not isinstance(raw_hands, list | tuple):
             raise RecordFormatError(
                 f"{path}.hands",
                 f"must be a list with one list of tiles per seat, not {_show(raw_hands)}",
@@ -354,7 +354,7 @@ class _Reader:
         )
         boneyard = self.tiles(self.required(raw, "boneyard", f"{path}."), f"{path}.boneyard")
         raw_actions = self.required(raw, "actions", f"{path}.")
-        if not isinstance(raw_actions, list):
+        if not isinstance(raw_actions, list | tuple):
             raise RecordFormatError(
                 f"{path}.actions", f"must be a list of actions, not {_show(raw_actions)}"
             )
@@ -369,7 +369,7 @@ class _Reader:
 
     @staticmethod
     def tiles(value: Any, path: str) -> tuple[Tile, ...]:
-        if not isinstance(value, list):
+        if not isinstance(value, list | tuple):
             raise RecordFormatError(path, f"must be a list of tiles, not {_show(value)}")
         out = []
         for i, text in enumerate(value):
@@ -393,15 +393,15 @@ class _Reader:
                     f"result.{key}", 'missing: a result needs both "scores" and "totals"'
                 )
         scores = value["scores"]
-        if not isinstance(scores, list) or not all(
-            isinstance(s, list) and all(_is_int(p) for p in s) for s in scores
+        if not isinstance(scores, list | tuple) or not all(
+            isinstance(s, list | tuple) and all(_is_int(p) for p in s) for s in scores
         ):
             raise RecordFormatError(
                 "result.scores",
                 f"must be one list of whole numbers per finished round, not {_show(scores)}",
             )
         totals = value["totals"]
-        if not isinstance(totals, list) or not all(_is_int(p) for p in totals):
+        if not isinstance(totals, list | tuple) or not all(_is_int(p) for p in totals):
             raise RecordFormatError(
                 "result.totals", f"must be a list of whole numbers, not {_show(totals)}"
             )
