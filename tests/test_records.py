@@ -766,3 +766,11 @@ def test_records_depends_only_on_the_rules() -> None:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not alias.name.startswith("mextrain"), (path.name, alias.name)
+
+
+def test_the_documented_example_is_the_complete_fixture() -> None:
+    docs = Path(__file__).parents[1] / "docs" / "RECORDS.md"
+    text = docs.read_text(encoding="utf-8")
+    example = text.split("```json\n", 1)[1].split("```", 1)[0]
+    assert json.loads(example) == fixture("double6_complete.json")
+    assert load_record(example).to_json() == example
