@@ -76,13 +76,24 @@ def check_round_trip(match: Match) -> None:
 PLAYER_COUNTS = {"classic": [2, 4, 8], "relaxed": [3, 5, 6], "cardinal": [4, 7, 10]}
 
 
+HOUSE_RULES: list[dict[str, Any]] = [
+    {},
+    {"double_blank_points": 50},
+    {"draw_until_playable": True},
+    {"mexican_after_own_train": True, "no_going_out_on_double": True},
+    {"mexican_after_first_round_of_turns": True, "unsatisfied_double_penalty": 10},
+    {"first_turn_run": True},
+]
+
+
 @st.composite
 def short_games(draw: st.DrawFn) -> Match:
     preset = draw(st.sampled_from(sorted(PRESETS)))
     lo, hi = PRESETS[preset].players
     players = draw(st.integers(lo, hi))
     rounds = draw(st.integers(1, 3))
-    rules = Rules.preset(preset, rounds=rounds)
+    house = draw(st.sampled_from(HOUSE_RULES))
+    rules = Rules.preset(preset, rounds=rounds, **house)
     stop = draw(st.none() | st.integers(0, 400))
     return play_match(rules, players, draw(st.integers(0, 2**32)), stop)
 
