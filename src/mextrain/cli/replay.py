@@ -24,7 +24,7 @@ from mextrain.records import (
 
 @click.command()
 @click.argument("file", type=click.Path(allow_dash=True))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (RECORD.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
 def replay(file: str, as_json: bool) -> None:
     """Replay a game record FILE (or - for standard input) and check it against its rules.
 

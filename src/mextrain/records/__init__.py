@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): write a match down, read one back, replay it under its rules.
+"""Game records (docs/RECORDS.md): write a match down, read one back, replay it under its rules.
 
 Depends only on `mextrain.rules`: the engine decides what is legal, this package reads,
 writes and compares.

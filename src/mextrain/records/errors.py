@@ -17,7 +17,7 @@ class RecordError(ValueError):
     reason: str = ""
 
     def error_dict(self) -> dict[str, Any]:
-        """The ``error`` object of RECORD.md's ``--json`` output."""
+        """The ``error`` object of the format's ``--json`` output."""
         return {
             "round": self.round,
             "action": self.action,

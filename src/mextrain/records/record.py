@@ -1,4 +1,4 @@
-"""Game records (RECORD.md): the value types, reading with structure checks, and writing.
+"""Game records (docs/RECORDS.md): the value types, reading with structure checks, and writing.
 
 Reading checks the document's shape only — types, presets and options, readable tiles and
 actions — and raises `RecordFormatError` naming the field at fault. Whether the deal and
@@ -131,7 +131,7 @@ class GameRecord:
     # -- writing -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON-ready dict, fields in RECORD.md's order."""
+        """The record as a JSON-ready dict, fields in the format's order."""
         doc: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -259,7 +259,7 @@ _MISSING: Final = object()
 
 
 class _Reader:
-    """Reads a parsed document field by field, in RECORD.md's order."""
+    """Reads a parsed document field by field, in the format's order."""
 
     def document(self, doc: Any) -> GameRecord:
         if not isinstance(doc, Mapping):

@@ -60,7 +60,7 @@ class ReplayResult:
         return self.record.players
 
     def to_json_dict(self) -> dict[str, Any]:
-        """``mextrain replay --json``'s object for a legal record (RECORD.md)."""
+        """``mextrain replay --json``'s object for a legal record (docs/RECORDS.md)."""
         return {
             "valid": True,
             "complete": self.complete,
