@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -144,6 +145,13 @@ def test_from_match_needs_one_name_per_seat() -> None:
     match = play_match(Rules.preset("classic"), 3, seed=1, stop_after=0)
     with pytest.raises(ValueError, match="3 seats need 3 names"):
         GameRecord.from_match(match, ["Ana", "Ben"])
+
+
+def test_from_match_refuses_rules_it_cannot_write() -> None:
+    rules = dataclasses.replace(Rules.preset("classic"), rounds=(12, 11))
+    match = play_match(rules, 2, seed=1, stop_after=0)
+    with pytest.raises(ValueError, match="preset plus overrides"):
+        GameRecord.from_match(match, names(2))
 
 
 def test_to_json_is_pretty_and_stable() -> None:

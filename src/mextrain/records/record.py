@@ -105,6 +105,12 @@ class GameRecord:
         """The record of ``match`` so far, with a ``result`` over its finished rounds."""
         if len(names) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} names, not {len(names)}")
+        if Rules.from_spec(_json_native(match.rules.to_spec())) != match.rules:
+            # a rule set changed outside `Rules.with_options` would be written wrongly
+            raise ValueError(
+                "these rules cannot be written as a preset plus overrides: build them with "
+                "Rules.preset or Rules.with_options"
+            )
         rounds = []
         for state in match.rounds:
             tiles = state.ts.tiles
