@@ -264,6 +264,13 @@ def test_load_accepts_text_bytes_and_dict() -> None:
     assert load_record("\ufeff" + text) == load_record(doc)
 
 
+def test_replay_reads_text_and_dicts_too() -> None:
+    doc = fixture("double6_complete.json")
+    assert replay_record(doc).totals == replay_record(json.dumps(doc)).totals == [0, 11]
+    with pytest.raises(RecordFormatError):
+        replay_record("{}")
+
+
 def test_unknown_fields_are_ignored() -> None:
     doc = fixture("double6_complete.json")
     doc["event"] = "club night"

@@ -8,7 +8,7 @@ given. This module only checks what the record claims against what the engine co
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from mextrain.rules import (
 )
 
 from .errors import IllegalRecordError
-from .record import GameRecord, RoundRecord
+from .record import GameRecord, RoundRecord, load_record
 
 __all__ = ["ReplayResult", "RoundOutcome", "replay_record"]
 
@@ -70,8 +70,13 @@ class ReplayResult:
         }
 
 
-def replay_record(record: GameRecord) -> ReplayResult:
-    """Replay ``record`` under its rules; raise `IllegalRecordError` at the first problem."""
+def replay_record(record: GameRecord | str | bytes | Mapping[str, Any]) -> ReplayResult:
+    """Replay ``record`` under its rules; raise `IllegalRecordError` at the first problem.
+
+    JSON text or a parsed object is read with `load_record` first (`RecordFormatError`).
+    """
+    if not isinstance(record, GameRecord):
+        record = load_record(record)
     rules = record.rules
     players = len(record.players)
     if not rules.allows_players(players):
