@@ -84,4 +84,4 @@ def make_bot(spec: str) -> Bot:
 
 def _load_builtin() -> None:
     # Built-in bots register themselves on import.
-    from . import simple  # noqa: F401
+    from . import planner, simple  # noqa: F401

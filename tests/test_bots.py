@@ -1,0 +1,234 @@
+"""Bots: the registry, the view boundary, and legality of every bot's choices."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots import Bot, BotSpecError, bot_names, make_bot, register_bot
+from mextrain.bots.base import parse_bot_spec
+from mextrain.bots.simple import GreedyBot
+from mextrain.rules import (
+    DRAW,
+    MEXICAN,
+    PASS,
+    Action,
+    RoundState,
+    Rules,
+    SeatView,
+    Tile,
+    parse_tile,
+)
+
+BUILTIN = ("random", "greedy", "planner")
+PRESET_PLAYERS = {"classic": (2, 8), "relaxed": (2, 8), "cardinal": (4, 10)}
+
+
+def random_position(preset: str, players: int, seed: int, depth: int) -> RoundState:
+    """A round played ``depth`` actions in by random choices (or to its end)."""
+    rng = random.Random(seed)
+    rules = Rules.preset(preset)
+    state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+    for _ in range(depth):
+        if state.is_over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+# -- registry ----------------------------------------------------------------------------
+
+
+def test_builtin_bots_are_registered() -> None:
+    names = bot_names()
+    for name in BUILTIN:
+        assert name in names
+        bot = make_bot(name)
+        assert isinstance(bot, Bot)
+        assert bot.name == name
+
+
+def test_bot_parameters_are_parsed_and_passed() -> None:
+    assert parse_bot_spec("greedy:random_ties=true") == ("greedy", {"random_ties": True})
+    assert parse_bot_spec("x:a=1,b=0.5,c=word") == ("x", {"a": 1, "b": 0.5, "c": "word"})
+    bot = make_bot("greedy:random_ties=true")
+    assert isinstance(bot, GreedyBot)
+    assert bot.random_ties is True
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nosuchbot", "unknown bot 'nosuchbot'"),
+        ("greedy:depth=3", "bad parameters for bot 'greedy'"),
+        ("greedy:oops", "is not key=value"),
+    ],
+)
+def test_bad_bot_specs_are_named(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError, match=message):
+        make_bot(spec)
+
+
+def test_registering_a_bot_makes_it_available() -> None:
+    class FirstBot:
+        name = "first-legal"
+
+        def act(self, view: SeatView, rng: random.Random) -> Action:
+            return view.legal_actions[0]
+
+    register_bot("first-legal", FirstBot)
+    assert "first-legal" in bot_names()
+    state = random_position("classic", 3, 1, 5)
+    view = state.view(state.current_seat)
+    assert make_bot("first-legal").act(view, random.Random(0)) == view.legal_actions[0]
+
+
+# -- the view boundary -------------------------------------------------------------------
+
+
+def _reachable(obj: object, seen: set[int] | None = None) -> list[object]:
+    """Every object reachable from ``obj`` through dataclass fields, tuples and lists."""
+    seen = set() if seen is None else seen
+    if id(obj) in seen:
+        return []
+    seen.add(id(obj))
+    out = [obj]
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            out += _reachable(getattr(obj, f.name), seen)
+    elif isinstance(obj, tuple | list | set | frozenset):
+        for item in obj:
+            out += _reachable(item, seen)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            out += _reachable(key, seen) + _reachable(value, seen)
+    return out
+
+
+def test_a_view_holds_no_round_state() -> None:
+    state = random_position("classic", 4, 7, 40)
+    view = state.view(state.current_seat)
+    for obj in _reachable(view):
+        assert not isinstance(obj, RoundState)
+    # bots only see the view's declared fields: no slot leads back to the state
+    assert not hasattr(view, "__dict__")
+
+
+def _swap_hidden(state: RoundState, seat: int, rng: random.Random) -> RoundState:
+    """The same fresh round from ``seat``'s point of view, every hidden tile re-dealt."""
+    rules, n, ts = state.rules, state.n, state.ts
+    hidden = [
+        t for s, hand in enumerate(state.initial.hands) if s != seat for t in ts.tiles_of(hand)
+    ]
+    hidden += [ts.tiles[i] for i in state.initial.boneyard]
+    rng.shuffle(hidden)
+    size = rules.hand_size_for(n)
+    hands: list[list[Tile]] = []
+    for s in range(n):
+        if s == seat:
+            hands.append(ts.tiles_of(state.initial.hands[seat]))
+        else:
+            hands.append(hidden[:size])
+            hidden = hidden[size:]
+    return RoundState.from_deal(rules, n, state.round_index, hands, hidden, state.starter)
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 10_000), players=st.integers(2, 6))
+def test_bots_cannot_tell_deals_apart_that_differ_only_in_hidden_tiles(
+    seed: int, players: int
+) -> None:
+    """Two rounds with the same table but different hidden tiles give the same view, so
+    every bot (with the same RNG) makes the same choice in both."""
+    rng = random.Random(seed)
+    rules = Rules.preset("classic")
+    first = RoundState.new(rules, players, 0, rng, starter=0)
+    seat = 0
+    second = _swap_hidden(first, seat, rng)
+    assert first.boneyard_tiles() != second.boneyard_tiles()
+    view_a, view_b = first.view(seat), second.view(seat)
+    assert view_a == view_b
+    for name in BUILTIN:
+        a = make_bot(name).act(view_a, random.Random(seed))
+        b = make_bot(name).act(view_b, random.Random(seed))
+        assert a == b
+
+
+# -- every bot plays only legal actions ---------------------------------------------------
+
+
+@st.composite
+def positions(draw: st.DrawFn) -> RoundState:
+    preset = draw(st.sampled_from(sorted(PRESET_PLAYERS)))
+    lo, hi = PRESET_PLAYERS[preset]
+    players = draw(st.integers(lo, min(hi, 7)))
+    seed = draw(st.integers(0, 2**32 - 1))
+    depth = draw(st.integers(0, 250))
+    state = random_position(preset, players, seed, depth)
+    if state.is_over:
+        state = random_position(preset, players, seed, 0)
+    return state
+
+
+@settings(max_examples=150)
+@given(state=positions(), bot_seed=st.integers(0, 2**32 - 1))
+@pytest.mark.parametrize("name", BUILTIN)
+def test_every_bot_returns_a_legal_action(name: str, state: RoundState, bot_seed: int) -> None:
+    seat = state.current_seat
+    view = state.view(seat)
+    action = make_bot(name).act(view, random.Random(bot_seed))
+    assert action in state.legal_actions()
+    state.apply(action, seat)  # and the engine agrees
+
+
+@pytest.mark.parametrize("name", BUILTIN)
+def test_every_bot_finishes_whole_rounds(name: str) -> None:
+    for seed in range(5):
+        state = random_position("classic", 4, seed, 0)
+        bot, rng = make_bot(name), random.Random(seed)
+        while not state.is_over:
+            state.apply(bot.act(state.view(state.current_seat), rng))
+        assert state.scores() is not None
+
+
+# -- greedy ------------------------------------------------------------------------------
+
+
+def _view_with(legal: list[Action], seat: int = 0) -> SeatView:
+    state = random_position("classic", 3, 3, 0)
+    view = state.view(state.current_seat)
+    return dataclasses.replace(view, seat=seat, current_seat=seat, legal_actions=tuple(legal))
+
+
+def test_greedy_plays_the_heaviest_tile() -> None:
+    legal = [
+        Action.play(parse_tile("3-12"), 0),
+        Action.play(parse_tile("12-11"), MEXICAN),
+        Action.play(parse_tile("12-0"), 0),
+    ]
+    assert GreedyBot().act(_view_with(legal), random.Random(0)) == legal[1]
+
+
+def test_greedy_prefers_its_own_train_for_the_same_tile() -> None:
+    tile = parse_tile("12-9")
+    legal = [Action.play(tile, 2), Action.play(tile, MEXICAN), Action.play(tile, 0)]
+    assert GreedyBot().act(_view_with(legal, seat=0), random.Random(0)) == legal[2]
+    assert GreedyBot().act(_view_with(legal[:2], seat=0), random.Random(0)) == legal[1]
+
+
+def test_greedy_draws_before_passing_and_passes_when_it_must() -> None:
+    assert GreedyBot().act(_view_with([DRAW]), random.Random(0)) == DRAW
+    assert GreedyBot().act(_view_with([PASS]), random.Random(0)) == PASS
+
+
+def test_greedy_random_ties_uses_every_heaviest_choice() -> None:
+    legal = [Action.play(parse_tile("5-7"), 0), Action.play(parse_tile("6-6"), 0)]
+    view = _view_with(legal)
+    rng = random.Random(1)
+    picks = {GreedyBot(random_ties=True).act(view, rng) for _ in range(50)}
+    assert picks == set(legal)
+    assert {GreedyBot().act(view, rng) for _ in range(50)} == {legal[0]}

@@ -1,0 +1,194 @@
+"""The planner bot's train search and its play-by-play choices."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots.planner import PlannerBot
+from mextrain.bots.trains import TrainSearch
+from mextrain.rules import (
+    DRAW,
+    MEXICAN,
+    PASS,
+    Action,
+    RoundState,
+    Rules,
+    SeatView,
+    Tile,
+    parse_tile,
+    tile_set,
+)
+
+TS = tile_set(12)
+
+
+def brute_best(tiles: list[Tile], start: int) -> tuple[int, int]:
+    """(tiles, pips) of the best trail from ``start``, by trying every trail."""
+    best = (0, 0)
+
+    def walk(end: int, left: list[Tile], count: int, pips: int) -> None:
+        nonlocal best
+        best = max(best, (count, pips))
+        for i, tile in enumerate(left):
+            if tile.has(end):
+                walk(tile.other_end(end), left[:i] + left[i + 1 :], count + 1, pips + tile.pips)
+
+    walk(start, tiles, 0, 0)
+    return best
+
+
+def is_trail(tiles: list[Tile], start: int) -> bool:
+    """Whether ``tiles`` (all of them) can be laid as one train from ``start``."""
+
+    def walk(end: int, left: list[Tile]) -> bool:
+        if not left:
+            return True
+        return any(
+            tile.has(end) and walk(tile.other_end(end), left[:i] + left[i + 1 :])
+            for i, tile in enumerate(left)
+        )
+
+    return walk(start, tiles)
+
+
+hands = st.lists(st.sampled_from(TS.tiles), min_size=0, max_size=9, unique=True)
+
+
+@settings(max_examples=200)
+@given(tiles=hands, start=st.integers(0, 12))
+def test_train_search_is_exact(tiles: list[Tile], start: int) -> None:
+    count, pips, used = TrainSearch(TS).best(TS.mask_of(tiles), start)
+    assert (count, pips) == brute_best(tiles, start)
+    laid = TS.tiles_of(used)
+    assert len(laid) == count
+    assert sum(t.pips for t in laid) == pips
+    assert is_trail(laid, start)
+
+
+@settings(max_examples=100)
+@given(tiles=hands, start=st.integers(0, 12), budget=st.integers(0, 30))
+def test_an_exhausted_search_still_gives_a_real_train(
+    tiles: list[Tile], start: int, budget: int
+) -> None:
+    search = TrainSearch(TS, budget=budget)
+    count, pips, used = search.best(TS.mask_of(tiles), start)
+    laid = TS.tiles_of(used)
+    assert len(laid) == count
+    assert sum(t.pips for t in laid) == pips
+    assert is_trail(laid, start)
+    assert (count, pips) <= brute_best(tiles, start)
+    if search.exact:
+        assert (count, pips) == brute_best(tiles, start)
+
+
+def test_a_dense_hand_is_answered_quickly_by_the_fallback() -> None:
+    dense = [t for t in TS.tiles if t.low <= 7 and t.high <= 10][:40]
+    search = TrainSearch(TS, budget=500)
+    count, _pips, used = search.best(TS.mask_of(dense), 0)
+    assert not search.exact
+    assert count == used.bit_count() > 10
+    assert is_trail(TS.tiles_of(used), 0)
+
+
+# -- choices -----------------------------------------------------------------------------
+
+
+def base_view(players: int = 3) -> SeatView:
+    state = RoundState.new(Rules.preset("classic"), players, 0, random.Random(5), starter=0)
+    return state.view(0)
+
+
+def view_with(
+    hand: list[str],
+    legal: list[Action],
+    ends: dict[int, int],
+    marker: bool = False,
+    hand_sizes: tuple[int, ...] | None = None,
+) -> SeatView:
+    """A position for seat 0: its hand, the trains' open ends and the legal plays."""
+    view = base_view()
+    tiles = [parse_tile(t) for t in hand]
+    trains = tuple(
+        dataclasses.replace(
+            t,
+            open_end=ends.get(t.owner, 12),
+            marker_up=marker if t.owner == 0 else t.marker_up,
+        )
+        for t in view.trains
+    )
+    return dataclasses.replace(
+        view,
+        hand=tuple(sorted(tiles)),
+        hand_mask=TS.mask_of(tiles),
+        trains=trains,
+        legal_actions=tuple(legal),
+        hand_sizes=hand_sizes or (len(tiles), 10, 10),
+    )
+
+
+def play(tile: str, train: int) -> Action:
+    return Action.play(parse_tile(tile), train)
+
+
+def test_an_extra_goes_on_the_mexican_train_first() -> None:
+    # own end 5: plan 5-3, 3-8; extra 12-10 fits the Mexican train (end 12)
+    hand = ["3-5", "3-8", "10-12"]
+    legal = [play("3-5", 0), play("10-12", MEXICAN)]
+    view = view_with(hand, legal, {0: 5, MEXICAN: 12})
+    assert PlannerBot().act(view, random.Random(0)) == play("10-12", MEXICAN)
+
+
+def test_the_planned_train_is_kept_off_shared_trains() -> None:
+    # 5-3 starts the plan; it also fits the Mexican train (end 3). Playing it there would
+    # break the plan: the bot plays it on its own train instead.
+    hand = ["3-5", "3-8", "8-11"]
+    legal = [play("3-5", 0), play("3-5", MEXICAN)]
+    view = view_with(hand, legal, {0: 5, MEXICAN: 3})
+    assert PlannerBot().act(view, random.Random(0)) == play("3-5", 0)
+
+
+def test_a_marked_train_is_lifted_by_playing_on_it() -> None:
+    hand = ["3-5", "3-8", "10-12", "1-2"]
+    legal = [play("3-5", 0), play("10-12", MEXICAN)]
+    calm = view_with(hand, legal, {0: 5, MEXICAN: 12})
+    marked = view_with(hand, legal, {0: 5, MEXICAN: 12}, marker=True)
+    bot = PlannerBot(marker_bonus=100.0)
+    assert bot.act(calm, random.Random(0)) == play("10-12", MEXICAN)
+    assert bot.act(marked, random.Random(0)) == play("3-5", 0)
+
+
+def test_it_dumps_the_heaviest_tile_when_a_seat_is_nearly_out() -> None:
+    hand = ["3-5", "3-8", "12-11", "0-1"]
+    legal = [play("3-5", 0), play("12-11", MEXICAN)]
+    view = view_with(hand, legal, {0: 5, MEXICAN: 12})
+    assert PlannerBot().act(view, random.Random(0)) == play("12-11", MEXICAN)
+    # 0-1 is light; with a seat down to one tile the heavy plan tile goes first
+    hand = ["9-12", "9-10", "0-1"]
+    legal = [play("9-12", 0), play("0-1", MEXICAN)]
+    calm = view_with(hand, legal, {0: 12, MEXICAN: 0})
+    close = view_with(hand, legal, {0: 12, MEXICAN: 0}, hand_sizes=(3, 1, 10))
+    bot = PlannerBot(extra_cost=6.0, plan_weight=0.3, endgame=2)
+    assert bot.act(calm, random.Random(0)) == play("0-1", MEXICAN)
+    assert bot.act(close, random.Random(0)) == play("9-12", 0)
+
+
+def test_doubles_are_played_when_they_can_be_covered() -> None:
+    # no plan (own end 5); 9-9 is heavier, but only 6-6 can be covered (by 2-6): an
+    # uncovered double would hold up the table, the bot included
+    hand = ["6-6", "2-6", "9-9", "0-11"]
+    legal = [play("6-6", MEXICAN), play("9-9", 1)]
+    view = view_with(hand, legal, {0: 5, 1: 9, MEXICAN: 6})
+    assert PlannerBot().act(view, random.Random(0)) == play("6-6", MEXICAN)
+    careless = PlannerBot(double_bonus=0.0, double_penalty=0.0)
+    assert careless.act(view, random.Random(0)) == play("9-9", 1)
+
+
+def test_it_draws_or_passes_only_without_a_play() -> None:
+    view = view_with(["1-2"], [DRAW], {0: 5})
+    assert PlannerBot().act(view, random.Random(0)) == DRAW
+    view = view_with(["1-2"], [PASS], {0: 5})
+    assert PlannerBot().act(view, random.Random(0)) == PASS
