@@ -1,0 +1,174 @@
+"""``mextrain simulate``: the JSON contract, records, determinism and errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from mextrain.cli import main
+from mextrain.cli.simulate import _split_bots
+
+BASE = ["simulate", "--players", "3", "--bots", "planner,greedy,random", "--seed", "9"]
+
+
+def run(*args: str) -> Any:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    result = run(*args, "--json")
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1  # exactly one object, nothing else on stdout
+    doc: dict[str, Any] = json.loads(lines[0])
+    return doc
+
+
+def test_json_contract() -> None:
+    doc = run_json(*BASE, "--games", "6", "--rounds", "2")
+    assert list(doc) == [
+        "rules",
+        "players",
+        "games",
+        "rounds_per_game",
+        "seed",
+        "entries",
+        "rounds_per_second",
+        "actions_per_second",
+    ]
+    assert doc["rules"] == "classic"
+    assert (doc["players"], doc["games"], doc["rounds_per_game"], doc["seed"]) == (3, 6, 2, 9)
+    assert [e["bot"] for e in doc["entries"]] == ["planner", "greedy", "random"]
+    for entry in doc["entries"]:
+        assert list(entry) == [
+            "bot",
+            "wins",
+            "win_rate",
+            "win_rate_ci95",
+            "mean_score",
+            "mean_score_ci95",
+            "rating",
+        ]
+        lo, hi = entry["win_rate_ci95"]
+        assert 0 <= lo <= entry["win_rate"] <= hi <= 1
+        assert entry["win_rate"] == pytest.approx(entry["wins"] / 6)
+        lo, hi = entry["mean_score_ci95"]
+        assert lo <= entry["mean_score"] <= hi
+        assert set(entry["rating"]) == {"mu", "sigma"}
+        assert entry["rating"]["sigma"] > 0
+    # every game has its winners: split wins add up to the number of games
+    assert sum(e["wins"] for e in doc["entries"]) == pytest.approx(6)
+    assert doc["rounds_per_second"] > 0
+    assert doc["actions_per_second"] > doc["rounds_per_second"]
+
+
+def test_full_matches_by_default() -> None:
+    args = ["simulate", "--players", "2", "--bots", "greedy,random", "--games", "2"]
+    doc = run_json(*args, "--seed", "4")
+    assert doc["rounds_per_game"] == 13
+    assert run(*args).exit_code != 0  # the seed is required: results are always reproducible
+
+
+def test_one_deal_has_no_score_interval() -> None:
+    doc = run_json(*BASE, "--games", "3", "--rounds", "1")
+    assert all(e["mean_score_ci95"] == [None, None] for e in doc["entries"])
+
+
+def test_same_seed_same_statistics_whatever_the_jobs() -> None:
+    one = run_json(*BASE, "--games", "9", "--rounds", "1", "--jobs", "1")
+    two = run_json(*BASE, "--games", "9", "--rounds", "1", "--jobs", "2")
+    assert one["entries"] == two["entries"]
+    other = run_json(*BASE[:-1], "10", "--games", "9", "--rounds", "1")
+    assert other["entries"] != one["entries"]
+
+
+def test_rules_can_be_a_json_object() -> None:
+    spec = '{"preset": "relaxed", "draw_until_playable": true}'
+    doc = run_json(*BASE, "--games", "3", "--rounds", "1", "--rules", spec)
+    assert doc["rules"] == {"preset": "relaxed", "draw_until_playable": True}
+
+
+def test_records_are_saved_and_replay(tmp_path: Path) -> None:
+    out = tmp_path / "games"
+    result = run(*BASE, "--games", "3", "--rounds", "1", "--records", str(out))
+    assert result.exit_code == 0, result.output
+    files = sorted(out.glob("*.json"))
+    assert len(files) == 3
+    for path in files:
+        check = run("replay", str(path), "--json")
+        assert check.exit_code == 0, check.output
+        verdict = json.loads(check.stdout)
+        assert verdict["valid"] is True
+        assert verdict["complete"] is True
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert sorted(doc["players"]) == ["greedy", "planner", "random"]
+
+
+def test_text_report_names_every_entry() -> None:
+    result = run(*BASE, "--games", "3", "--rounds", "1")
+    assert result.exit_code == 0
+    for name in ("planner", "greedy", "random", "win rate", "rounds/s"):
+        assert name in result.stdout
+    assert result.stderr == ""  # no progress bar off a terminal
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--games", "4"], "multiple of 3: try 3 or 6"),
+        (["--games", "3", "--rounds", "14"], "--rounds must be from 1 to 13"),
+        (["--games", "3", "--address", "127.0.0.1:6379"], "--address goes with --backend ray"),
+        (["--games", "3", "--rules", "nosuch"], "unknown preset 'nosuch'"),
+        (["--games", "3", "--rules", "{bad"], "not a JSON object"),
+    ],
+)
+def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
+    result = run(*BASE, *args)
+    assert result.exit_code != 0
+    assert message in result.output
+
+
+@pytest.mark.parametrize(
+    ("bots", "message"),
+    [
+        ("planner,greedy", "3 players need 3 bot entries"),
+        ("planner,greedy,nosuch", "unknown bot 'nosuch'"),
+        ("planner,,random", "empty bot entry"),
+        ("depth=2,greedy,random", "does not follow a bot name"),
+    ],
+)
+def test_bad_bot_lists_are_refused(bots: str, message: str) -> None:
+    result = run("simulate", "--players", "3", "--bots", bots, "--games", "3", "--seed", "1")
+    assert result.exit_code != 0
+    assert message in result.output
+
+
+def test_bot_parameters_stay_with_their_entry() -> None:
+    assert _split_bots("greedy:random_ties=true,random") == ["greedy:random_ties=true", "random"]
+    assert _split_bots("planner:endgame=3,extra_cost=4, greedy ,random") == [
+        "planner:endgame=3,extra_cost=4",
+        "greedy",
+        "random",
+    ]
+    doc = run_json(
+        "simulate",
+        "--players",
+        "2",
+        "--bots",
+        "planner:endgame=3,extra_cost=4,greedy:random_ties=true",
+        "--games",
+        "2",
+        "--rounds",
+        "1",
+        "--seed",
+        "1",
+    )
+    assert [e["bot"] for e in doc["entries"]] == [
+        "planner:endgame=3,extra_cost=4",
+        "greedy:random_ties=true",
+    ]
