@@ -13,6 +13,7 @@ from mextrain.rules import (
     DRAW,
     MEXICAN,
     PASS,
+    PRESETS,
     Action,
     IllegalActionError,
     Match,
@@ -225,3 +226,52 @@ def test_whole_match_totals(preset: str) -> None:
         assert [r.starter for r in match.rounds] == [(first + k) % players for k in range(13)]
     with pytest.raises(ValueError, match="over"):
         match.next_round(rng)
+
+
+OPTION_VALUES = {
+    "engine_setup": st.sampled_from(["set_aside", "holder_starts"]),
+    "first_turn": st.sampled_from(["single", "run"]),
+    "first_turn_run": st.booleans(),
+    "double_follow_up": st.sampled_from(["any", "no_double"]),
+    "open_doubles_block": st.booleans(),
+    "own_train_first": st.booleans(),
+    "marker_rule": st.sampled_from(["forced_pass", "no_own_play"]),
+    "rounds": st.one_of(st.integers(1, 13), st.permutations(list(range(13)))),
+    "double_blank_points": st.sampled_from([0, 25, 50]),
+    "unsatisfied_double_penalty": st.sampled_from([0, 10]),
+    "mexican_after_own_train": st.booleans(),
+    "mexican_after_first_round_of_turns": st.booleans(),
+    "no_going_out_on_double": st.booleans(),
+    "draw_until_playable": st.booleans(),
+}
+
+
+@settings(max_examples=150)
+@given(
+    st.sampled_from(sorted(PRESET_SEATS)),
+    st.lists(st.dictionaries(st.sampled_from(sorted(OPTION_VALUES)), st.none()), max_size=3),
+    st.data(),
+)
+def test_rules_spec_round_trips(
+    preset: str, steps: list[dict[str, None]], data: st.DataObject
+) -> None:
+    """Whatever chain of overrides built a rule set, its spec reads back as the same rules."""
+    from mextrain.rules import RulesError
+
+    rules = Rules.preset(preset)
+    for step in steps:
+        options = {k: data.draw(OPTION_VALUES[k], label=k) for k in step}
+        if "engine_setup" in options:
+            options["first_player"] = (
+                "engine_holder" if options["engine_setup"] == "holder_starts" else "rotate"
+            )
+        if "first_turn_run" in options and "first_turn" in options:
+            options["first_turn"] = "run" if options["first_turn_run"] else "single"
+        try:
+            rules = rules.with_options(**options)
+        except RulesError:
+            continue  # e.g. set_aside with every tile dealt: refused, rules unchanged
+    spec = rules.to_spec()
+    assert Rules.from_spec(spec) == rules
+    if spec == preset:
+        assert rules == PRESETS[preset]

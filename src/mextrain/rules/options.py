@@ -8,7 +8,7 @@ never a silent fallback.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
 from .tiles import tile_set
@@ -73,8 +73,6 @@ class Rules:
     no_going_out_on_double: bool = False
     draw_until_playable: bool = False
     unsatisfied_double_penalty: int = 0
-    #: the overrides this rule set was built with, as given (for writing records)
-    overrides: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     # -- construction -------------------------------------------------------------------
 
@@ -106,7 +104,7 @@ class Rules:
 
     def with_options(self, **overrides: Any) -> Rules:
         """This rule set with some options changed, validated as a whole."""
-        known = {f.name for f in fields(self)} - {"preset_name", "overrides"}
+        known = {f.name for f in fields(self)} - {"preset_name"}
         known.add("first_turn_run")
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
@@ -136,9 +134,7 @@ class Rules:
         if "hand_size" in changes and "players" not in changes:
             counts = [n for n, _ in changes["hand_size"]]
             changes["players"] = (min(counts), max(counts))
-        merged = dict(self.overrides)
-        merged.update(overrides)
-        rules = replace(self, overrides=tuple(merged.items()), **changes)
+        rules = replace(self, **changes)
         rules.validate()
         return rules
 
@@ -198,27 +194,53 @@ class Rules:
     def engine_for(self, round_index: int) -> int:
         return self.rounds[round_index]
 
+    @property
+    def overrides(self) -> tuple[tuple[str, Any], ...]:
+        """The options that differ from the preset, in JSON form (`to_spec` order)."""
+        base = PRESETS[self.preset_name]
+        out = []
+        for f in fields(self):
+            if f.name == "preset_name":
+                continue
+            value = getattr(self, f.name)
+            if value != getattr(base, f.name):
+                out.append((f.name, _json_value(f.name, value)))
+        return tuple(out)
+
     def to_spec(self) -> str | dict[str, Any]:
-        """The ``rules`` field of a record: the preset name, or the preset plus overrides."""
-        if not self.overrides:
+        """The ``rules`` field of a record: the preset name, or the preset plus the options
+        that differ from it, as few and as plain as possible (``"rounds": 4`` for the first
+        four engines; no ``players`` where the ``hand_size`` table implies it).
+        ``Rules.from_spec(rules.to_spec()) == rules`` always."""
+        overrides = dict(self.overrides)
+        if not overrides:
             return self.preset_name
-        spec: dict[str, Any] = {"preset": self.preset_name}
-        spec.update(self.overrides)
+        spec: dict[str, Any] = {"preset": self.preset_name, **overrides}
+        count = len(self.rounds)
+        if "rounds" in spec and self.rounds == tuple(range(self.max_pip, self.max_pip - count, -1)):
+            spec["rounds"] = count
+        for key in ("players", "rounds"):
+            if key in spec:
+                shorter = {k: v for k, v in spec.items() if k != key}
+                try:
+                    same = Rules.from_spec(shorter) == self
+                except RulesError:
+                    same = False
+                if same:
+                    spec = shorter
         return spec
 
     def describe(self) -> dict[str, Any]:
         """Every option and its value (for docs and UIs)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name in ("overrides",):
-                continue
-            value = getattr(self, f.name)
-            if f.name == "hand_size":
-                value = {str(k): v for k, v in value}
-            elif isinstance(value, tuple):
-                value = list(value)
-            out[f.name] = value
-        return out
+        return {f.name: _json_value(f.name, getattr(self, f.name)) for f in fields(self)}
+
+
+def _json_value(name: str, value: Any) -> Any:
+    if name == "hand_size":
+        return {str(k): v for k, v in value}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
 
 
 def _is_int(value: object) -> bool:
