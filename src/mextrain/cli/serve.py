@@ -1,0 +1,85 @@
+"""``mextrain serve``: the web server for tables that friends join from their browsers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+__all__ = ["default_db", "serve"]
+
+
+def default_db() -> Path:
+    """``mextrain.sqlite3`` in the user's data directory."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("mextrain", appauthor=False)) / "mextrain.sqlite3"
+
+
+@click.command()
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (keep 127.0.0.1 behind a reverse proxy).",
+)
+@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="SQLite database file [default: mextrain.sqlite3 in the user data dir].",
+)
+@click.option(
+    "--bot-delay",
+    default=0.6,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds a bot waits before moving, so people can follow.",
+)
+@click.option(
+    "--takeover-after",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds before a bot plays for a player whose browser is gone.",
+)
+@click.option(
+    "--round-pause",
+    default=4.0,
+    show_default=True,
+    type=click.FloatRange(0),
+    help="Seconds between the end of a round and the next deal.",
+)
+@click.option(
+    "--log-level",
+    default="info",
+    show_default=True,
+    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+)
+def serve(
+    host: str,
+    port: int,
+    db: Path | None,
+    bot_delay: float,
+    takeover_after: float,
+    round_pause: float,
+    log_level: str,
+) -> None:
+    """Serve tables in the browser: create one, share its code, bots fill empty seats."""
+    try:
+        import uvicorn
+
+        from mextrain.web import Settings, create_app
+    except ImportError as err:  # pragma: no cover - depends on the install
+        raise click.ClickException(
+            f"the web server needs the 'web' extra: pip install 'mextrain[web]' ({err})"
+        ) from None
+    path = db or default_db()
+    settings = Settings(bot_delay=bot_delay, takeover_after=takeover_after, round_pause=round_pause)
+    app = create_app(path, settings)
+    click.echo(f"mextrain: database {path}", err=True)
+    uvicorn.run(
+        app, host=host, port=port, log_level=log_level, ws_max_size=65536, proxy_headers=True
+    )

@@ -1,0 +1,12 @@
+"""Persistence for the web server: an append-only SQLite event log per table, finished
+games as records, and statistics per player name.
+
+Standard library only (`sqlite3` in WAL mode). The log holds everything needed to rebuild
+a table exactly — its configuration, the seed its deals come from, who joined which seat
+and every action in order — so a restarted server replays it and carries on mid-round.
+The seed and the seat tokens' hashes never leave this package's callers' server side.
+"""
+
+from .events import Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
+
+__all__ = ["Event", "GameSummary", "PlayerStats", "Store", "StoredGame", "StoredTable"]

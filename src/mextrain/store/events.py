@@ -1,0 +1,279 @@
+"""The SQLite store: tables, their event logs, finished games and results."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Event", "GameSummary", "PlayerStats", "Store", "StoredGame", "StoredTable"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id       INTEGER PRIMARY KEY,
+    code     TEXT    NOT NULL UNIQUE,
+    created  REAL    NOT NULL,
+    config   TEXT    NOT NULL,
+    seed     TEXT    NOT NULL,
+    finished REAL
+);
+CREATE TABLE IF NOT EXISTS events (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    seq      INTEGER NOT NULL,
+    kind     TEXT    NOT NULL,
+    data     TEXT    NOT NULL,
+    at       REAL    NOT NULL,
+    PRIMARY KEY (table_id, seq)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id       INTEGER PRIMARY KEY,
+    table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id),
+    finished REAL    NOT NULL,
+    players  TEXT    NOT NULL,
+    record   TEXT    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat    INTEGER NOT NULL,
+    name    TEXT    NOT NULL,
+    human   INTEGER NOT NULL,
+    total   INTEGER NOT NULL,
+    won     INTEGER NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS results_by_name ON results(name);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: int
+    code: str
+    created: float
+    config: dict[str, Any]
+    seed: str
+    finished: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    id: int
+    table_id: int
+    finished: float
+    players: tuple[str, ...]
+    record: str
+
+
+@dataclass(frozen=True, slots=True)
+class GameSummary:
+    id: int
+    finished: float
+    players: tuple[str, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "finished": self.finished,
+            "players": list(self.players),
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStats:
+    name: str
+    games: int
+    wins: int
+    average: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "average": round(self.average, 2),
+        }
+
+
+class Store:
+    """One SQLite database. Safe to share between threads (one connection, one lock):
+    every write is a short transaction committed before the call returns."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(_SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
+        with self._lock:
+            return self._db.execute(sql, params)
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, params).fetchall())
+
+    # -- tables and their logs ---------------------------------------------------------
+
+    def create_table(self, code: str, config: dict[str, Any], seed: str) -> int:
+        cur = self._write(
+            "INSERT INTO tables (code, created, config, seed) VALUES (?, ?, ?, ?)",
+            (code, time.time(), json.dumps(config, sort_keys=True), seed),
+        )
+        assert cur.lastrowid is not None
+        return cur.lastrowid
+
+    def code_taken(self, code: str) -> bool:
+        return bool(self._read("SELECT 1 FROM tables WHERE code = ?", (code,)))
+
+    def append(self, table_id: int, seq: int, kind: str, data: dict[str, Any]) -> None:
+        """Add event ``seq`` (0, 1, 2, … per table) to a table's log. A duplicate ``seq``
+        raises `sqlite3.IntegrityError`: two writers can never fork one table's log."""
+        self._write(
+            "INSERT INTO events (table_id, seq, kind, data, at) VALUES (?, ?, ?, ?, ?)",
+            (table_id, seq, kind, json.dumps(data, sort_keys=True), time.time()),
+        )
+
+    def table(self, code: str) -> StoredTable | None:
+        rows = self._read(
+            "SELECT id, code, created, config, seed, finished FROM tables WHERE code = ?", (code,)
+        )
+        return _table(rows[0]) if rows else None
+
+    def tables(self, *, unfinished: bool = False) -> list[StoredTable]:
+        sql = "SELECT id, code, created, config, seed, finished FROM tables"
+        if unfinished:
+            sql += " WHERE finished IS NULL"
+        return [_table(row) for row in self._read(sql + " ORDER BY id")]
+
+    def events(self, table_id: int) -> list[Event]:
+        rows = self._read(
+            "SELECT seq, kind, data, at FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
+        )
+        return [Event(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+
+    # -- finished games ------------------------------------------------------------------
+
+    def save_game(
+        self,
+        table_id: int,
+        record_json: str,
+        players: Sequence[str],
+        humans: Sequence[bool],
+        totals: Sequence[int],
+        winners: Sequence[int],
+    ) -> int:
+        """Keep a finished game's record and results, and mark its table finished, in one
+        transaction."""
+        now = time.time()
+        with self._lock:
+            db = self._db
+            db.execute("BEGIN")
+            try:
+                cur = db.execute(
+                    "INSERT INTO games (table_id, finished, players, record) VALUES (?, ?, ?, ?)",
+                    (table_id, now, json.dumps(list(players)), record_json),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                db.executemany(
+                    "INSERT INTO results (game_id, seat, name, human, total, won) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [
+                        (game_id, seat, name, int(humans[seat]), totals[seat], int(seat in winners))
+                        for seat, name in enumerate(players)
+                    ],
+                )
+                db.execute("UPDATE tables SET finished = ? WHERE id = ?", (now, table_id))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        return game_id
+
+    def game(self, game_id: int) -> StoredGame | None:
+        rows = self._read(
+            "SELECT id, table_id, finished, players, record FROM games WHERE id = ?", (game_id,)
+        )
+        return _game(rows[0]) if rows else None
+
+    def game_of_table(self, table_id: int) -> StoredGame | None:
+        rows = self._read(
+            "SELECT id, table_id, finished, players, record FROM games WHERE table_id = ?",
+            (table_id,),
+        )
+        return _game(rows[0]) if rows else None
+
+    def recent_games(self, limit: int = 20, name: str | None = None) -> list[GameSummary]:
+        if name is None:
+            ids = self._read(
+                "SELECT id FROM games ORDER BY finished DESC, id DESC LIMIT ?", (limit,)
+            )
+        else:
+            ids = self._read(
+                "SELECT DISTINCT g.id FROM games g JOIN results r ON r.game_id = g.id "
+                "WHERE r.name = ? AND r.human = 1 ORDER BY g.finished DESC, g.id DESC LIMIT ?",
+                (name, limit),
+            )
+        out = []
+        for (game_id,) in ids:
+            rows = self._read(
+                "SELECT r.seat, r.name, r.total, r.won, g.finished FROM results r "
+                "JOIN games g ON g.id = r.game_id WHERE r.game_id = ? ORDER BY r.seat",
+                (game_id,),
+            )
+            out.append(
+                GameSummary(
+                    id=game_id,
+                    finished=rows[0][4],
+                    players=tuple(r[1] for r in rows),
+                    totals=tuple(r[2] for r in rows),
+                    winners=tuple(r[0] for r in rows if r[3]),
+                )
+            )
+        return out
+
+    def player_stats(self, name: str | None = None) -> list[PlayerStats]:
+        """Games, wins and average total per human player name (bots are not counted)."""
+        sql = (
+            "SELECT name, COUNT(*), SUM(won), AVG(total) FROM results WHERE human = 1"
+            + (" AND name = ?" if name is not None else "")
+            + " GROUP BY name ORDER BY COUNT(*) DESC, name"
+        )
+        rows = self._read(sql, (name,) if name is not None else ())
+        return [PlayerStats(n, games, wins, avg) for n, games, wins, avg in rows]
+
+
+def _table(row: tuple[Any, ...]) -> StoredTable:
+    id_, code, created, config, seed, finished = row
+    return StoredTable(id_, code, created, json.loads(config), seed, finished)
+
+
+def _game(row: tuple[Any, ...]) -> StoredGame:
+    id_, table_id, finished, players, record = row
+    return StoredGame(id_, table_id, finished, tuple(json.loads(players)), record)

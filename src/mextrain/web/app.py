@@ -1,0 +1,366 @@
+"""The web application: lobby and records over HTTP, play over one websocket per browser.
+
+The server is the authority. A websocket first says ``hello`` with its seat token (or
+none, to watch); from then on every message is validated against `mextrain.web.messages`,
+limited in size and rate, and answered with the connection's own seat's view only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, MutableMapping
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+
+from mextrain import __version__
+from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
+from mextrain.records import load_record, replay_record
+from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, RulesError
+from mextrain.store import Store
+
+from .messages import (
+    ActionMessage,
+    CreateTable,
+    HelloMessage,
+    HintMessage,
+    JoinTable,
+    MessageError,
+    PingMessage,
+    StartMessage,
+    parse_client_message,
+)
+from .tables import Client, Settings, Table, TableError, TableManager, bot_levels
+
+__all__ = ["create_app"]
+
+log = logging.getLogger(__name__)
+STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
+_HELLO_TIMEOUT = 10.0
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
+    """The application over the SQLite database at ``db`` (created if missing)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store = Store(db)
+        manager = TableManager(store, settings)
+        manager.restore()
+        app.state.store = store
+        app.state.manager = manager
+        manager.resume()
+        try:
+            yield
+        finally:
+            await manager.close()
+            store.close()
+
+    app = FastAPI(
+        title="mextrain",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    def manager_of(request: Request | WebSocket) -> TableManager:
+        manager: TableManager = request.app.state.manager
+        return manager
+
+    def store_of(request: Request) -> Store:
+        store: Store = request.app.state.store
+        return store
+
+    def table_or_404(request: Request, code: str) -> Table:
+        table = manager_of(request).get(code)
+        if table is None:
+            raise HTTPException(404, "no table with that code")
+        return table
+
+    # -- pages (one page app: the browser routes) -----------------------------------
+
+    index = STATIC / "index.html"
+
+    @app.get("/", include_in_schema=False)
+    @app.get("/t/{code}", include_in_schema=False)
+    @app.get("/replay/{game_id}", include_in_schema=False)
+    @app.get("/stats", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    # -- lobby --------------------------------------------------------------------------
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return {
+            "presets": list(PRESET_NAMES),
+            "bots": bot_levels(),
+            "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
+            "version": __version__,
+        }
+
+    @app.get("/api/i18n/{lang}")
+    async def strings(lang: str) -> JSONResponse:
+        code = normalise_language(lang) or "en"
+        t = Translator(code)
+        return JSONResponse(
+            {"lang": code, "strings": {**t.all("game"), **t.all("web")}},
+            headers={"Cache-Control": "max-age=300"},
+        )
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        spec: dict[str, Any] = {"preset": body.preset}
+        spec.update((str(k), v) for k, v in body.options.items())
+        try:
+            table, token = manager_of(request).create(spec, list(body.seats), body.name)
+        except (RulesError, TableError, ValueError) as err:
+            raise HTTPException(400, str(err)) from None
+        return {"code": table.code, "seat": 0, "token": token, "link": f"/t/{table.code}"}
+
+    @app.post("/api/tables/{code}/join")
+    async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
+        table = table_or_404(request, code)
+        try:
+            seat, token = table.join(body.name)
+        except TableError as err:
+            raise HTTPException(409, err.message) from None
+        return {"code": table.code, "seat": seat, "token": token}
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> dict[str, Any]:
+        table = manager_of(request).get(code)
+        if table is not None:
+            return table.public()
+        stored = store_of(request).table(code.upper())
+        if stored is None:
+            raise HTTPException(404, "no table with that code")
+        game = store_of(request).game_of_table(stored.id)
+        return {
+            "code": stored.code,
+            "status": "finished",
+            "seats": [],
+            "game_id": None if game is None else game.id,
+        }
+
+    # -- records, replays, statistics ----------------------------------------------------
+
+    @app.get("/api/games")
+    async def games(request: Request, name: str | None = None, limit: int = 20) -> list[Any]:
+        limit = max(1, min(limit, 100))
+        return [g.to_dict() for g in store_of(request).recent_games(limit, name)]
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: int, request: Request) -> Response:
+        game = store_of(request).game(game_id)
+        if game is None:
+            raise HTTPException(404, "no such game")
+        return Response(
+            game.record,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="mextrain-{game_id}.json"'},
+        )
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: int, request: Request) -> dict[str, Any]:
+        """Every position of a finished game, all hands shown, for the replay viewer."""
+        game = store_of(request).game(game_id)
+        if game is None:
+            raise HTTPException(404, "no such game")
+        result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
+        return await asyncio.to_thread(
+            _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
+        )
+
+    @app.get("/api/stats")
+    async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
+        store = store_of(request)
+        return {
+            "players": [p.to_dict() for p in store.player_stats(name)],
+            "recent": [g.to_dict() for g in store.recent_games(10, name)],
+        }
+
+    # -- play ------------------------------------------------------------------------
+
+    @app.websocket("/ws/{code}")
+    async def play(websocket: WebSocket, code: str) -> None:
+        await websocket.accept()
+        table = manager_of(websocket).get(code)
+        if table is None:
+            await _send_error(websocket, "no_table", "no table with that code")
+            await websocket.close(4404)
+            return
+        try:
+            first = await asyncio.wait_for(websocket.receive(), _HELLO_TIMEOUT)
+            text = _text_of(first, settings.max_message_bytes)
+            hello = parse_client_message(text)
+            if not isinstance(hello, HelloMessage):
+                raise MessageError("hello_first", "the first message must be a hello")
+        except (TimeoutError, MessageError, WebSocketDisconnect, RuntimeError) as err:
+            if isinstance(err, MessageError):
+                with contextlib.suppress(Exception):
+                    await _send_error(websocket, err.code, err.detail)
+                    await websocket.close(1008)
+            return
+        seat = table.seat_of_token(hello.token)
+        if hello.token and seat is None:
+            await _send_error(websocket, "bad_token", "that seat token is not valid here")
+            await websocket.close(1008)
+            return
+        client = Client(seat, normalise_language(hello.lang) or "en", settings.max_queue)
+        client.send({"type": "welcome", "seat": seat, "code": table.code})
+        sender = asyncio.create_task(_pump(websocket, client))
+        table.connect(client)
+        limiter = RateLimiter(settings.messages_per_second, settings.burst)
+        strikes = 0
+        try:
+            while not client.closed:
+                raw = await websocket.receive()
+                if raw["type"] == "websocket.disconnect":
+                    break
+                if not limiter.allow():
+                    strikes += 1
+                    client.send(_error("rate", "too many messages: slow down"))
+                    if strikes > settings.burst:
+                        break
+                    continue
+                try:
+                    message = parse_client_message(_text_of(raw, settings.max_message_bytes))
+                    _handle(table, client, message)
+                except MessageError as err:
+                    client.send(_error(err.code, err.detail))
+                except TableError as err:
+                    client.send(_error(err.code, err.message))
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.disconnect(client)
+            sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sender
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+    return app
+
+
+def _handle(table: Table, client: Client, message: Any) -> None:
+    if isinstance(message, ActionMessage):
+        table.act(client, message.move, message.version)
+    elif isinstance(message, HintMessage):
+        client.send(table.hint(client, message.version))
+    elif isinstance(message, StartMessage):
+        if client.seat is None:
+            raise TableError("spectator", "spectators cannot start the game")
+        table.start()
+    elif isinstance(message, PingMessage):
+        client.send({"type": "pong"})
+    elif isinstance(message, HelloMessage):
+        raise MessageError("hello_again", "this connection has already said hello")
+
+
+def _text_of(raw: MutableMapping[str, Any], limit: int) -> str:
+    if raw.get("type") == "websocket.disconnect":
+        raise WebSocketDisconnect(raw.get("code", 1000))
+    text = raw.get("text")
+    if text is None:
+        data = raw.get("bytes") or b""
+        if len(data) > limit:
+            raise MessageError("too_large", f"messages are limited to {limit} bytes")
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            raise MessageError("malformed", "messages are UTF-8 JSON text") from None
+    if len(text.encode()) > limit:
+        raise MessageError("too_large", f"messages are limited to {limit} bytes")
+    return str(text)
+
+
+def _error(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}
+
+
+async def _send_error(websocket: WebSocket, code: str, message: str) -> None:
+    await websocket.send_text(json.dumps(_error(code, message)))
+
+
+async def _pump(websocket: WebSocket, client: Client) -> None:
+    """Send the client's queued messages in order until it is closed."""
+    try:
+        while True:
+            message = await client.next_message()
+            if message is None:
+                break
+            await websocket.send_text(json.dumps(message, separators=(",", ":")))
+    except Exception:  # the connection went away; the reader notices and cleans up
+        client.closed = True
+    with contextlib.suppress(Exception):
+        await websocket.close()
+
+
+def _replay_frames(
+    rounds: list[RoundState], players: list[str], totals: list[int], winners: list[int]
+) -> dict[str, Any]:
+    """Each round from its deal, one frame per action, every hand face up."""
+    out = []
+    for played in rounds:
+        state = RoundState.from_deal(
+            played.rules,
+            played.n,
+            played.round_index,
+            [played.ts.tiles_of(mask) for mask in played.initial.hands],
+            [played.ts.tiles[i] for i in played.initial.boneyard],
+            played.starter,
+        )
+        frames = [_frame(state, None)]
+        for seat, action in played.history:
+            state.apply(action, seat)
+            frames.append(_frame(state, action.notation(seat)))
+        out.append({"engine": state.engine, "scores": state.scores(), "frames": frames})
+    return {"players": players, "rounds": out, "totals": totals, "winners": winners}
+
+
+def _frame(state: RoundState, action: str | None) -> dict[str, Any]:
+    view = state.view(0).to_dict()
+    return {
+        "action": action,
+        "hands": [[str(t) for t in state.hand(seat)] for seat in range(state.n)],
+        "trains": view["trains"],
+        "hand_sizes": view["hand_sizes"],
+        "boneyard_size": view["boneyard_size"],
+        "current_seat": view["current_seat"],
+        "ended": view["ended"],
+        "mexican": MEXICAN,
+    }

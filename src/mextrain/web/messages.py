@@ -1,0 +1,129 @@
+"""Typed messages: what a browser may send, checked field by field before anything else.
+
+Every client message is one JSON object whose ``type`` picks its model; unknown fields,
+wrong types and oversized values are refused (``extra="forbid"``). The server's own
+messages are plain dicts built in `mextrain.web.tables` (each seat's filtered view).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+__all__ = [
+    "ActionMessage",
+    "ClientMessage",
+    "CreateTable",
+    "HelloMessage",
+    "HintMessage",
+    "JoinTable",
+    "MessageError",
+    "PingMessage",
+    "StartMessage",
+    "parse_client_message",
+]
+
+Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
+SeatSpec = Annotated[str, Field(pattern=r"^(open|bot:[a-z][a-z0-9_]{0,23})$")]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class HelloMessage(_Strict):
+    """First message of a connection: a seat token (none for a spectator) and a language."""
+
+    type: Literal["hello"]
+    token: Annotated[str, Field(min_length=16, max_length=64)] | None = None
+    lang: Annotated[str, Field(max_length=16)] | None = None
+
+
+class ActionMessage(_Strict):
+    """A move of the connection's own seat: ``5-12@M``, ``5-12@2``, ``draw`` or ``pass``,
+    made in the position numbered ``version`` (a stale version changes nothing)."""
+
+    type: Literal["action"]
+    move: Annotated[
+        str, Field(min_length=4, max_length=12, pattern=r"^(draw|pass|\d+-\d+@(M|\d+))$")
+    ]
+    version: Annotated[int, Field(ge=0)]
+
+
+class StartMessage(_Strict):
+    """Start the game now: seats nobody has taken are given to bots."""
+
+    type: Literal["start"]
+
+
+class HintMessage(_Strict):
+    type: Literal["hint"]
+    version: Annotated[int, Field(ge=0)]
+
+
+class PingMessage(_Strict):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
+
+
+class MessageError(ValueError):
+    """A client message that is not one of ours; ``code`` names the problem."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+def parse_client_message(
+    text: str,
+) -> HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage:
+    """Validate one message's text; raise `MessageError` with a short reason."""
+    try:
+        message = _ADAPTER.validate_json(text)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "message"
+        raise MessageError("malformed", f"{where}: {first['msg']}") from None
+    assert isinstance(
+        message, HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage
+    )
+    return message
+
+
+# -- HTTP bodies ------------------------------------------------------------------------
+
+
+class CreateTable(_Strict):
+    """A new table: the creator takes seat 0; the other seats are open or bots."""
+
+    name: Name
+    preset: Literal["classic", "relaxed", "cardinal"] = "classic"
+    #: house rules (RULES.md's option names) on top of the preset
+    options: dict[
+        Literal[
+            "double_blank_points",
+            "mexican_after_own_train",
+            "mexican_after_first_round_of_turns",
+            "no_going_out_on_double",
+            "draw_until_playable",
+            "first_turn_run",
+            "unsatisfied_double_penalty",
+            "rounds",
+            "max_pip",
+            "hand_size",
+        ],
+        bool | int | list[int] | dict[int, int],
+    ] = Field(default_factory=dict, max_length=10)
+    seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=9)]
+
+
+class JoinTable(_Strict):
+    name: Name

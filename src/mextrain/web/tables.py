@@ -1,0 +1,582 @@
+"""Tables: the server's authority over games. Every action goes through the engine, is
+appended to the store before anyone hears of it, and each connection is sent only what
+its seat may see.
+
+A table is rebuilt from its log by replaying it: the deals come from a seed kept on the
+server, so the log holds joins, starts, actions and deals, never tiles dealt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from mextrain.bots import Bot, bot_names, make_bot
+from mextrain.i18n import error_text
+from mextrain.records import GameRecord
+from mextrain.rules import (
+    MEXICAN,
+    Action,
+    ActionFormatError,
+    IllegalActionError,
+    Match,
+    Rules,
+    TileFormatError,
+    parse_action,
+)
+from mextrain.store import Store, StoredTable
+
+__all__ = [
+    "BOT_LEVELS",
+    "Client",
+    "Settings",
+    "Table",
+    "TableError",
+    "TableManager",
+    "bot_levels",
+]
+
+#: bots offered in the lobby, strongest last; levels missing from the registry are skipped
+BOT_LEVELS = ("random", "greedy", "planner", "easy", "medium", "hard", "expert")
+log = logging.getLogger(__name__)
+_CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+
+
+def bot_levels() -> list[str]:
+    known = set(bot_names())
+    return [name for name in BOT_LEVELS if name in known]
+
+
+def _default_bot() -> str:
+    levels = bot_levels()
+    for name in ("medium", "planner", "greedy"):
+        if name in levels:
+            return name
+    return levels[-1]
+
+
+@dataclass
+class Settings:
+    """How the server paces and protects games (all times in seconds)."""
+
+    bot_delay: float = 0.6  # pause before a bot's move, so people can follow
+    takeover_after: float = 30.0  # an empty human seat is played by a bot after this
+    round_pause: float = 4.0  # between a round's end and the next deal
+    takeover_bot: str = ""  # bot spec for absent humans ("" = a medium-strength default)
+    start_bot: str = ""  # bot spec for open seats filled at the start
+    hint_bot: str = ""  # bot spec whose choice is offered as a hint
+    max_message_bytes: int = 4096
+    messages_per_second: float = 20.0
+    burst: int = 40
+    max_queue: int = 256  # outgoing messages waiting for one slow client
+
+    def bot_spec(self, which: str) -> str:
+        spec: str = getattr(self, which)
+        return spec or _default_bot()
+
+
+class TableError(Exception):
+    """A request the table refuses; ``code`` is a stable name, the message is English."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class Client:
+    """One connection to a table: its seat (None for a spectator), language and outbox.
+
+    The table only ever calls `send`, which queues without waiting; the transport drains
+    the queue (`next_message`). A client too slow to drain it is cut off.
+    """
+
+    def __init__(self, seat: int | None, lang: str, max_queue: int = 256) -> None:
+        self.seat = seat
+        self.lang = lang
+        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(max_queue)
+        self.closed = False
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.close()
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait(None)
+
+    async def next_message(self) -> dict[str, Any] | None:
+        return await self.queue.get()
+
+
+@dataclass
+class Seat:
+    kind: Literal["open", "human", "bot"]
+    name: str = ""
+    bot: str = ""  # for bot seats
+    token_hash: str = ""
+    clients: set[Client] = field(default_factory=set)
+    away_since: float | None = None  # a human with no connection, since when
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Table:
+    """One game table. All changes happen on the event loop, one at a time."""
+
+    def __init__(self, store: Store, stored: StoredTable, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.id = stored.id
+        self.code = stored.code
+        self.config = stored.config
+        self.rules = Rules.from_spec(_spec_from_json(stored.config["rules"]))
+        self._rng = random.Random(stored.seed)  # deals only; never leaves the server
+        self.seats = [
+            Seat("bot", name=_bot_name(spec[4:]), bot=spec[4:])
+            if spec.startswith("bot:")
+            else Seat("open")
+            for spec in stored.config["seats"]
+        ]
+        self.match: Match | None = None
+        self.version = 0  # the number of events in the log
+        self.status: Literal["waiting", "playing", "finished"] = "waiting"
+        self.game_id: int | None = None
+        self.spectators: set[Client] = set()
+        self._bots: dict[int, Bot] = {}
+        self._bot_rng = random.Random()
+        self._bot_task: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.on_finished: Callable[[Table], None] | None = None
+
+    # -- the log ----------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Replay this table's log (server start)."""
+        for event in self.store.events(self.id):
+            if event.seq != self.version:
+                raise RuntimeError(f"table {self.code}: event {event.seq} out of order")
+            self._apply_event(event.kind, event.data)
+            self.version += 1
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.kind == "human":
+                seat.away_since = now
+
+    def _log(self, kind: str, data: dict[str, Any]) -> None:
+        """Append an event, then apply it: the log is written before anyone is told."""
+        self.store.append(self.id, self.version, kind, data)
+        self._apply_event(kind, data)
+        self.version += 1
+
+    def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind == "join":
+            seat = self.seats[data["seat"]]
+            seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
+        elif kind == "start":
+            for index, spec in data["bots"].items():
+                seat = self.seats[int(index)]
+                seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec)
+            self.match = Match.new(self.rules, len(self.seats), self._rng)
+            self.status = "playing"
+        elif kind == "action":
+            assert self.match is not None
+            seat_no, action = parse_action(data["action"])
+            self.match.current.apply(action, seat_no)
+        elif kind == "deal":
+            assert self.match is not None
+            self.match.next_round(self._rng)
+        else:
+            raise RuntimeError(f"table {self.code}: unknown event {kind!r}")
+        if self.match is not None and self.match.is_complete:
+            self.status = "finished"
+
+    # -- seats ------------------------------------------------------------------------
+
+    def join(self, name: str) -> tuple[int, str]:
+        """Take the first open seat; return it and the seat's secret token."""
+        if self.status != "waiting":
+            raise TableError("started", "the game has already started")
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "open":
+                token = secrets.token_urlsafe(24)
+                self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
+                self.seats[index].away_since = time.monotonic()
+                if all(s.kind != "open" for s in self.seats):
+                    self.start()
+                else:
+                    self.broadcast()
+                return index, token
+        raise TableError("full", "every seat is taken")
+
+    def seat_of_token(self, token: str | None) -> int | None:
+        if not token:
+            return None
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and hmac.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def start(self) -> None:
+        if self.status != "waiting":
+            raise TableError("started", "the game has already started")
+        spec = self.settings.bot_spec("start_bot")
+        bots = {str(i): spec for i, seat in enumerate(self.seats) if seat.kind == "open"}
+        self._log("start", {"bots": bots})
+        self.changed()
+
+    def connect(self, client: Client) -> None:
+        if client.seat is None:
+            self.spectators.add(client)
+        else:
+            seat = self.seats[client.seat]
+            seat.clients.add(client)
+            seat.away_since = None
+        self.changed()
+
+    def disconnect(self, client: Client) -> None:
+        client.close()
+        if client.seat is None:
+            self.spectators.discard(client)
+            return
+        seat = self.seats[client.seat]
+        seat.clients.discard(client)
+        if not seat.clients and seat.kind == "human":
+            seat.away_since = time.monotonic()
+        self.changed()
+
+    def bot_plays(self, index: int) -> bool:
+        """A bot moves for this seat now: a bot seat, or a human away long enough."""
+        seat = self.seats[index]
+        if seat.kind == "bot":
+            return True
+        if seat.kind != "human" or seat.clients or seat.away_since is None:
+            return False
+        return time.monotonic() - seat.away_since >= self.settings.takeover_after
+
+    def _bot(self, index: int) -> Bot:
+        seat = self.seats[index]
+        spec = seat.bot if seat.kind == "bot" else self.settings.bot_spec("takeover_bot")
+        bot = self._bots.get(index)
+        if bot is None or seat.kind == "human":
+            bot = self._bots[index] = make_bot(spec)
+        return bot
+
+    # -- play -------------------------------------------------------------------------
+
+    def act(self, client: Client, move: str, version: int) -> None:
+        """A human's move. Raises `TableError` (nothing changes) when it is refused."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators cannot play")
+        if self.status != "playing" or self.match is None:
+            raise TableError("not_playing", "the game is not in play")
+        if version != self.version:
+            raise TableError("stale", "the table has moved on since: look again")
+        try:
+            seat_no, action = parse_action(f"{client.seat}:{move}")
+        except (ActionFormatError, TileFormatError) as err:
+            raise TableError("malformed", str(err)) from None
+        state = self.match.current
+        if state.is_over:
+            raise TableError("not_playing", "the round is over")
+        try:
+            state.copy().apply(action, seat_no)
+        except IllegalActionError as err:
+            raise TableError("illegal", error_text(err, client.lang, self.names())) from None
+        self._record_action(seat_no, action)
+
+    def _record_action(self, seat: int, action: Action) -> None:
+        self._log("action", {"action": action.notation(seat)})
+        self.changed()
+
+    def hint(self, client: Client, version: int) -> dict[str, Any]:
+        """The move a strong bot would make here (the player's own view only)."""
+        if client.seat is None or self.match is None or self.status != "playing":
+            raise TableError("not_playing", "no hint now")
+        if version != self.version:
+            raise TableError("stale", "the table has moved on since: look again")
+        view = self.match.current.view(client.seat)
+        if not view.is_my_turn:
+            raise TableError("not_your_turn", "hints are for your own turn")
+        bot = make_bot(self.settings.bot_spec("hint_bot"))
+        action = bot.act(view, random.Random(self.version))
+        return {"type": "hint", "version": version, "move": _move(action), "bot": bot.name}
+
+    def changed(self) -> None:
+        """After any change: tell everyone, then let bots, timers and deals move on."""
+        self.broadcast()
+        self._schedule()
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _schedule(self) -> None:
+        self._cancel_timer()
+        match = self.match
+        if self.status != "playing" or match is None:
+            return
+        loop = asyncio.get_running_loop()
+        state = match.current
+        if state.is_over:
+            if match.is_complete:
+                return
+            self._timer = loop.call_later(self.settings.round_pause, self._deal)
+            return
+        seat = state.current_seat
+        if self.bot_plays(seat):
+            if self._bot_task is None or self._bot_task.done():
+                self._bot_task = loop.create_task(self._bot_turn(seat, self.version))
+            return
+        away = self.seats[seat].away_since
+        if self.seats[seat].kind == "human" and not self.seats[seat].clients and away is not None:
+            wait = away + self.settings.takeover_after - time.monotonic()
+            self._timer = loop.call_later(max(wait, 0.0), self._schedule)
+
+    def _deal(self) -> None:
+        self._timer = None
+        if self.match is not None and self.match.current.is_over and not self.match.is_complete:
+            self._log("deal", {"round": len(self.match.rounds)})
+            self.changed()
+
+    async def _bot_turn(self, seat: int, version: int) -> None:
+        try:
+            if self.settings.bot_delay > 0:
+                await asyncio.sleep(self.settings.bot_delay)
+            action: Action | None = None
+            if version == self.version and self.match is not None and self.bot_plays(seat):
+                view = self.match.current.view(seat)
+                bot = self._bot(seat)
+                rng = random.Random(self._bot_rng.getrandbits(64))
+                try:
+                    action = await asyncio.to_thread(bot.act, view, rng)
+                except Exception:
+                    log.exception(
+                        "table %s: bot %s failed; it plays its first legal action",
+                        self.code,
+                        bot.name,
+                    )
+                    action = view.legal_actions[0]
+        finally:
+            self._bot_task = None
+        # the world may have changed while the bot thought (a player came back and moved)
+        if action is not None and version == self.version and self.bot_plays(seat):
+            self._record_action(seat, action)
+        else:
+            self._schedule()
+
+    def finish(self) -> int | None:
+        """Keep the finished game as a record with its results (once)."""
+        if self.match is None or not self.match.is_complete:
+            return None
+        if self.game_id is None:
+            existing = self.store.game_of_table(self.id)
+            if existing is not None:
+                self.game_id = existing.id
+            else:
+                names = self.names_list()
+                record = GameRecord.from_match(self.match, names)
+                self.game_id = self.store.save_game(
+                    self.id,
+                    record.to_json(),
+                    names,
+                    [s.kind == "human" for s in self.seats],
+                    self.match.totals,
+                    self.match.winners,
+                )
+        return self.game_id
+
+    async def close(self) -> None:
+        self._cancel_timer()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._bot_task
+        for client in self.clients():
+            client.close()
+
+    # -- what each connection sees ---------------------------------------------------
+
+    def names(self) -> dict[int, str]:
+        return dict(enumerate(self.names_list()))
+
+    def names_list(self) -> list[str]:
+        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+
+    def clients(self) -> list[Client]:
+        out = list(self.spectators)
+        for seat in self.seats:
+            out.extend(seat.clients)
+        return out
+
+    def public(self) -> dict[str, Any]:
+        """The table as the lobby shows it."""
+        return {
+            "code": self.code,
+            "status": self.status,
+            "rules": self.config["rules"],
+            "round_count": self.rules.round_count,
+            "max_pip": self.rules.max_pip,
+            "seats": [
+                {
+                    "name": seat.name,
+                    "kind": seat.kind,
+                    "bot": seat.bot if seat.kind == "bot" else None,
+                    "connected": bool(seat.clients),
+                    "bot_playing": seat.kind == "human" and self.bot_plays(i),
+                }
+                for i, seat in enumerate(self.seats)
+            ],
+            "game_id": self.game_id,
+        }
+
+    def message_for(self, seat: int | None) -> dict[str, Any]:
+        """The state message for one seat (None: a spectator, who sees no hand)."""
+        round_view: dict[str, Any] | None = None
+        sheet: dict[str, Any] = {"engines": list(self.rules.rounds), "rounds": [], "totals": []}
+        if self.match is not None:
+            state = self.match.current
+            round_view = state.view(0 if seat is None else seat).to_dict()
+            if seat is None:
+                round_view["seat"] = None
+                round_view["hand"] = []
+                round_view["legal_actions"] = []
+            round_view["legal_moves"] = [_move(a) for a in self._legal(seat)]
+            del round_view["legal_actions"]
+            sheet = {
+                "engines": list(self.rules.rounds),
+                "rounds": self.match.round_scores(),
+                "totals": self.match.totals,
+                "winners": self.match.winners if self.match.is_complete else [],
+                "complete": self.match.is_complete,
+            }
+        return {
+            "type": "state",
+            "version": self.version,
+            "you": seat,
+            "table": self.public(),
+            "round": round_view,
+            "sheet": sheet,
+        }
+
+    def _legal(self, seat: int | None) -> list[Action]:
+        if seat is None or self.match is None:
+            return []
+        state = self.match.current
+        if state.is_over or state.current_seat != seat:
+            return []
+        return state.legal_actions()
+
+    def broadcast(self) -> None:
+        if self.status == "finished" and self.game_id is None:
+            self.finish()
+            if self.on_finished is not None:
+                self.on_finished(self)
+        cache: dict[int | None, dict[str, Any]] = {}
+        for client in self.clients():
+            if client.seat not in cache:
+                cache[client.seat] = self.message_for(client.seat)
+            client.send(cache[client.seat])
+
+
+def _move(action: Action) -> str:
+    """An action as a browser sends it: ``5-12@M``, ``5-12@2``, ``draw``, ``pass``."""
+    if action.kind != "play":
+        return action.kind
+    assert action.tile is not None
+    assert action.train is not None
+    train = "M" if action.train == MEXICAN else str(action.train)
+    return f"{action.tile}@{train}"
+
+
+def _bot_name(spec: str) -> str:
+    return f"Bot ({spec.split(':')[0]})"
+
+
+def _spec_from_json(spec: Any) -> Any:
+    """JSON turns ``hand_size`` keys into strings; the rules want seat counts."""
+    if isinstance(spec, dict) and isinstance(spec.get("hand_size"), dict):
+        spec = dict(spec)
+        spec["hand_size"] = {int(k): v for k, v in spec["hand_size"].items()}
+    return spec
+
+
+class TableManager:
+    """Every table of a server, restored from the store at start."""
+
+    def __init__(self, store: Store, settings: Settings) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables: dict[str, Table] = {}
+
+    def restore(self) -> None:
+        for stored in self.store.tables(unfinished=True):
+            table = Table(self.store, stored, self.settings)
+            table.restore()
+            self.tables[table.code] = table
+
+    def resume(self) -> None:
+        """Start bots and timers of restored tables (needs the running loop)."""
+        for table in list(self.tables.values()):
+            table.changed()
+
+    def create(self, rules_spec: Any, seats: list[str], name: str) -> tuple[Table, str]:
+        """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, …"""
+        rules = Rules.from_spec(rules_spec)
+        rules.check_players(len(seats) + 1)
+        known = set(bot_levels())
+        for spec in seats:
+            if spec.startswith("bot:") and spec[4:] not in known:
+                raise TableError("bot", f"unknown bot level {spec[4:]!r}")
+        code = self._new_code()
+        config = {"rules": _json_ready(rules.to_spec()), "seats": ["open", *seats]}
+        table_id = self.store.create_table(code, config, secrets.token_hex(16))
+        stored = self.store.table(code)
+        assert stored is not None
+        assert stored.id == table_id
+        table = Table(self.store, stored, self.settings)
+        self.tables[code] = table
+        seat, token = table.join(name)
+        assert seat == 0
+        return table, token
+
+    def _new_code(self) -> str:
+        while True:
+            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+            if code not in self.tables and not self.store.code_taken(code):
+                return code
+
+    def get(self, code: str) -> Table | None:
+        return self.tables.get(code.upper())
+
+    async def close(self) -> None:
+        for table in self.tables.values():
+            await table.close()
+
+
+def _json_ready(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_ready(v) for v in value]
+    return value
