@@ -1,0 +1,525 @@
+// The mextrain browser client: lobby, table, replay viewer and statistics.
+// The server is the authority: this page only shows the view it is sent and asks for
+// moves the server listed as legal.
+import { render } from "./vendor/preact.mjs";
+import { useEffect, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
+import { html } from "./html.js";
+import { Tile } from "./tiles.js";
+
+// -- strings ----------------------------------------------------------------------------
+
+let STRINGS = {};
+let LANG = "en";
+const LANGS = [["en", "English"], ["fr", "Français"], ["it", "Italiano"], ["fi", "Suomi"]];
+
+function t(key, params = {}) {
+  const template = STRINGS[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+}
+
+function pickLanguage() {
+  const saved = localStorage.getItem("mextrain.lang");
+  if (saved) return saved;
+  for (const l of navigator.languages || [navigator.language || "en"]) {
+    const base = l.toLowerCase().split(/[-_]/)[0];
+    if (LANGS.some(([c]) => c === base)) return base;
+  }
+  return "en";
+}
+
+async function loadStrings(lang) {
+  const res = await fetch(`/api/i18n/${lang}`);
+  const data = await res.json();
+  STRINGS = data.strings;
+  LANG = data.lang;
+  document.documentElement.lang = LANG;
+}
+
+const tokenKey = (code) => `mextrain.token.${code}`;
+
+async function api(path, body) {
+  const res = await fetch(path, body === undefined ? {} : {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : t("web.error.request"));
+  return data;
+}
+
+function go(path) {
+  history.pushState(null, "", path);
+  window.dispatchEvent(new Event("popstate"));
+}
+
+// -- app shell --------------------------------------------------------------------------
+
+function App() {
+  const [path, setPath] = useState(location.pathname);
+  const [lang, setLang] = useState(LANG);
+  const [big, setBig] = useState(localStorage.getItem("mextrain.big") === "1");
+  useEffect(() => {
+    const onPop = () => setPath(location.pathname);
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+  const changeLang = async (code) => {
+    localStorage.setItem("mextrain.lang", code);
+    await loadStrings(code);
+    setLang(code);
+  };
+  const toggleBig = () => {
+    localStorage.setItem("mextrain.big", big ? "0" : "1");
+    setBig(!big);
+  };
+  let page;
+  let m;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<TablePage code=${m[1].toUpperCase()} big=${big} />`;
+  else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<ReplayPage id=${m[1]} big=${big} />`;
+  else if (path === "/stats") page = html`<StatsPage />`;
+  else page = html`<Lobby />`;
+  return html`
+    <header class="topbar">
+      <a href="/" class="brand" onClick=${(e) => { e.preventDefault(); go("/"); }}>${t("game.name")}</a>
+      <nav>
+        <a href="/stats" onClick=${(e) => { e.preventDefault(); go("/stats"); }}>${t("web.stats.title")}</a>
+        <label class="switch"><input type="checkbox" checked=${big} onChange=${toggleBig} />
+          ${t("web.big_numbers")}</label>
+        <label><span class="sr-only">${t("web.language")}</span>
+          <select aria-label=${t("web.language")} value=${lang} onChange=${(e) => changeLang(e.target.value)}>
+            ${LANGS.map(([c, n]) => html`<option value=${c}>${n}</option>`)}
+          </select></label>
+      </nav>
+    </header>
+    <main key=${lang}>${page}</main>`;
+}
+
+// -- lobby ------------------------------------------------------------------------------
+
+function Lobby() {
+  const [options, setOptions] = useState(null);
+  const [name, setName] = useState(localStorage.getItem("mextrain.name") || "");
+  const [preset, setPreset] = useState("classic");
+  const [seats, setSeats] = useState(["bot:greedy", "bot:greedy", "bot:greedy"]);
+  const [house, setHouse] = useState({});
+  const [rounds, setRounds] = useState(13);
+  const [code, setCode] = useState("");
+  const [error, setError] = useState("");
+  useEffect(() => { api("/api/options").then((o) => {
+    setOptions(o);
+    const level = o.bots.includes("medium") ? "medium" : o.bots.includes("planner") ? "planner" : o.bots[o.bots.length - 1];
+    setSeats((s) => s.map(() => `bot:${level}`));
+  }); }, []);
+  if (!options) return html`<p>${t("web.loading")}</p>`;
+  const remember = () => localStorage.setItem("mextrain.name", name.trim());
+  const create = async (e) => {
+    e.preventDefault();
+    setError("");
+    try {
+      const opts = { ...house };
+      if (rounds !== 13) opts.rounds = Number(rounds);
+      const res = await api("/api/tables", { name: name.trim(), preset, seats, options: opts });
+      remember();
+      localStorage.setItem(tokenKey(res.code), res.token);
+      go(res.link);
+    } catch (err) { setError(err.message); }
+  };
+  const join = async (e) => {
+    e.preventDefault();
+    setError("");
+    const c = code.trim().toUpperCase();
+    try {
+      const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
+      remember();
+      localStorage.setItem(tokenKey(res.code), res.token);
+      go(`/t/${res.code}`);
+    } catch (err) { setError(err.message); }
+  };
+  const setSeat = (i, v) => setSeats(seats.map((s, j) => (j === i ? v : s)));
+  const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
+  return html`
+    <section class="lobby">
+      <h1>${t("web.lobby.title")}</h1>
+      <p class="lead">${t("web.lobby.lead")}</p>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      <label class="field">${t("web.your_name")}
+        <input name="name" value=${name} maxlength="24" required autocomplete="nickname"
+          onInput=${(e) => setName(e.target.value)} /></label>
+      <div class="cards">
+        <form class="card" onSubmit=${create} aria-labelledby="create-h">
+          <h2 id="create-h">${t("web.lobby.create")}</h2>
+          <label class="field">${t("web.rules")}
+            <select name="preset" value=${preset} onChange=${(e) => setPreset(e.target.value)}>
+              ${options.presets.map((p) => html`<option value=${p}>${t(`web.preset.${p}`)}</option>`)}
+            </select></label>
+          <label class="field">${t("web.rounds")}
+            <input type="number" name="rounds" min="1" max="13" value=${rounds}
+              onInput=${(e) => setRounds(Number(e.target.value) || 13)} /></label>
+          <fieldset>
+            <legend>${t("web.house_rules")}</legend>
+            ${HOUSE.map((k) => html`<label class="check"><input type="checkbox" checked=${!!house[k]}
+              onChange=${(e) => setHouse({ ...house, [k]: e.target.checked })} /> ${t(`web.house.${k}`)}</label>`)}
+          </fieldset>
+          <fieldset>
+            <legend>${t("web.seats")}</legend>
+            <div class="seat-row"><span>1</span><span>${t("web.you")}</span></div>
+            ${seats.map((s, i) => html`<div class="seat-row"><span>${i + 2}</span>
+              <select aria-label=${t("game.seat", { number: i + 2 })} value=${s} onChange=${(e) => setSeat(i, e.target.value)}>
+                <option value="open">${t("web.seat.open")}</option>
+                ${options.bots.map((b) => html`<option value=${`bot:${b}`}>${t("web.seat.bot", { level: t(`web.bot.${b}`) })}</option>`)}
+              </select>
+              <button type="button" class="small" aria-label=${t("web.seat.remove")} disabled=${seats.length <= 1}
+                onClick=${() => setSeats(seats.filter((_, j) => j !== i))}>✕</button></div>`)}
+            <button type="button" class="small" disabled=${seats.length >= 7}
+              onClick=${() => setSeats([...seats, "open"])}>${t("web.seat.add")}</button>
+          </fieldset>
+          <button type="submit" class="primary" disabled=${!name.trim()}>${t("web.lobby.create_button")}</button>
+        </form>
+        <form class="card" onSubmit=${join} aria-labelledby="join-h">
+          <h2 id="join-h">${t("web.lobby.join")}</h2>
+          <label class="field">${t("web.code")}
+            <input name="code" value=${code} maxlength="8" autocapitalize="characters"
+              onInput=${(e) => setCode(e.target.value)} /></label>
+          <button type="submit" class="primary" disabled=${!name.trim() || !code.trim()}>${t("web.lobby.join_button")}</button>
+          <button type="button" disabled=${!code.trim()}
+            onClick=${() => go(`/t/${code.trim().toUpperCase()}`)}>${t("web.lobby.watch")}</button>
+        </form>
+      </div>
+    </section>`;
+}
+
+// -- the table --------------------------------------------------------------------------
+
+function useTableSocket(code) {
+  const [msg, setMsg] = useState(null);
+  const [error, setError] = useState(null);
+  const [hint, setHint] = useState(null);
+  const [online, setOnline] = useState(false);
+  const [fatal, setFatal] = useState(null);
+  const wsRef = useRef(null);
+  useEffect(() => {
+    let stop = false;
+    let retry = 500;
+    let timer = null;
+    const connect = () => {
+      const proto = location.protocol === "https:" ? "wss" : "ws";
+      const ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
+      wsRef.current = ws;
+      ws.onopen = () => {
+        retry = 500;
+        setOnline(true);
+        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang: LANG }));
+      };
+      ws.onmessage = (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === "state") { setMsg(m); setError(null); }
+        else if (m.type === "error") {
+          if (m.code === "no_table" || m.code === "bad_token") { setFatal(m.code); stop = true; }
+          setError(m);
+        } else if (m.type === "hint") setHint(m);
+      };
+      ws.onclose = () => {
+        setOnline(false);
+        if (!stop) { timer = setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); }
+      };
+    };
+    connect();
+    return () => { stop = true; clearTimeout(timer); wsRef.current && wsRef.current.close(); };
+  }, [code]);
+  const send = useCallback((m) => {
+    const ws = wsRef.current;
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify(m));
+  }, []);
+  return { msg, error, setError, hint, setHint, online, fatal, send };
+}
+
+function TablePage({ code, big }) {
+  const { msg, error, setError, hint, setHint, online, fatal, send } = useTableSocket(code);
+  const [selected, setSelected] = useState(null);
+  const [seenRounds, setSeenRounds] = useState(null);
+  const [dialog, setDialog] = useState(null);
+  const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
+  const drag = useRef(null);
+  const [dragging, setDragging] = useState(null);
+
+  const live = useRef(null);
+  useEffect(() => {
+    const moveH = (e) => {
+      const d = drag.current;
+      if (!d || e.pointerId !== d.id) return;
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 8) { d.moved = true; setSelected(d.tile); }
+      if (d.moved) { e.preventDefault(); setDragging({ tile: d.tile, x: e.clientX, y: e.clientY }); }
+    };
+    const up = (e) => {
+      const d = drag.current;
+      drag.current = null;
+      if (!d || !d.moved || !live.current) return;
+      setDragging(null);
+      const el = document.elementFromPoint(e.clientX, e.clientY);
+      const target = el && el.closest("[data-train]");
+      const m = target && `${d.tile}@${target.dataset.train}`;
+      if (m && live.current.legal.includes(m)) live.current.move(m);
+    };
+    const onKey = (e) => {
+      const c = live.current;
+      if (!c || (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName))) return;
+      if (e.key === "d" && c.legal.includes("draw")) c.move("draw");
+      else if (e.key === "p" && c.legal.includes("pass")) c.move("pass");
+      else if (e.key === "h" && c.you !== null) c.send({ type: "hint", version: c.version });
+      else if (e.key === "Escape") { setSelected(null); setDialog(null); }
+    };
+    window.addEventListener("pointermove", moveH, { passive: false });
+    window.addEventListener("pointerup", up);
+    window.addEventListener("keydown", onKey);
+    return () => {
+      window.removeEventListener("pointermove", moveH);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("keydown", onKey);
+    };
+  }, []);
+
+  const sheet = msg && msg.sheet;
+  useEffect(() => {
+    if (!sheet) return;
+    const n = sheet.rounds.length;
+    if (seenRounds !== null && n > seenRounds) setDialog({ round: n - 1, complete: sheet.complete });
+    setSeenRounds(n);
+  }, [sheet && sheet.rounds.length]);
+  useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
+
+  if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
+  if (fatal === "bad_token") {
+    localStorage.removeItem(tokenKey(code));
+    return html`<p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p>`;
+  }
+  if (!msg) return html`<p>${t("web.connecting")}</p>`;
+  const table = msg.table;
+  const you = msg.you;
+  const view = msg.round;
+  const names = table.seats.map((s, i) => s.name || t("game.seat", { number: i + 1 }));
+
+  if (table.status === "waiting") {
+    const link = `${location.origin}/t/${table.code}`;
+    const joinTable = async (e) => {
+      e.preventDefault();
+      try {
+        const res = await api(`/api/tables/${table.code}/join`, { name: joinName.trim() });
+        localStorage.setItem("mextrain.name", joinName.trim());
+        localStorage.setItem(tokenKey(res.code), res.token);
+        location.reload();
+      } catch (err) { setError({ message: err.message }); }
+    };
+    return html`<section class="waiting">
+      <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
+      <p>${t("web.share")} <a href=${link}>${link}</a></p>
+      ${error && html`<p class="error" role="alert">${error.message}</p>`}
+      <ol class="seat-list">${table.seats.map((s, i) => html`<li>
+        ${s.kind === "open" ? html`<em>${t("web.seat.open")}</em>` : s.name}
+        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
+        ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
+      ${you !== null ? html`<button class="primary" onClick=${() => send({ type: "start" })}>${t("web.start")}</button>
+          <p class="muted">${t("web.start_help")}</p>`
+        : html`<form onSubmit=${joinTable} class="inline">
+          <label>${t("web.your_name")} <input value=${joinName} maxlength="24" onInput=${(e) => setJoinName(e.target.value)} /></label>
+          <button class="primary" disabled=${!joinName.trim()}>${t("web.lobby.join_button")}</button></form>`}
+    </section>`;
+  }
+
+  const legal = view ? view.legal_moves : [];
+  const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
+  const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
+  const targets = selected ? targetsFor(selected) : [];
+  const move = (m) => send({ type: "action", move: m, version: msg.version });
+  const playOn = (train) => {
+    if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
+  };
+  const chooseTile = (tile) => {
+    if (!playableTiles.has(tile)) { setSelected(selected === tile ? null : tile); return; }
+    const ts = targetsFor(tile);
+    if (selected === tile && ts.length === 1) { move(`${tile}@${ts[0]}`); setSelected(null); return; }
+    setSelected(selected === tile ? null : tile);
+  };
+  // drag and drop with pointer events (mouse, pen and touch alike); the window listeners
+  // are installed once at the top of this component and read `live`
+  const onPointerDown = (tile, e) => {
+    if (!playableTiles.has(tile)) return;
+    drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
+  };
+  live.current = { legal, move, send, you, version: msg.version, setSelected, setDialog, setDragging };
+  const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
+  const turnName = view ? names[view.current_seat] : "";
+  const myTurn = view && you !== null && view.current_seat === you && !view.ended;
+  const hintText = hint && (hint.move === "draw" ? t("game.draw") : hint.move === "pass" ? t("game.pass")
+    : t("web.hint.play", { tile: hint.move.split("@")[0], train: trainLabel(hint.move.split("@")[1] === "M" ? "M" : Number(hint.move.split("@")[1])) }));
+
+  return html`<section class="table-page">
+    <div class="status" role="status" aria-live="polite">
+      <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
+      ${view && html`<span class="engine-info">${t("game.engine")} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
+      <span>${t("game.boneyard")}: ${view ? view.boneyard_size : "-"}</span>
+      <span class=${myTurn ? "turn mine" : "turn"}>${view && view.ended ? t("web.round_over")
+        : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
+      ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
+      ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
+    </div>
+    ${error && html`<p class="error" role="alert">${error.message}</p>`}
+    <div class="layout">
+      <div class="board" aria-label=${t("web.board")}>
+        <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
+          label=${t("game.engine")} /></div>
+        <div class="trains">
+        ${view && view.trains.map((tr) => {
+          const key = String(tr.owner);
+          const isTarget = targets.includes(key);
+          const seatInfo = tr.owner === "M" ? null : table.seats[tr.owner];
+          const cls = ["train", isTarget ? "target" : "", tr.open_double ? "open-double" : "",
+            tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
+            tr.owner === you ? "own" : ""].join(" ");
+          const label = `${trainLabel(tr.owner)}. ${t("web.open_end", { pip: tr.open_end })}` +
+            (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
+            (isTarget ? `. ${t("web.play_here")}` : "");
+          return html`<button class=${cls} data-train=${key} aria-label=${label}
+              aria-disabled=${!isTarget} onClick=${() => playOn(key)}>
+            <span class="train-owner">
+              ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">🚂</span> ${t("game.train.mexican")}` : names[tr.owner]}
+              ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
+              ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
+              ${seatInfo && view.hand_sizes[tr.owner] === 1 && html`<span class="badge warn">${t("game.last_tile")}</span>`}
+              ${seatInfo && seatInfo.bot_playing && html`<span class="badge">${t("web.bot_playing")}</span>`}
+            </span>
+            <span class="train-tiles">
+              ${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}
+              <span class="open-end" aria-hidden="true">${tr.open_end}</span>
+            </span>
+          </button>`;
+        })}
+        </div>
+      </div>
+      <aside class="side">
+        <${ScoreSheet} sheet=${msg.sheet} names=${names} />
+      </aside>
+    </div>
+    ${you !== null && view && html`<div class="hand-area">
+      <div class="actions">
+        <button onClick=${() => move("draw")} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
+        <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
+        <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
+        ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}</span>`}
+      </div>
+      <div class="hand" role="group" aria-label=${t("web.your_hand")}>
+        ${view.hand.map((tile) => {
+          const playable = playableTiles.has(tile);
+          return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "")}
+              data-tile=${tile} aria-pressed=${selected === tile}
+              aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
+              onPointerDown=${(e) => onPointerDown(tile, e)}
+              onClick=${() => chooseTile(tile)}>
+            <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
+        })}
+      </div>
+    </div>`}
+    ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
+      <${Tile} tile=${dragging.tile} big=${big} /></div>`}
+    ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
+      onClose=${() => setDialog(null)} />`}
+  </section>`;
+}
+
+function ScoreSheet({ sheet, names }) {
+  const played = sheet.rounds.length;
+  return html`<table class="sheet" aria-label=${t("web.score_sheet")}>
+    <caption>${t("web.score_sheet")}</caption>
+    <thead><tr><th scope="col">${t("game.engine")}</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+    <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
+      <th scope="row">${e}-${e}</th>
+      ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}</td>`)}</tr>`)}</tbody>
+    <tfoot><tr><th scope="row">${t("game.total")}</th>
+      ${names.map((_, s) => html`<td class=${(sheet.winners || []).includes(s) ? "winner" : ""}>${sheet.totals[s] ?? 0}</td>`)}</tr></tfoot>
+  </table>`;
+}
+
+function EndDialog({ dialog, sheet, names, table, onClose }) {
+  const ref = useRef(null);
+  useEffect(() => { ref.current && ref.current.focus(); }, []);
+  const scores = sheet.rounds[dialog.round] || [];
+  const complete = sheet.complete;
+  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="end-title">
+    <div class="dialog">
+      <h2 id="end-title">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
+      <table class="sheet small"><tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
+        <td>${scores[s]}</td><td>${t("game.total")}: ${sheet.totals[s]}</td></tr>`)}</tbody></table>
+      ${complete && html`<p class="winners">${t("game.winners")}: ${sheet.winners.map((s) => names[s]).join(", ")}</p>`}
+      ${complete && table.game_id && html`<p>
+        <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a> ·
+        <a href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
+      <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
+    </div></div>`;
+}
+
+// -- replay viewer ----------------------------------------------------------------------
+
+function ReplayPage({ id, big }) {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState("");
+  const [round, setRound] = useState(0);
+  const [step, setStep] = useState(0);
+  useEffect(() => { api(`/api/games/${id}/replay`).then(setData).catch((e) => setError(e.message)); }, [id]);
+  useEffect(() => {
+    const onKey = (e) => {
+      if (!data) return;
+      const n = data.rounds[round].frames.length;
+      if (e.key === "ArrowRight") setStep((s) => Math.min(s + 1, n - 1));
+      if (e.key === "ArrowLeft") setStep((s) => Math.max(s - 1, 0));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (!data) return html`<p>${t("web.loading")}</p>`;
+  const rnd = data.rounds[round];
+  const frame = rnd.frames[step];
+  const names = data.players;
+  return html`<section class="replay">
+    <h1>${t("web.replay")} #${id} <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></h1>
+    <div class="controls">
+      <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
+        ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
+      <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>⏮</button>
+      <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
+      <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
+        onInput=${(e) => setStep(Number(e.target.value))} />
+      <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
+      <span>${step} / ${rnd.frames.length - 1}</span>
+      <span class="muted">${frame.action || t("web.replay.deal")}</span>
+    </div>
+    <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
+      <strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
+      <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
+    <div class="trains">${frame.trains.map((tr) => html`<div class=${"train" + (tr.open_double ? " open-double" : "") + (tr.owner === "M" ? " mexican" : "")}>
+      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker">⚑</span>`}</span>
+      <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
+    ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores && rnd.scores.join(" · ")}</p>`}
+  </section>`;
+}
+
+// -- statistics -------------------------------------------------------------------------
+
+function StatsPage() {
+  const [data, setData] = useState(null);
+  useEffect(() => { api("/api/stats").then(setData); }, []);
+  if (!data) return html`<p>${t("web.loading")}</p>`;
+  return html`<section class="stats">
+    <h1>${t("web.stats.title")}</h1>
+    <table class="sheet"><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
+      <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.average")}</th></tr></thead>
+      <tbody>${data.players.map((p) => html`<tr><th scope="row">${p.name}</th><td>${p.games}</td><td>${p.wins}</td><td>${p.average}</td></tr>`)}</tbody></table>
+    <h2>${t("web.stats.recent")}</h2>
+    <ul class="recent">${data.recent.map((g) => html`<li>
+      <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
+      ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${n} ${g.totals[s]}`).join(", ")}
+      — ${t("game.winners")}: ${g.winners.map((s) => g.players[s]).join(", ")}</li>`)}</ul>
+  </section>`;
+}
+
+// -- start ------------------------------------------------------------------------------
+
+loadStrings(pickLanguage()).then(() => render(html`<${App} />`, document.getElementById("app")));
