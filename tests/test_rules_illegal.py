@@ -1,0 +1,282 @@
+"""Illegal actions: each kind is refused with a message naming the rule, and changes nothing.
+
+The positions are small explicit deals (a double-6 set unless said otherwise), built from
+RULES.md, not from the engine's code.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.rules import (
+    DRAW,
+    MEXICAN,
+    PASS,
+    Action,
+    IllegalActionError,
+    RoundState,
+    Rules,
+    Tile,
+    parse_action,
+    parse_tile,
+    tile_set,
+)
+
+CLASSIC6 = {"preset": "classic", "max_pip": 6, "hand_size": {"2": 5}}
+
+
+def deal(
+    spec: dict[str, Any],
+    hands: list[list[str]],
+    top: tuple[str, ...] = (),
+    starter: int | None = 0,
+) -> RoundState:
+    """Round 0 with these hands; the boneyard is ``top`` then every other tile, in set order."""
+    rules = Rules.from_spec(spec)
+    ts = tile_set(rules.max_pip)
+    held = [[parse_tile(t) for t in hand] for hand in hands]
+    first = [parse_tile(t) for t in top]
+    engine = Tile(rules.rounds[0], rules.rounds[0])
+    used = {t for hand in held for t in hand} | set(first)
+    if rules.engine_setup == "set_aside":
+        used.add(engine)
+    rest = [t for t in ts.tiles if t not in used]
+    return RoundState.from_deal(rules, len(hands), 0, held, first + rest, starter)
+
+
+def snapshot(state: RoundState) -> dict[str, Any]:
+    seats = range(len(state.hand_sizes))
+    return {
+        "views": [state.view(s).to_dict() for s in seats],
+        "hands": [state.hand(s) for s in seats],
+        "boneyard": state.boneyard_tiles(),
+        "history": list(state.history),
+        "legal": list(state.legal_actions()),
+        "markers": [state.marker_up(s) for s in seats],
+        "open_doubles": state.open_doubles,
+        "seat": state.current_seat,
+        "ended": state.ended,
+    }
+
+
+def refuse(state: RoundState, text: str, *words: str) -> str:
+    """Apply ``text``; it must be refused naming ``words``, and leave the state as it was."""
+    seat, action = parse_action(text)
+    before = snapshot(state)
+    assert not state.is_legal(action) or seat != state.current_seat
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(action, seat=seat)
+    message = str(info.value)
+    for word in words:
+        assert word.lower() in message.lower(), f"{text!r} refused with {message!r}"
+    assert snapshot(state) == before
+    return message
+
+
+def play(state: RoundState, *texts: str) -> None:
+    for text in texts:
+        seat, action = parse_action(text)
+        state.apply(action, seat=seat)
+
+
+A = ["1-6", "2-3", "0-0", "4-5", "1-1"]
+B = ["2-6", "3-4", "0-5", "1-2", "0-3"]
+NO_SIX = ["0-1", "2-3", "0-0", "4-5", "1-1"]
+
+
+def test_wrong_turn() -> None:
+    state = deal(CLASSIC6, [A, B])
+    message = refuse(state, "1:2-6@1", "turn")
+    assert "seat 0" in message
+    assert "seat 1" in message
+    play(state, "0:1-6@0")
+    refuse(state, "0:draw", "turn")
+
+
+def test_no_such_seat() -> None:
+    state = deal(CLASSIC6, [A, B])
+    refuse(state, "5:draw", "seat 5")
+
+
+def test_tile_not_held() -> None:
+    state = deal(CLASSIC6, [A, B])
+    message = refuse(state, "0:2-6@0", "hold")
+    assert "2-6" in message
+
+
+def test_wrong_end() -> None:
+    state = deal(CLASSIC6, [A, B])
+    message = refuse(state, "0:2-3@0", "open end")
+    assert "6" in message
+    play(state, "0:1-6@M")
+    refuse(state, "1:3-4@M", "open end", "1")
+
+
+def test_marker_down() -> None:
+    state = deal(CLASSIC6, [A, B])
+    refuse(state, "0:1-6@1", "marker")
+    play(state, "0:1-6@0")
+    refuse(state, "1:1-2@0", "marker")
+
+
+def test_must_play_instead_of_draw() -> None:
+    state = deal(CLASSIC6, [A, B])
+    refuse(state, "0:draw", "must play")
+
+
+def test_must_play_instead_of_pass() -> None:
+    state = deal(CLASSIC6, [A, B])
+    refuse(state, "0:pass", "must play")
+
+
+def test_second_draw() -> None:
+    state = deal(CLASSIC6, [NO_SIX, B], top=("2-4", "3-6"))
+    play(state, "0:draw")
+    assert state.legal_actions() == [PASS]
+    refuse(state, "0:draw", "one draw")
+
+
+def test_drawn_tile_must_be_played() -> None:
+    state = deal(CLASSIC6, [NO_SIX, B], top=("3-6",))
+    play(state, "0:draw")
+    refuse(state, "0:pass", "must play")
+    refuse(state, "0:draw", "must play")
+
+
+def test_pass_before_drawing() -> None:
+    state = deal(CLASSIC6, [NO_SIX, B])
+    refuse(state, "0:pass", "draw")
+
+
+def test_draw_from_empty_boneyard() -> None:
+    spec = {"preset": "classic", "max_pip": 3, "hand_size": {"3": 3}}
+    state = deal(spec, [["0-0", "1-1", "1-2"], ["0-3", "1-3", "2-2"], ["2-3", "0-1", "0-2"]])
+    assert state.boneyard_size == 0
+    refuse(state, "0:draw", "boneyard")
+
+
+def test_tile_not_in_the_set() -> None:
+    state = deal(CLASSIC6, [A, B])
+    message = refuse(state, "0:6-7@0", "not in the double-6 set")
+    assert "6-7" in message
+
+
+def test_no_such_train() -> None:
+    state = deal(CLASSIC6, [A, B])
+    refuse(state, "0:1-6@2", "no train")
+    with pytest.raises(IllegalActionError):
+        state.apply(Action.play(Tile(1, 6), 9))
+
+
+def test_round_over() -> None:
+    spec = {"preset": "classic", "max_pip": 6, "hand_size": {"2": 1}}
+    state = deal(spec, [["1-6"], ["2-6"]])
+    play(state, "0:1-6@0")
+    assert state.ended == "out"
+    assert state.legal_actions() == []
+    refuse(state, "1:2-6@1", "over")
+    with pytest.raises(IllegalActionError):
+        state.apply(DRAW)
+
+
+def test_open_double_must_be_satisfied() -> None:
+    state = deal(
+        CLASSIC6, [["3-6", "3-3", "2-5", "0-0", "0-1"], ["5-6", "1-3", "2-4", "4-4", "0-2"]]
+    )
+    play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0", "0:2-5@M")
+    message = refuse(state, "1:2-4@M", "open double")
+    assert "3-3" in message
+
+
+def test_follow_up_may_not_be_a_double_under_relaxed() -> None:
+    spec = {"preset": "relaxed", "max_pip": 6, "hand_size": {"2": 5}}
+    state = deal(spec, [["3-6", "3-3", "5-5", "0-1", "1-2"], ["5-6", "2-4", "4-5", "1-4", "3-4"]])
+    play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0")
+    refuse(state, "0:5-5@M", "double")
+    refuse(state, "0:pass", "draw")
+
+
+def test_own_train_first() -> None:
+    spec = {"preset": "cardinal", "max_pip": 6, "hand_size": {"4": 5}}
+    hands = [
+        ["6-6", "1-6", "2-3", "0-0", "0-1"],
+        ["2-6", "2-2", "0-5", "4-5", "3-4"],
+        ["4-6", "1-5", "0-2", "3-3", "5-5"],
+        ["1-2", "1-3", "0-3", "2-4", "1-4"],
+    ]
+    state = deal(spec, hands, starter=None)
+    assert state.starter == 0
+    play(state, "0:1-6@M", "1:2-6@1", "1:pass")
+    refuse(state, "2:1-5@M", "own train")
+
+
+def test_run_tiles_go_on_the_own_train() -> None:
+    spec = {"preset": "classic", "max_pip": 6, "hand_size": {"2": 5}, "first_turn_run": True}
+    run_hand = ["3-6", "3-5", "4-5", "0-6", "1-4"]
+    state = deal(spec, [run_hand, B])
+    play(state, "0:0-6@M")
+    # a first play elsewhere is a single play: the turn is over
+    assert state.current_seat == 1
+    state = deal(spec, [run_hand, B])
+    play(state, "0:3-6@0")
+    refuse(state, "0:0-6@M", "own train")
+    assert set(state.legal_actions()) == {Action.play(Tile(3, 5), 0), PASS}
+
+
+def test_mexican_train_closed_by_house_rules() -> None:
+    spec = {**CLASSIC6, "mexican_after_own_train": True}
+    state = deal(spec, [A, B])
+    refuse(state, "0:1-6@M", "own train")
+    spec = {**CLASSIC6, "mexican_after_first_round_of_turns": True}
+    state = deal(spec, [A, B])
+    refuse(state, "0:1-6@M", "mexican")
+
+
+def test_no_going_out_on_a_double() -> None:
+    spec = {
+        "preset": "classic",
+        "max_pip": 6,
+        "hand_size": {"2": 2},
+        "no_going_out_on_double": True,
+    }
+    state = deal(spec, [["1-6", "1-1"], ["2-6", "3-4"]])
+    play(state, "0:1-6@0", "1:2-6@1")
+    refuse(state, "0:1-1@0", "double")
+
+
+def _candidates(state: RoundState) -> list[Action]:
+    """Every play of every tile of the set on every train, and draw and pass."""
+    ts = state.ts
+    trains = [*range(len(state.hand_sizes)), MEXICAN]
+    return [Action.play(t, train) for t in ts.tiles for train in trains] + [DRAW, PASS]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), preset=st.sampled_from(["classic", "relaxed", "cardinal"]))
+def test_every_refused_action_leaves_the_state_unchanged(seed: int, preset: str) -> None:
+    rng = random.Random(seed)
+    players = 4 if preset == "cardinal" else 3
+    spec = {"preset": preset, "max_pip": 6, "hand_size": {str(players): 5}}
+    state = RoundState.new(Rules.from_spec(spec), players, 0, rng)
+    while not state.is_over:
+        legal = state.legal_actions()
+        assert legal
+        before = snapshot(state)
+        for action in rng.sample(_candidates(state), 12):
+            if action in legal:
+                continue
+            assert not state.is_legal(action)
+            with pytest.raises(IllegalActionError):
+                state.apply(action)
+            assert snapshot(state) == before
+        other = (state.current_seat + 1) % players
+        with pytest.raises(IllegalActionError):
+            state.apply(legal[0], seat=other)
+        assert snapshot(state) == before
+        state.apply(rng.choice(legal), seat=state.current_seat)
+    assert state.legal_actions() == []
