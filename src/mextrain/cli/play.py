@@ -1,0 +1,164 @@
+"""``mextrain play``: a full-screen game in the terminal against bots or friends.
+
+Without ``--seats`` a start screen offers the rules, house options, seats and language,
+filled in from the options given. Every game is saved after every action in the user's data
+directory (``MEXTRAIN_DATA_DIR`` overrides it); ``--resume`` carries on with the newest
+unfinished one.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mextrain.bots import BotSpecError, bot_names
+from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
+from mextrain.rules import Rules, RulesError
+
+#: strongest first: the default opponent is the strongest bot that is registered
+_STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
+DEFAULT_PLAYERS = 4
+
+
+def default_bot() -> str:
+    known = set(bot_names())
+    return next((name for name in _STRONGEST if name in known), sorted(known)[0])
+
+
+def _rules(text: str) -> Rules:
+    spec: object = text
+    if text.lstrip().startswith("{"):
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise click.BadParameter(
+                f"not a JSON object: {err.msg}", param_hint="--rules"
+            ) from None
+    try:
+        return Rules.from_spec(spec)  # type: ignore[arg-type]
+    except RulesError as err:
+        raise click.BadParameter(str(err), param_hint="--rules") from None
+
+
+def _with_house(rules: Rules, options: tuple[str, ...]) -> Rules:
+    overrides: dict[str, object] = {}
+    for option in options:
+        key, eq, value = option.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{option!r} is not NAME=VALUE", param_hint="--option")
+        try:
+            overrides[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            overrides[key.strip()] = value
+    if not overrides:
+        return rules
+    try:
+        return rules.with_options(**overrides)
+    except RulesError as err:
+        raise click.BadParameter(str(err), param_hint="--option") from None
+
+
+@click.command()
+@click.option(
+    "--rules",
+    "rules_text",
+    default="classic",
+    show_default=True,
+    help="A preset (classic, relaxed, cardinal) or a JSON rules object.",
+)
+@click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A house rule on top of the preset, e.g. draw_until_playable=true.",
+)
+@click.option(
+    "--players", type=int, default=None, help="How many seats (2-10, as the rules allow)."
+)
+@click.option(
+    "--seats",
+    default=None,
+    metavar="LIST",
+    help="Comma-separated seats: 'you' (or 'human') or a bot name, e.g. you,expert,hard.",
+)
+@click.option(
+    "--lang",
+    default=None,
+    type=click.Choice(LANGUAGES),
+    help="Language (default: from the locale).",
+)
+@click.option(
+    "--delay",
+    type=float,
+    default=None,
+    help="Seconds between bots' moves (default 0.8; 0 for no pause).",
+)
+@click.option(
+    "--seed", type=int, default=None, help="Seed for the deals (the same seed, the same game)."
+)
+@click.option("--resume", is_flag=True, help="Carry on with the last unfinished game.")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="With --resume: carry on with this saved game instead.",
+)
+def play(
+    rules_text: str,
+    options: tuple[str, ...],
+    players: int | None,
+    seats: str | None,
+    lang: str | None,
+    delay: float | None,
+    seed: int | None,
+    resume: bool,
+    file: Path | None,
+) -> None:
+    """Play Mexican Train in the terminal against bots, or with friends at one keyboard."""
+    try:
+        from mextrain.tui import DEFAULT_DELAY, GameSession, GameSetup, PlayApp, parse_seats
+        from mextrain.tui.session import latest_unfinished
+    except ImportError as err:  # pragma: no cover - depends on the installed extras
+        raise click.ClickException(
+            f"the terminal game needs the 'tui' extra (pip install 'mextrain[tui]'): {err}"
+        ) from None
+    language = normalise_language(lang) or detect_language()
+    t = Translator(language)
+    pause = DEFAULT_DELAY if delay is None else max(0.0, delay)
+    if resume:
+        path = file or latest_unfinished()
+        if path is None:
+            raise click.ClickException(t("tui.cli.no_saved_game"))
+        kinds = None
+        if seats is not None:
+            try:
+                kinds = parse_seats(seats)
+            except (BotSpecError, ValueError) as err:
+                raise click.BadParameter(str(err), param_hint="--seats") from None
+        try:
+            session = GameSession.load(path, kinds, seed)
+        except (ValueError, OSError) as err:
+            raise click.ClickException(f"cannot resume {path}: {err}") from None
+        PlayApp(session=session, lang=language, delay=pause).run()
+        return
+    rules = _with_house(_rules(rules_text), options)
+    count = players
+    if count is None:
+        count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
+        lo, hi = rules.players
+        count = min(max(count, lo), hi)
+    if not rules.allows_players(count):
+        lo, hi = rules.players
+        raise click.BadParameter(
+            f"these rules are for {lo} to {hi} players, not {count}", param_hint="--players"
+        )
+    try:
+        kinds = parse_seats(seats if seats else ["human", default_bot()], count)
+    except (BotSpecError, ValueError) as err:
+        raise click.BadParameter(str(err), param_hint="--seats") from None
+    setup = GameSetup(rules, tuple(kinds), language)
+    PlayApp(setup=setup, lang=language, delay=pause, seed=seed, show_start=seats is None).run()

@@ -1,0 +1,24 @@
+"""The terminal interface: ``mextrain play`` (a full-screen game against bots or friends at
+the same keyboard) and ``mextrain replay FILE --watch`` (a recorded game, step by step).
+
+Built on Textual; needs the ``tui`` extra (``pip install mextrain[tui]``).
+"""
+
+from .app import DEFAULT_DELAY, PlayApp, TableScreen
+from .screens import GameSetup, seat_names
+from .session import DATA_DIR_ENV, GameSession, SeatSpec, latest_unfinished, parse_seats
+from .watch import WatchApp
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "DEFAULT_DELAY",
+    "GameSession",
+    "GameSetup",
+    "PlayApp",
+    "SeatSpec",
+    "TableScreen",
+    "WatchApp",
+    "latest_unfinished",
+    "parse_seats",
+    "seat_names",
+]

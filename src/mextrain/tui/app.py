@@ -1,0 +1,507 @@
+"""`mextrain play`: the game at the terminal table.
+
+The table screen shows one seat's view and asks the engine for everything: playable tiles
+and target trains come from ``legal_actions``, choices go through `RoundState.apply`, and
+a refused choice is explained with the engine's own reason in the player's language. Bots
+think in a worker, one move at a time at a readable pace, so the screen stays live.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.screen import Screen
+from textual.widgets import RichLog, Static
+
+from mextrain.i18n import Translator, error_text
+from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
+
+from .hints import hints_for, planned_train
+from .render import (
+    TRAIN_KEYS,
+    describe_action,
+    hand_markup,
+    hint_words,
+    playable_tiles,
+    status_markup,
+    train_key,
+    trains_markup,
+)
+from .screens import (
+    GameSetup,
+    HelpScreen,
+    MatchEndScreen,
+    PassScreen,
+    RoundEndScreen,
+    ScoreSheetScreen,
+    StartScreen,
+    TrainsScreen,
+    seat_names,
+)
+from .session import GameSession, SeatSpec
+
+__all__ = ["DEFAULT_DELAY", "PlayApp", "TableScreen"]
+
+#: seconds between two bots' moves: slow enough to follow, fast enough not to bore
+DEFAULT_DELAY = 0.8
+
+CSS = """
+#status { height: 1; background: $primary; color: $text; text-style: bold; }
+#trains-pane { height: auto; max-height: 60%; min-height: 3; }
+#hand-title { height: 1; text-style: bold; margin-top: 1; }
+#hand { height: auto; max-height: 4; }
+#message { height: auto; max-height: 3; min-height: 1; text-style: bold; }
+#log { height: 1fr; min-height: 3; border-top: solid $secondary; }
+#keys { height: 1; background: $boost; }
+.dialog { width: 100%; height: 100%; padding: 0 1; background: $surface; }
+#pass { align: center middle; width: 100%; height: 100%; }
+#pass-text { width: 100%; content-align: center middle; text-align: center; }
+#start { padding: 0 1; }
+#start .row { height: auto; }
+#start .field { width: 24; padding: 1 1 0 0; }
+#start Select { width: 1fr; }
+#start-error { text-style: bold; }
+.section { margin-top: 1; text-style: bold; }
+"""
+
+
+class TableScreen(Screen[None]):
+    """The table: trains, your hand, the prompt line and the log."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor(-1)", show=False),
+        Binding("right", "cursor(1)", show=False),
+        Binding("home", "cursor_home", show=False),
+        Binding("end", "cursor_end", show=False),
+        Binding("enter", "choose", show=False),
+        Binding("space", "choose", show=False),
+        Binding("escape", "cancel", show=False),
+        Binding("m", "train('M')", show=False),
+        Binding("o", "own_train", show=False),
+        Binding("d", "draw", show=False),
+        Binding("p", "pass_turn", show=False),
+        Binding("h", "hint", show=False),
+        Binding("u", "undo", show=False),
+        Binding("v", "plan", show=False),
+        Binding("t", "trains", show=False),
+        Binding("s", "sheet", show=False),
+        Binding("f1", "help", show=False),
+        Binding("question_mark", "help", show=False),
+        Binding("q", "quit_game", show=False),
+        *(Binding(key, f"train({seat})", show=False) for seat, key in enumerate(TRAIN_KEYS)),
+    ]
+
+    def __init__(self, session: GameSession, lang: str, delay: float) -> None:
+        super().__init__()
+        self.session = session
+        self.t = Translator(lang)
+        self.lang = lang
+        self.delay = delay
+        self.cursor = 0
+        self.chosen: Tile | None = None
+        humans = session.humans
+        #: whose hand is on screen (None: nobody's, between hot-seat turns or all bots)
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.message = ""
+        self._token = 0
+        self._ended_shown = -1
+        self.hint_rng = random.Random()
+
+    # -- layout --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        with VerticalScroll(id="trains-pane"):
+            yield Static(id="trains")
+        yield Static(id="hand-title")
+        yield Static(id="hand")
+        yield Static(id="message")
+        yield RichLog(id="log", max_lines=500, wrap=True, min_width=20)
+        yield Static(escape(self.t("tui.keys.bar")), id="keys")
+
+    def on_mount(self) -> None:
+        self.log_line(self.t("tui.log.round", number=self.session.state.round_index + 1))
+        self.advance()
+
+    # -- what is on screen ---------------------------------------------------------------
+
+    @property
+    def names(self) -> list[str]:
+        return self.session.names
+
+    def shown_view(self) -> SeatView:
+        """The view on screen: the viewer's, or (trains only) the seat to move's."""
+        state = self.session.state
+        seat = self.viewer if self.viewer is not None else state.current_seat
+        return state.view(seat)
+
+    def hand_visible(self) -> bool:
+        if self.viewer is None:
+            return False
+        if self.session.hot_seat:
+            state = self.session.state
+            return not state.is_over and state.current_seat == self.viewer
+        return True
+
+    def my_view(self) -> SeatView | None:
+        """The viewer's view when it is the viewer's turn (the only time input counts)."""
+        if self.viewer is None or not self.hand_visible():
+            return None
+        view = self.session.state.view(self.viewer)
+        return view if view.is_my_turn else None
+
+    def hand(self) -> list[Tile]:
+        if self.viewer is None:
+            return []
+        return sorted(self.session.state.hand(self.viewer))
+
+    def refresh_table(self) -> None:
+        t = self.t
+        view = self.shown_view()
+        mine = self.my_view()
+        playable = playable_tiles(mine) if mine is not None else {}
+        targets = playable.get(self.chosen, []) if self.chosen is not None else []
+        self.query_one("#status", Static).update(
+            status_markup(self.session.match, view, t, self.names)
+        )
+        self.query_one("#trains", Static).update(trains_markup(view, t, self.names, targets))
+        hand_title = self.query_one("#hand-title", Static)
+        hand = self.query_one("#hand", Static)
+        if self.hand_visible() and self.viewer is not None:
+            tiles = self.hand()
+            self.cursor = min(self.cursor, max(len(tiles) - 1, 0))
+            hand_title.update(
+                t(
+                    "tui.hand.title",
+                    name=escape(self.names[self.viewer]),
+                    count=len(tiles),
+                    playable=len(playable),
+                )
+            )
+            hand.update(hand_markup(tiles, t, playable, self.cursor, self.chosen))
+        else:
+            hand_title.update(t("tui.hand.hidden_title"))
+            hand.update(f"[dim]{t('tui.hand.hidden')}[/dim]")
+        self.query_one("#message", Static).update(escape(self.message or self.prompt()))
+
+    def prompt(self) -> str:
+        """What the seat to move can do now, read off the legal actions."""
+        t = self.t
+        state = self.session.state
+        if state.is_over:
+            return t("tui.prompt.round_over")
+        mine = self.my_view()
+        if mine is None:
+            if self.session.is_human(state.current_seat):
+                return t("tui.prompt.waiting_human", name=self.names[state.current_seat])
+            return t("tui.prompt.bot_thinking", name=self.names[state.current_seat])
+        legal = mine.legal_actions
+        if self.chosen is not None:
+            trains = playable_tiles(mine).get(self.chosen, [])
+            keys = ", ".join(train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr)))
+            return t("tui.prompt.choose_train", tile=str(self.chosen), keys=keys)
+        if any(a.kind == "play" for a in legal):
+            extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
+            return t("tui.prompt.choose_tile") + extra
+        if DRAW in legal:
+            return t("tui.prompt.must_draw")
+        return t("tui.prompt.must_pass")
+
+    def say(self, text: str) -> None:
+        self.message = text
+        self.refresh_table()
+
+    def log_line(self, text: str) -> None:
+        self.query_one("#log", RichLog).write(text)
+
+    # -- the flow of the game ------------------------------------------------------------
+
+    def advance(self) -> None:
+        """After any change: show the table, then let the next seat move."""
+        session = self.session
+        state = session.state
+        self.refresh_table()
+        if state.is_over:
+            if self._ended_shown != state.round_index:
+                self._ended_shown = state.round_index
+                self.log_round_end()
+                self.app.push_screen(
+                    RoundEndScreen(session.match, state, self.names, self.t),
+                    self.after_round_end,
+                )
+            return
+        seat = state.current_seat
+        if session.is_human(seat):
+            if session.hot_seat and self.viewer != seat:
+                self.viewer = None
+                self.chosen = None
+                self.refresh_table()
+                self.app.push_screen(PassScreen(self.names[seat], self.t), self._ready(seat))
+            return
+        self._token += 1
+        self.run_worker(self.bot_turn(self._token, seat), exclusive=True, group="bots")
+
+    def _ready(self, seat: int) -> Callable[[None], None]:
+        def ready(_: None) -> None:
+            self.viewer = seat
+            self.cursor = 0
+            self.message = ""
+            self.refresh_table()
+
+        return ready
+
+    async def bot_turn(self, token: int, seat: int) -> None:
+        if self.delay > 0:
+            await asyncio.sleep(self.delay)
+        view = self.session.view(seat)
+        action = await asyncio.to_thread(self.session.bot_action, seat, view)
+        if token != self._token or self.session.state.current_seat != seat:
+            return  # undone or superseded meanwhile
+        self.perform(action)
+
+    def perform(self, action: Action) -> bool:
+        """Apply ``action`` for the seat to move; explain a refusal. True if applied."""
+        state = self.session.state
+        seat = state.current_seat
+        try:
+            self.session.apply(action)
+        except IllegalActionError as err:
+            self.say(error_text(err, self.lang, dict(enumerate(self.names))))
+            return False
+        self.log_line(describe_action(seat, action, self.t, self.names))
+        self.chosen = None
+        self.message = ""
+        self.advance()
+        return True
+
+    def log_round_end(self) -> None:
+        state = self.session.state
+        if state.ended == "out" and state.out_seat is not None:
+            self.log_line(self.t("game.ended.out", who=self.names[state.out_seat]))
+        else:
+            self.log_line(self.t("game.ended.blocked"))
+
+    def after_round_end(self, _: None = None) -> None:
+        session = self.session
+        if session.match_over:
+            self.app.push_screen(MatchEndScreen(session.match, self.names, self.t))
+            return
+        session.next_round()
+        if session.hot_seat:
+            self.viewer = None
+        self.chosen = None
+        self.cursor = 0
+        self.message = ""
+        self.log_line(self.t("tui.log.round", number=session.state.round_index + 1))
+        self.advance()
+
+    # -- keys and clicks -----------------------------------------------------------------
+
+    def action_cursor(self, step: int) -> None:
+        tiles = self.hand()
+        if tiles and self.hand_visible():
+            self.cursor = (self.cursor + step) % len(tiles)
+            self.refresh_table()
+
+    def action_cursor_home(self) -> None:
+        self.cursor = 0
+        self.refresh_table()
+
+    def action_cursor_end(self) -> None:
+        self.cursor = max(len(self.hand()) - 1, 0)
+        self.refresh_table()
+
+    def action_pick(self, index: int) -> None:
+        """A click on a tile of the hand: put the cursor there and choose it."""
+        if self.hand_visible() and 0 <= index < len(self.hand()):
+            self.cursor = index
+            self.chosen = None
+            self.action_choose()
+
+    def action_choose(self) -> None:
+        mine = self.my_view()
+        if mine is None:
+            return
+        tiles = self.hand()
+        if not tiles:
+            return
+        tile = tiles[self.cursor]
+        trains = playable_tiles(mine).get(tile, [])
+        if self.chosen == tile and len(trains) == 1:
+            self.perform(Action.play(tile, trains[0]))
+            return
+        if not trains:
+            self.chosen = None
+            self.say(self.why_not(mine, tile))
+            return
+        self.chosen = tile
+        self.message = ""
+        self.refresh_table()
+
+    def why_not(self, view: SeatView, tile: Tile) -> str:
+        """The engine's reason ``tile`` cannot be played now (tried on the seat's own train
+        on a copy of the round)."""
+        trial = self.session.state.copy()
+        try:
+            trial.apply(Action.play(tile, view.seat))
+        except IllegalActionError as err:
+            return error_text(err, self.lang, dict(enumerate(self.names)))
+        return self.t("tui.prompt.choose_tile")
+
+    def action_cancel(self) -> None:
+        self.chosen = None
+        self.message = ""
+        self.refresh_table()
+
+    def action_train(self, which: int | str) -> None:
+        """Play the chosen tile on a train: a seat number, or ``"M"`` for the Mexican."""
+        train = MEXICAN if which == "M" else int(which)
+        mine = self.my_view()
+        if mine is None:
+            return
+        if train != -1 and train >= self.session.players:
+            self.say(self.t("tui.error.no_train", label=TRAIN_KEYS[train]))
+            return
+        if self.chosen is None:
+            self.say(self.t("tui.error.tile_first"))
+            return
+        self.perform(Action.play(self.chosen, train))
+
+    def action_own_train(self) -> None:
+        if self.viewer is not None:
+            self.action_train(self.viewer)
+
+    def action_draw(self) -> None:
+        if self.my_view() is not None:
+            self.perform(DRAW)
+
+    def action_pass_turn(self) -> None:
+        if self.my_view() is not None:
+            self.perform(PASS)
+
+    def action_hint(self) -> None:
+        mine = self.my_view()
+        if mine is None:
+            return
+        self.say(self.t("tui.hint.thinking"))
+        self.run_worker(self.hint_worker(mine), exclusive=True, group="hint")
+
+    async def hint_worker(self, view: SeatView) -> None:
+        hints = await asyncio.to_thread(hints_for, view, self.hint_rng)
+        mine = self.my_view()
+        if mine is None or mine.history != view.history:
+            return
+        words = [hint_words(h.action, view.seat, self.t, self.names) for h in hints[:3]]
+        self.say(self.t("tui.hint.text", hints=" · ".join(words)))
+
+    def action_plan(self) -> None:
+        if self.viewer is None or not self.hand_visible():
+            return
+        view = self.session.state.view(self.viewer)
+        train = planned_train(view)
+        start = view.trains[self.viewer].open_end
+        if not train:
+            self.say(self.t("tui.plan.none", end=start))
+            return
+        laid = []
+        pip = start
+        for tile in train:
+            laid.append(tile.oriented(pip))
+            pip = tile.other_end(pip)
+        self.say(self.t("tui.plan.text", end=start, count=len(train), tiles=" ".join(laid)))
+
+    def action_undo(self) -> None:
+        session = self.session
+        if len(session.humans) != 1:
+            self.say(self.t("tui.undo.only_bots"))
+            return
+        if not session.can_undo():
+            self.say(self.t("tui.undo.nothing"))
+            return
+        self._token += 1
+        self.workers.cancel_group(self, "bots")
+        session.undo()
+        self.chosen = None
+        self.log_line(self.t("tui.undo.done"))
+        self.message = self.t("tui.undo.done")
+        self.advance()
+
+    def action_trains(self) -> None:
+        self.app.push_screen(TrainsScreen(self.shown_view(), self.names, self.t))
+
+    def action_sheet(self) -> None:
+        self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen(self.t, self.session.rules))
+
+    def action_quit_game(self) -> None:
+        self._token += 1
+        self.session.save()
+        self.app.exit()
+
+
+class PlayApp(App[None]):
+    """The terminal game: a start screen unless a game is given, then the table."""
+
+    CSS = CSS
+    TITLE = "mextrain"
+
+    def __init__(
+        self,
+        setup: GameSetup | None = None,
+        session: GameSession | None = None,
+        lang: str = "en",
+        delay: float = DEFAULT_DELAY,
+        seed: int | None = None,
+        show_start: bool = True,
+        save: bool = True,
+    ) -> None:
+        super().__init__()
+        self.setup = setup or GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
+        self.session = session
+        self.lang = lang
+        self.delay = delay
+        self.seed = seed
+        self.show_start = show_start and session is None
+        self.save = save
+
+    def compose(self) -> ComposeResult:
+        yield Static("")
+
+    def on_mount(self) -> None:
+        if self.session is not None:
+            self.open_table(self.session)
+        elif self.show_start:
+            self.push_screen(StartScreen(self.setup), self.begin)
+        else:
+            self.begin(self.setup)
+
+    def begin(self, setup: GameSetup | None) -> None:
+        if setup is None:
+            self.exit()
+            return
+        self.lang = setup.lang
+        t = Translator(setup.lang)
+        names = seat_names(setup.seats, t)
+        seats = [SeatSpec(kind, name) for kind, name in zip(setup.seats, names, strict=True)]
+        session = GameSession.new(setup.rules, seats, seed=self.seed, save=self.save)
+        self.open_table(session)
+
+    def open_table(self, session: GameSession) -> None:
+        self.session = session
+        self.push_screen(TableScreen(session, self.lang, self.delay))
+
+    @property
+    def table(self) -> TableScreen | None:
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                return screen
+        return None

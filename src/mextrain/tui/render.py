@@ -1,0 +1,235 @@
+"""The table as text (Textual content markup): trains, hands, score sheet, round results.
+
+Everything shown comes from a `SeatView` or a finished `RoundState`; nothing here decides
+what is legal. Meaning never rests on colour alone: open doubles carry ``‼``, markers
+``⚑``, a seat on its last tile ``!``, the seat to move ``▶``, playable tiles ``*`` and
+the chosen tile brackets, so the table reads the same in monochrome and for colour-blind
+players. Pips are always written as numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Sequence
+
+from textual.markup import escape
+
+from mextrain.i18n import Translator
+from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
+
+__all__ = [
+    "TRAIN_KEYS",
+    "describe_action",
+    "hand_markup",
+    "hint_words",
+    "playable_tiles",
+    "round_result_markup",
+    "score_sheet_markup",
+    "status_markup",
+    "train_key",
+    "train_markup",
+    "trains_markup",
+]
+
+#: tiles of a train shown on its one-line row (the trains screen shows them all)
+SHOWN_TILES = 7
+#: the key that picks each train: seats 1-9 and 0 for the tenth, ``m`` for the Mexican
+TRAIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
+
+
+def train_key(train: int) -> str:
+    return "m" if train == MEXICAN else TRAIN_KEYS[train]
+
+
+def playable_tiles(view: SeatView) -> dict[Tile, list[int]]:
+    """Each tile the engine lets the seat play now, and the trains it may go on."""
+    out: dict[Tile, list[int]] = {}
+    for action in view.legal_actions:
+        if action.kind == "play" and action.tile is not None and action.train is not None:
+            out.setdefault(action.tile, []).append(action.train)
+    return out
+
+
+def train_markup(
+    view: SeatView,
+    train: TrainView,
+    t: Translator,
+    names: Sequence[str],
+    targets: Collection[int] = (),
+    shown: int | None = SHOWN_TILES,
+    clickable: bool = True,
+) -> str:
+    """One train: key, owner, hand size, marker, tiles (the last ``shown``), open end."""
+    owner = train.owner
+    tid = MEXICAN if train.is_mexican else owner
+    if train.is_mexican:
+        pointer = " "
+        label = escape(f"{t('game.train.mexican')[:16]:<17}")
+    else:
+        pointer = "▶" if view.current_seat == owner and view.ended is None else " "
+        count = view.hand_sizes[owner]
+        name = names[owner] if len(names[owner]) <= 10 else names[owner][:9] + "…"
+        marker = "[b]⚑[/b]" if train.marker_up else " "
+        last = "[b]![/b]" if count == 1 else " "
+        label = f"{escape(f'{name:<10}')} {marker} {count:>2}{last} "
+    tiles = train.oriented(view.engine)
+    hidden = 0
+    if shown is not None and len(tiles) > shown:
+        hidden = len(tiles) - shown
+        tiles = tiles[-shown:]
+    parts = []
+    if hidden:
+        parts.append(f"[dim]…{hidden}[/dim]")
+    for index, text in enumerate(tiles):
+        last_tile = index == len(tiles) - 1
+        if last_tile and train.open_double:
+            parts.append(f"[reverse b]{text}‼[/reverse b]")
+        else:
+            parts.append(text)
+    body = " ".join(parts) if parts else f"[dim]{t('tui.table.not_started')}[/dim]"
+    end = f"→ [b]{train.open_end}[/b]"
+    key = train_key(tid)
+    if tid in targets:
+        head = f"[reverse b]{key}[/reverse b]"
+        end += f" [b]◀ {t('tui.table.target')}[/b]"
+    else:
+        head = key
+    line = f"{pointer}{head} {label}│ {body} {end}"
+    target = "'M'" if tid == MEXICAN else str(tid)
+    return f"[@click=screen.train({target})]{line}[/]" if clickable else line
+
+
+def trains_markup(
+    view: SeatView,
+    t: Translator,
+    names: Sequence[str],
+    targets: Collection[int] = (),
+    shown: int | None = SHOWN_TILES,
+    clickable: bool = True,
+) -> str:
+    lines = [train_markup(view, tr, t, names, targets, shown, clickable) for tr in view.trains]
+    if view.open_doubles:
+        doubles = ", ".join(
+            t.train_label(train, view.seat, dict(enumerate(names)))
+            if train != view.seat
+            else t("tui.table.your_train_the")
+            for train in view.open_doubles
+        )
+        lines.append(f"[reverse b]‼ {t('tui.table.open_doubles', trains=doubles)}[/reverse b]")
+    return "\n".join(lines)
+
+
+def status_markup(match: Match, view: SeatView, t: Translator, names: Sequence[str]) -> str:
+    k = view.round_index
+    parts = [
+        t("tui.status.round", number=k + 1, total=match.rules.round_count),
+        t("tui.status.engine", engine=f"{view.engine}-{view.engine}"),
+        t("tui.status.boneyard", count=view.boneyard_size),
+    ]
+    if view.ended is None:
+        parts.append(t("tui.status.turn", name=escape(names[view.current_seat])))
+    else:
+        parts.append(t("tui.status.round_over"))
+    return " · ".join(parts)
+
+
+def hand_markup(
+    hand: Sequence[Tile],
+    t: Translator,
+    playable: Collection[Tile],
+    cursor: int | None,
+    chosen: Tile | None,
+    clickable: bool = True,
+) -> str:
+    """The hand in the set's order: ``*`` and bold for a tile the engine lets you play now,
+    brackets for the chosen tile, reverse video for the cursor."""
+    parts = []
+    for index, tile in enumerate(hand):
+        text = str(tile)
+        text = f"[{text}]" if tile == chosen else f" {text} "
+        text = f"[b u]{escape(text)}*[/b u]" if tile in playable else f"{escape(text)} "
+        if index == cursor:
+            text = f"[reverse]{text}[/reverse]"
+        if clickable:
+            text = f"[@click=screen.pick({index})]{text}[/]"
+        parts.append(text)
+    if not parts:
+        return f"[dim]{t('tui.hand.empty')}[/dim]"
+    return "".join(parts)
+
+
+def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -> str:
+    """An action as a suggestion to ``seat``: "9-12 on Ben's train", "Draw"."""
+    if action.kind == "draw":
+        return t("game.draw")
+    if action.kind == "pass":
+        return t("game.pass")
+    assert action.tile is not None
+    assert action.train is not None
+    if action.train == seat:
+        where = t("tui.table.your_train_the")
+    else:
+        where = t.train_label(action.train, seat, dict(enumerate(names)))
+    return t("tui.hint.play", tile=str(action.tile), train=where)
+
+
+def describe_action(
+    seat: int, action: Action, t: Translator, names: Sequence[str], engine: int | None = None
+) -> str:
+    """One line of the log, in words."""
+    who = names[seat]
+    if action.kind == "draw":
+        return t("tui.log.draw", who=who)
+    if action.kind == "pass":
+        return t("tui.log.pass", who=who)
+    assert action.tile is not None
+    assert action.train is not None
+    where = t.train_label(action.train, seat, dict(enumerate(names)))
+    return t("tui.log.play", who=who, tile=str(action.tile), train=where)
+
+
+def round_result_markup(
+    state: RoundState, t: Translator, names: Sequence[str], tiles_of: Callable[[int], list[Tile]]
+) -> str:
+    """Each seat's tiles left and points at the end of a round."""
+    scores = state.scores() or [0] * len(names)
+    if state.ended == "out" and state.out_seat is not None:
+        head = t("game.ended.out", who=escape(names[state.out_seat]))
+    else:
+        head = t("game.ended.blocked")
+    lines = [f"[b]{head[:1].upper()}{head[1:]}.[/b]", ""]
+    width = max(len(n) for n in names)
+    for seat, name in enumerate(names):
+        tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
+        points = t("tui.round_end.points", points=scores[seat])
+        lines.append(f"{escape(name):<{width}}  {points:>10}  {tiles}")
+    return "\n".join(lines)
+
+
+def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
+    """Every round of the rules (played or not) by seat, then the totals."""
+    n = match.players
+    col = max(5, min(10, (66 // max(n, 1)) - 1))
+    engine_word = t("game.engine")
+    engine_word = engine_word[:1].upper() + engine_word[1:]
+    head = f"{t('game.round'):<6}{engine_word:>7} " + "".join(
+        f"{escape(name[:col]):>{col + 1}}" for name in names
+    )
+    lines = [f"[b]{head}[/b]"]
+    scores = match.round_scores()
+    for k in range(match.rules.round_count):
+        engine = match.rules.engine_for(k)
+        row = f"{k + 1:<6}{f'{engine}-{engine}':>7} "
+        if k < len(scores):
+            row += "".join(f"{p:>{col + 1}}" for p in scores[k])
+        elif k == match.round_index and not match.current.is_over:
+            row += "".join(f"{'…':>{col + 1}}" for _ in range(n))
+        else:
+            row += "".join(f"{'·':>{col + 1}}" for _ in range(n))
+        lines.append(row)
+    totals = match.totals
+    leaders = set(match.winners)
+    total_row = f"{t('game.total'):<13} " + "".join(
+        f"{(str(p) + ('★' if s in leaders else '')):>{col + 1}}" for s, p in enumerate(totals)
+    )
+    lines.append(f"[b]{total_row}[/b]")
+    return "\n".join(lines)

@@ -1,0 +1,365 @@
+"""The screens around the table: start, pass the keyboard, round end, match end, score
+sheet, all trains, and help."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, Label, Select, Static
+
+from mextrain.bots import bot_names
+from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
+from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
+
+from .render import round_result_markup, score_sheet_markup, trains_markup
+from .session import HUMAN
+
+__all__ = [
+    "BOT_LEVELS",
+    "HOUSE_FLAGS",
+    "GameSetup",
+    "HelpScreen",
+    "MatchEndScreen",
+    "PassScreen",
+    "RoundEndScreen",
+    "ScoreSheetScreen",
+    "StartScreen",
+    "TrainsScreen",
+    "seat_names",
+]
+
+#: bot levels offered first on the start screen, weakest first (when registered)
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "hard", "expert")
+#: house rules offered as check boxes (all off in every preset)
+HOUSE_FLAGS = (
+    "mexican_after_own_train",
+    "mexican_after_first_round_of_turns",
+    "no_going_out_on_double",
+    "draw_until_playable",
+)
+#: the lengths of game offered (rounds); the full game is the rules' own count
+SHORT_GAMES = (1, 4, 7)
+
+
+@dataclass(frozen=True, slots=True)
+class GameSetup:
+    """What the start screen (or the command line) chose."""
+
+    rules: Rules
+    seats: tuple[str, ...]
+    lang: str
+
+
+def seat_names(kinds: Sequence[str], t: Translator) -> list[str]:
+    """Names for the seats: "Player 1" for a person at seat 1, "Expert 3" for a bot at
+    seat 3 (names read well in every message: "Player 1 must play")."""
+    names = []
+    for seat, kind in enumerate(kinds):
+        if kind == HUMAN:
+            names.append(t("tui.name.player", number=seat + 1))
+        else:
+            level = kind.split(":", 1)[0]
+            key = f"tui.level.{level}"
+            shown = t(key) if t.has(key) else level.capitalize()
+            names.append(t("tui.name.bot", level=shown, number=seat + 1))
+    return names
+
+
+def _bot_choices() -> list[str]:
+    known = bot_names()
+    return [b for b in BOT_LEVELS if b in known] + [b for b in known if b not in BOT_LEVELS]
+
+
+class StartScreen(Screen[GameSetup]):
+    """Choose the rules, house options, seats and language."""
+
+    BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
+        Binding("ctrl+s", "start", "Start", show=False),
+        Binding("escape", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, setup: GameSetup) -> None:
+        super().__init__()
+        self.lang = setup.lang
+        self.preset = setup.rules.preset_name
+        self.players = len(setup.seats)
+        self.seats = list(setup.seats)
+        overrides = dict(setup.rules.overrides)
+        self.flags = {flag: bool(overrides.get(flag, False)) for flag in HOUSE_FLAGS}
+        self.rounds = setup.rules.round_count
+        self.error = ""
+
+    @property
+    def t(self) -> Translator:
+        return Translator(self.lang)
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        base = Rules.preset(self.preset)
+        lo, hi = base.players
+        self.players = min(max(self.players, lo), hi)
+        bots = _bot_choices()
+        with VerticalScroll(id="start"):
+            yield Static(f"[b]{t('game.name')}[/b] — {t('tui.start.title')}", id="start-title")
+            with Horizontal(classes="row"):
+                yield Label(t("tui.start.language"), classes="field")
+                yield Select(
+                    [(LANGUAGE_NAMES[code], code) for code in LANGUAGES],
+                    value=self.lang,
+                    allow_blank=False,
+                    id="lang",
+                )
+            with Horizontal(classes="row"):
+                yield Label(t("tui.start.rules"), classes="field")
+                yield Select(
+                    [(t(f"tui.preset.{name}"), name) for name in PRESET_NAMES],
+                    value=self.preset,
+                    allow_blank=False,
+                    id="preset",
+                )
+            with Horizontal(classes="row"):
+                yield Label(t("tui.start.players"), classes="field")
+                yield Select(
+                    [(str(n), n) for n in range(lo, hi + 1)],
+                    value=self.players,
+                    allow_blank=False,
+                    id="players",
+                )
+            with Horizontal(classes="row"):
+                yield Label(t("tui.start.length"), classes="field")
+                lengths = sorted({*SHORT_GAMES, base.round_count})
+                yield Select(
+                    [(t("tui.start.rounds", count=n), n) for n in lengths],
+                    value=self.rounds if self.rounds in lengths else base.round_count,
+                    allow_blank=False,
+                    id="rounds",
+                )
+            for seat in range(self.players):
+                kind = self.seats[seat] if seat < len(self.seats) else bots[-1]
+                options = [(t("tui.start.human"), HUMAN)]
+                options += [(self._level(b), b) for b in bots]
+                if kind not in {value for _, value in options}:
+                    options.append((kind, kind))
+                with Horizontal(classes="row"):
+                    yield Label(t("tui.start.seat", number=seat + 1), classes="field")
+                    yield Select(options, value=kind, allow_blank=False, id=f"seat-{seat}")
+            yield Static(t("tui.start.house"), classes="section")
+            for flag in HOUSE_FLAGS:
+                yield Checkbox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
+            yield Static(escape(self.error), id="start-error")
+            yield Button(t("tui.start.go"), variant="primary", id="go")
+
+    def _level(self, name: str) -> str:
+        key = f"tui.level.{name}"
+        return self.t(key) if self.t.has(key) else name
+
+    def _collect(self) -> None:
+        self.seats = []
+        for seat in range(self.players):
+            value = self.query_one(f"#seat-{seat}", Select).value
+            self.seats.append(str(value))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        sid = event.select.id or ""
+        value = event.value
+        if sid.startswith("seat-") or value is Select.NULL:
+            return
+        self._collect_safely()
+        if sid == "lang":
+            if value == self.lang:
+                return
+            self.lang = str(value)
+            self.app.lang = self.lang  # type: ignore[attr-defined]
+        elif sid == "preset":
+            if value == self.preset:
+                return
+            self.preset = str(value)
+            self.rounds = Rules.preset(self.preset).round_count
+        elif sid == "players":
+            if value == self.players:
+                return
+            self.players = int(str(value))
+        elif sid == "rounds":
+            self.rounds = int(str(value))
+            return
+        self.refresh(recompose=True)
+
+    def _collect_safely(self) -> None:
+        seats = list(self.seats)
+        for seat in range(len(seats)):
+            found = self.query(f"#seat-{seat}")
+            if found:
+                value = found.first(Select).value
+                if value is not Select.NULL:
+                    seats[seat] = str(value)
+        self.seats = seats
+
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        cid = event.checkbox.id or ""
+        if cid.startswith("flag-"):
+            self.flags[cid.removeprefix("flag-")] = event.value
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "go":
+            self.action_start()
+
+    def action_start(self) -> None:
+        self._collect_safely()
+        seats = tuple(self.seats[: self.players])
+        overrides: dict[str, object] = {k: True for k, v in self.flags.items() if v}
+        base = Rules.preset(self.preset)
+        if self.rounds != base.round_count:
+            overrides["rounds"] = list(base.rounds[: self.rounds])
+        try:
+            rules = Rules.preset(self.preset, **overrides)
+            rules.check_players(len(seats))
+        except RulesError as err:
+            self.error = str(err)
+            self.query_one("#start-error", Static).update(escape(self.error))
+            return
+        self.dismiss(GameSetup(rules, seats, self.lang))
+
+
+class PassScreen(Screen[None]):
+    """Hides the table between two people's turns at the same keyboard."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "ready", "Ready"),
+        Binding("space", "ready", "Ready", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
+
+    def __init__(self, name: str, t: Translator) -> None:
+        super().__init__()
+        self.seat_name = name
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        with Vertical(id="pass"):
+            yield Static(
+                f"[b]{t('tui.pass.title', name=escape(self.seat_name))}[/b]\n\n"
+                f"{t('tui.pass.body', name=escape(self.seat_name))}",
+                id="pass-text",
+            )
+
+    def action_ready(self) -> None:
+        self.dismiss(None)
+
+
+class _Closable(ModalScreen[None]):
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "close", "Close"),
+        Binding("q", "close", "Close", show=False),
+        Binding("enter", "close", "Close", show=False),
+    ]
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class RoundEndScreen(_Closable):
+    """Each seat's tiles left and points; Enter goes on to the next round."""
+
+    def __init__(self, match: Match, state: RoundState, names: Sequence[str], t: Translator):
+        super().__init__()
+        self.match = match
+        self.state = state
+        self.names = list(names)
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        k = self.state.round_index
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{t('tui.round_end.title', number=k + 1)}[/b]")
+            yield Static(
+                round_result_markup(self.state, t, self.names, self.state.hand), id="round-result"
+            )
+            yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
+            key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
+            yield Static(f"[dim]{t(key)}[/dim]")
+
+
+class MatchEndScreen(Screen[None]):
+    """The totals and the winners, and the whole score sheet."""
+
+    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+
+    def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
+        super().__init__()
+        self.match = match
+        self.names = list(names)
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        winners = [escape(self.names[s]) for s in self.match.winners]
+        key = "tui.match_end.winner" if len(winners) == 1 else "tui.match_end.winners"
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{t('tui.match_end.title')}[/b]")
+            yield Static(t(key, names=", ".join(winners)), id="winners")
+            yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
+            yield Static(f"[dim]{t('tui.match_end.keys')}[/dim]")
+
+
+class ScoreSheetScreen(_Closable):
+    def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
+        super().__init__()
+        self.match = match
+        self.names = list(names)
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
+            yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
+            yield Static(f"[dim]{self.t('tui.close')}[/dim]")
+
+
+class TrainsScreen(_Closable):
+    """Every train with every tile, scrollable."""
+
+    def __init__(self, view: SeatView, names: Sequence[str], t: Translator) -> None:
+        super().__init__()
+        self.view = view
+        self.names = list(names)
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{t('tui.trains.title')}[/b]")
+            yield Static(
+                trains_markup(self.view, t, self.names, shown=None, clickable=False),
+                id="all-trains",
+            )
+            yield Static(f"[dim]{t('tui.close')}[/dim]")
+
+
+class HelpScreen(_Closable):
+    """The keys, then the rules in the player's language."""
+
+    def __init__(self, t: Translator, rules: Rules | None = None) -> None:
+        super().__init__()
+        self.t = t
+        self.rules = rules
+
+    def compose(self) -> ComposeResult:
+        t = self.t
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{t('tui.help.title')}[/b]")
+            yield Static(escape(t("tui.help.keys")), id="help-keys")
+            yield Static(f"[b]{t('tui.help.rules_title')}[/b]")
+            yield Static(escape(t("tui.help.rules")), id="help-rules")
+            if self.rules is not None:
+                yield Static(
+                    escape(t("tui.help.preset", preset=t(f"tui.preset.{self.rules.preset_name}")))
+                )
+            yield Static(f"[dim]{t('tui.close')}[/dim]")

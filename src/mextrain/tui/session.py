@@ -1,0 +1,282 @@
+"""A game at the terminal table, without the screen: seats, bots, saving, resuming, undo.
+
+The session owns a `Match` and applies every action through the engine; it never decides
+what is legal. Every action is saved at once as a game record (RECORD.md) with one extra
+field, ``"play"``, that says which seats are people and which are bots, so that
+``mextrain play --resume`` can carry on where the game stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+from mextrain.bots import Bot, make_bot
+from mextrain.records import (
+    GameRecord,
+    RecordError,
+    dumps_pretty,
+    load_record,
+    replay_record,
+)
+from mextrain.rules import Action, Match, RoundState, Rules, SeatView
+
+__all__ = [
+    "DATA_DIR_ENV",
+    "HUMAN",
+    "GameSession",
+    "SeatSpec",
+    "data_dir",
+    "games_dir",
+    "latest_unfinished",
+    "parse_seats",
+]
+
+#: environment variable that overrides where games are saved
+DATA_DIR_ENV: Final = "MEXTRAIN_DATA_DIR"
+#: the seat kind of a person at the keyboard
+HUMAN: Final = "human"
+_HUMAN_WORDS: Final = frozenset({"human", "you", "me", "person"})
+_EXTRA_FIELD: Final = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """One seat: ``kind`` is `HUMAN` or a bot spec (``"planner"``, ``"greedy:x=1"``)."""
+
+    kind: str
+    name: str
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[str]:
+    """``"you,expert,hard"`` → ``["human", "expert", "hard"]``; a shorter list is filled with
+    the last bot (or ``greedy``) up to ``players``. Bot names are checked by `make_bot`."""
+    parts = text.split(",") if isinstance(text, str) else list(text)
+    kinds = []
+    for part in parts:
+        word = part.strip()
+        if not word:
+            continue
+        kinds.append(HUMAN if word.lower() in _HUMAN_WORDS else word)
+    if players is not None:
+        if len(kinds) > players:
+            raise ValueError(f"{len(kinds)} seats given for {players} players")
+        bots = [k for k in kinds if k != HUMAN]
+        filler = bots[-1] if bots else "greedy"
+        kinds.extend([filler] * (players - len(kinds)))
+    for kind in kinds:
+        if kind != HUMAN:
+            make_bot(kind)  # raises BotSpecError for an unknown bot
+    return kinds
+
+
+def data_dir() -> Path:
+    """Where mextrain keeps its files: ``$MEXTRAIN_DATA_DIR``, else the user's data dir."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("mextrain"))
+
+
+def games_dir() -> Path:
+    return data_dir() / "games"
+
+
+def _new_path() -> Path:
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
+    return games_dir() / f"{stamp}.json"
+
+
+def latest_unfinished(directory: Path | None = None) -> Path | None:
+    """The newest saved game that is a legal record and not yet complete."""
+    folder = games_dir() if directory is None else directory
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json"), reverse=True):
+        try:
+            result = replay_record(load_record(path.read_bytes()))
+        except (RecordError, OSError):
+            continue
+        if not result.complete:
+            return path
+    return None
+
+
+class GameSession:
+    """The match, its seats and bots, and the file it is saved to."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seats: Sequence[SeatSpec],
+        match: Match,
+        rng: random.Random,
+        path: Path | None,
+    ) -> None:
+        self.rules = rules
+        self.seats = list(seats)
+        self.match = match
+        self.rng = rng
+        self.path = path
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(spec.kind) for seat, spec in enumerate(self.seats) if not spec.is_human
+        }
+        #: one RNG per bot, drawn from the session's, so bots do not disturb the deals
+        self.bot_rngs = {seat: random.Random(rng.getrandbits(64)) for seat in self.bots}
+
+    # -- building ------------------------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        seats: Sequence[SeatSpec],
+        seed: int | None = None,
+        save: bool = True,
+    ) -> GameSession:
+        rng = random.Random(seed)
+        match = Match.new(rules, len(seats), rng)
+        session = cls(rules, seats, match, rng, _new_path() if save else None)
+        session.save()
+        return session
+
+    @classmethod
+    def load(
+        cls, path: Path, seats: Sequence[str] | None = None, seed: int | None = None
+    ) -> GameSession:
+        """Resume the saved game at ``path``; ``seats`` (kinds) overrides the saved seats."""
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        record = load_record(raw)
+        match = replay_record(record).match
+        names = record.players
+        kinds: list[str]
+        if seats is not None:
+            kinds = list(seats)
+        else:
+            extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
+            saved = extra.get("seats") if isinstance(extra, dict) else None
+            if isinstance(saved, list) and len(saved) == len(names):
+                kinds = [str(k) for k in saved]
+            else:  # a record from elsewhere: the first seat plays, the others are bots
+                kinds = [HUMAN] + ["greedy"] * (len(names) - 1)
+        if len(kinds) != len(names):
+            raise ValueError(f"the saved game has {len(names)} seats, not {len(kinds)}")
+        specs = [SeatSpec(kind, name) for kind, name in zip(kinds, names, strict=True)]
+        return cls(record.rules, specs, match, random.Random(seed), path)
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> RoundState:
+        return self.match.current
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat].is_human
+
+    @property
+    def humans(self) -> list[int]:
+        return [seat for seat, spec in enumerate(self.seats) if spec.is_human]
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several people share the keyboard: hands are hidden between their turns."""
+        return len(self.humans) > 1
+
+    def view(self, seat: int) -> SeatView:
+        return self.state.view(seat)
+
+    @property
+    def round_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.is_complete
+
+    # -- acting --------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the seat to move (`IllegalActionError`: nothing changes)."""
+        self.state.apply(action)
+        self.save()
+
+    def bot_action(self, seat: int, view: SeatView) -> Action:
+        """The bot's choice for ``view`` (safe to call off the UI thread: views are frozen)."""
+        return self.bots[seat].act(view, self.bot_rngs[seat])
+
+    def next_round(self) -> RoundState:
+        state = self.match.next_round(self.rng)
+        self.save()
+        return state
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def undo_point(self) -> int | None:
+        """How many actions of the current round stay after an undo: the actions before
+        the human's latest decision. None when undo is not allowed (other people at the
+        table, or no decision of the human in this round yet)."""
+        if len(self.humans) != 1:
+            return None
+        human = self.humans[0]
+        history = self.state.history
+        # a decision that is still "in progress" (the human to move right now) does not
+        # count: undo goes back to the one before the latest completed human action
+        for index in range(len(history) - 1, -1, -1):
+            if history[index][0] == human:
+                return index
+        return None
+
+    def can_undo(self) -> bool:
+        return self.undo_point() is not None and not self.match_over
+
+    def undo(self) -> bool:
+        """Rebuild the match from its record without the actions from the human's latest
+        decision on; the human is to move again. False when nothing can be undone."""
+        keep = self.undo_point()
+        if keep is None or self.match_over:
+            return False
+        record = GameRecord.from_match(self.match, self.names)
+        last = record.rounds[-1]
+        rounds = (*record.rounds[:-1], replace(last, actions=last.actions[:keep]))
+        rebuilt = replay_record(replace(record, rounds=rounds, result=None)).match
+        self.match = rebuilt
+        self.save()
+        return True
+
+    # -- saving --------------------------------------------------------------------------
+
+    def record(self) -> GameRecord:
+        return GameRecord.from_match(self.match, self.names)
+
+    def record_document(self) -> dict[str, Any]:
+        doc = self.record().to_dict()
+        doc[_EXTRA_FIELD] = {"seats": [s.kind for s in self.seats]}
+        return doc
+
+    def save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(dumps_pretty(self.record_document()) + "\n", encoding="utf-8")
+        tmp.replace(self.path)

@@ -1,0 +1,174 @@
+"""``mextrain replay FILE --watch``: step through a recorded game with every hand shown."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.markup import escape
+from textual.widgets import Static
+
+from mextrain.i18n import Translator
+from mextrain.records import GameRecord, replay_record
+from mextrain.rules import Match, RoundState
+
+from .render import describe_action, round_result_markup, status_markup, trains_markup
+
+__all__ = ["WatchApp"]
+
+WATCH_CSS = """
+#w-status { height: 1; background: $primary; color: $text; text-style: bold; }
+#w-body { height: 1fr; }
+#w-last { height: 1; text-style: bold; }
+#w-keys { height: 1; background: $boost; }
+"""
+
+
+class WatchApp(App[None]):
+    """A finished (or unfinished) record, one action at a time, all hands revealed."""
+
+    CSS = WATCH_CSS
+    TITLE = "mextrain replay"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right", "step(1)", show=False),
+        Binding("n", "step(1)", show=False),
+        Binding("left", "step(-1)", show=False),
+        Binding("b", "step(-1)", show=False),
+        Binding("pagedown", "round(1)", show=False),
+        Binding("pageup", "round(-1)", show=False),
+        Binding("home", "start", show=False),
+        Binding("end", "finish", show=False),
+        Binding("space", "toggle_play", show=False),
+        Binding("q", "quit", show=False),
+        Binding("escape", "quit", show=False),
+    ]
+
+    def __init__(self, record: GameRecord, lang: str = "en", delay: float = 0.8) -> None:
+        super().__init__()
+        self.record = record
+        self.t = Translator(lang)
+        self.delay = delay
+        self.names = [
+            name or self.t("game.seat", number=s + 1) for s, name in enumerate(record.players)
+        ]
+        # replaying checks the record first: an illegal one raises before the screen opens
+        self.final = replay_record(record).match
+        self.round_index = 0
+        self.step = 0
+        self.playing = False
+        self._states: dict[int, list[RoundState]] = {}
+
+    # -- positions -----------------------------------------------------------------------
+
+    def states(self, k: int) -> list[RoundState]:
+        """Round ``k`` after 0, 1, 2, ... of its actions (built on first use)."""
+        if k not in self._states:
+            match = Match(self.record.rules, len(self.record.players))
+            match.first_starter = self.final.first_starter
+            rnd = self.record.rounds[k]
+            starter = self.final.rounds[k].starter
+            state = RoundState.from_deal(
+                match.rules, match.players, k, rnd.hands, rnd.boneyard, starter
+            )
+            snaps = [state.copy()]
+            for recorded in rnd.actions:
+                state.apply(recorded.action, recorded.seat)
+                snaps.append(state.copy())
+            self._states[k] = snaps
+        return self._states[k]
+
+    @property
+    def state(self) -> RoundState:
+        return self.states(self.round_index)[self.step]
+
+    def match_so_far(self) -> Match:
+        """The match up to the round on screen (for the status line's round count)."""
+        match = Match(self.record.rules, len(self.record.players))
+        match.rounds = [*self.final.rounds[: self.round_index], self.state]
+        return match
+
+    # -- screen --------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="w-status")
+        with VerticalScroll(id="w-body"):
+            yield Static(id="w-trains")
+            yield Static(id="w-hands")
+        yield Static(id="w-last")
+        yield Static(escape(self.t("tui.watch.keys")), id="w-keys")
+
+    def on_mount(self) -> None:
+        self.show()
+
+    def show(self) -> None:
+        t = self.t
+        state = self.state
+        view = state.view(state.current_seat)
+        total = len(self.states(self.round_index)) - 1
+        status = status_markup(self.match_so_far(), view, t, self.names)
+        status += " · " + t("tui.watch.step", step=self.step, total=total)
+        self.query_one("#w-status", Static).update(status)
+        trains = trains_markup(view, t, self.names, clickable=False)
+        self.query_one("#w-trains", Static).update(trains)
+        if state.is_over:
+            hands = round_result_markup(state, t, self.names, state.hand)
+        else:
+            lines = [f"[b]{t('tui.watch.hands')}[/b]"]
+            for seat, name in enumerate(self.names):
+                tiles = " ".join(str(x) for x in sorted(state.hand(seat))) or "—"
+                lines.append(f"{escape(name)} ({len(state.hand(seat))}): {tiles}")
+            hands = "\n".join(lines)
+        self.query_one("#w-hands", Static).update("\n" + hands)
+        if self.step:
+            seat, action = state.history[-1]
+            last = describe_action(seat, action, t, self.names)
+        else:
+            last = t("tui.watch.dealt")
+        self.query_one("#w-last", Static).update(escape(last))
+
+    # -- keys ----------------------------------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        last = len(self.states(self.round_index)) - 1
+        target = self.step + delta
+        if target > last and self.round_index + 1 < len(self.record.rounds):
+            self.round_index += 1
+            self.step = 0
+        elif target < 0 and self.round_index > 0:
+            self.round_index -= 1
+            self.step = len(self.states(self.round_index)) - 1
+        else:
+            self.step = max(0, min(target, last))
+        self.show()
+
+    def action_round(self, delta: int) -> None:
+        self.round_index = max(0, min(self.round_index + delta, len(self.record.rounds) - 1))
+        self.step = 0
+        self.show()
+
+    def action_start(self) -> None:
+        self.step = 0
+        self.show()
+
+    def action_finish(self) -> None:
+        self.step = len(self.states(self.round_index)) - 1
+        self.show()
+
+    def at_end(self) -> bool:
+        last_round = self.round_index == len(self.record.rounds) - 1
+        return last_round and self.step == len(self.states(self.round_index)) - 1
+
+    def action_toggle_play(self) -> None:
+        self.playing = not self.playing
+        if self.playing:
+            self.run_worker(self.autoplay(), exclusive=True, group="autoplay")
+
+    async def autoplay(self) -> None:
+        while self.playing and not self.at_end():
+            await asyncio.sleep(self.delay)
+            if self.playing:
+                self.action_step(1)
+        self.playing = False
