@@ -22,6 +22,9 @@ def _register() -> None:
     from . import serve
 
     main.add_command(serve.serve)
+    from . import play
+
+    main.add_command(play.play)
 
 
 _register()
