@@ -25,7 +25,10 @@ from mextrain.records import (
 @click.command()
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
-def replay(file: str, as_json: bool) -> None:
+@click.option(
+    "--watch", is_flag=True, help="Step through the game in the terminal, all hands shown."
+)
+def replay(file: str, as_json: bool, watch: bool) -> None:
     """Replay a game record FILE (or - for standard input) and check it against its rules.
 
     Exit status: 0 a legal record, 1 a record that breaks a rule, 2 not a record.
@@ -38,6 +41,11 @@ def replay(file: str, as_json: bool) -> None:
         else:
             click.echo(_describe_error(err), err=True)
         sys.exit(err.exit_code)
+    if watch:
+        from mextrain.tui.watch import watch_record
+
+        watch_record(result.record)
+        return
     if as_json:
         _print_json(result.to_json_dict())
     else:

@@ -11,13 +11,13 @@ from textual.containers import VerticalScroll
 from textual.markup import escape
 from textual.widgets import Static
 
-from mextrain.i18n import Translator
+from mextrain.i18n import Translator, detect_language
 from mextrain.records import GameRecord, replay_record
 from mextrain.rules import Match, RoundState
 
 from .render import describe_action, round_result_markup, status_markup, trains_markup
 
-__all__ = ["WatchApp"]
+__all__ = ["WatchApp", "watch_record"]
 
 WATCH_CSS = """
 #w-status { height: 1; background: $primary; color: $text; text-style: bold; }
@@ -172,3 +172,8 @@ class WatchApp(App[None]):
             if self.playing:
                 self.action_step(1)
         self.playing = False
+
+
+def watch_record(record: GameRecord, lang: str | None = None, delay: float = 0.8) -> None:
+    """Open the viewer on ``record`` (in the locale's language unless ``lang`` is given)."""
+    WatchApp(record, lang or detect_language(), delay).run()
