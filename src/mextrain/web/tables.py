@@ -150,10 +150,10 @@ class Table:
         self.rules = Rules.from_spec(_spec_from_json(stored.config["rules"]))
         self._rng = random.Random(stored.seed)  # deals only; never leaves the server
         self.seats = [
-            Seat("bot", name=_bot_name(spec[4:]), bot=spec[4:])
+            Seat("bot", name=_bot_name(spec[4:], i), bot=spec[4:])
             if spec.startswith("bot:")
             else Seat("open")
-            for spec in stored.config["seats"]
+            for i, spec in enumerate(stored.config["seats"])
         ]
         self.match: Match | None = None
         self.version = 0  # the number of events in the log
@@ -194,7 +194,7 @@ class Table:
         elif kind == "start":
             for index, spec in data["bots"].items():
                 seat = self.seats[int(index)]
-                seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec)
+                seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec, int(index))
             self.match = Match.new(self.rules, len(self.seats), self._rng)
             self.status = "playing"
         elif kind == "action":
@@ -509,8 +509,8 @@ def _move(action: Action) -> str:
     return f"{action.tile}@{train}"
 
 
-def _bot_name(spec: str) -> str:
-    return f"Bot ({spec.split(':')[0]})"
+def _bot_name(spec: str, seat: int) -> str:
+    return f"Bot {seat + 1} ({spec.split(':')[0]})"
 
 
 def _spec_from_json(spec: Any) -> Any:

@@ -73,10 +73,10 @@ function App() {
   };
   let page;
   let m;
-  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<TablePage code=${m[1].toUpperCase()} big=${big} />`;
-  else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<ReplayPage id=${m[1]} big=${big} />`;
-  else if (path === "/stats") page = html`<StatsPage />`;
-  else page = html`<Lobby />`;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} code=${m[1].toUpperCase()} big=${big} />`;
+  else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
+  else if (path === "/stats") page = html`<${StatsPage} />`;
+  else page = html`<${Lobby} />`;
   return html`
     <header class="topbar">
       <a href="/" class="brand" onClick=${(e) => { e.preventDefault(); go("/"); }}>${t("game.name")}</a>
@@ -380,7 +380,7 @@ function TablePage({ code, big }) {
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${() => playOn(key)}>
             <span class="train-owner">
-              ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">🚂</span> ${t("game.train.mexican")}` : names[tr.owner]}
+              ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">M</span> ${t("game.train.mexican")}` : names[tr.owner]}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
               ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
               ${seatInfo && view.hand_sizes[tr.owner] === 1 && html`<span class="badge warn">${t("game.last_tile")}</span>`}

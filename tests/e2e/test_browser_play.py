@@ -1,0 +1,228 @@
+"""End to end in a real headless Chromium: create a table in the lobby, play a round
+against bots by clicking and by dragging, check the score sheet, save screenshots.
+
+Runs in its own pytest process (``-m browser``). Without Chromium these tests skip, unless
+``MEXTRAIN_REQUIRE_BROWSER=1`` (CI), where a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("MEXTRAIN_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _need_browser() -> None:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("MEXTRAIN_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"Chromium is required here and missing at {CHROMIUM}")
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("web") / "e2e.sqlite3"
+    port = _free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "mextrain",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(db),
+        "--bot-delay",
+        "0.05",
+        "--round-pause",
+        "1",
+        "--log-level",
+        "warning",
+    ]
+    proc = subprocess.Popen(cmd)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/api/options", timeout=1).close()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError("the server exited at start") from None
+                time.sleep(0.1)
+        else:
+            raise RuntimeError("the server did not start")
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[object]:
+    _need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 860},
+            locale="en-GB",
+        )
+        try:
+            yield context.pages[0] if context.pages else context.new_page()
+        finally:
+            context.close()
+
+
+def _shot(page: object, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: object) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Rounds").fill("1")
+    _shot(page, "01-lobby")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    _shot(page, "02-table")
+
+    clicks = drags = draws = 0
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        if page.locator(".overlay").is_visible():
+            break
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        version_before = page.locator(".hand-tile").count()
+        playable = page.locator(".hand-tile.playable")
+        if playable.count():
+            tile = playable.first
+            if drags <= clicks:
+                tile.click()
+                target = page.locator(".train.target").first
+                expect(target).to_be_visible()
+                if drags == 0 and clicks == 0:
+                    _shot(page, "03-selected")
+                _drag(page, tile, target)
+                drags += 1
+            else:
+                tile.click()
+                target = page.locator(".train.target").first
+                if target.count():
+                    target.click()
+                clicks += 1
+        else:
+            draw = page.get_by_role("button", name="Draw")
+            if draw.is_enabled():
+                draw.click()
+                draws += 1
+            else:
+                page.get_by_role("button", name="Pass").click()
+        # wait until the table has moved on (a new view arrives)
+        page.wait_for_function(
+            "n => document.querySelectorAll('.hand-tile').length !== n"
+            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+            arg=version_before,
+            timeout=15_000,
+        )
+    else:
+        _shot(page, "99-timeout")
+        pytest.fail("the round did not end in time")
+
+    _shot(page, "04-round-end")
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("The game is over")
+    expect(dialog.get_by_role("link", name="Download the record")).to_be_visible()
+    assert clicks + drags > 0, "no tile was played from the browser"
+    assert drags > 0, "no tile was played by dragging"
+    # the score sheet has the round's scores and totals: four numbers in each row
+    sheet = page.locator("table.sheet[aria-label='Score sheet']")
+    cells = sheet.locator("tbody tr").first.locator("td")
+    expect(cells).to_have_count(4)
+    scores = [int(cells.nth(i).inner_text()) for i in range(4)]
+    totals = sheet.locator("tfoot td")
+    assert [int(totals.nth(i).inner_text()) for i in range(4)] == scores
+    assert min(scores) >= 0
+
+    # the replay viewer steps through the game with every hand shown
+    dialog.get_by_role("link", name="Replay").click()
+    expect(page.locator(".replay-hand")).to_have_count(4, timeout=10_000)
+    page.get_by_role("button", name="Forward one step").click()
+    _shot(page, "05-replay")
+    assert not errors, errors
+
+
+def _drag(page: object, tile: object, target: object) -> None:
+    """Drag with real pointer events: press on the tile, move in steps, release."""
+    src = tile.bounding_box()  # type: ignore[attr-defined]
+    dst = target.bounding_box()  # type: ignore[attr-defined]
+    assert src is not None
+    assert dst is not None
+    mouse = page.mouse  # type: ignore[attr-defined]
+    mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    mouse.down()
+    mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
+    page.screenshot(path=str(ARTIFACTS / "03b-dragging.png"))  # type: ignore[attr-defined]
+    mouse.up()
+
+
+def test_french_lobby_and_spectator_sees_no_hand(server: str, page: object) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    page.goto(server + "/")
+    page.get_by_label("Language").select_option("fr")
+    expect(page.get_by_role("button", name="Créer la table")).to_be_visible()
+    body = {"name": "Bea", "seats": ["bot:random"], "options": {"rounds": 1}}
+    req = urllib.request.Request(
+        server + "/api/tables",
+        data=__import__("json").dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as res:
+        code = __import__("json").load(res)["code"]
+    page.goto(f"{server}/t/{code}")
+    expect(page.get_by_text("spectateur")).to_be_visible(timeout=10_000)
+    expect(page.locator(".train").first).to_be_visible()
+    assert page.locator(".hand-tile").count() == 0
+    _shot(page, "06-spectator-fr")
