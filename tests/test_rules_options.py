@@ -401,3 +401,21 @@ def test_views_show_hand_sizes_not_hands() -> None:
             if other != seat:
                 assert not any(f"'{t}'" in text for t in state.hand(other))
         assert not any(f"'{t}'" in text for t in state.boneyard_tiles())
+
+
+def test_rotation_fixes_the_later_starters() -> None:
+    rules = Rules.from_spec({"preset": "classic", "max_pip": 2, "hand_size": {"2": 2}})
+    match = Match(rules, 2)
+    with pytest.raises(DealError):  # under rotate the first round needs its starter
+        match.deal_next_round([[Tile(0, 1), Tile(1, 1)], [Tile(0, 2), Tile(1, 2)]], [Tile(0, 0)])
+    state = match.deal_next_round(
+        [[Tile(0, 1), Tile(1, 1)], [Tile(0, 2), Tile(1, 2)]], [Tile(0, 0)], 1
+    )
+    with pytest.raises(ValueError, match="still in play"):
+        match.deal_next_round([[Tile(0, 1), Tile(2, 2)], [Tile(1, 2), Tile(0, 2)]], [Tile(0, 0)])
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    hands = [[Tile(0, 1), Tile(2, 2)], [Tile(1, 2), Tile(0, 2)]]
+    with pytest.raises(DealError):  # seat 0 starts round 1, not seat 1 again
+        match.deal_next_round(hands, [Tile(0, 0)], 1)
+    assert match.deal_next_round(hands, [Tile(0, 0)], 0).starter == 0
