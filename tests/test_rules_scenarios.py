@@ -15,16 +15,23 @@ containing the given words, leaving the state unchanged.
 
 A file may carry ``"xfail": "engine: ..."`` where the engine is known to disagree with
 RULES.md; the test is then a strict expected failure.
+
+The second half of the file is a plain, slow reference reading of RULES.md that plays random
+rounds side by side with the engine (random presets, set sizes and options) and compares the
+legal actions, the table and the scores after every action.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mextrain.rules import (
     MEXICAN,
@@ -32,6 +39,8 @@ from mextrain.rules import (
     Match,
     RoundState,
     Rules,
+    Tile,
+    deal_round,
     parse_action,
     parse_tile,
 )
@@ -237,3 +246,282 @@ def test_golden_record_replays(path: Path) -> None:
             assert outcome.ended == spec["ended"]
     if "result" in record:
         assert result.totals == record["result"]["totals"]
+
+
+# ------------------------------------------------------------------------------------------
+# A reference reading: RULES.md written out plainly (slow, sets and lists), run side by side
+# with the engine over random games. It mirrors the table by itself from the deal and the
+# actions, and after every action the two must agree on the legal actions, the table and
+# the scores. It checks the engine; nothing outside the tests uses it.
+# ------------------------------------------------------------------------------------------
+
+M = MEXICAN
+
+
+class Reference:
+    """One round by the letter of RULES.md."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        hands: list[list[Tile]],
+        boneyard: list[Tile],
+        starter: int | None,
+        round_index: int = 0,
+    ) -> None:
+        self.rules = rules
+        self.n = len(hands)
+        self.engine = rules.rounds[round_index]
+        self.hands = [set(h) for h in hands]
+        self.bone = list(boneyard)
+        self.trains: dict[int, list[Tile]] = {t: [] for t in [*range(self.n), M]}
+        self.ends = dict.fromkeys(self.trains, self.engine)
+        self.markers: set[int] = set()
+        self.open: list[int] = []  # trains with an open double, oldest first
+        self.played_by: dict[Tile, int] = {}
+        self.turns = 0
+        self.had_turn: set[int] = set()
+        self.ended: str | None = None
+        if rules.engine_setup == "holder_starts":
+            engine = Tile(self.engine, self.engine)
+            while not any(engine in h for h in self.hands):
+                for seat in range(self.n):  # a draw cycle, completed while tiles remain
+                    if self.bone:
+                        self.hands[seat].add(self.bone.pop(0))
+            starter = next(s for s in range(self.n) if engine in self.hands[s])
+            self.hands[starter].discard(engine)
+        assert starter is not None
+        self.starter = starter
+        self.begin(starter)
+
+    def begin(self, seat: int) -> None:
+        self.seat = seat
+        self.drew = False
+        self.drawn: Tile | None = None  # the tile just drawn, until the next play
+        self.owe = False
+        self.plays = 0
+        self.own_played = False
+        self.opened_mexican = False
+        self.run = self.rules.first_turn == "run" and seat not in self.had_turn
+
+    # -- where tiles may go ------------------------------------------------------------
+
+    def fits(self, tile: Tile, train: int) -> bool:
+        return tile.has(self.ends[train])
+
+    def usable(self, seat: int, follow_up: bool) -> set[Tile]:
+        tiles = set(self.hands[seat])
+        if follow_up and self.rules.double_follow_up == "no_double":
+            tiles = {t for t in tiles if not t.is_double}
+        if self.rules.no_going_out_on_double and len(self.hands[seat]) == 1:
+            tiles = {t for t in tiles if not t.is_double}
+        return tiles
+
+    def mexican_open(self, seat: int, turn: int) -> bool:
+        if self.rules.mexican_after_own_train and not self.trains[seat]:
+            return False
+        return not (self.rules.mexican_after_first_round_of_turns and turn < self.n)
+
+    def reachable(self, seat: int, tiles: set[Tile], turn: int) -> set[tuple[Tile, int]]:
+        own = {(t, seat) for t in tiles if self.fits(t, seat)}
+        mexican = set()
+        if self.mexican_open(seat, turn):
+            mexican = {(t, M) for t in tiles if self.fits(t, M)}
+        marked = {(t, s) for s in self.markers - {seat} for t in tiles if self.fits(t, s)}
+        if self.rules.own_train_first and own:
+            if turn == 0 and self.plays == 0 and not self.trains[M]:
+                return own | mexican  # the starter may open the Mexican train instead
+            return own
+        return own | mexican | marked
+
+    def turn_plays(self, seat: int, turn: int) -> set[tuple[Tile, int]]:
+        tiles = self.usable(seat, follow_up=False)
+        if self.open and self.rules.open_doubles_block:
+            oldest = self.open[0]
+            return {(t, oldest) for t in tiles if self.fits(t, oldest)}
+        return self.reachable(seat, tiles, turn)
+
+    def legal(self) -> set[str]:
+        if self.ended:
+            return set()
+        s = self.seat
+        if self.owe:
+            plays = self.reachable(s, self.usable(s, follow_up=True), self.turns)
+        elif self.run and self.plays:
+            plays = {(t, s) for t in self.usable(s, follow_up=False) if self.fits(t, s)}
+        else:
+            plays = self.turn_plays(s, self.turns)
+        if self.drawn is not None and not self.rules.draw_until_playable:
+            plays = {(t, train) for t, train in plays if t == self.drawn}
+        out = {f"{t}@{'M' if train == M else train}" for t, train in plays}
+        if plays:
+            if self.run and self.plays and not self.owe:
+                out.add("pass")
+            return out
+        can_draw = bool(self.bone) and (not self.drew or self.rules.draw_until_playable)
+        return {"draw"} if can_draw else {"pass"}
+
+    # -- actions ------------------------------------------------------------------------
+
+    def apply(self, text: str) -> None:
+        seat, action = parse_action(text)
+        assert seat == self.seat
+        assert str(action) in self.legal()
+        if action.kind == "draw":
+            self.drawn = self.bone.pop(0)
+            self.hands[seat].add(self.drawn)
+            self.drew = True
+        elif action.kind == "pass":
+            self.end_turn(forced=not (self.run and self.plays and not self.owe))
+        else:
+            assert action.tile is not None
+            assert action.train is not None
+            self.play(action.tile, action.train)
+
+    def play(self, tile: Tile, train: int) -> None:
+        s = self.seat
+        self.hands[s].remove(tile)
+        opening_mexican = train == M and not self.trains[M]
+        self.trains[train].append(tile)
+        self.ends[train] = tile.other_end(self.ends[train])
+        self.played_by[tile] = s
+        if train in self.open:
+            self.open.remove(train)
+        self.plays += 1
+        self.drawn = None
+        if train == s:
+            self.own_played = True
+            self.markers.discard(s)
+        elif opening_mexican and self.turns == 0:
+            self.opened_mexican = True
+        if not self.hands[s]:
+            if tile.is_double:
+                self.open.append(train)
+            self.ended = "out"
+            return
+        if tile.is_double:
+            self.open.append(train)
+            self.owe = True
+            if train != s:
+                self.run = False
+            return
+        self.owe = False
+        if self.run and train == s:
+            if any(self.fits(t, s) for t in self.usable(s, follow_up=False)):
+                return
+            self.end_turn(forced=False)
+        else:
+            self.run = False
+            self.end_turn(forced=False)
+
+    def end_turn(self, forced: bool) -> None:
+        s = self.seat
+        if self.rules.marker_rule == "forced_pass":
+            if forced:
+                self.markers.add(s)
+        elif not self.own_played and not self.opened_mexican:
+            self.markers.add(s)
+        self.turns += 1
+        self.had_turn.add(s)
+        if not self.bone:
+            others = [(s + 1 + i) % self.n for i in range(self.n)]
+            if not any(self.turn_plays(o, self.turns + i) for i, o in enumerate(others)):
+                self.ended = "blocked"
+                return
+        self.begin((s + 1) % self.n)
+
+    def scores(self) -> list[int] | None:
+        if not self.ended:
+            return None
+        out = []
+        for hand in self.hands:
+            points = sum(t.low + t.high for t in hand)
+            if Tile(0, 0) in hand:
+                points += self.rules.double_blank_points
+            out.append(points)
+        for train in self.open:
+            out[self.played_by[self.trains[train][-1]]] += self.rules.unsatisfied_double_penalty
+        return out
+
+
+def compare(ref: Reference, state: RoundState, where: str) -> None:
+    legal = {str(a) for a in state.legal_actions()}
+    assert legal == ref.legal(), f"{where}: engine {sorted(legal)}, reference {sorted(ref.legal())}"
+    assert state.ended == ref.ended, where
+    if ref.ended is None:
+        assert state.current_seat == ref.seat, where
+    assert state.scores() == ref.scores(), where
+    for seat in range(ref.n):
+        assert set(state.hand(seat)) == ref.hands[seat], where
+        assert state.marker_up(seat) == (seat in ref.markers), f"{where}: marker {seat}"
+    for train, tiles in ref.trains.items():
+        assert state.train(train) == tiles, where
+        assert state.open_end(train) == ref.ends[train], where
+    assert list(state.open_doubles) == ref.open, f"{where}: open doubles"
+    assert state.boneyard_size == len(ref.bone), where
+
+
+HOUSE = {
+    "double_blank_points": 25,
+    "unsatisfied_double_penalty": 10,
+    "mexican_after_own_train": True,
+    "mexican_after_first_round_of_turns": True,
+    "draw_until_playable": True,
+}
+
+
+CORE: dict[str, list[Any]] = {
+    "double_follow_up": ["any", "no_double"],
+    "open_doubles_block": [True, False],
+    "own_train_first": [True, False],
+    "marker_rule": ["forced_pass", "no_own_play"],
+}
+
+
+def random_rules(rng: random.Random) -> tuple[Rules, int]:
+    preset = rng.choice(["classic", "relaxed", "cardinal"])
+    spec: dict[str, Any] = {"preset": preset}
+    size = rng.choice([4, 5, 6, 12])
+    if size != 12:
+        players = rng.randint(4, 5) if preset == "cardinal" else rng.randint(2, 4)
+        tiles = (size + 1) * (size + 2) // 2 - 1
+        spec.update(max_pip=size, hand_size={str(players): rng.randint(2, tiles // players)})
+    else:
+        players = rng.randint(4, 6) if preset == "cardinal" else rng.randint(2, 6)
+    spec.update({option: value for option, value in HOUSE.items() if rng.random() < 0.25})
+    spec.update(
+        {option: rng.choice(values) for option, values in CORE.items() if rng.random() < 0.2}
+    )
+    if rng.random() < 0.25:
+        spec["first_turn_run"] = preset != "cardinal"
+    return Rules.from_spec(spec), players
+
+
+def random_game(seed: int) -> None:
+    rng = random.Random(seed)
+    rules, players = random_rules(rng)
+    round_index = rng.randrange(rules.round_count)
+    hands, boneyard = deal_round(rules, players, round_index, rng)
+    starter = rng.randrange(players) if rules.first_player == "rotate" else None
+    state = RoundState.from_deal(rules, players, round_index, hands, boneyard, starter)
+    ref = Reference(rules, hands, boneyard, starter, round_index)
+    where = f"seed {seed} {rules.to_spec()} players {players}"
+    compare(ref, state, where)
+    while not state.is_over:
+        action = rng.choice(state.legal_actions())
+        text = action.notation(state.current_seat)
+        state.apply(action, seat=state.current_seat)
+        ref.apply(text)
+        compare(ref, state, f"{where} after {state.record_actions()}")
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_engine_agrees_with_the_reference_reading(seed: int) -> None:
+    random_game(seed)
+
+
+@pytest.mark.slow
+def test_engine_agrees_with_the_reference_reading_at_length() -> None:
+    for seed in range(1500):
+        random_game(seed)
