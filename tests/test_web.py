@@ -1,0 +1,546 @@
+"""The table server in process: whole games over websockets, what each connection may see,
+refused messages, reconnecting with a seat token, and bots taking over absent players."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import re
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mextrain.records import load_record, replay_record
+from mextrain.web import Settings, create_app
+
+SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
+TILE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
+SECRET_KEYS = {"boneyard", "seed", "hands", "deal", "token", "token_hash"}
+
+
+def settings(**changes: Any) -> Settings:
+    base = Settings(
+        bot_delay=0,
+        takeover_after=60,
+        round_pause=0,
+        start_bot="greedy",
+        takeover_bot="greedy",
+        hint_bot="greedy",
+    )
+    for key, value in changes.items():
+        setattr(base, key, value)
+    return base
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "web.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db, settings())) as c:
+        yield c
+
+
+class Conn:
+    """A websocket with a reader thread, so reads can time out."""
+
+    def __init__(self, tc: TestClient, code: str, token: str | None, lang: str = "en") -> None:
+        self.cm = tc.websocket_connect(f"/ws/{code}")
+        self.ws = self.cm.__enter__()
+        self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []
+        self.last: dict[str, Any] | None = None
+        self.ws.send_text(json.dumps({"type": "hello", "token": token, "lang": lang}))
+        self.thread = threading.Thread(target=self._read, daemon=True)
+        self.thread.start()
+
+    def _read(self) -> None:
+        try:
+            while True:
+                self.inbox.put(json.loads(self.ws.receive_text()))
+        except Exception:
+            self.inbox.put(None)
+
+    def get(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = self.inbox.get(timeout=timeout)
+        assert message is not None, "the connection closed"
+        self.seen.append(message)
+        if message["type"] == "state":
+            self.last = message
+        return message
+
+    def drain(self) -> None:
+        while True:
+            try:
+                message = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            if message is None:
+                return
+            self.seen.append(message)
+            if message["type"] == "state":
+                self.last = message
+
+    def until(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
+        """The first message (from now) for which ``pred`` holds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self.get(max(0.01, deadline - time.monotonic()))
+            if pred(message):
+                return message
+
+    def send(self, message: dict[str, Any] | str) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def close(self) -> None:
+        self.cm.__exit__(None, None, None)
+        self.thread.join(5)
+
+
+def create(tc: TestClient, seats: list[str], name: str = "Ana", **options: Any) -> dict[str, Any]:
+    body = {"name": name, "preset": "classic", "options": {**SHORT, **options}, "seats": seats}
+    res = tc.post("/api/tables", json=body)
+    assert res.status_code == 201, res.text
+    data: dict[str, Any] = res.json()
+    return data
+
+
+def is_state(m: dict[str, Any]) -> bool:
+    return m["type"] == "state"
+
+
+def my_turn(seat: int) -> Any:
+    def pred(m: dict[str, Any]) -> bool:
+        r = m.get("round")
+        return bool(is_state(m) and r and r["current_seat"] == seat and r["legal_moves"])
+
+    return pred
+
+
+def play_out(conns: dict[int, Conn], rng: random.Random, limit: float = 60.0) -> dict[str, Any]:
+    """Play every human seat with random legal moves until the match is complete."""
+    deadline = time.monotonic() + limit
+    sent: dict[int, int] = {}
+    while time.monotonic() < deadline:
+        for conn in conns.values():
+            conn.drain()
+        for conn in conns.values():
+            if conn.last and conn.last["sheet"].get("complete"):
+                return conn.last
+        for seat, conn in conns.items():
+            m = conn.last
+            r = m and m["round"]
+            if m and r and r["current_seat"] == seat and r["legal_moves"]:
+                if sent.get(seat) != m["version"]:
+                    sent[seat] = m["version"]
+                    move = rng.choice(r["legal_moves"])
+                    conn.send({"type": "action", "move": move, "version": m["version"]})
+        time.sleep(0.005)
+    raise AssertionError("the game did not finish in time")
+
+
+def tiles_in(value: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, str):
+        for a, b in TILE.findall(value):
+            lo, hi = sorted((int(a), int(b)))
+            found.add(f"{lo}-{hi}")
+    elif isinstance(value, dict):
+        for v in value.values():
+            found |= tiles_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            found |= tiles_in(v)
+    return found
+
+
+def keys_in(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        out = set(value)
+        for v in value.values():
+            out |= keys_in(v)
+        return out
+    if isinstance(value, list):
+        out = set()
+        for v in value:
+            out |= keys_in(v)
+        return out
+    return set()
+
+
+def held_per_round(record_json: str) -> list[list[set[str]]]:
+    """For each round and seat: every tile the seat held at some point (dealt or drawn)."""
+    result = replay_record(load_record(record_json))
+    out = []
+    for state in result.match.rounds:
+        ts = state.ts
+        held = [set(map(str, ts.tiles_of(mask))) for mask in state.initial.hands]
+        boneyard = [str(ts.tiles[i]) for i in state.initial.boneyard]
+        pos = 0
+        for seat, action in state.history:
+            if action.kind == "draw":
+                held[seat].add(boneyard[pos])
+                pos += 1
+        out.append(held)
+    return out
+
+
+def check_no_leaks(conn: Conn, seat: int | None, held: list[list[set[str]]]) -> int:
+    """Every message to ``conn`` shows only its own hand and tiles on the table."""
+    states = 0
+    for m in conn.seen:
+        assert not keys_in(m) & SECRET_KEYS, m
+        if m["type"] != "state" or m["round"] is None:
+            continue
+        states += 1
+        r = dict(m["round"])
+        hand = r.pop("hand")
+        assert tiles_in(r.pop("legal_moves")) <= set(hand)
+        table_tiles = tiles_in(r["trains"]) | {f"{r['engine']}-{r['engine']}"}
+        assert tiles_in(r) <= table_tiles, (tiles_in(r) - table_tiles, r)
+        assert tiles_in({k: v for k, v in m.items() if k != "round"}) == set()
+        if seat is None:
+            assert hand == []
+            assert m["round"]["legal_moves"] == []
+        else:
+            assert r["seat"] == seat
+            assert set(hand) <= held[r["round"]][seat], (seat, r["round"], hand)
+            if r["current_seat"] != seat:
+                assert m["round"]["legal_moves"] == []
+    return states
+
+
+# -- whole games ---------------------------------------------------------------------------
+
+
+def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
+    client: TestClient,
+) -> None:
+    made = create(client, ["bot:greedy", "open"])
+    code = made["code"]
+    joined = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    assert joined["seat"] == 2
+    ana = Conn(client, code, made["token"])
+    ben = Conn(client, code, joined["token"])
+    watcher = Conn(client, code, None)
+    try:
+        assert ana.get()["type"] == "welcome"
+        final = play_out({0: ana, 2: ben}, random.Random(7))
+        watcher.until(lambda m: is_state(m) and m["sheet"].get("complete"))
+        ana.drain()
+        ben.drain()
+    finally:
+        for c in (ana, ben, watcher):
+            c.close()
+    game_id = final["table"]["game_id"]
+    assert game_id is not None
+    assert final["sheet"]["complete"]
+    assert len(final["sheet"]["rounds"]) == 2
+    record = client.get(f"/api/games/{game_id}/record")
+    assert record.status_code == 200
+    assert "attachment" in record.headers["content-disposition"]
+    replayed = replay_record(load_record(record.text))
+    assert replayed.complete
+    assert replayed.totals == final["sheet"]["totals"]
+    assert replayed.players == ("Ana", "Bot 2 (greedy)", "Ben")
+    held = held_per_round(record.text)
+    assert check_no_leaks(ana, 0, held) > 10
+    assert check_no_leaks(ben, 2, held) > 10
+    assert check_no_leaks(watcher, None, held) > 1
+    # statistics count humans only
+    stats = client.get("/api/stats").json()
+    names = {p["name"]: p for p in stats["players"]}
+    assert set(names) == {"Ana", "Ben"}
+    assert names["Ana"]["games"] == 1
+    assert names["Ana"]["average"] == replayed.totals[0]
+    assert names["Ana"]["wins"] == int(0 in replayed.winners)
+    assert stats["recent"][0]["id"] == game_id
+    # the replay viewer's frames: one per action plus the deal, every hand shown
+    frames = client.get(f"/api/games/{game_id}/replay").json()
+    first = frames["rounds"][0]
+    assert len(first["frames"]) == len(replayed.match.rounds[0].history) + 1
+    assert len(first["frames"][0]["hands"]) == 3
+
+
+def test_a_table_of_bots_and_one_player_waits_for_the_player(client: TestClient) -> None:
+    made = create(client, ["bot:random", "bot:greedy"])
+    ana = Conn(client, made["code"], made["token"])
+    try:
+        m = ana.until(my_turn(0))
+        version = m["version"]
+        time.sleep(0.3)
+        ana.drain()
+        assert ana.last is not None
+        assert ana.last["version"] == version  # nothing moves until Ana does
+    finally:
+        ana.close()
+
+
+# -- refused messages ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def seated(client: TestClient) -> Iterator[tuple[Conn, dict[str, Any]]]:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        yield conn, conn.until(my_turn(0))
+    finally:
+        conn.close()
+
+
+def errors_of(conn: Conn) -> dict[str, Any]:
+    return conn.until(lambda m: m["type"] == "error")
+
+
+def test_an_illegal_move_is_refused_in_the_players_words_and_changes_nothing(
+    seated: tuple[Conn, dict[str, Any]],
+) -> None:
+    conn, state = seated
+    legal = set(state["round"]["legal_moves"])
+    hand = state["round"]["hand"]
+    bad = next(f"{t}@{tr}" for t in hand for tr in ("M", "0", "1") if f"{t}@{tr}" not in legal)
+    conn.send({"type": "action", "move": bad, "version": state["version"]})
+    err = errors_of(conn)
+    assert err["code"] == "illegal"
+    assert err["message"]
+    wrong = "pass" if "draw" in legal else "draw"
+    conn.send({"type": "action", "move": wrong, "version": state["version"]})
+    assert errors_of(conn)["code"] == "illegal"  # must play a tile that fits, or draw
+    # nothing changed: the same position, still Ana's turn, moves still accepted
+    move = sorted(legal)[0]
+    conn.send({"type": "action", "move": move, "version": state["version"]})
+    after = conn.until(lambda m: is_state(m) and m["version"] > state["version"])
+    assert after["version"] == state["version"] + 1
+
+
+def test_a_french_player_gets_rule_errors_in_french(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"], lang="fr")
+    try:
+        state = conn.until(my_turn(0))
+        # drawing while a tile fits, or passing before drawing: both are refused
+        wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        err = errors_of(conn)
+        assert err["code"] == "illegal"
+        assert "Ana" in err["message"]
+        assert "doit" in err["message"]
+    finally:
+        conn.close()
+
+
+def test_a_stale_move_is_refused(seated: tuple[Conn, dict[str, Any]]) -> None:
+    conn, state = seated
+    move = state["round"]["legal_moves"][0]
+    conn.send({"type": "action", "move": move, "version": state["version"] + 5})
+    assert errors_of(conn)["code"] == "stale"
+    conn.send({"type": "action", "move": move, "version": state["version"]})
+    conn.until(lambda m: is_state(m) and m["version"] == state["version"] + 1)
+    conn.send({"type": "action", "move": move, "version": state["version"]})  # replayed
+    assert errors_of(conn)["code"] == "stale"
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        (json.dumps({"type": "launch"}), "malformed"),
+        (json.dumps({"type": "action", "move": "5-6@M"}), "malformed"),
+        (json.dumps({"type": "action", "move": "5-6@M", "version": 0, "seat": 1}), "malformed"),
+        (json.dumps({"type": "action", "move": "5-6 on M", "version": 0}), "malformed"),
+        (json.dumps({"type": "action", "move": "99-1@M", "version": 0}), "stale"),
+        (json.dumps({"type": "hello", "token": None}), "hello_again"),
+        (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),
+    ],
+)
+def test_malformed_messages_get_a_clear_error(
+    seated: tuple[Conn, dict[str, Any]], message: str, code: str
+) -> None:
+    conn, state = seated
+    conn.send(message)
+    err = errors_of(conn)
+    assert err["code"] == code, err
+    conn.send({"type": "ping"})
+    assert conn.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+
+
+def test_a_move_for_a_tile_outside_the_set_is_refused(
+    seated: tuple[Conn, dict[str, Any]],
+) -> None:
+    conn, state = seated
+    conn.send({"type": "action", "move": "99-1@M", "version": state["version"]})
+    err = errors_of(conn)
+    assert err["code"] == "illegal"
+
+
+def test_too_many_messages_are_refused_and_a_flood_is_cut_off(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        conn.until(is_state)
+        for _ in range(60):  # the burst allows 40
+            conn.send({"type": "ping"})
+        codes = [conn.until(lambda m: m["type"] != "state")["type"] for _ in range(60)]
+        assert codes.count("pong") >= 40
+        assert codes.count("error") >= 10
+        for _ in range(200):
+            conn.send({"type": "ping"})
+        with pytest.raises(AssertionError, match="the connection closed"):
+            while True:
+                conn.get(5.0)
+    finally:
+        conn.close()
+
+
+def test_the_first_message_must_be_hello_and_a_bad_token_is_refused(client: TestClient) -> None:
+    made = create(client, ["open"])
+    with client.websocket_connect(f"/ws/{made['code']}") as ws:
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert json.loads(ws.receive_text())["code"] == "hello_first"
+    with client.websocket_connect(f"/ws/{made['code']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": "x" * 32}))
+        assert json.loads(ws.receive_text())["code"] == "bad_token"
+    with client.websocket_connect("/ws/NOSUCH") as ws:
+        assert json.loads(ws.receive_text())["code"] == "no_table"
+
+
+def test_spectators_cannot_play_or_start(client: TestClient) -> None:
+    made = create(client, ["open"])
+    watcher = Conn(client, made["code"], None)
+    try:
+        state = watcher.until(is_state)
+        assert state["you"] is None
+        watcher.send({"type": "start"})
+        assert errors_of(watcher)["code"] == "spectator"
+        watcher.send({"type": "action", "move": "draw", "version": state["version"]})
+        assert errors_of(watcher)["code"] == "spectator"
+    finally:
+        watcher.close()
+
+
+def test_http_validation(client: TestClient) -> None:
+    base = {"name": "Ana", "seats": ["bot:greedy"]}
+    assert client.post("/api/tables", json={**base, "seats": ["bot:nobody"]}).status_code == 400
+    assert client.post("/api/tables", json={**base, "extra": 1}).status_code == 422
+    assert client.post("/api/tables", json={**base, "name": ""}).status_code == 422
+    assert client.post("/api/tables", json={**base, "seats": ["open"] * 9}).status_code == 400
+    assert client.post("/api/tables", json={**base, "options": {"rounds": 99}}).status_code == 400
+    made = create(client, ["bot:greedy"])
+    # full (and started): nobody else can join
+    res = client.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"})
+    assert res.status_code == 409
+    assert client.post("/api/tables/NOSUCH/join", json={"name": "Ben"}).status_code == 404
+    assert client.get("/api/games/999/record").status_code == 404
+    assert client.get("/").status_code == 200
+    assert client.get(f"/t/{made['code']}").status_code == 200
+    strings = client.get("/api/i18n/fi").json()["strings"]
+    assert strings["web.your_turn"] == "Sinun vuorosi"
+    assert strings["game.draw"]
+
+
+# -- seats held by tokens -----------------------------------------------------------------
+
+
+def test_start_fills_open_seats_with_bots(client: TestClient) -> None:
+    made = create(client, ["open", "open"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        waiting = conn.until(is_state)
+        assert waiting["table"]["status"] == "waiting"
+        conn.send({"type": "start"})
+        started = conn.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+        kinds = [s["kind"] for s in started["table"]["seats"]]
+        assert kinds == ["human", "bot", "bot"]
+        conn.send({"type": "start"})
+        assert errors_of(conn)["code"] == "started"
+    finally:
+        conn.close()
+
+
+def test_reconnecting_with_the_token_resumes_the_seat(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    first = Conn(client, made["code"], made["token"])
+    state = first.until(my_turn(0))
+    first.close()
+    again = Conn(client, made["code"], made["token"])
+    try:
+        welcome = again.get()
+        assert welcome == {"type": "welcome", "seat": 0, "code": made["code"]}
+        resumed = again.until(my_turn(0))
+        assert resumed["version"] == state["version"]
+        assert resumed["round"]["hand"] == state["round"]["hand"]
+        move = resumed["round"]["legal_moves"][0]
+        again.send({"type": "action", "move": move, "version": resumed["version"]})
+        again.until(lambda m: is_state(m) and m["version"] > state["version"])
+    finally:
+        again.close()
+
+
+def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
+    with TestClient(create_app(db, settings(takeover_after=0.3, bot_delay=0.05))) as tc:
+        made = create(tc, ["bot:greedy", "open"])
+        ben = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            # Ben never connects: after the takeover delay a bot plays his seat
+            seen = ana.until(
+                lambda m: (
+                    is_state(m)
+                    and any(h[:2] == "2:" for h in m["round"]["history"])
+                    or (
+                        is_state(m)
+                        and m["round"]["current_seat"] == 0
+                        and m["round"]["legal_moves"]
+                    )
+                ),
+                timeout=20,
+            )
+            while not any(h.startswith("2:") for h in seen["round"]["history"]):
+                ana.send(
+                    {
+                        "type": "action",
+                        "move": seen["round"]["legal_moves"][0],
+                        "version": seen["version"],
+                    }
+                )
+                seen = ana.until(
+                    lambda m: (
+                        is_state(m)
+                        and (
+                            any(h.startswith("2:") for h in m["round"]["history"])
+                            or (m["round"]["current_seat"] == 0 and m["round"]["legal_moves"])
+                        )
+                    ),
+                    timeout=20,
+                )
+            assert seen["table"]["seats"][2]["bot_playing"]
+        finally:
+            ana.close()
+        # Ana leaves too (a bot plays for her); Ben comes back: the bot hands his seat
+        # back, and the game waits for him on his turn
+        conn = Conn(tc, made["code"], ben["token"])
+        try:
+            back = conn.until(is_state)
+            assert back["you"] == 2
+            assert not back["table"]["seats"][2]["bot_playing"]
+            mine = conn.until(my_turn(2), timeout=20)
+            time.sleep(0.5)
+            conn.drain()
+            assert conn.last is not None
+            assert conn.last["version"] == mine["version"]
+            move = mine["round"]["legal_moves"][0]
+            conn.send({"type": "action", "move": move, "version": mine["version"]})
+            after = conn.until(lambda m: is_state(m) and m["version"] > mine["version"])
+            assert f"2:{move}" in after["round"]["history"]
+        finally:
+            conn.close()
