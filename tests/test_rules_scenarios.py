@@ -481,13 +481,13 @@ CORE: dict[str, list[Any]] = {
 def random_rules(rng: random.Random) -> tuple[Rules, int]:
     preset = rng.choice(["classic", "relaxed", "cardinal"])
     spec: dict[str, Any] = {"preset": preset}
-    size = rng.choice([4, 5, 6, 12])
+    size = rng.choice([4, 5, 6, 9, 12])
     if size != 12:
         players = rng.randint(4, 5) if preset == "cardinal" else rng.randint(2, 4)
         tiles = (size + 1) * (size + 2) // 2 - 1
         spec.update(max_pip=size, hand_size={str(players): rng.randint(2, tiles // players)})
     else:
-        players = rng.randint(4, 6) if preset == "cardinal" else rng.randint(2, 6)
+        players = rng.randint(4, 10) if preset == "cardinal" else rng.randint(2, 8)
     spec.update({option: value for option, value in HOUSE.items() if rng.random() < 0.25})
     spec.update(
         {option: rng.choice(values) for option, values in CORE.items() if rng.random() < 0.2}
