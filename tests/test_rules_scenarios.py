@@ -440,7 +440,9 @@ class Reference:
                 points += self.rules.double_blank_points
             out.append(points)
         for train in self.open:
-            out[self.played_by[self.trains[train][-1]]] += self.rules.unsatisfied_double_penalty
+            by = self.played_by[self.trains[train][-1]]
+            if self.hands[by]:  # a seat that went out scores 0, penalty or not
+                out[by] += self.rules.unsatisfied_double_penalty
         return out
 
 

@@ -257,6 +257,12 @@ def _normalise(key: str, value: Any) -> Any:
         if not isinstance(value, bool):
             raise RulesError(key, f"must be true or false, not {value!r}")
         return value
+    if key == "double_blank_points":
+        if value not in (0, 25, 50) or isinstance(value, bool):
+            raise RulesError(
+                key, f"the double blank counts 25 or 50 points (0: off), not {value!r}"
+            )
+        return value
     if key in _POINTS:
         if not _is_int(value) or value < 0:
             raise RulesError(key, f"must be a whole number of points, 0 or more, not {value!r}")

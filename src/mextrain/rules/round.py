@@ -133,6 +133,7 @@ class RoundState:
         "bone_pos",
         "boneyard",
         "double_by",
+        "drawn",
         "drew",
         "ended",
         "ends",
@@ -175,6 +176,7 @@ class RoundState:
     double_by: tuple[int, ...]
     seat: int
     drew: bool
+    drawn: int  # the tile drawn since the seat's last play (-1: none): only it may be played
     owe: bool
     run: bool
     plays: int
@@ -361,6 +363,7 @@ class RoundState:
         c.double_by = self.double_by
         c.seat = self.seat
         c.drew = self.drew
+        c.drawn = self.drawn
         c.owe = self.owe
         c.run = self.run
         c.plays = self.plays
@@ -380,6 +383,50 @@ class RoundState:
         return c
 
     __copy__ = copy
+
+    def with_hidden(
+        self, hands: Sequence[int], boneyard: Sequence[int], keep_sizes: bool = True
+    ) -> RoundState:
+        """A copy with every hand (bitmasks) and the boneyard still to draw (tile ids, top
+        first) replaced: a *determinization* for search bots that deal the unseen tiles again.
+
+        The table stays as it is. Raises `DealError` unless the hands, the boneyard, the
+        trains and the engine hold every tile of the set exactly once, and (``keep_sizes``)
+        unless every hand and the boneyard keep their sizes. The copy's ``initial`` deal and
+        ``history`` are the original ones: it is a position to play on, not a record.
+        """
+        if len(hands) != self.n:
+            raise DealError(f"{len(hands)} hands given for {self.n} seats")
+        ts = self.ts
+        seen = 1 << ts.double_id[self.engine]
+        for train in self.trains:
+            for tid in train:
+                seen |= 1 << tid
+        for seat, mask in enumerate(hands):
+            if mask & seen:
+                some = ", ".join(str(t) for t in ts.tiles_of(mask & seen)[:5])
+                raise DealError(f"seat {seat}'s hand repeats tiles already placed: {some}")
+            if keep_sizes and mask.bit_count() != self.hands[seat].bit_count():
+                raise DealError(
+                    f"seat {seat} holds {self.hands[seat].bit_count()} tiles, "
+                    f"not {mask.bit_count()}"
+                )
+            seen |= mask
+        if keep_sizes and len(boneyard) != self.boneyard_size:
+            raise DealError(f"the boneyard holds {self.boneyard_size} tiles, not {len(boneyard)}")
+        for tid in boneyard:
+            if not 0 <= tid < ts.size or seen >> tid & 1:
+                raise DealError(f"boneyard tile id {tid} is not in the set or is placed twice")
+            seen |= 1 << tid
+        if seen != ts.all_mask:
+            some = ", ".join(str(t) for t in ts.tiles_of(ts.all_mask & ~seen)[:5])
+            raise DealError(f"the hidden tiles leave out {some}")
+        c = self.copy()
+        c.hands = list(hands)
+        c.boneyard = tuple(boneyard)
+        c.bone_pos = 0
+        c._legal = None
+        return c
 
     # -- reading the state --------------------------------------------------------------
 
@@ -441,7 +488,8 @@ class RoundState:
         penalty = self.rules.unsatisfied_double_penalty
         if penalty:
             for seat in self.double_by:
-                out[seat] += penalty
+                if seat != self.out_seat:  # a seat that went out scores 0
+                    out[seat] += penalty
         return out
 
     # -- legal actions ------------------------------------------------------------------
@@ -509,6 +557,12 @@ class RoundState:
             plays = tuple(found)
         else:
             plays = self._start_plays(s, self.turns)
+        if plays and self.drawn >= 0:
+            # after a draw only the drawn tile may be played (with the base rules nothing else
+            # can fit anyway; a house rule such as no_going_out_on_double can make a held
+            # tile playable by the draw itself)
+            bit = 1 << self.drawn
+            plays = tuple((train, bit) for train, mask in plays if mask & bit)
         if plays:
             legal: _Legal = (plays, False, bool(self.run and self.plays and not self.owe))
         else:
@@ -629,6 +683,7 @@ class RoundState:
             self.open_doubles = (*self.open_doubles, train)
             self.double_by = (*self.double_by, s)
         self.plays += 1
+        self.drawn = -1
         self._legal = None
         if train == s:
             self.own_played = True
@@ -655,9 +710,11 @@ class RoundState:
 
     def _draw(self) -> None:
         s = self.seat
-        self.hands[s] |= 1 << self.boneyard[self.bone_pos]
+        tid = self.boneyard[self.bone_pos]
+        self.hands[s] |= 1 << tid
         self.bone_pos += 1
         self.drew = True
+        self.drawn = tid
         self._legal = None
 
     def _end_turn(self, forced: bool) -> None:
@@ -684,6 +741,7 @@ class RoundState:
     def _begin_turn(self, seat: int) -> None:
         self.seat = seat
         self.drew = False
+        self.drawn = -1
         self.owe = False
         self.plays = 0
         self.own_played = False
@@ -789,6 +847,14 @@ class RoundState:
                 tile=t,
                 train=train,
                 end=end,
+            )
+        if self.drawn >= 0 and tid != self.drawn:
+            drawn = str(ts.tiles[self.drawn])
+            return err(
+                "drawn_tile_only",
+                f"{who} drew {drawn}: only the drawn tile may be played now, or pass",
+                tile=t,
+                drawn=drawn,
             )
         rules = self.rules
         if rules.no_going_out_on_double and tile.is_double and self.hands[s].bit_count() == 1:
@@ -900,6 +966,7 @@ class RoundState:
             self.double_by,
             self.seat,
             self.drew,
+            self.drawn,
             self.owe,
             self.run,
             self.plays,
