@@ -138,11 +138,11 @@ def play_out(conns: dict[int, Conn], rng: random.Random, limit: float = 60.0) ->
         for seat, conn in conns.items():
             m = conn.last
             r = m and m["round"]
-            if m and r and r["current_seat"] == seat and r["legal_moves"]:
-                if sent.get(seat) != m["version"]:
-                    sent[seat] = m["version"]
-                    move = rng.choice(r["legal_moves"])
-                    conn.send({"type": "action", "move": move, "version": m["version"]})
+            mine = bool(m and r and r["current_seat"] == seat and r["legal_moves"])
+            if mine and m and r and sent.get(seat) != m["version"]:
+                sent[seat] = m["version"]
+                move = rng.choice(r["legal_moves"])
+                conn.send({"type": "action", "move": move, "version": m["version"]})
         time.sleep(0.005)
     raise AssertionError("the game did not finish in time")
 
@@ -366,7 +366,7 @@ def test_a_stale_move_is_refused(seated: tuple[Conn, dict[str, Any]]) -> None:
 def test_malformed_messages_get_a_clear_error(
     seated: tuple[Conn, dict[str, Any]], message: str, code: str
 ) -> None:
-    conn, state = seated
+    conn, _ = seated
     conn.send(message)
     err = errors_of(conn)
     assert err["code"] == code, err
@@ -396,10 +396,14 @@ def test_too_many_messages_are_refused_and_a_flood_is_cut_off(client: TestClient
         for _ in range(200):
             conn.send({"type": "ping"})
         with pytest.raises(AssertionError, match="the connection closed"):
-            while True:
-                conn.get(5.0)
+            drain_until_closed(conn)
     finally:
         conn.close()
+
+
+def drain_until_closed(conn: Conn) -> None:
+    while True:
+        conn.get(5.0)
 
 
 def test_the_first_message_must_be_hello_and_a_bad_token_is_refused(client: TestClient) -> None:
@@ -486,6 +490,16 @@ def test_reconnecting_with_the_token_resumes_the_seat(client: TestClient) -> Non
         again.close()
 
 
+def ana_or_ben_moved(m: dict[str, Any]) -> bool:
+    """Ana (seat 0) is to move, or Ben's seat (2) has moved in this round."""
+    if not is_state(m) or m["round"] is None:
+        return False
+    r = m["round"]
+    return any(h.startswith("2:") for h in r["history"]) or bool(
+        r["current_seat"] == 0 and r["legal_moves"]
+    )
+
+
 def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
     with TestClient(create_app(db, settings(takeover_after=0.3, bot_delay=0.05))) as tc:
         made = create(tc, ["bot:greedy", "open"])
@@ -493,18 +507,7 @@ def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
         ana = Conn(tc, made["code"], made["token"])
         try:
             # Ben never connects: after the takeover delay a bot plays his seat
-            seen = ana.until(
-                lambda m: (
-                    is_state(m)
-                    and any(h[:2] == "2:" for h in m["round"]["history"])
-                    or (
-                        is_state(m)
-                        and m["round"]["current_seat"] == 0
-                        and m["round"]["legal_moves"]
-                    )
-                ),
-                timeout=20,
-            )
+            seen = ana.until(ana_or_ben_moved, timeout=20)
             while not any(h.startswith("2:") for h in seen["round"]["history"]):
                 ana.send(
                     {
@@ -513,16 +516,7 @@ def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
                         "version": seen["version"],
                     }
                 )
-                seen = ana.until(
-                    lambda m: (
-                        is_state(m)
-                        and (
-                            any(h.startswith("2:") for h in m["round"]["history"])
-                            or (m["round"]["current_seat"] == 0 and m["round"]["legal_moves"])
-                        )
-                    ),
-                    timeout=20,
-                )
+                seen = ana.until(ana_or_ben_moved, timeout=20)
             assert seen["table"]["seats"][2]["bot_playing"]
         finally:
             ana.close()
@@ -533,7 +527,7 @@ def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
             back = conn.until(is_state)
             assert back["you"] == 2
             assert not back["table"]["seats"][2]["bot_playing"]
-            mine = conn.until(my_turn(2), timeout=20)
+            mine = back if my_turn(2)(back) else conn.until(my_turn(2), timeout=20)
             time.sleep(0.5)
             conn.drain()
             assert conn.last is not None
