@@ -180,6 +180,8 @@ class Table:
         for seat in self.seats:
             if seat.kind == "human":
                 seat.away_since = now
+        if self.status == "finished":
+            self.finish()
 
     def _log(self, kind: str, data: dict[str, Any]) -> None:
         """Append an event, then apply it: the log is written before anyone is told."""
@@ -528,12 +530,26 @@ class TableManager:
         self.store = store
         self.settings = settings
         self.tables: dict[str, Table] = {}
+        self.broken: set[str] = set()  # tables whose logs could not be replayed
 
     def restore(self) -> None:
+        """Rebuild every unfinished table. A table whose log cannot be replayed is left
+        out (and logged), so that one damaged table never keeps the server down."""
         for stored in self.store.tables(unfinished=True):
-            table = Table(self.store, stored, self.settings)
+            self._load(stored)
+
+    def _load(self, stored: StoredTable) -> Table | None:
+        if stored.code in self.broken:
+            return None
+        table = Table(self.store, stored, self.settings)
+        try:
             table.restore()
-            self.tables[table.code] = table
+        except Exception:
+            log.exception("table %s: its log cannot be replayed; it is left out", stored.code)
+            self.broken.add(stored.code)
+            return None
+        self.tables[table.code] = table
+        return table
 
     def resume(self) -> None:
         """Start bots and timers of restored tables (needs the running loop)."""
@@ -567,7 +583,14 @@ class TableManager:
                 return code
 
     def get(self, code: str) -> Table | None:
-        return self.tables.get(code.upper())
+        """A table by code; a finished one is read back from the store on demand."""
+        code = code.upper()
+        table = self.tables.get(code)
+        if table is None:
+            stored = self.store.table(code)
+            if stored is not None:
+                table = self._load(stored)
+        return table
 
     async def close(self) -> None:
         for table in self.tables.values():

@@ -1,0 +1,165 @@
+"""The SQLite store: event logs, finished games, statistics, and tables rebuilt exactly
+from their logs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.records import load_record, replay_record
+from mextrain.store import Store
+from mextrain.web.tables import Client, Settings, TableManager
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store(tmp_path / "store.sqlite3")
+
+
+def test_events_come_back_in_order_and_a_sequence_number_is_never_reused(store: Store) -> None:
+    table = store.create_table("ABC234", {"rules": "classic", "seats": ["open"]}, "seed")
+    for seq in range(5):
+        store.append(table, seq, "action", {"n": seq})
+    assert [e.seq for e in store.events(table)] == [0, 1, 2, 3, 4]
+    assert [e.data["n"] for e in store.events(table)] == [0, 1, 2, 3, 4]
+    with pytest.raises(sqlite3.IntegrityError):
+        store.append(table, 3, "action", {"n": 99})
+    assert store.events(table)[3].data == {"n": 3}
+    other = store.create_table("XYZ234", {"rules": "classic", "seats": []}, "seed2")
+    assert store.events(other) == []
+    assert store.code_taken("ABC234")
+    assert not store.code_taken("NOPE22")
+    with pytest.raises(sqlite3.IntegrityError):
+        store.create_table("ABC234", {}, "again")
+
+
+def test_the_log_survives_reopening(tmp_path: Path) -> None:
+    path = tmp_path / "again.sqlite3"
+    first = Store(path)
+    table = first.create_table("QWE234", {"rules": "relaxed", "seats": ["open"]}, "s")
+    first.append(table, 0, "join", {"seat": 0})
+    first.close()
+    second = Store(path)
+    stored = second.table("QWE234")
+    assert stored is not None
+    assert stored.config == {"rules": "relaxed", "seats": ["open"]}
+    assert stored.seed == "s"
+    assert [e.kind for e in second.events(stored.id)] == ["join"]
+
+
+def test_finished_games_give_statistics_for_people_not_bots(store: Store) -> None:
+    t1 = store.create_table("AAA234", {}, "s1")
+    t2 = store.create_table("BBB234", {}, "s2")
+    store.create_table("CCC234", {}, "s3")
+    g1 = store.save_game(t1, "{}", ["Ana", "Bot", "Ben"], [True, False, True], [10, 5, 30], [1])
+    g2 = store.save_game(t2, "{}", ["Ben", "Ana"], [True, True], [12, 12], [0, 1])
+    assert [t.code for t in store.tables(unfinished=True)] == ["CCC234"]
+    stats = {p.name: p for p in store.player_stats()}
+    assert set(stats) == {"Ana", "Ben"}
+    assert (stats["Ana"].games, stats["Ana"].wins, stats["Ana"].average) == (2, 1, 11.0)
+    assert (stats["Ben"].games, stats["Ben"].wins, stats["Ben"].average) == (2, 1, 21.0)
+    assert [p.name for p in store.player_stats("Ana")] == ["Ana"]
+    assert [g.id for g in store.recent_games()] == [g2, g1]
+    assert store.recent_games(name="Bot") == []
+    recent = store.recent_games(1)[0]
+    assert recent.players == ("Ben", "Ana")
+    assert recent.winners == (0, 1)
+    game = store.game(g1)
+    assert game is not None
+    assert game.players == ("Ana", "Bot", "Ben")
+    with pytest.raises(sqlite3.IntegrityError):  # one game per table
+        store.save_game(t1, "{}", ["Ana"], [True], [0], [0])
+    assert store.game_of_table(t1) == game
+
+
+# -- tables rebuilt from their logs -------------------------------------------------------
+
+
+async def _play_and_restore(path: Path, seed: int, moves: int) -> None:
+    quiet = Settings(bot_delay=0, takeover_after=3600, round_pause=3600)
+    rng = random.Random(seed)
+    store = Store(path)
+    manager = TableManager(store, quiet)
+    rules = {
+        "preset": rng.choice(["classic", "relaxed"]),
+        "max_pip": 6,
+        "rounds": 2,
+        "hand_size": {2: 7, 3: 7, 4: 6},
+    }
+    table, token = manager.create(rules, ["open", "open"], "Ana")
+    table.join("Ben")
+    table.join("Cy")  # the last seat taken: the game starts
+    clients = [Client(seat, "en") for seat in range(3)]
+    assert table.match is not None
+    for _ in range(moves):
+        state = table.match.current
+        if state.is_over:
+            if table.match.is_complete:
+                break
+            table._deal()  # the round pause, without waiting for it
+            continue
+        seat = state.current_seat
+        move = rng.choice(table.message_for(seat)["round"]["legal_moves"])
+        table.act(clients[seat], move, table.version)
+    await manager.close()
+    store.close()
+
+    again = Store(path)
+    restored = TableManager(again, quiet)
+    restored.restore()
+    copy = restored.get(table.code)
+    assert copy is not None
+    assert copy.version == table.version
+    assert copy.seat_of_token(token) == 0
+    assert copy.match is not None
+    assert len(copy.match.rounds) == len(table.match.rounds)
+    for mine, theirs in zip(copy.match.rounds, table.match.rounds, strict=True):
+        assert mine.history == theirs.history
+        assert mine.hands == theirs.hands
+        assert mine.record_actions() == theirs.record_actions()
+    for seat in (None, 0, 1, 2):
+        assert copy.message_for(seat) == table.message_for(seat)
+    if table.match.is_complete:
+        assert table.game_id is not None
+        stored = again.game(table.game_id)
+        assert stored is not None
+        assert replay_record(load_record(stored.record)).complete
+    else:
+        assert [t.code for t in again.tables(unfinished=True)] == [table.code]
+    await restored.close()
+    again.close()
+
+
+@settings(max_examples=15)
+@given(seed=st.integers(0, 2**32), moves=st.integers(0, 200))
+def test_a_table_is_rebuilt_exactly_from_its_log(
+    tmp_path_factory: pytest.TempPathFactory, seed: int, moves: int
+) -> None:
+    path = tmp_path_factory.mktemp("restore") / "t.sqlite3"
+    asyncio.run(_play_and_restore(path, seed, moves))
+
+
+def test_a_log_with_a_gap_is_left_out_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "gap.sqlite3"
+    store = Store(path)
+    config = {"rules": "classic", "seats": ["open", "open"]}
+    table = store.create_table("GAP234", config, "seed")
+    store.append(table, 0, "join", {"seat": 0, "name": "Ana", "token": "x"})
+    store.append(table, 2, "join", {"seat": 1, "name": "Ben", "token": "y"})
+    manager = TableManager(store, Settings())
+    with caplog.at_level(logging.ERROR, logger="mextrain.web.tables"):
+        manager.restore()
+    assert "GAP234" in caplog.text
+    assert "out of order" in caplog.text
+    assert manager.broken == {"GAP234"}
+    assert manager.get("GAP234") is None
+    assert store.tables()[0].config == config
