@@ -148,7 +148,10 @@ def play(
     rules = _with_house(_rules(rules_text), options)
     count = players
     if count is None:
-        count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
+        try:
+            count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
+        except (BotSpecError, ValueError) as err:
+            raise click.BadParameter(str(err), param_hint="--seats") from None
         lo, hi = rules.players
         count = min(max(count, lo), hi)
     if not rules.allows_players(count):

@@ -171,7 +171,9 @@ class TableScreen(Screen[None]):
         self.query_one("#status", Static).update(
             status_markup(self.session.match, view, t, self.names)
         )
-        self.query_one("#trains", Static).update(trains_markup(view, t, self.names, targets))
+        self.query_one("#trains", Static).update(
+            trains_markup(view, t, self.names, targets, you=self.viewer)
+        )
         hand_title = self.query_one("#hand-title", Static)
         hand = self.query_one("#hand", Static)
         if self.hand_visible() and self.viewer is not None:

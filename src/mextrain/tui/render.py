@@ -105,13 +105,15 @@ def trains_markup(
     targets: Collection[int] = (),
     shown: int | None = SHOWN_TILES,
     clickable: bool = True,
+    you: int | None = None,
 ) -> str:
+    """Every train, the Mexican last, then a line naming the open doubles to answer
+    (``you``: the seat whose train is called "your train", if any)."""
     lines = [train_markup(view, tr, t, names, targets, shown, clickable) for tr in view.trains]
     if view.open_doubles:
+        named = dict(enumerate(names))
         doubles = ", ".join(
-            t.train_label(train, view.seat, dict(enumerate(names)))
-            if train != view.seat
-            else t("tui.table.your_train_the")
+            t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
             for train in view.open_doubles
         )
         lines.append(f"[reverse b]‼ {t('tui.table.open_doubles', trains=doubles)}[/reverse b]")

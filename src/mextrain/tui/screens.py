@@ -159,12 +159,6 @@ class StartScreen(Screen[GameSetup]):
         key = f"tui.level.{name}"
         return self.t(key) if self.t.has(key) else name
 
-    def _collect(self) -> None:
-        self.seats = []
-        for seat in range(self.players):
-            value = self.query_one(f"#seat-{seat}", Select).value
-            self.seats.append(str(value))
-
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
         value = event.value
@@ -191,13 +185,14 @@ class StartScreen(Screen[GameSetup]):
         self.refresh(recompose=True)
 
     def _collect_safely(self) -> None:
-        seats = list(self.seats)
-        for seat in range(len(seats)):
+        """Read the seat choices on screen; seats not on screen keep or get a default."""
+        seats = []
+        for seat in range(self.players):
             found = self.query(f"#seat-{seat}")
-            if found:
-                value = found.first(Select).value
-                if value is not Select.NULL:
-                    seats[seat] = str(value)
+            value = found.first(Select).value if found else Select.NULL
+            if value is Select.NULL:
+                value = self.seats[seat] if seat < len(self.seats) else _bot_choices()[-1]
+            seats.append(str(value))
         self.seats = seats
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:

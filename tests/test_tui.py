@@ -1,0 +1,648 @@
+"""The terminal game, driven through Textual's Pilot at 80x24: whole rounds by key presses,
+illegal input explained, hot-seat hiding, save/quit/resume/finish, undo, every language,
+and the table's markers, open doubles and Mexican train checked against the engine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from click.testing import CliRunner
+from textual.content import Content
+from textual.pilot import Pilot
+from textual.widgets import Checkbox, Select, Static
+
+from mextrain.cli import main
+from mextrain.i18n import LANGUAGES, Translator, error_text
+from mextrain.records import GameRecord, load_record, replay_record
+from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Match, Rules
+from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec, WatchApp, parse_seats
+from mextrain.tui.hints import hints_for, planned_train
+from mextrain.tui.render import train_key, trains_markup
+from mextrain.tui.screens import (
+    HelpScreen,
+    MatchEndScreen,
+    PassScreen,
+    RoundEndScreen,
+    StartScreen,
+    seat_names,
+)
+from mextrain.tui.session import latest_unfinished
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Every test saves its games in a temporary directory, never the user's."""
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def plain(widget: Static) -> str:
+    visual = widget.visual
+    assert isinstance(visual, Content)
+    return visual.plain
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(test())
+
+
+def setup_of(seats: tuple[str, ...], lang: str = "en", **options: object) -> GameSetup:
+    return GameSetup(Rules.preset("classic", **options), seats, lang)
+
+
+def app_for(setup: GameSetup, seed: int = 1) -> PlayApp:
+    return PlayApp(setup=setup, lang=setup.lang, delay=0, seed=seed, show_start=False)
+
+
+def choice(app: PlayApp) -> Action:
+    """What the test's human does: the first play the engine offers, else draw, else pass."""
+    table = app.table
+    assert table is not None
+    view = table.my_view()
+    assert view is not None
+    plays = [a for a in view.legal_actions if a.kind == "play"]
+    if plays:
+        return plays[0]
+    return DRAW if DRAW in view.legal_actions else PASS
+
+
+async def settle(pilot: Pilot[None], app: PlayApp, limit: int = 3000) -> None:
+    """Let the bots move until a person must act or a round or the game has ended."""
+    for _ in range(limit):
+        await pilot.pause()
+        if isinstance(app.screen, RoundEndScreen | MatchEndScreen | PassScreen):
+            return
+        table = app.table
+        if table is not None and table.my_view() is not None:
+            return
+    raise AssertionError("the game never came back to a person")
+
+
+async def press_action(pilot: Pilot[None], app: PlayApp, action: Action) -> None:
+    """Make ``action`` with the keys a player would use."""
+    table = app.table
+    assert table is not None
+    if action.kind == "draw":
+        await pilot.press("d")
+    elif action.kind == "pass":
+        await pilot.press("p")
+    else:
+        assert action.tile is not None
+        assert action.train is not None
+        index = table.hand().index(action.tile)
+        await pilot.press("home", *["right"] * index, "enter", train_key(action.train))
+
+
+async def play_round_by_keys(pilot: Pilot[None], app: PlayApp) -> int:
+    """Play the human seat by key presses until the round ends; return its moves."""
+    moves = 0
+    while True:
+        await settle(pilot, app)
+        if isinstance(app.screen, RoundEndScreen | MatchEndScreen):
+            return moves
+        session = app.session
+        assert session is not None
+        before = len(session.state.history)
+        seat = session.state.current_seat
+        action = choice(app)
+        await press_action(pilot, app, action)
+        assert session.state.history[before] == (seat, action), "the keys made another move"
+        moves += 1
+
+
+# -- the session, without the screen ------------------------------------------------------
+
+
+def test_parse_seats_fills_and_checks() -> None:
+    assert parse_seats("you,greedy", 4) == ["human", "greedy", "greedy", "greedy"]
+    assert parse_seats(["Human", "random"]) == ["human", "random"]
+    with pytest.raises(ValueError, match="unknown bot"):
+        parse_seats("you,no-such-bot")
+    with pytest.raises(ValueError, match="3 seats given for 2"):
+        parse_seats("you,greedy,greedy", 2)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_seat_names_are_distinct_in_every_language(lang: str) -> None:
+    names = seat_names(["human", "human", "greedy", "greedy:random_ties=true"], Translator(lang))
+    assert len(set(names)) == 4
+    assert all(names)
+
+
+def test_session_saves_every_action_and_loads_back(data_dir: Path) -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("random", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=5)
+    assert session.path is not None
+    rng = random.Random(0)
+    for _ in range(12):
+        if session.state.is_over:
+            break
+        session.apply(rng.choice(session.state.legal_actions()))
+        saved = json.loads(session.path.read_text(encoding="utf-8"))
+        assert saved["rounds"][-1]["actions"] == [a.notation(s) for s, a in session.state.history]
+    assert saved["play"] == {"seats": ["human", "random"]}
+    assert latest_unfinished() == session.path
+    again = GameSession.load(session.path)
+    assert [s.kind for s in again.seats] == ["human", "random"]
+    assert again.names == ["Ana", "Ben"]
+    assert again.state.history == session.state.history
+    assert again.state.hands == session.state.hands
+
+
+def test_undo_goes_back_to_the_humans_last_decision() -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben"), SeatSpec("greedy", "Cy")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=11, save=False)
+    state = session.state
+    while state.current_seat != 0:
+        session.apply(session.bot_action(state.current_seat, session.view(state.current_seat)))
+    assert not session.can_undo()
+    before = [a.notation(s) for s, a in state.history]
+    hand_before = state.hands[0]
+    session.apply(state.legal_actions()[0])
+    while not session.state.is_over and session.state.current_seat != 0:
+        seat = session.state.current_seat
+        session.apply(session.bot_action(seat, session.view(seat)))
+    assert session.undo()
+    after = session.state
+    assert [a.notation(s) for s, a in after.history] == before
+    assert after.current_seat == 0
+    assert after.hands[0] == hand_before
+
+
+def test_undo_is_refused_with_two_people() -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("human", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=2, save=False)
+    session.apply(session.state.legal_actions()[0])
+    assert not session.can_undo()
+    assert not session.undo()
+
+
+def test_latest_unfinished_skips_finished_and_broken_files(data_dir: Path) -> None:
+    games = data_dir / "games"
+    games.mkdir()
+    (games / "99999999-broken.json").write_text("{not json", encoding="utf-8")
+    rules = Rules.preset("classic", rounds=1)
+    match = Match.new(rules, 2, random.Random(3))
+    rng = random.Random(4)
+    while not match.current.is_over:
+        match.current.apply(rng.choice(match.current.legal_actions()))
+    done = GameRecord.from_match(match, ["A", "B"]).to_json()
+    (games / "99999998-done.json").write_text(done, encoding="utf-8")
+    assert latest_unfinished() is None
+    open_game = GameSession.new(rules, [SeatSpec("human", "A"), SeatSpec("random", "B")], 1)
+    assert latest_unfinished() == open_game.path
+
+
+def test_hints_and_the_planned_train_come_from_the_seat_view() -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=21, save=False)
+    rng = random.Random(1)
+    for _ in range(40):
+        state = session.state
+        if state.is_over:
+            break
+        view = state.view(state.current_seat)
+        hints = hints_for(view, rng)
+        assert hints
+        assert all(h.action in view.legal_actions for h in hints)
+        train = planned_train(view)
+        hand = set(view.hand)
+        pip = view.trains[view.seat].open_end
+        for tile in train:  # a real train: each tile touches the one before
+            assert tile in hand
+            pip = tile.other_end(pip)
+        assert len(set(train)) == len(train)
+        session.apply(hints[0].action)
+
+
+# -- what the table shows ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_table_rows_show_markers_open_doubles_and_the_mexican_train(seed: int) -> None:
+    """Every row against the engine's view, at every step of random rounds."""
+    t = Translator("en")
+    rules = Rules.preset("classic" if seed % 2 else "relaxed")
+    match = Match.new(rules, 4, random.Random(seed))
+    state = match.current
+    rng = random.Random(seed)
+    names = ["Ana", "Ben", "Cy", "Dee"]
+    seen_marker = seen_double = False
+    while not state.is_over:
+        view = state.view(0)
+        text = Content.from_markup(trains_markup(view, t, names, you=0)).plain
+        rows = text.split("\n")
+        for seat in range(4):
+            row = rows[seat]
+            train = view.trains[seat]
+            assert names[seat] in row
+            assert ("⚑" in row) == train.marker_up
+            assert ("‼" in row) == train.open_double
+            assert row.rstrip().endswith(f"→ {train.open_end}")
+            assert ("▶" in row) == (view.current_seat == seat)
+            seen_marker |= train.marker_up
+            seen_double |= train.open_double
+        mexican = rows[4]
+        assert mexican.lstrip().startswith("m Mexican train")
+        assert ("‼" in mexican) == view.mexican.open_double
+        assert mexican.rstrip().endswith(f"→ {view.mexican.open_end}")
+        if view.open_doubles:
+            assert rows[5].startswith("‼ Open double")
+            for train_id in view.open_doubles:
+                label = (
+                    "your train"
+                    if train_id == 0
+                    else t.train_label(train_id, -2, dict(enumerate(names)))
+                )
+                assert label in rows[5]
+        else:
+            assert len(rows) == 5
+        state.apply(rng.choice(state.legal_actions()))
+    assert seen_marker
+    assert seen_double or seed % 2 == 0
+
+
+def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> None:
+    t = Translator("en")
+    match = Match.new(Rules.preset("relaxed"), 2, random.Random(8))
+    state = match.current
+    rng = random.Random(9)
+    longest = 0
+    while not state.is_over and longest < 10:
+        state.apply(rng.choice(state.legal_actions()))
+        longest = max(len(state.train(t_id)) for t_id in (0, 1, MEXICAN))
+    view = state.view(0)
+    short = Content.from_markup(trains_markup(view, t, ["A", "B"])).plain
+    full = Content.from_markup(trains_markup(view, t, ["A", "B"], shown=None)).plain
+    n = len(view.trains)
+    rows = zip(short.split("\n")[:n], full.split("\n")[:n], view.trains, strict=True)
+    for row_short, row_full, train in rows:
+        tiles = train.oriented(view.engine)
+        for tile in tiles:
+            assert tile in row_full
+        if len(tiles) > 7:
+            assert f"…{len(tiles) - 7}" in row_short
+            assert tiles[-1] in row_short
+
+
+# -- the game through key presses ---------------------------------------------------------
+
+
+def test_a_human_plays_a_whole_round_against_bots_by_keys() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy", "greedy", "greedy")), seed=4)
+        async with app.run_test(size=SIZE) as pilot:
+            moves = await play_round_by_keys(pilot, app)
+            assert moves > 0
+            assert isinstance(app.screen, RoundEndScreen)
+            session = app.session
+            assert session is not None
+            assert session.state.is_over
+            result = plain(app.screen.query_one("#round-result", Static))
+            for seat, name in enumerate(session.names):
+                assert name in result
+                points = session.state.scores()
+                assert points is not None
+                assert f"{points[seat]} pts" in result
+            human_moves = [a for s, a in session.state.history if s == 0]
+            assert len(human_moves) == moves
+            await pilot.press("enter")  # the next round is dealt
+            await settle(pilot, app)
+            assert session.state.round_index == 1
+
+    run(scenario)
+
+
+def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=6)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            view = table.my_view()
+            assert view is not None
+            plays = [a for a in view.legal_actions if a.kind == "play"]
+            if not plays:
+                pytest.skip("this deal gives the human no play at once")
+            action = plays[0]
+            assert action.tile is not None
+            assert action.train is not None
+            hand = table.hand()
+            x = 0
+            for tile in hand[: hand.index(action.tile)]:
+                x += len(str(tile)) + 3  # " a-b " and the playable mark or a space
+            hand_widget = table.query_one("#hand", Static)
+            width = hand_widget.size.width
+            await pilot.click(hand_widget, offset=(x % width + 1, x // width))
+            assert table.chosen == action.tile
+            row = [tr.owner for tr in view.trains].index(action.train)
+            history = len(view.history)
+            await pilot.click(table.query_one("#trains", Static), offset=(3, row))
+            session = app.session
+            assert session is not None
+            assert session.state.history[history] == (0, action)
+
+    run(scenario)
+
+
+def test_illegal_input_is_explained_in_the_players_language() -> None:
+    for lang in ("en", "fi"):
+
+        async def scenario(lang: str = lang) -> None:
+            app = app_for(setup_of(("human", "greedy"), lang), seed=12)
+            async with app.run_test(size=SIZE) as pilot:
+                await settle(pilot, app)
+                table = app.table
+                session = app.session
+                assert table is not None
+                assert session is not None
+                view = table.my_view()
+                assert view is not None
+                names = dict(enumerate(session.names))
+                message = table.query_one("#message", Static)
+                # a tile that fits nowhere: the engine's reason, in the player's language
+                playable = {a.tile for a in view.legal_actions if a.kind == "play"}
+                stuck = [tile for tile in table.hand() if tile not in playable]
+                assert stuck
+                await pilot.press("home", *["right"] * table.hand().index(stuck[0]), "enter")
+                with pytest.raises(IllegalActionError) as refused:
+                    session.state.copy().apply(Action.play(stuck[0], 0))
+                assert plain(message) == error_text(refused.value, lang, names)
+                assert table.chosen is None
+                # drawing while a tile fits (or passing while one must draw)
+                wrong = PASS if playable else DRAW
+                if playable and PASS in view.legal_actions:
+                    return
+                history = len(session.state.history)
+                await pilot.press("p" if wrong == PASS else "d")
+                with pytest.raises(IllegalActionError) as refused:
+                    session.state.copy().apply(wrong)
+                assert plain(message) == error_text(refused.value, lang, names)
+                assert len(session.state.history) == history
+                # a train key before a tile
+                await pilot.press("m")
+                assert plain(message) == Translator(lang)("tui.error.tile_first")
+
+        run(scenario)
+
+
+def test_hot_seat_hides_each_hand_until_its_owner_takes_the_keyboard() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "human", "greedy")), seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            session = app.session
+            assert session is not None
+            passes = 0
+            for _ in range(12):
+                await settle(pilot, app)
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+                if isinstance(app.screen, PassScreen):
+                    passes += 1
+                    seat = session.state.current_seat
+                    assert session.names[seat] in plain(app.screen.query_one("#pass-text", Static))
+                    table = app.table
+                    assert table is not None
+                    assert table.viewer is None
+                    # the table underneath shows no hand at all while the keyboard changes hands
+                    assert "hidden" in plain(table.query_one("#hand-title", Static)).lower()
+                    await pilot.press("enter")
+                    await pilot.pause()
+                    shown = plain(table.query_one("#hand", Static))
+                    mine = {str(t) for t in session.state.hand(seat)}
+                    for other in (0, 1):
+                        if other != seat:
+                            theirs = {str(t) for t in session.state.hand(other)} - mine
+                            assert not any(f" {tile} " in f" {shown} " for tile in theirs)
+                    continue
+                await press_action(pilot, app, choice(app))
+            assert passes >= 3
+
+    run(scenario)
+
+
+def test_save_quit_resume_and_finish(data_dir: Path) -> None:
+    setup = setup_of(("human", "greedy"), rounds=1)
+
+    async def first_sitting() -> None:
+        app = app_for(setup, seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(3):
+                await settle(pilot, app)
+                await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(first_sitting)
+    path = latest_unfinished()
+    assert path is not None
+    assert path.parent == data_dir / "games"
+    saved = replay_record(load_record(path.read_bytes()))
+    assert not saved.complete
+    humans = sum(1 for s, _ in saved.match.current.history if s == 0)
+    assert humans >= 3
+
+    async def second_sitting() -> None:
+        session = GameSession.load(path)
+        assert session.state.history == saved.match.current.history
+        app = PlayApp(session=session, lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_round_by_keys(pilot, app)
+            assert isinstance(app.screen, RoundEndScreen)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MatchEndScreen)
+            winners = plain(app.screen.query_one("#winners", Static))
+            assert any(session.names[s] in winners for s in session.match.winners)
+            sheet = plain(app.screen.query_one("#final-sheet", Static))
+            assert "Total" in sheet
+            await pilot.press("q")
+
+    run(second_sitting)
+    finished = replay_record(load_record(path.read_bytes()))
+    assert finished.complete
+    assert latest_unfinished() is None
+
+
+def test_resume_from_the_command_line_needs_a_saved_game() -> None:
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1
+    assert "No unfinished game to resume." in result.output
+    result = CliRunner().invoke(main, ["play", "--seats", "you,no-such-bot"])
+    assert result.exit_code == 2
+    assert "unknown bot" in result.output
+    result = CliRunner().invoke(main, ["play", "--rules", "cardinal", "--players", "3"])
+    assert result.exit_code == 2
+    assert "4 to 10 players" in result.output
+
+
+def test_undo_against_bots_by_key() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy", "greedy")), seed=17)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            table = app.table
+            assert table is not None
+            await pilot.press("u")
+            assert (
+                plain(table.query_one("#message", Static)) == "Nothing to undo in this round yet."
+            )
+            before = list(session.state.history)
+            hand = session.state.hands[0]
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            if session.state.is_over:
+                return
+            await pilot.press("u")
+            await settle(pilot, app)
+            assert session.state.history == before
+            assert session.state.hands[0] == hand
+            assert session.state.current_seat == 0
+            assert session.path is not None
+            saved = load_record(session.path.read_bytes())
+            assert len(saved.rounds[-1].actions) == len(before)
+
+    run(scenario)
+
+
+def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=23)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause()
+                if plain(table.query_one("#message", Static)).startswith("Hint:"):
+                    break
+            assert plain(table.query_one("#message", Static)).startswith("Hint:")
+            await pilot.press("v")
+            text = plain(table.query_one("#message", Static))
+            assert text.startswith(("Your planned train", "No tile of your hand"))
+
+    run(scenario)
+
+
+# -- screens in every language ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_language_renders_the_main_screens(lang: str) -> None:
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = PlayApp(
+            setup=setup_of(("human", "greedy", "greedy"), lang), lang=lang, delay=0, seed=2
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            assert t("tui.start.title") in plain(app.screen.query_one("#start-title", Static))
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            status = plain(table.query_one("#status", Static))
+            assert t("tui.status.round", number=1, total=13) in status
+            trains = plain(table.query_one("#trains", Static))
+            assert t("game.train.mexican")[:16] in trains
+            assert plain(table.query_one("#keys", Static)) == t("tui.keys.bar")
+            await pilot.press("question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            rules_text = plain(app.screen.query_one("#help-rules", Static))
+            assert rules_text == t("tui.help.rules")
+            await pilot.press("escape")
+            await pilot.press("s")
+            sheet = plain(app.screen.query_one("#sheet", Static))
+            assert t("game.total") in sheet
+            assert len(sheet.split("\n")) == 13 + 2
+            await pilot.press("escape")
+            # every line of the table fits 80 columns
+            for widget_id in ("#status", "#keys"):
+                widget = table.query_one(widget_id, Static)
+                assert widget.region.right <= SIZE[0]
+                assert len(plain(widget)) <= SIZE[0]
+
+    run(scenario)
+
+
+def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> None:
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, StartScreen)
+            screen.query_one("#preset", Select).value = "cardinal"
+            await pilot.pause()
+            await pilot.pause()
+            players = app.screen.query_one("#players", Select)
+            assert players.value == 4  # cardinal is for 4 to 10
+            app.screen.query_one("#seat-1", Select).value = "random"
+            await pilot.pause()
+            app.screen.query_one("#flag-draw_until_playable", Checkbox).focus()
+            await pilot.press("space")  # below the fold at 80x24: focus scrolls to it
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.rules.preset_name == "cardinal"
+            assert session.rules.draw_until_playable
+            assert [s.kind for s in session.seats][:2] == ["human", "random"]
+            assert session.players == 4
+
+    run(scenario)
+
+
+def test_the_replay_viewer_steps_through_a_record_with_every_hand_shown() -> None:
+    path = Path(__file__).parent / "records" / "double6_complete.json"
+    record = load_record(path.read_bytes())
+    result = replay_record(record)
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            first = result.match.rounds[0]
+            hands = plain(app.query_one("#w-hands", Static))
+            for dealt in record.rounds[0].hands:
+                for tile in dealt:
+                    assert str(tile) in hands
+            await pilot.press("right", "right")
+            assert app.step == 2
+            assert app.state.history == first.history[:2]
+            hands = plain(app.query_one("#w-hands", Static))
+            for seat in range(len(record.players)):
+                for tile in app.state.hand(seat):
+                    assert str(tile) in hands
+            await pilot.press("left")
+            assert app.step == 1
+            await pilot.press("end")
+            assert app.state.is_over
+            assert "went out" in plain(app.query_one("#w-hands", Static))
+            await pilot.press("q")
+
+    run(scenario)
+
+
+def test_the_replay_command_has_a_watch_flag() -> None:
+    result = CliRunner().invoke(main, ["replay", "--help"])
+    assert result.exit_code == 0
+    assert "--watch" in result.output
