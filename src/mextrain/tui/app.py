@@ -61,6 +61,7 @@ CSS = """
 #log { height: 1fr; min-height: 3; border-top: solid $secondary; }
 #keys { height: 1; background: $boost; }
 .dialog { width: 100%; height: 100%; padding: 0 1; background: $surface; }
+.dialog > Static { margin-bottom: 1; }
 #pass { align: center middle; width: 100%; height: 100%; }
 #pass-text { width: 100%; content-align: center middle; text-align: center; }
 #start { padding: 0 1; }
@@ -248,7 +249,7 @@ class TableScreen(Screen[None]):
                 self.app.push_screen(PassScreen(self.names[seat], self.t), self._ready(seat))
             return
         self._token += 1
-        self.run_worker(self.bot_turn(self._token, seat), exclusive=True, group="bots")
+        self.run_worker(self.bot_turn(self._token, seat), group="bots")
 
     def _ready(self, seat: int) -> Callable[[None], None]:
         def ready(_: None) -> None:

@@ -63,7 +63,8 @@ def train_markup(
     tid = MEXICAN if train.is_mexican else owner
     if train.is_mexican:
         pointer = " "
-        label = escape(f"{t('game.train.mexican')[:16]:<17}")
+        word = t("game.train.mexican")
+        label = escape(f"{(word[:1].upper() + word[1:])[:16]:<17}")
     else:
         pointer = "▶" if view.current_seat == owner and view.ended is None else " "
         count = view.hand_sizes[owner]
@@ -147,8 +148,9 @@ def hand_markup(
     parts = []
     for index, tile in enumerate(hand):
         text = str(tile)
-        text = f"[{text}]" if tile == chosen else f" {text} "
-        text = f"[b u]{escape(text)}*[/b u]" if tile in playable else f"{escape(text)} "
+        mark = "*" if tile in playable else " "
+        text = f"[{text}{mark}]" if tile == chosen else f" {text}{mark} "
+        text = f"[b u]{escape(text)}[/b u]" if tile in playable else escape(text)
         if index == cursor:
             text = f"[reverse]{text}[/reverse]"
         if clickable:
