@@ -257,7 +257,10 @@ def test_table_rows_show_markers_open_doubles_and_the_mexican_train(seed: int) -
         assert ("‼" in mexican) == view.mexican.open_double
         assert mexican.rstrip().endswith(f"→ {view.mexican.open_end}")
         if view.open_doubles:
-            assert rows[5].startswith("‼ Open double")
+            head = (
+                "‼ Open double to answer first" if rules.open_doubles_block else "‼ Open doubles:"
+            )
+            assert rows[5].startswith(head)
             for train_id in view.open_doubles:
                 label = (
                     "your train"

@@ -117,7 +117,13 @@ def trains_markup(
             t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
             for train in view.open_doubles
         )
-        lines.append(f"[reverse b]‼ {t('tui.table.open_doubles', trains=doubles)}[/reverse b]")
+        # under open_doubles_block the oldest must be answered before any other play
+        key = (
+            "tui.table.open_doubles"
+            if view.rules.open_doubles_block
+            else "tui.table.open_doubles_free"
+        )
+        lines.append(f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]")
     return "\n".join(lines)
 
 
