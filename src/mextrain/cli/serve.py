@@ -53,6 +53,13 @@ def default_db() -> Path:
     help="Seconds between the end of a round and the next deal.",
 )
 @click.option(
+    "--messages-per-second",
+    default=20.0,
+    show_default=True,
+    type=click.FloatRange(1),
+    help="Most messages a connection may send per second (bursts of twice that).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -65,6 +72,7 @@ def serve(
     bot_delay: float,
     takeover_after: float,
     round_pause: float,
+    messages_per_second: float,
     log_level: str,
 ) -> None:
     """Serve tables in the browser: create one, share its code, bots fill empty seats."""
@@ -77,7 +85,13 @@ def serve(
             f"the web server needs the 'web' extra: pip install 'mextrain[web]' ({err})"
         ) from None
     path = db or default_db()
-    settings = Settings(bot_delay=bot_delay, takeover_after=takeover_after, round_pause=round_pause)
+    settings = Settings(
+        bot_delay=bot_delay,
+        takeover_after=takeover_after,
+        round_pause=round_pause,
+        messages_per_second=messages_per_second,
+        burst=max(2, int(messages_per_second * 2)),
+    )
     app = create_app(path, settings)
     click.echo(f"mextrain: database {path}", err=True)
     uvicorn.run(
