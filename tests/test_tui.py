@@ -649,3 +649,15 @@ def test_the_replay_command_has_a_watch_flag() -> None:
     result = CliRunner().invoke(main, ["replay", "--help"])
     assert result.exit_code == 0
     assert "--watch" in result.output
+
+
+def test_light_terminals_get_a_light_theme() -> None:
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"))
+        app = PlayApp(setup=setup, delay=0, seed=1, show_start=False, light=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            assert app.theme == "textual-light"
+            assert not app.current_theme.dark
+
+    run(scenario)

@@ -99,6 +99,7 @@ def _with_house(rules: Rules, options: tuple[str, ...]) -> Rules:
 @click.option(
     "--seed", type=int, default=None, help="Seed for the deals (the same seed, the same game)."
 )
+@click.option("--light", is_flag=True, help="Colours for a light terminal background.")
 @click.option("--resume", is_flag=True, help="Carry on with the last unfinished game.")
 @click.option(
     "--file",
@@ -115,6 +116,7 @@ def play(
     lang: str | None,
     delay: float | None,
     seed: int | None,
+    light: bool,
     resume: bool,
     file: Path | None,
 ) -> None:
@@ -143,7 +145,7 @@ def play(
             session = GameSession.load(path, kinds, seed)
         except (ValueError, OSError) as err:
             raise click.ClickException(f"cannot resume {path}: {err}") from None
-        PlayApp(session=session, lang=language, delay=pause).run()
+        PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return
     rules = _with_house(_rules(rules_text), options)
     count = players
@@ -164,4 +166,12 @@ def play(
     except (BotSpecError, ValueError) as err:
         raise click.BadParameter(str(err), param_hint="--seats") from None
     setup = GameSetup(rules, tuple(kinds), language)
-    PlayApp(setup=setup, lang=language, delay=pause, seed=seed, show_start=seats is None).run()
+    app = PlayApp(
+        setup=setup,
+        lang=language,
+        delay=pause,
+        seed=seed,
+        show_start=seats is None,
+        light=light,
+    )
+    app.run()

@@ -466,8 +466,11 @@ class PlayApp(App[None]):
         seed: int | None = None,
         show_start: bool = True,
         save: bool = True,
+        light: bool = False,
     ) -> None:
         super().__init__()
+        if light:  # for light terminals; Ctrl+P offers every other theme too
+            self.theme = "textual-light"
         self.setup = setup or GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
         self.session = session
         self.lang = lang
