@@ -538,3 +538,21 @@ def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
             assert f"2:{move}" in after["round"]["history"]
         finally:
             conn.close()
+
+
+def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
+    seated: tuple[Conn, dict[str, Any]],
+) -> None:
+    conn, state = seated
+    conn.send({"type": "hint", "version": state["version"]})
+    hint = conn.until(lambda m: m["type"] in ("hint", "error"))
+    assert hint["type"] == "hint", hint
+    assert hint["move"] in state["round"]["legal_moves"]
+    assert hint["bot"] == "greedy"
+    conn.send({"type": "hint", "version": state["version"] + 1})
+    assert errors_of(conn)["code"] == "stale"
+    conn.send({"type": "action", "move": hint["move"], "version": state["version"]})
+    after = conn.until(lambda m: is_state(m) and m["version"] > state["version"])
+    if after["round"]["current_seat"] != 0:
+        conn.send({"type": "hint", "version": after["version"]})
+        assert errors_of(conn)["code"] in ("not_your_turn", "stale")

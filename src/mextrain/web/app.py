@@ -258,7 +258,10 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                     continue
                 try:
                     message = parse_client_message(_text_of(raw, settings.max_message_bytes))
-                    _handle(table, client, message)
+                    if isinstance(message, HintMessage):
+                        client.send(await table.hint(client, message.version))
+                    else:
+                        _handle(table, client, message)
                 except MessageError as err:
                     client.send(_error(err.code, err.detail))
                 except TableError as err:
@@ -279,8 +282,6 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 def _handle(table: Table, client: Client, message: Any) -> None:
     if isinstance(message, ActionMessage):
         table.act(client, message.move, message.version)
-    elif isinstance(message, HintMessage):
-        client.send(table.hint(client, message.version))
     elif isinstance(message, StartMessage):
         if client.seat is None:
             raise TableError("spectator", "spectators cannot start the game")

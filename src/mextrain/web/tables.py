@@ -56,9 +56,9 @@ def bot_levels() -> list[str]:
     return [name for name in BOT_LEVELS if name in known]
 
 
-def _default_bot() -> str:
+def _default_bot(prefer: tuple[str, ...] | None = None) -> str:
     levels = bot_levels()
-    for name in ("medium", "planner", "greedy"):
+    for name in prefer or ("medium", "planner", "greedy"):
         if name in levels:
             return name
     return levels[-1]
@@ -81,7 +81,10 @@ class Settings:
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
-        return spec or _default_bot()
+        if spec:
+            return spec
+        # hints are computed while the player waits: the strong, quick planner first
+        return _default_bot(("planner", "medium", "greedy") if which == "hint_bot" else None)
 
 
 class TableError(Exception):
@@ -310,8 +313,8 @@ class Table:
         self._log("action", {"action": action.notation(seat)})
         self.changed()
 
-    def hint(self, client: Client, version: int) -> dict[str, Any]:
-        """The move a strong bot would make here (the player's own view only)."""
+    async def hint(self, client: Client, version: int) -> dict[str, Any]:
+        """The move a strong bot would make here, from the player's own view only."""
         if client.seat is None or self.match is None or self.status != "playing":
             raise TableError("not_playing", "no hint now")
         if version != self.version:
@@ -320,7 +323,8 @@ class Table:
         if not view.is_my_turn:
             raise TableError("not_your_turn", "hints are for your own turn")
         bot = make_bot(self.settings.bot_spec("hint_bot"))
-        action = bot.act(view, random.Random(self.version))
+        # a strong bot may think for a while: not on the event loop (the view is frozen)
+        action = await asyncio.to_thread(bot.act, view, random.Random(version))
         return {"type": "hint", "version": version, "move": _move(action), "bot": bot.name}
 
     def changed(self) -> None:
