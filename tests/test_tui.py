@@ -592,6 +592,11 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
             await pilot.pause()
             screen = app.screen
             assert isinstance(screen, StartScreen)
+            screen.query_one("#lang", Select).value = "fi"
+            await pilot.pause()
+            await pilot.pause()
+            title = plain(app.screen.query_one("#start-title", Static))
+            assert Translator("fi")("tui.start.title") in title
             screen.query_one("#preset", Select).value = "cardinal"
             await pilot.pause()
             await pilot.pause()
@@ -610,6 +615,11 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
             assert session.rules.draw_until_playable
             assert [s.kind for s in session.seats][:2] == ["human", "random"]
             assert session.players == 4
+            assert app.lang == "fi"
+            table = app.table
+            assert table is not None
+            status = plain(table.query_one("#status", Static))
+            assert status.startswith("Kierros 1/13")
 
     run(scenario)
 

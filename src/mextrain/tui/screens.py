@@ -113,6 +113,7 @@ class StartScreen(Screen[GameSetup]):
                     [(LANGUAGE_NAMES[code], code) for code in LANGUAGES],
                     value=self.lang,
                     allow_blank=False,
+                    compact=True,
                     id="lang",
                 )
             with Horizontal(classes="row"):
@@ -121,6 +122,7 @@ class StartScreen(Screen[GameSetup]):
                     [(t(f"tui.preset.{name}"), name) for name in PRESET_NAMES],
                     value=self.preset,
                     allow_blank=False,
+                    compact=True,
                     id="preset",
                 )
             with Horizontal(classes="row"):
@@ -129,6 +131,7 @@ class StartScreen(Screen[GameSetup]):
                     [(str(n), n) for n in range(lo, hi + 1)],
                     value=self.players,
                     allow_blank=False,
+                    compact=True,
                     id="players",
                 )
             with Horizontal(classes="row"):
@@ -138,6 +141,7 @@ class StartScreen(Screen[GameSetup]):
                     [(t("tui.start.rounds", count=n), n) for n in lengths],
                     value=self.rounds if self.rounds in lengths else base.round_count,
                     allow_blank=False,
+                    compact=True,
                     id="rounds",
                 )
             for seat in range(self.players):
@@ -148,12 +152,15 @@ class StartScreen(Screen[GameSetup]):
                     options.append((kind, kind))
                 with Horizontal(classes="row"):
                     yield Label(t("tui.start.seat", number=seat + 1), classes="field")
-                    yield Select(options, value=kind, allow_blank=False, id=f"seat-{seat}")
+                    yield Select(
+                        options, value=kind, allow_blank=False, compact=True, id=f"seat-{seat}"
+                    )
             yield Static(t("tui.start.house"), classes="section")
             for flag in HOUSE_FLAGS:
                 yield Checkbox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
             yield Static(escape(self.error), id="start-error")
             yield Button(t("tui.start.go"), variant="primary", id="go")
+        yield Static(escape(t("tui.start.keys")), id="start-keys")
 
     def _level(self, name: str) -> str:
         key = f"tui.level.{name}"
