@@ -671,3 +671,34 @@ def test_light_terminals_get_a_light_theme() -> None:
             assert not app.current_theme.dark
 
     run(scenario)
+
+
+def test_quitting_at_a_round_end_resumes_at_that_round_end() -> None:
+    rules = Rules.preset("classic", rounds=2)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    session = GameSession.new(rules, seats, seed=41)
+    rng = random.Random(2)
+    while not session.state.is_over:
+        session.apply(rng.choice(session.state.legal_actions()))
+    path = session.path
+    assert path is not None
+    assert latest_unfinished() == path
+
+    async def sitting(key: str) -> PlayApp:
+        app = PlayApp(session=GameSession.load(path), delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            await pilot.press(key)
+            if key == "enter":
+                await settle(pilot, app)
+                await pilot.press("q")
+        return app
+
+    run(lambda: sitting("q"))
+    assert len(load_record(path.read_bytes()).rounds) == 1
+    run(lambda: sitting("enter"))
+    again = load_record(path.read_bytes())
+    assert len(again.rounds) == 2
+    assert again.result is not None
+    assert len(again.result.scores) == 1

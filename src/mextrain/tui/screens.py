@@ -266,8 +266,15 @@ class _Closable(ModalScreen[None]):
         self.dismiss(None)
 
 
-class RoundEndScreen(_Closable):
-    """Each seat's tiles left and points; Enter goes on to the next round."""
+class RoundEndScreen(ModalScreen[None]):
+    """Each seat's tiles left and points; Enter goes on to the next round, q saves and
+    quits (a resumed game opens on this screen again)."""
+
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "next", "Next"),
+        Binding("space", "next", "Next", show=False),
+        Binding("q", "app.quit", "Quit", show=False),
+    ]
 
     def __init__(self, match: Match, state: RoundState, names: Sequence[str], t: Translator):
         super().__init__()
@@ -287,6 +294,9 @@ class RoundEndScreen(_Closable):
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
             yield Static(f"[dim]{t(key)}[/dim]")
+
+    def action_next(self) -> None:
+        self.dismiss(None)
 
 
 class MatchEndScreen(Screen[None]):
