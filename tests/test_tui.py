@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -52,7 +53,7 @@ def plain(widget: Static) -> str:
     return visual.plain
 
 
-def run(test: Callable[[], Awaitable[None]]) -> None:
+def run(test: Callable[[], Coroutine[Any, Any, object]]) -> None:
     asyncio.run(test())
 
 
