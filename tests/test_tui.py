@@ -8,8 +8,8 @@ import asyncio
 import json
 import random
 from collections.abc import Callable, Coroutine
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 
