@@ -226,3 +226,75 @@ def test_french_lobby_and_spectator_sees_no_hand(server: str, page: object) -> N
     expect(page.locator(".train").first).to_be_visible()
     assert page.locator(".hand-tile").count() == 0
     _shot(page, "06-spectator-fr")
+
+
+def _create_via_api(server: str, body: dict[str, object]) -> dict[str, str]:
+    import json
+
+    req = urllib.request.Request(
+        server + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as res:
+        data: dict[str, str] = json.load(res)
+        return data
+
+
+def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path) -> None:
+    _need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = _create_via_api(
+        server, {"name": "Cy", "seats": ["bot:greedy", "bot:greedy"], "options": {"rounds": 1}}
+    )
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "phone"),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            viewport={"width": 390, "height": 844},
+            has_touch=True,
+            is_mobile=True,
+            locale="it-IT",
+        )
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.goto(server + "/stats")
+            page.evaluate(
+                "([code, token]) => { localStorage.setItem('mextrain.token.' + code, token);"
+                " localStorage.setItem('mextrain.big', '1'); }",
+                [made["code"], made["token"]],
+            )
+            page.goto(f"{server}/t/{made['code']}")
+            expect(page.get_by_role("group", name="La tua mano")).to_be_visible()
+            tapped = 0
+            deadline = time.monotonic() + 60
+            while tapped < 2 and time.monotonic() < deadline:
+                if not page.locator(".turn.mine").is_visible():
+                    page.wait_for_timeout(50)
+                    continue
+                before = page.locator(".hand-tile").count()
+                playable = page.locator(".hand-tile.playable")
+                if playable.count():
+                    playable.first.tap()
+                    page.locator(".train.target").first.tap()
+                    tapped += 1
+                elif page.get_by_role("button", name="Pesca").is_enabled():
+                    page.get_by_role("button", name="Pesca").tap()
+                else:
+                    page.get_by_role("button", name="Passa").tap()
+                page.wait_for_function(
+                    "n => document.querySelectorAll('.hand-tile').length !== n"
+                    " || !document.querySelector('.turn.mine')",
+                    arg=before,
+                    timeout=15_000,
+                )
+            assert tapped == 2, "no tile could be tapped onto a train"
+            # large-number mode draws digits, not pips
+            assert page.locator(".hand svg text").count() > 0
+            assert page.locator(".hand svg circle").count() == 0
+            _shot(page, "07-phone-it-large-numbers")
+        finally:
+            context.close()

@@ -46,6 +46,13 @@ async function api(path, body) {
   return data;
 }
 
+// The server's refusals in the player's language (rule errors come translated already).
+function errorText(err) {
+  if (!err) return "";
+  const key = `web.error.${err.code}`;
+  return err.code && err.code !== "illegal" && key in STRINGS ? t(key) : err.message;
+}
+
 function go(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new Event("popstate"));
@@ -361,7 +368,7 @@ function TablePage({ code, big }) {
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
-    ${error && html`<p class="error" role="alert">${error.message}</p>`}
+    ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
     <div class="layout">
       <div class="board" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
@@ -483,7 +490,7 @@ function ReplayPage({ id, big }) {
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
         ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
-      <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>⏮</button>
+      <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
       <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
         onInput=${(e) => setStep(Number(e.target.value))} />

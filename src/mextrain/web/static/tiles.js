@@ -29,26 +29,28 @@ export function parseTile(text) {
   return [a, b];
 }
 
-function half(n, x, big) {
+// One half of a tile: its square's top-left corner at (x, y).
+function half(n, x, y, big) {
   if (big || n > 12) {
-    return html`<text x=${x + 0.5} y="0.56" font-size="0.62" text-anchor="middle"
+    return html`<text x=${x + 0.5} y=${y + 0.56} font-size="0.62" text-anchor="middle"
       dominant-baseline="middle" font-weight="700" fill=${COLOURS[n % 13]}>${n}</text>`;
   }
   const r = n >= 10 ? 0.075 : 0.09;
   return LAYOUTS[n].map(([px, py]) =>
-    html`<circle cx=${x + 0.08 + px * 0.84} cy=${0.08 + py * 0.84} r=${r} fill=${COLOURS[n]} />`);
+    html`<circle cx=${x + 0.08 + px * 0.84} cy=${y + 0.08 + py * 0.84} r=${r} fill=${COLOURS[n]} />`);
 }
 
-// A tile "a-b", drawn a on the left (or top when vertical).
+// A tile "a-b", drawn a on the left (or on top when vertical); digits stay upright.
 export function Tile({ tile, big = false, vertical = false, cls = "", label }) {
   const [a, b] = parseTile(tile);
-  const view = vertical ? "0 0 1 2" : "0 0 2 1";
-  const body = html`
-    <rect x="0.02" y="0.02" width="1.96" height="0.96" rx="0.12" class="tile-face" />
-    <line x1="1" y1="0.12" x2="1" y2="0.88" class="tile-bar" />
-    ${half(a, 0, big)}${half(b, 1, big)}`;
-  return html`<svg class=${"tile " + (vertical ? "vertical " : "") + cls} viewBox=${view}
+  const [w, h] = vertical ? [1, 2] : [2, 1];
+  const [bx, by] = vertical ? [0, 1] : [1, 0];
+  return html`<svg class=${"tile " + (vertical ? "vertical " : "") + cls} viewBox=${`0 0 ${w} ${h}`}
       role="img" aria-label=${label || tile}>
-    ${vertical ? html`<g transform="rotate(90) translate(0 -1)">${body}</g>` : body}
+    <rect x="0.02" y="0.02" width=${w - 0.04} height=${h - 0.04} rx="0.12" class="tile-face" />
+    ${vertical
+      ? html`<line x1="0.12" y1="1" x2="0.88" y2="1" class="tile-bar" />`
+      : html`<line x1="1" y1="0.12" x2="1" y2="0.88" class="tile-bar" />`}
+    ${half(a, 0, 0, big)}${half(b, bx, by, big)}
   </svg>`;
 }
