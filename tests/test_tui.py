@@ -18,7 +18,7 @@ pytest.importorskip("textual")
 from click.testing import CliRunner
 from textual.content import Content
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Select, Static
+from textual.widgets import Checkbox, RichLog, Select, Static
 
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator, error_text
@@ -703,3 +703,33 @@ def test_quitting_at_a_round_end_resumes_at_that_round_end() -> None:
     assert len(again.rounds) == 2
     assert again.result is not None
     assert len(again.result.scores) == 1
+
+
+class _Stubborn:
+    """A faulty bot: always passes, legal or not."""
+
+    name = "stubborn"
+
+    def act(self, view: object, rng: random.Random) -> Action:
+        return PASS
+
+
+def test_a_faulty_bot_cannot_stall_the_table() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=7)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            session.bots[1] = _Stubborn()
+            start = len(session.state.history)
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            theirs = [a for s, a in session.state.history[start:] if s == 1]
+            assert theirs, "the faulty bot's turn never ended"
+            assert theirs[0] != PASS  # at the start of this turn a pass is not allowed
+            log = app.screen.query_one("#log", RichLog)
+            text = "\n".join(strip.text for strip in log.lines)
+            assert "chose a move the rules refuse (1:pass)" in text
+
+    run(scenario)

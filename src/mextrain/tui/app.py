@@ -269,6 +269,18 @@ class TableScreen(Screen[None]):
         action = await asyncio.to_thread(self.session.bot_action, seat, view)
         if token != self._token or self.session.state.current_seat != seat:
             return  # undone or superseded meanwhile
+        if action not in view.legal_actions:
+            # a faulty bot must not stall the table: say so and take the engine's first move
+            instead = view.legal_actions[0]
+            self.log_line(
+                self.t(
+                    "tui.log.bot_illegal",
+                    who=self.names[seat],
+                    move=action.notation(seat),
+                    instead=instead.notation(seat),
+                )
+            )
+            action = instead
         self.perform(action)
 
     def perform(self, action: Action) -> bool:
