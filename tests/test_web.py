@@ -556,3 +556,23 @@ def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
     if after["round"]["current_seat"] != 0:
         conn.send({"type": "hint", "version": after["version"]})
         assert errors_of(conn)["code"] in ("not_your_turn", "stale")
+
+
+def test_a_move_sent_just_before_disconnecting_is_applied_once(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    state = conn.until(my_turn(0))
+    move = state["round"]["legal_moves"][0]
+    conn.send({"type": "action", "move": move, "version": state["version"]})
+    conn.close()  # gone before the answer could arrive
+    again = Conn(client, made["code"], made["token"])
+    try:
+        resumed = again.until(is_state)
+        history = resumed["round"]["history"]
+        assert history.count(f"0:{move}") == 1
+        assert resumed["version"] > state["version"]
+        # the same move again, in the old position: stale, and nothing changes
+        again.send({"type": "action", "move": move, "version": state["version"]})
+        assert errors_of(again)["code"] == "stale"
+    finally:
+        again.close()

@@ -125,7 +125,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     _shot(page, "02-table")
 
-    clicks = drags = draws = 0
+    clicks = drags = keys = draws = 0
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if page.locator(".overlay").is_visible():
@@ -137,27 +137,32 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
         playable = page.locator(".hand-tile.playable")
         if playable.count():
             tile = playable.first
-            if drags <= clicks:
+            mode = (clicks + drags + keys) % 3
+            if mode == 0:
+                target = _drag(page, tile)
+                drags += 1
+            elif mode == 1:
                 tile.click()
                 target = page.locator(".train.target").first
                 expect(target).to_be_visible()
-                if drags == 0 and clicks == 0:
+                if clicks == 0:
                     _shot(page, "03-selected")
-                _drag(page, tile, target)
-                drags += 1
-            else:
-                tile.click()
-                target = page.locator(".train.target").first
-                if target.count():
-                    target.click()
+                target.click()
                 clicks += 1
-        else:
-            draw = page.get_by_role("button", name="Draw")
-            if draw.is_enabled():
-                draw.click()
-                draws += 1
             else:
-                page.get_by_role("button", name="Pass").click()
+                # keyboard only: focus moves with Tab in a browser; Enter chooses
+                tile.focus()
+                page.keyboard.press("Enter")
+                target = page.locator(".train.target").first
+                expect(target).to_be_visible()
+                target.focus()
+                page.keyboard.press("Enter")
+                keys += 1
+        elif page.get_by_role("button", name="Draw").is_enabled():
+            page.keyboard.press("d")
+            draws += 1
+        else:
+            page.get_by_role("button", name="Pass").click()
         # wait until the table has moved on (a new view arrives)
         page.wait_for_function(
             "n => document.querySelectorAll('.hand-tile').length !== n"
@@ -173,8 +178,9 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("The game is over")
     expect(dialog.get_by_role("link", name="Download the record")).to_be_visible()
-    assert clicks + drags > 0, "no tile was played from the browser"
     assert drags > 0, "no tile was played by dragging"
+    assert clicks > 0, "no tile was played by clicking"
+    assert keys > 0, "no tile was played with the keyboard"
     # the score sheet has the round's scores and totals: four numbers in each row
     sheet = page.locator("table.sheet[aria-label='Score sheet']")
     cells = sheet.locator("tbody tr").first.locator("td")
@@ -192,18 +198,24 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     assert not errors, errors
 
 
-def _drag(page: object, tile: object, target: object) -> None:
-    """Drag with real pointer events: press on the tile, move in steps, release."""
+def _drag(page: object, tile: object) -> object:
+    """Drag with real pointer events: press on the tile, move until the legal trains light
+    up, carry it to the first one in steps, release there."""
     src = tile.bounding_box()  # type: ignore[attr-defined]
-    dst = target.bounding_box()  # type: ignore[attr-defined]
     assert src is not None
-    assert dst is not None
     mouse = page.mouse  # type: ignore[attr-defined]
-    mouse.move(src["x"] + src["width"] / 2, src["y"] + src["height"] / 2)
+    x, y = src["x"] + src["width"] / 2, src["y"] + src["height"] / 2
+    mouse.move(x, y)
     mouse.down()
+    mouse.move(x + 15, y - 15, steps=3)
+    target = page.locator(".train.target").first  # type: ignore[attr-defined]
+    target.wait_for(timeout=5_000)
+    dst = target.bounding_box()
+    assert dst is not None
     mouse.move(dst["x"] + dst["width"] / 2, dst["y"] + dst["height"] / 2, steps=8)
     page.screenshot(path=str(ARTIFACTS / "03b-dragging.png"))  # type: ignore[attr-defined]
     mouse.up()
+    return target
 
 
 def test_french_lobby_and_spectator_sees_no_hand(server: str, page: object) -> None:
