@@ -576,3 +576,10 @@ def test_a_move_sent_just_before_disconnecting_is_applied_once(client: TestClien
         assert errors_of(again)["code"] == "stale"
     finally:
         again.close()
+
+
+def test_a_connection_that_never_says_hello_is_closed(db: Path) -> None:
+    with TestClient(create_app(db, settings(hello_timeout=0.2))) as tc:
+        made = create(tc, ["open"])
+        with tc.websocket_connect(f"/ws/{made['code']}") as ws:
+            assert json.loads(ws.receive_text())["code"] == "hello_timeout"

@@ -45,7 +45,6 @@ __all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
-_HELLO_TIMEOUT = 10.0
 
 
 class RateLimiter:
@@ -223,15 +222,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             await websocket.close(4404)
             return
         try:
-            first = await asyncio.wait_for(websocket.receive(), _HELLO_TIMEOUT)
+            first = await asyncio.wait_for(websocket.receive(), settings.hello_timeout)
             text = _text_of(first, settings.max_message_bytes)
             hello = parse_client_message(text)
             if not isinstance(hello, HelloMessage):
                 raise MessageError("hello_first", "the first message must be a hello")
         except (TimeoutError, MessageError, WebSocketDisconnect, RuntimeError) as err:
-            if isinstance(err, MessageError):
-                with contextlib.suppress(Exception):
+            with contextlib.suppress(Exception):
+                if isinstance(err, MessageError):
                     await _send_error(websocket, err.code, err.detail)
+                    await websocket.close(1008)
+                elif isinstance(err, TimeoutError):
+                    await _send_error(websocket, "hello_timeout", "say hello first")
                     await websocket.close(1008)
             return
         seat = table.seat_of_token(hello.token)

@@ -75,6 +75,7 @@ class Settings:
     start_bot: str = ""  # bot spec for open seats filled at the start
     hint_bot: str = ""  # bot spec whose choice is offered as a hint
     max_message_bytes: int = 4096
+    hello_timeout: float = 10.0  # a connection must say hello within this time
     messages_per_second: float = 20.0
     burst: int = 40
     max_queue: int = 256  # outgoing messages waiting for one slow client

@@ -176,7 +176,7 @@ function Lobby() {
               </select>
               <button type="button" class="small" aria-label=${t("web.seat.remove")} disabled=${seats.length <= 1}
                 onClick=${() => setSeats(seats.filter((_, j) => j !== i))}>✕</button></div>`)}
-            <button type="button" class="small" disabled=${seats.length >= 7}
+            <button type="button" class="small" disabled=${seats.length >= 9}
               onClick=${() => setSeats([...seats, "open"])}>${t("web.seat.add")}</button>
           </fieldset>
           <button type="submit" class="primary" disabled=${!name.trim()}>${t("web.lobby.create_button")}</button>
