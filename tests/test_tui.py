@@ -733,3 +733,32 @@ def test_a_faulty_bot_cannot_stall_the_table() -> None:
             assert "chose a move the rules refuse (1:pass)" in text
 
     run(scenario)
+
+
+def _legal_golden_records() -> list[Path]:
+    """The golden records of legal games (the others are for the replay's own tests)."""
+    out = []
+    for path in sorted((Path(__file__).parent / "golden").glob("*.json")):
+        try:
+            replay_record(load_record(path.read_bytes()))
+        except ValueError:
+            continue
+        out.append(path)
+    return out
+
+
+GOLDEN = _legal_golden_records()
+
+
+@pytest.mark.parametrize("path", GOLDEN, ids=[p.stem for p in GOLDEN])
+def test_the_viewer_rebuilds_every_golden_record_move_by_move(path: Path) -> None:
+    record = load_record(path.read_bytes())
+    final = replay_record(record).match
+    app = WatchApp(record)
+    for k, rnd in enumerate(record.rounds):
+        states = app.states(k)
+        assert len(states) == len(rnd.actions) + 1
+        assert states[-1].history == final.rounds[k].history
+        assert states[-1].hands == final.rounds[k].hands
+        assert tuple(states[0].initial.hands) == tuple(final.rounds[k].initial.hands)
+        assert states[0].history == []

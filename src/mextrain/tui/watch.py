@@ -66,12 +66,15 @@ class WatchApp(App[None]):
     def states(self, k: int) -> list[RoundState]:
         """Round ``k`` after 0, 1, 2, ... of its actions (built on first use)."""
         if k not in self._states:
-            match = Match(self.record.rules, len(self.record.players))
-            match.first_starter = self.final.first_starter
             rnd = self.record.rounds[k]
-            starter = self.final.rounds[k].starter
+            # the replay has checked the deal and worked out each round's starter
             state = RoundState.from_deal(
-                match.rules, match.players, k, rnd.hands, rnd.boneyard, starter
+                self.record.rules,
+                len(self.record.players),
+                k,
+                rnd.hands,
+                rnd.boneyard,
+                self.final.rounds[k].starter,
             )
             snaps = [state.copy()]
             for recorded in rnd.actions:
