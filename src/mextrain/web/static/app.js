@@ -415,7 +415,8 @@ function TablePage({ code, big }) {
       <div class="hand" role="group" aria-label=${t("web.your_hand")}>
         ${view.hand.map((tile) => {
           const playable = playableTiles.has(tile);
-          return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "")}
+          const hinted = hint && hint.version === msg.version && hint.move.startsWith(tile + "@");
+          return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
               data-tile=${tile} aria-pressed=${selected === tile}
               aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
               onPointerDown=${(e) => onPointerDown(tile, e)}
