@@ -583,3 +583,34 @@ def test_a_connection_that_never_says_hello_is_closed(db: Path) -> None:
         made = create(tc, ["open"])
         with tc.websocket_connect(f"/ws/{made['code']}") as ws:
             assert json.loads(ws.receive_text())["code"] == "hello_timeout"
+
+
+def test_a_finished_table_leaves_memory_and_is_read_back_on_demand(db: Path) -> None:
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(
+            tc,
+            ["bot:greedy", "bot:random"],
+            max_pip=3,
+            rounds=1,
+            hand_size={"2": 3, "3": 3, "4": 2},
+        )
+        conn = Conn(tc, made["code"], made["token"])
+        try:
+            final = play_out({0: conn}, random.Random(5))
+        finally:
+            conn.close()
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 5
+        while made["code"] in manager.tables and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert made["code"] not in manager.tables
+        info = tc.get(f"/api/tables/{made['code']}").json()
+        assert info["status"] == "finished"
+        assert info["game_id"] == final["table"]["game_id"]
+        watcher = Conn(tc, made["code"], made["token"])
+        try:
+            again = watcher.until(is_state)
+            assert again["sheet"] == final["sheet"]
+            assert again["round"]["history"] == final["round"]["history"]
+        finally:
+            watcher.close()

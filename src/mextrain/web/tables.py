@@ -169,7 +169,8 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.on_finished: Callable[[Table], None] | None = None
+        #: called when a finished table has nobody left watching (the manager unloads it)
+        self.on_idle: Callable[[Table], None] | None = None
 
     # -- the log ----------------------------------------------------------------------
 
@@ -263,6 +264,7 @@ class Table:
         client.close()
         if client.seat is None:
             self.spectators.discard(client)
+            self._check_idle()
             return
         seat = self.seats[client.seat]
         seat.clients.discard(client)
@@ -332,6 +334,11 @@ class Table:
         """After any change: tell everyone, then let bots, timers and deals move on."""
         self.broadcast()
         self._schedule()
+        self._check_idle()
+
+    def _check_idle(self) -> None:
+        if self.status == "finished" and not self.clients() and self.on_idle is not None:
+            self.on_idle(self)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -497,8 +504,6 @@ class Table:
     def broadcast(self) -> None:
         if self.status == "finished" and self.game_id is None:
             self.finish()
-            if self.on_finished is not None:
-                self.on_finished(self)
         cache: dict[int | None, dict[str, Any]] = {}
         for client in self.clients():
             if client.seat not in cache:
@@ -547,13 +552,15 @@ class TableManager:
         if stored.code in self.broken:
             return None
         table = Table(self.store, stored, self.settings)
+        table.on_idle = self._unload
         try:
             table.restore()
         except Exception:
             log.exception("table %s: its log cannot be replayed; it is left out", stored.code)
             self.broken.add(stored.code)
             return None
-        self.tables[table.code] = table
+        if table.status != "finished":  # finished tables are read-only: no need to keep them
+            self.tables[table.code] = table
         return table
 
     def resume(self) -> None:
@@ -576,10 +583,16 @@ class TableManager:
         assert stored is not None
         assert stored.id == table_id
         table = Table(self.store, stored, self.settings)
+        table.on_idle = self._unload
         self.tables[code] = table
         seat, token = table.join(name)
         assert seat == 0
         return table, token
+
+    def _unload(self, table: Table) -> None:
+        """A finished table nobody watches leaves memory; `get` reads it back on demand."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
 
     def _new_code(self) -> str:
         while True:
