@@ -302,9 +302,11 @@ def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> No
 # -- the game through key presses ---------------------------------------------------------
 
 
-def test_a_human_plays_a_whole_round_against_bots_by_keys() -> None:
+@pytest.mark.parametrize("preset", ["classic", "relaxed", "cardinal"])
+def test_a_human_plays_a_whole_round_against_bots_by_keys(preset: str) -> None:
     async def scenario() -> None:
-        app = app_for(setup_of(("human", "greedy", "greedy", "greedy")), seed=4)
+        setup = GameSetup(Rules.preset(preset), ("human", "greedy", "planner", "random"), "en")
+        app = app_for(setup, seed=4)
         async with app.run_test(size=SIZE) as pilot:
             moves = await play_round_by_keys(pilot, app)
             assert moves > 0
