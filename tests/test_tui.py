@@ -764,3 +764,17 @@ def test_the_viewer_rebuilds_every_golden_record_move_by_move(path: Path) -> Non
         assert states[-1].hands == final.rounds[k].hands
         assert tuple(states[0].initial.hands) == tuple(final.rounds[k].initial.hands)
         assert states[0].history == []
+
+
+def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(tmp_path: Path) -> None:
+    source = Path(__file__).parent / "records" / "double6_in_progress.json"
+    path = tmp_path / "elsewhere.json"
+    path.write_bytes(source.read_bytes())
+    session = GameSession.load(path)
+    assert [s.kind for s in session.seats] == ["human"] + ["greedy"] * (session.players - 1)
+    expected = replay_record(load_record(source.read_bytes())).match.current
+    assert session.state.history == expected.history
+    swapped = GameSession.load(path, ["random"] * (session.players - 1) + ["human"])
+    assert swapped.humans == [session.players - 1]
+    with pytest.raises(ValueError, match="seats"):
+        GameSession.load(path, ["human"] * (session.players + 1))
