@@ -1,0 +1,41 @@
+"""The Python examples in the README and the docs run as written."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def python_blocks(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+
+
+CASES = [(path, i, code) for path in DOCS for i, code in enumerate(python_blocks(path))]
+
+
+@pytest.mark.parametrize(
+    ("path", "index", "code"), CASES, ids=[f"{p.name}-{i}" for p, i, _ in CASES]
+)
+def test_python_example_runs(
+    path: Path, index: int, code: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    namespace: dict[str, object] = {"__name__": f"doc_example_{index}"}
+    exec(compile(code, f"{path.name}[{index}]", "exec"), namespace)
+
+
+def test_readme_quick_start_has_exactly_two_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = text.split("## Quick start", 1)[1].split("## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", quick, flags=re.DOTALL)
+    assert block is not None
+    commands = [line for line in block.group(1).splitlines() if line.strip()]
+    assert len(commands) == 2
+    assert commands[1].split()[0] == "./scripts/test"
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "./scripts/test" in ci, "CI must run the README's test command"
