@@ -1,0 +1,419 @@
+"""The exact longest-train search: longest trails in a hand's graph.
+
+A hand is a graph: pips are vertices, tiles are edges, doubles are loops. A train from the
+engine pip is a trail (no tile twice) starting at that vertex, so the longest train is a
+longest-trail problem — NP-hard in general, but a hand has at most ``max_pip + 1``
+vertices, and the search below is exact on every hand and fast on the hands of a game.
+
+How it stays fast:
+
+* **Doubles are absorbed.** A double can always be laid the moment the train reaches its
+  pip, so the value search takes it on arrival and never branches on it.
+* **Parity bound.** The rest of a trail from ``v`` uses only tiles of ``v``'s connected
+  component; every odd-degree pip other than ``v`` and the train's last pip must keep a
+  tile in the hand, so at least ``cut = floor(|odd Δ {v}| / 2)`` tiles stay out.
+* **The tight case is decided, not searched.** Leaving out exactly ``cut`` tiles means
+  leaving out a perfect matching on the odd pips but one (``w``, where the train ends).
+  A tile's pips are the sum of its ends, so such a matching costs exactly the pips of the
+  pips it covers, whichever matching it is: the best train is then the one that ends on
+  the largest ``w`` for which some matching leaves the rest in one piece (an Euler trail
+  from ``v`` to ``w``). A few matchings are tried per ``w``; if none works for any ``w``,
+  one tile more stays out and the bound drops by one.
+* **Eulerian cases are recognised.** When ``cut`` is 0 the component has an Euler trail
+  from ``v`` and its value is known without search (the whole double-12 set).
+* **Dead ends are dominated.** Going to a pip of degree one ends the train: it is scored
+  at once, without a recursive call.
+* **Fail-low search with a transposition table, iterative deepening on the bound.** The
+  search takes the value it must beat (``alpha``) and prunes whenever the bound cannot
+  beat it; results are stored by ``(pip, remaining tiles bitmask)`` either as exact values
+  or as upper bounds. The root first asks for the bound itself, then for one tile less,
+  and so on, so that the first trains tried are the ones that prune hardest.
+
+Values are packed into one integer, ``tiles * _K + pips``, so that comparing two packed
+values compares (tiles, pips) lexicographically.
+
+The train itself is then built tile by tile: at each step the smallest tile (in the
+set's order) after which the optimum is still reachable is laid. That makes the answer
+the lexicographically smallest optimal sequence, independent of the search's internals.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mextrain.rules import Tile
+
+__all__ = ["TrailSolver", "pack", "unpack"]
+
+#: Packing base: larger than the pips of any hand (a double-30 set has 14,880 pips).
+_K = 1 << 16
+
+
+def pack(tiles: int, pips: int) -> int:
+    return tiles * _K + pips
+
+
+def unpack(value: int) -> tuple[int, int]:
+    return divmod(value, _K)
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class TrailSolver:
+    """Longest trails in one hand. Build once per hand; solve from any start.
+
+    ``tiles`` must be distinct and sorted (the set's order). Tiles are numbered locally
+    ``0..len(tiles)-1`` in that order, so comparing local ids compares tiles.
+    """
+
+    __slots__ = (
+        "_adj",
+        "_by_pips",
+        "_deg",
+        "_ends",
+        "_gain",
+        "_inc",
+        "_loop",
+        "_memo",
+        "_odd",
+        "tiles",
+    )
+
+    def __init__(self, tiles: Sequence[Tile]) -> None:
+        self.tiles = tuple(tiles)
+        n = max((t.high for t in self.tiles), default=0) + 1
+        self._inc = [0] * n  # non-double tiles at each pip (local bitmask)
+        self._loop = [0] * n  # the double at each pip (local bit), or 0
+        self._ends: list[int] = []  # low + high of each tile
+        self._gain: list[int] = []  # packed value of laying each tile
+        self._adj = [0] * n  # neighbouring pips through the remaining tiles (vertex bitmask)
+        self._deg = [0] * n  # remaining non-double tiles at each pip
+        self._odd = 0
+        for i, t in enumerate(self.tiles):
+            self._ends.append(t.low + t.high)
+            self._gain.append(pack(1, t.low + t.high))
+            if t.is_double:
+                self._loop[t.low] = 1 << i
+            else:
+                self._inc[t.low] |= 1 << i
+                self._inc[t.high] |= 1 << i
+        #: non-double tiles, cheapest first: (local bit, pips)
+        self._by_pips = sorted(
+            ((1 << i, t.pips) for i, t in enumerate(self.tiles) if not t.is_double),
+            key=lambda item: item[1],
+        )
+        self._memo: dict[int, int] = {}
+
+    @property
+    def full_mask(self) -> int:
+        return (1 << len(self.tiles)) - 1
+
+    def _load(self, remaining: int) -> None:
+        """Set the adjacency, degree and parity tables for ``remaining``."""
+        adj = self._adj
+        deg = self._deg
+        for p in range(len(adj)):
+            adj[p] = 0
+            deg[p] = 0
+        for i in _bits(remaining):
+            t = self.tiles[i]
+            if t.low != t.high:
+                adj[t.low] |= 1 << t.high
+                adj[t.high] |= 1 << t.low
+                deg[t.low] += 1
+                deg[t.high] += 1
+        self._odd = sum(1 << p for p in range(len(deg)) if deg[p] & 1)
+
+    # -- the value search ---------------------------------------------------------------
+
+    def value(self, start: int, remaining: int | None = None, alpha: int = -1) -> int:
+        """Packed (tiles, pips) of the best trail from pip ``start`` using ``remaining``.
+
+        Exact when it exceeds ``alpha``; otherwise an upper bound no larger than ``alpha``.
+        """
+        if remaining is None:
+            remaining = self.full_mask
+        if start >= len(self._inc):
+            return 0
+        self._load(remaining)
+        return self._deepen(start, remaining, alpha)
+
+    def _deepen(self, start: int, remaining: int, alpha: int) -> int:
+        """`value` with the tables loaded."""
+        # iterative deepening on the bound: first ask for a train as long as the bound
+        # allows, which prunes hardest, and lower the demand one tile at a time
+        bound = self._from(start, remaining, 1 << 62)
+        val = self._from(start, remaining, max(bound - 1, alpha))
+        if val >= bound or bound - 1 <= alpha:
+            return val
+        tiles = unpack(bound)[0]
+        while True:
+            floor = max(pack(tiles, 0) - 1, alpha)
+            val = self._from(start, remaining, floor)
+            if val > floor or floor == alpha:
+                return val
+            tiles -= 1
+
+    def _from(self, v: int, remaining: int, alpha: int) -> int:
+        """Like `value`, with the tables already loaded; takes the double at ``v`` first."""
+        loop = self._loop[v]
+        if remaining & loop:
+            gain = pack(1, 2 * v)
+            return gain + self._search(v, remaining ^ loop, self._odd, alpha - gain)
+        return self._search(v, remaining, self._odd, alpha)
+
+    def _search(self, v: int, remaining: int, odd: int, alpha: int) -> int:
+        memo = self._memo
+        key = remaining << 5 | v
+        hit = memo.get(key)
+        if hit is not None:
+            val = hit >> 1
+            if hit & 1 or val <= alpha:
+                return val
+        adj = self._adj
+        deg = self._deg
+        loop = self._loop
+        # the component of v
+        seen = 1 << v
+        todo = adj[v]
+        while todo:
+            seen |= todo
+            nxt = 0
+            while todo:
+                low = todo & -todo
+                nxt |= adj[low.bit_length() - 1]
+                todo ^= low
+            todo = nxt & ~seen
+        degrees = 0
+        pips = 0
+        loops = 0
+        comp = seen
+        while comp:
+            low = comp & -comp
+            p = low.bit_length() - 1
+            comp ^= low
+            d = deg[p]
+            degrees += d
+            pips += p * d
+            if remaining & loop[p]:
+                loops += 1
+                pips += 2 * p
+        # the odd pips that must lose a tile: all odd ones but v and the train's last pip
+        j0 = (odd & seen) ^ (1 << v)
+        cut = j0.bit_count() // 2
+        edges = degrees // 2
+        top = j0.bit_length() - 1
+        left_out = 0
+        rest = j0
+        while rest:
+            low = rest & -rest
+            left_out += low.bit_length() - 1
+            rest ^= low
+        bound = pack(edges - cut + loops, pips - left_out + top)
+        if cut == 0:  # an Euler trail from v uses the whole component
+            memo[key] = bound << 1 | 1
+            return bound
+        if bound > alpha:
+            # Leaving out exactly `cut` tiles means leaving out a perfect matching on the
+            # odd pips but one (w, where the train ends), which costs the pips of the others.
+            w, exact = self._tight(v, j0, edges - cut + loops, remaining)
+            if w >= 0:
+                bound = pack(edges - cut + loops, pips - left_out + w)
+                if exact:
+                    memo[key] = bound << 1 | 1
+                    return bound
+            else:
+                # one tile more stays out, a double or not: the tiles left out are still
+                # at least `cut`, and cost at least as much as the `cut` cheapest ones
+                bound = pack(edges - cut - 1 + loops, pips - left_out + top)
+                tiles_in = 0
+                comp = seen
+                while comp:
+                    low = comp & -comp
+                    tiles_in |= self._inc[low.bit_length() - 1]
+                    comp ^= low
+                tiles_in &= remaining
+                cheapest = 0
+                need = cut
+                for bit, cost in self._by_pips:
+                    if tiles_in & bit:
+                        cheapest += cost
+                        need -= 1
+                        if not need:
+                            break
+                if cheapest > left_out - top:
+                    bound -= cheapest - (left_out - top)
+        if bound <= alpha:
+            memo[key] = bound << 1
+            return bound
+        best = 0
+        ends = self._ends
+        gains = self._gain
+        vbit = 1 << v
+        cand = self._inc[v] & remaining
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            e = low.bit_length() - 1
+            u = ends[e] - v
+            gain = gains[e]
+            rest = remaining ^ low
+            lu = loop[u]
+            if rest & lu:
+                rest ^= lu
+                gain += pack(1, 2 * u)
+            if deg[u] == 1:  # a dead end: the train stops at u
+                val = gain
+            else:
+                ubit = 1 << u
+                adj[v] ^= ubit
+                adj[u] ^= vbit
+                deg[v] -= 1
+                deg[u] -= 1
+                floor = best if best > alpha else alpha
+                val = gain + self._search(u, rest, odd ^ vbit ^ ubit, floor - gain)
+                adj[v] ^= ubit
+                adj[u] ^= vbit
+                deg[v] += 1
+                deg[u] += 1
+            if val > best:
+                best = val
+                if best >= bound:
+                    break
+        memo[key] = best << 1 | (best > alpha)
+        return best
+
+    def _tight(self, v: int, odd: int, tiles: int, remaining: int) -> tuple[int, bool]:
+        """Try to leave out a perfect matching on ``odd`` minus one pip ``w`` so that the
+        rest stays one piece holding ``tiles`` tiles (an Euler trail from ``v`` to ``w``).
+
+        Returns ``(w, True)`` for the largest such ``w``; ``(w, False)`` when the budget
+        ran out, ``w`` being the largest pip for which a matching exists at all (a bound);
+        ``(-1, False)`` when no such matching exists (one more tile stays out).
+        """
+        adj = self._adj
+        deg = self._deg
+        loop = self._loop
+        partner = [0] * len(adj)  # the pip each pip is matched to (bit), while matching
+        budget = 48
+        found = -1
+
+        def spans() -> bool:
+            seen = 1 << v
+            todo = adj[v] & ~partner[v]
+            while todo:
+                seen |= todo
+                nxt = 0
+                while todo:
+                    low = todo & -todo
+                    p = low.bit_length() - 1
+                    nxt |= adj[p] & ~partner[p]
+                    todo ^= low
+                todo = nxt & ~seen
+            count = 0
+            ends = 0
+            while seen:
+                low = seen & -seen
+                p = low.bit_length() - 1
+                seen ^= low
+                ends += deg[p] - (partner[p] != 0)
+                if remaining & loop[p]:
+                    count += 1
+            return count + ends // 2 == tiles
+
+        def match(pips: int) -> int:  # 1 found, 0 none, -1 out of budget
+            nonlocal budget
+            if not pips:
+                budget -= 1
+                if spans():
+                    return 1
+                return -1 if budget <= 0 else 0
+            low = pips & -pips
+            x = low.bit_length() - 1
+            rest = pips ^ low
+            others = adj[x] & rest
+            while others:
+                other = others & -others
+                others ^= other
+                partner[x] = other
+                partner[other.bit_length() - 1] = low
+                status = match(rest ^ other)
+                partner[x] = 0
+                partner[other.bit_length() - 1] = 0
+                if status:
+                    return status
+            return 0
+
+        rest = odd
+        while rest:
+            w = rest.bit_length() - 1
+            rest ^= 1 << w
+            pips = odd ^ 1 << w
+            probe = pips
+            while probe:  # a pip with no odd neighbour cannot be matched
+                low = probe & -probe
+                if not adj[low.bit_length() - 1] & pips:
+                    break
+                probe ^= low
+            if probe:
+                continue
+            before = budget
+            status = match(pips)
+            if status == 1:
+                return w, True
+            if budget < before and found < 0:
+                found = w  # a matching exists, though it splits the rest
+            if status == -1:
+                return found, False
+        return -1, False
+
+    # -- building the train -------------------------------------------------------------
+
+    def best_trail(self, start: int, remaining: int | None = None) -> tuple[list[int], int]:
+        """The lexicographically smallest optimal trail from ``start``: local tile ids in
+        play order, and its packed value."""
+        if remaining is None:
+            remaining = self.full_mask
+        if start >= len(self._inc):
+            return [], 0
+        self._load(remaining)
+        total = self._deepen(start, remaining, -1)
+        target = total
+        v = start
+        trail: list[int] = []
+        adj = self._adj
+        deg = self._deg
+        while target > 0:
+            cand = (self._inc[v] | self._loop[v]) & remaining
+            for e in _bits(cand):
+                u = self._ends[e] - v
+                need = target - self._gain[e]
+                rest = remaining ^ (1 << e)
+                if u != v:
+                    adj[v] ^= 1 << u
+                    adj[u] ^= 1 << v
+                    deg[v] -= 1
+                    deg[u] -= 1
+                    self._odd ^= (1 << v) | (1 << u)
+                if need == 0 or self._from(u, rest, need - 1) >= need:
+                    trail.append(e)
+                    v = u
+                    remaining = rest
+                    target = need
+                    break
+                if u != v:
+                    adj[v] ^= 1 << u
+                    adj[u] ^= 1 << v
+                    deg[v] += 1
+                    deg[u] += 1
+                    self._odd ^= (1 << v) | (1 << u)
+            else:  # pragma: no cover - the value search is exact
+                raise AssertionError("the optimal train could not be rebuilt")
+        return trail, total
