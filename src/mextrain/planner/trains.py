@@ -1,0 +1,164 @@
+"""The best personal train in a hand, and what the rest of the hand is good for.
+
+`best_train` answers "what is the longest train I can lay from this pip?": most tiles
+first, then most pips (the pips laid are pips that will not count against you), and among
+equal trains the one whose sequence of tiles is smallest in the set's order (tiles compared
+as ``(low, high)``), so that the same hand always gives the same train.
+
+`plan` adds the extras: the tiles left out, which of them could open the Mexican train
+(they carry the engine pip), and the doubles the train never reaches (stranded doubles:
+they can only go on a train that happens to show their pip, and then want a follow-up).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from mextrain.rules import Tile
+
+from .trails import TrailSolver, unpack
+
+__all__ = ["Plan", "PlanError", "Train", "best_train", "plan", "train_value"]
+
+#: The largest pip the planner accepts (the largest set the rules core builds).
+MAX_PIP = 30
+
+
+class PlanError(ValueError):
+    """A hand or a start pip the planner cannot read (a tile twice, a pip out of range)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Train:
+    """A train laid from ``start``: ``tiles`` in play order."""
+
+    start: int
+    tiles: tuple[Tile, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.tiles)
+
+    @property
+    def pips(self) -> int:
+        return sum(t.pips for t in self.tiles)
+
+    @property
+    def open_end(self) -> int:
+        """The pip the next tile would have to match."""
+        pip = self.start
+        for tile in self.tiles:
+            pip = tile.other_end(pip)
+        return pip
+
+    def oriented(self) -> list[str]:
+        """Each tile written from the end that touches the one before: ``["12-5", "5-3"]``."""
+        out = []
+        pip = self.start
+        for tile in self.tiles:
+            out.append(tile.oriented(pip))
+            pip = tile.other_end(pip)
+        return out
+
+    def __str__(self) -> str:
+        return " ".join(self.oriented()) if self.tiles else "(no tile)"
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """A hand arranged as its best train plus extras."""
+
+    train: Train
+    extras: tuple[Tile, ...]  # in the set's order
+    mexican_starters: tuple[Tile, ...]  # extras carrying the start pip
+    stranded_doubles: tuple[Tile, ...]  # doubles among the extras
+
+    @property
+    def start(self) -> int:
+        return self.train.start
+
+    @property
+    def extra_pips(self) -> int:
+        """What the extras would score if they were still in hand at the end."""
+        return sum(t.pips for t in self.extras)
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form used by ``mextrain solve --json``."""
+        return {
+            "start": self.start,
+            "train": self.train.oriented(),
+            "tiles": self.train.length,
+            "pips": self.train.pips,
+            "extras": [str(t) for t in self.extras],
+        }
+
+
+def _check_pip(pip: object, what: str, max_pip: int) -> int:
+    if not isinstance(pip, int) or isinstance(pip, bool) or not 0 <= pip <= max_pip:
+        raise PlanError(f"{what} must be a pip from 0 to {max_pip}, not {pip!r}")
+    return pip
+
+
+def _read_hand(hand: Iterable[Tile], start: int, max_pip: int | None) -> tuple[Tile, ...]:
+    """The hand sorted in the set's order, after checking it."""
+    limit = MAX_PIP if max_pip is None else _check_pip(max_pip, "max_pip", MAX_PIP)
+    tiles: list[Tile] = []
+    for tile in hand:
+        if not isinstance(tile, Tile):
+            raise PlanError(f"{tile!r} is not a Tile")
+        if not 0 <= tile.low <= tile.high <= limit:
+            if tile.low > tile.high:
+                raise PlanError(f"{tile!r} is not a tile: write it Tile.of(a, b)")
+            raise PlanError(f"{tile} is not in the double-{limit} set (pips 0 to {limit})")
+        tiles.append(tile)
+    _check_pip(start, "the start pip", limit)
+    ordered = tuple(sorted(tiles))
+    for a, b in itertools.pairwise(ordered):
+        if a == b:
+            raise PlanError(f"{a} is in the hand twice")
+    return ordered
+
+
+@functools.lru_cache(maxsize=4096)
+def _solve(tiles: tuple[Tile, ...], start: int) -> tuple[int, ...]:
+    return tuple(TrailSolver(tiles).best_trail(start)[0])
+
+
+@functools.lru_cache(maxsize=16384)
+def _value(tiles: tuple[Tile, ...], start: int) -> tuple[int, int]:
+    return unpack(TrailSolver(tiles).value(start))
+
+
+def best_train(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> Train:
+    """The longest train from pip ``start`` with tiles of ``hand`` (exact).
+
+    Most tiles, then most pips, then the smallest sequence of tiles in the set's order.
+    ``max_pip`` (default: any pip up to 30) only checks the tiles and the start pip.
+    Raises `PlanError` for a tile given twice or a pip out of range.
+    """
+    tiles = _read_hand(hand, start, max_pip)
+    ids = _solve(tiles, start)
+    return Train(start, tuple(tiles[i] for i in ids))
+
+
+def train_value(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> tuple[int, int]:
+    """``(tiles, pips)`` of the best train, without building it (a little faster)."""
+    return _value(_read_hand(hand, start, max_pip), start)
+
+
+def plan(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> Plan:
+    """The best train from ``start`` and what the rest of the hand is good for."""
+    tiles = _read_hand(hand, start, max_pip)
+    ids = _solve(tiles, start)
+    train = Train(start, tuple(tiles[i] for i in ids))
+    used = set(ids)
+    extras = tuple(t for i, t in enumerate(tiles) if i not in used)
+    return Plan(
+        train=train,
+        extras=extras,
+        mexican_starters=tuple(t for t in extras if t.has(start)),
+        stranded_doubles=tuple(t for t in extras if t.is_double),
+    )
