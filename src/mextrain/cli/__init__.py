@@ -25,6 +25,9 @@ def _register() -> None:
     from . import play
 
     main.add_command(play.play)
+    from . import solve
+
+    main.add_command(solve.solve)
 
 
 _register()
