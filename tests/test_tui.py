@@ -26,7 +26,7 @@ from mextrain.records import GameRecord, load_record, replay_record
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Match, Rules
 from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec, WatchApp, parse_seats
 from mextrain.tui.hints import hints_for, planned_train
-from mextrain.tui.render import train_key, trains_markup
+from mextrain.tui.render import hint_words, train_key, trains_markup
 from mextrain.tui.screens import (
     HelpScreen,
     MatchEndScreen,
@@ -537,10 +537,30 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
                 await pilot.pause()
                 if plain(table.query_one("#message", Static)).startswith("Hint:"):
                     break
-            assert plain(table.query_one("#message", Static)).startswith("Hint:")
+            view = table.my_view()
+            assert view is not None
+            t = Translator("en")
+            # the first suggestion is a legal move, in words (the source may be randomised)
+            message = plain(table.query_one("#message", Static)).removeprefix("Hint: ")
+            first = message.split(" · ")[0]
+            assert first in {hint_words(a, 0, t, table.names) for a in view.legal_actions}
             await pilot.press("v")
-            text = plain(table.query_one("#message", Static))
-            assert text.startswith(("Your planned train", "No tile of your hand"))
+            for _ in range(200):
+                await pilot.pause()
+                text = plain(table.query_one("#message", Static))
+                if not text.startswith("Hint:"):
+                    break
+            train = planned_train(view)
+            start = view.trains[0].open_end
+            if train:
+                laid, pip = [], start
+                for tile in train:
+                    laid.append(tile.oriented(pip))
+                    pip = tile.other_end(pip)
+                tiles = " ".join(laid)
+                assert text == t("tui.plan.text", end=start, count=len(train), tiles=tiles)
+            else:
+                assert text == t("tui.plan.none", end=start)
 
     run(scenario)
 

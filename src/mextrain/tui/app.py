@@ -422,8 +422,14 @@ class TableScreen(Screen[None]):
         if self.viewer is None or not self.hand_visible():
             return
         view = self.session.state.view(self.viewer)
-        train = planned_train(view)
-        start = view.trains[self.viewer].open_end
+        self.run_worker(self.plan_worker(view), exclusive=True, group="plan")
+
+    async def plan_worker(self, view: SeatView) -> None:
+        # the exact search can take a moment on a big hand: keep the screen live
+        train = await asyncio.to_thread(planned_train, view)
+        if self.viewer != view.seat or self.session.state.history != list(view.history):
+            return  # the table moved on meanwhile
+        start = view.trains[view.seat].open_end
         if not train:
             self.say(self.t("tui.plan.none", end=start))
             return

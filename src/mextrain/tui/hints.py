@@ -1,10 +1,9 @@
-"""Hints for the seat to move: the planner's ranking or the strong bot's analysis, and the
-personal train the hand can still lay.
+"""Hints for the seat to move: the strong bot's analysis or the planner's ranking, and the
+personal train the hand can still lay (the planner's plan).
 
-The hint sources are looked up when asked, best first: ``mextrain.search.analyze`` (the
-strong bot's analysis), ``mextrain.planner.rank_actions``, and the ``planner`` bot's own
-ranking. Whatever answers, the hint is one of ``view.legal_actions``: a suggestion that is
-not legal is never shown.
+The strong bot's ``mextrain.search.analyze`` is used when it is installed; otherwise
+``mextrain.planner.rank_actions`` answers. Whatever answers, a hint is one of
+``view.legal_actions``: a suggestion that is not legal is never shown.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from mextrain.bots import BotSpecError, make_bot
+from mextrain.planner import PlanError, plan, rank_actions
 from mextrain.rules import Action, SeatView, Tile
 
 __all__ = ["Hint", "hints_for", "planned_train"]
@@ -98,25 +97,7 @@ def hints_for(view: SeatView, rng: random.Random, iterations: int = 200) -> list
             found = []
         if found:
             return found
-    rank = _lookup("mextrain.planner", "rank_actions")
-    if rank is not None:
-        try:
-            found = _as_hints(rank(view), legal, "planner")
-        except (TypeError, ValueError):
-            found = []
-        if found:
-            return found
-    try:
-        bot = make_bot("planner")
-    except BotSpecError:
-        bot = make_bot("greedy")
-    plays = [a for a in legal if a.kind == "play"]
-    ranker = getattr(bot, "rank", None)
-    if plays and callable(ranker):
-        found = _as_hints(ranker(view, plays), legal, "planner")
-        if found:
-            return found
-    return _as_hints([bot.act(view, rng)], legal, bot.name)
+    return [Hint(s.action, s.score, "planner") for s in rank_actions(view) if s.action in legal]
 
 
 def planned_train(view: SeatView, seat: int | None = None) -> list[Tile]:
@@ -124,17 +105,7 @@ def planned_train(view: SeatView, seat: int | None = None) -> list[Tile]:
     planner's plan), in play order. Only the seat's own tiles are used."""
     seat = view.seat if seat is None else seat
     start = view.trains[seat].open_end
-    hand = sorted(view.hand)
-    plan = _lookup("mextrain.planner", "plan")
-    if plan is not None:
-        try:
-            result = plan(tuple(hand), start)
-        except (TypeError, ValueError):
-            result = None
-        tiles = getattr(result, "tiles", result)
-        if isinstance(tiles, list | tuple) and all(isinstance(t, Tile) for t in tiles):
-            return list(tiles)
-    from mextrain.planner.trails import TrailSolver
-
-    trail, _ = TrailSolver(hand).best_trail(start)
-    return [hand[i] for i in trail]
+    try:
+        return list(plan(view.hand, start, view.rules.max_pip).train.tiles)
+    except PlanError:
+        return []
