@@ -1,0 +1,105 @@
+"""``mextrain solve``: the readable answer, the JSON contract and bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mextrain.cli import main
+from mextrain.planner import best_train
+from mextrain.rules import parse_tile, tile_set
+
+HAND = ["12-5", "5-3", "3-3", "3-9", "9-12", "0-1", "2-2", "12-4"]
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, ["solve", *args])
+
+
+def run_json(*args: str) -> dict[str, Any]:
+    result = run("--json", *args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("\n") == 1  # exactly one JSON object, on one line
+    payload = json.loads(result.stdout)
+    assert isinstance(payload, dict)
+    return payload
+
+
+def test_json_contract() -> None:
+    payload = run_json("--start", "12", *HAND)
+    assert payload == {
+        "start": 12,
+        "train": ["12-5", "5-3", "3-3", "3-9", "9-12", "12-4"],
+        "tiles": 6,
+        "pips": 80,
+        "extras": ["0-1", "2-2"],
+    }
+
+
+def test_json_train_is_written_from_the_touching_ends() -> None:
+    payload = run_json("-s", "6", "1-6", "1-2", "0-2", "6-5", "4-5", "3-4", "--max-pip", "6")
+    assert payload["train"] == ["6-5", "5-4", "4-3"]
+    pip = payload["start"]
+    for text in payload["train"]:
+        near, far = map(int, text.split("-"))
+        assert near == pip
+        pip = far
+
+
+@pytest.mark.parametrize("start", range(0, 13, 4))
+def test_json_agrees_with_the_planner(start: int) -> None:
+    hand = [str(t) for t in tile_set(12).tiles[start * 3 : start * 3 + 16]]
+    payload = run_json("--start", str(start), *hand)
+    train = best_train([parse_tile(t) for t in hand], start)
+    assert payload["train"] == train.oriented()
+    assert (payload["tiles"], payload["pips"]) == (train.length, train.pips)
+    assert payload["extras"] == [
+        str(t) for t in sorted(set(map(parse_tile, hand)) - set(train.tiles))
+    ]
+
+
+def test_the_whole_set_in_one_train() -> None:
+    hand = [str(t) for t in tile_set(12).tiles]
+    payload = run_json("--start", "7", *hand)
+    assert payload["tiles"] == 91
+    assert payload["extras"] == []
+
+
+def test_readable_output() -> None:
+    result = run("--start", "12", *HAND)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == "Best train from 12: 6 tiles, 80 pips"
+    assert lines[1].split() == ["12-5", "5-3", "3-3", "3-9", "9-12", "12-4"]
+    assert lines[2] == "Extras (2, 5 pips): 0-1 2-2"
+    assert "stranded doubles" in lines[-1]
+    assert "2-2" in lines[-1]
+
+
+def test_no_tile_at_all() -> None:
+    payload = run_json("--start", "3")
+    assert payload == {"start": 3, "train": [], "tiles": 0, "pips": 0, "extras": []}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--start", "12", "12-5", "5-x"], "'5-x' is not a tile"),
+        (["--start", "12", "12-5", "5-12"], "5-12 is given twice"),
+        (["--start", "12", "12-13"], "pips go from 0 to 12"),
+        (["--start", "13", "12-5"], "engine pip must be from 0 to 12"),
+        (["--start", "-1", "12-5"], "engine pip must be from 0 to 12"),
+        (["--start", "7", "6-7", "--max-pip", "6"], "engine pip must be from 0 to 6"),
+        (["--start", "5", "5-16", "--max-pip", "15"], "pips go from 0 to 15"),
+        (["12-5"], "Missing option '--start'"),
+        (["--start", "five", "12-5"], "'five' is not a valid integer"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
