@@ -84,4 +84,6 @@ def make_bot(spec: str) -> Bot:
 
 def _load_builtin() -> None:
     # Built-in bots register themselves on import.
+    import mextrain.search  # noqa: F401  (the search bots: ismcts and its levels)
+
     from . import planner, simple  # noqa: F401

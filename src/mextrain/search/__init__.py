@@ -1,0 +1,32 @@
+"""Search bots that reason about the tiles they cannot see.
+
+- `resample`: deal the unseen tiles again, consistently with one seat's knowledge;
+- `ismcts`: information-set Monte Carlo tree search over those determinizations;
+- `analysis`: every legal action with its win probability and expected score (hints);
+- `bots`: the ``ismcts`` bot and the ``easy``/``medium``/``hard``/``expert`` levels.
+
+Importing this package registers the bots.
+"""
+
+from .analysis import ActionAnalysis, analyze
+from .bots import LEVELS, ISMCTSBot
+from .ismcts import ActionStats, SearchConfig, SearchResult, search
+from .policy import GreedyPlayout, PlayoutPolicy, make_policy
+from .resample import InfoState, ResampleError, resample
+
+__all__ = [
+    "LEVELS",
+    "ActionAnalysis",
+    "ActionStats",
+    "GreedyPlayout",
+    "ISMCTSBot",
+    "InfoState",
+    "PlayoutPolicy",
+    "ResampleError",
+    "SearchConfig",
+    "SearchResult",
+    "analyze",
+    "make_policy",
+    "resample",
+    "search",
+]

@@ -1,0 +1,89 @@
+"""Move analysis: every legal action of a position with its estimated outcome.
+
+Used by ``mextrain analyze`` and the hint buttons of the terminal and web interfaces.
+The estimates come from one ISMCTS search from the seat's view: each root action's
+iterations give the share of rounds the seat won after it and the pips it was left with.
+UCB spends most iterations on the best actions, so weak actions get wide error bars;
+every legal action is tried at least once when the budget allows.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from mextrain.rules import Action, SeatView
+
+from .ismcts import SearchConfig, search
+
+__all__ = ["ActionAnalysis", "analyze"]
+
+DEFAULT_ANALYSIS_ITERATIONS = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ActionAnalysis:
+    """One legal action's estimates. ``stderr`` is the win probability's standard error
+    (``inf`` with fewer than two samples); ``score_stderr`` the expected score's."""
+
+    action: Action
+    win_probability: float
+    expected_score: float
+    visits: int
+    stderr: float
+    score_stderr: float
+    mean_reward: float
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """A 95% normal interval for the win probability, clipped to [0, 1]."""
+        if math.isinf(self.stderr):
+            return (0.0, 1.0)
+        half = 1.96 * self.stderr
+        return (max(0.0, self.win_probability - half), min(1.0, self.win_probability + half))
+
+    def to_dict(self, seat: int | None = None) -> dict[str, Any]:
+        def finite(x: float) -> float | None:
+            return None if math.isinf(x) or math.isnan(x) else round(x, 6)
+
+        low, high = self.win_interval
+        return {
+            "action": str(self.action) if seat is None else self.action.notation(seat),
+            "win_probability": round(self.win_probability, 6),
+            "win_interval": [round(low, 6), round(high, 6)],
+            "expected_score": round(self.expected_score, 6),
+            "visits": self.visits,
+            "stderr": finite(self.stderr),
+            "score_stderr": finite(self.score_stderr),
+        }
+
+
+def analyze(
+    view: SeatView,
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    time_ms: float | None = None,
+    policy: str = "greedy",
+) -> list[ActionAnalysis]:
+    """Every legal action of ``view`` (the seat to move) with estimates, best first.
+
+    With neither budget, `DEFAULT_ANALYSIS_ITERATIONS` iterations are run.
+    """
+    if iterations is None and time_ms is None:
+        iterations = DEFAULT_ANALYSIS_ITERATIONS
+    result = search(view, rng, SearchConfig(iterations=iterations, time_ms=time_ms, policy=policy))
+    return [
+        ActionAnalysis(
+            action=s.action,
+            win_probability=s.win_probability,
+            expected_score=s.expected_score,
+            visits=s.visits,
+            stderr=s.win_stderr,
+            score_stderr=s.score_stderr,
+            mean_reward=s.mean_reward,
+        )
+        for s in result.stats
+    ]

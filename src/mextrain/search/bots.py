@@ -1,0 +1,94 @@
+"""The search bots: ``ismcts`` with parameters, and the named strength levels.
+
+=========  =====================================================================
+level      budget and policy
+=========  =====================================================================
+easy       40 iterations, greedy playouts with 30% random plays
+medium     150 iterations, greedy playouts
+hard       500 iterations, greedy playouts
+expert     1500 iterations, greedy playouts (about a second a move on a laptop)
+=========  =====================================================================
+
+Levels use iteration budgets, not the clock, so they play the same on every machine and
+the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from mextrain.bots import Bot, make_bot, register_bot
+from mextrain.rules import Action, SeatView
+
+from .ismcts import SearchConfig, SearchResult, search
+from .policy import make_policy
+from .resample import InfoState, ResampleError
+
+__all__ = ["LEVELS", "ISMCTSBot"]
+
+LEVELS: dict[str, dict[str, Any]] = {
+    "easy": {"iterations": 40, "epsilon": 0.3},
+    "medium": {"iterations": 150},
+    "hard": {"iterations": 500},
+    "expert": {"iterations": 1500},
+}
+
+
+class ISMCTSBot:
+    """Searches each decision with ISMCTS from its own seat's view (see `ismcts.py`)."""
+
+    def __init__(
+        self,
+        iterations: int | None = None,
+        time_ms: float | None = None,
+        policy: str = "greedy",
+        epsilon: float = 0.0,
+        exploration: float = 0.7,
+        margin_weight: float = 0.25,
+        fallback: str = "planner",
+        name: str = "ismcts",
+    ) -> None:
+        self.name = name
+        self.config = SearchConfig(
+            iterations=iterations,
+            time_ms=time_ms,
+            policy=policy,
+            epsilon=epsilon,
+            exploration=exploration,
+            margin_weight=margin_weight,
+        )
+        self.config.check()
+        self._policy = make_policy(policy, epsilon)
+        self._fallback_spec = fallback
+        self._fallback: Bot | None = None
+        #: decisions taken by the fallback bot because the history could not be resampled
+        self.fallbacks = 0
+        self.last: SearchResult | None = None
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if len(legal) == 1:
+            return legal[0]
+        try:
+            info = InfoState(view, rng)
+        except ResampleError:
+            self.fallbacks += 1
+            if self._fallback is None:
+                self._fallback = make_bot(self._fallback_spec)
+            return self._fallback.act(view, rng)
+        self.last = search(view, rng, self.config, info=info, policy=self._policy)
+        return self.last.action
+
+
+def _level(name: str) -> Any:
+    def factory(**params: Any) -> ISMCTSBot:
+        return ISMCTSBot(**{**LEVELS[name], **params, "name": name})
+
+    factory.__doc__ = f"The {name!r} strength level: ISMCTS with {LEVELS[name]}."
+    return factory
+
+
+register_bot("ismcts", ISMCTSBot)
+for _name in LEVELS:
+    register_bot(_name, _level(_name))

@@ -1,0 +1,255 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse, 2012).
+
+Single-observer ISMCTS from the deciding seat's point of view. Each iteration
+
+1. **determinizes**: samples a full round consistent with what the seat knows
+   (`InfoState.sample`: its hand, the table, hand sizes, the boneyard's size, the voids
+   shown by draws and forced passes);
+2. **selects** down the tree with UCB1 among the children whose action is legal in this
+   determinization, counting each such child as *available* (the ISMCTS form of UCB:
+   ``mean + c * sqrt(ln(availability) / visits)``), with each node's mean taken from the
+   point of view of the seat that chose it;
+3. **expands** one untried legal action;
+4. **plays out** the rest of the round with a fast policy (`policy.py`);
+5. **backs up** every seat's reward: its share of the round's win (lowest score) blended
+   with its score margin against the other seats' mean.
+
+Moves with a single legal action (a forced draw or pass) are applied without a node, so
+the tree's depth is spent on choices. The tree is keyed by ``(seat, action)``.
+
+Deterministic: for a given view, RNG state and iteration budget, the same move comes back.
+A time budget stops on the clock instead (then the result depends on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from mextrain.rules import Action, RoundState, SeatView
+
+from .policy import PlayoutPolicy, make_policy
+from .resample import InfoState
+
+__all__ = ["ActionStats", "SearchConfig", "SearchResult", "search"]
+
+_Key = tuple[int, Action]
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    """A search budget and its knobs. With neither budget, `DEFAULT_ITERATIONS` apply."""
+
+    iterations: int | None = None
+    time_ms: float | None = None
+    policy: str = "greedy"
+    epsilon: float = 0.0  # random plays in greedy playouts
+    exploration: float = 0.7  # UCB's c (rewards are in [0, 1])
+    margin_weight: float = 0.25  # share of the reward from the score margin
+    margin_scale: float = 50.0  # pips of margin that count fully
+
+    DEFAULT_ITERATIONS = 300
+
+    def budget(self) -> tuple[int | None, float | None]:
+        if self.iterations is None and self.time_ms is None:
+            return self.DEFAULT_ITERATIONS, None
+        return self.iterations, self.time_ms
+
+    def check(self) -> None:
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
+        if self.time_ms is not None and self.time_ms <= 0:
+            raise ValueError(f"time_ms must be positive, not {self.time_ms}")
+        if not 0.0 <= self.epsilon <= 1.0:
+            raise ValueError(f"epsilon must be from 0 to 1, not {self.epsilon}")
+        if not 0.0 <= self.margin_weight <= 1.0:
+            raise ValueError(f"margin_weight must be from 0 to 1, not {self.margin_weight}")
+        if self.exploration < 0:
+            raise ValueError(f"exploration must be at least 0, not {self.exploration}")
+        if self.margin_scale <= 0:
+            raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
+
+
+class _Node:
+    __slots__ = ("avail", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[_Key, _Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0  # for the seat that chose the action leading here
+
+
+@dataclass(slots=True)
+class ActionStats:
+    """What the search learnt about one of the deciding seat's actions."""
+
+    action: Action
+    visits: int = 0
+    reward: float = 0.0  # sum of rewards
+    wins: float = 0.0  # sum of win shares
+    wins_sq: float = 0.0
+    score: float = 0.0  # sum of the seat's round scores (pips left)
+    score_sq: float = 0.0
+
+    def add(self, reward: float, win: float, score: int) -> None:
+        self.visits += 1
+        self.reward += reward
+        self.wins += win
+        self.wins_sq += win * win
+        self.score += score
+        self.score_sq += score * score
+
+    @property
+    def mean_reward(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+    @property
+    def win_probability(self) -> float:
+        return self.wins / self.visits if self.visits else 0.0
+
+    @property
+    def expected_score(self) -> float:
+        return self.score / self.visits if self.visits else 0.0
+
+    def _stderr(self, total: float, total_sq: float) -> float:
+        n = self.visits
+        if n < 2:
+            return math.inf
+        mean = total / n
+        var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
+        return math.sqrt(var / n)
+
+    @property
+    def win_stderr(self) -> float:
+        return self._stderr(self.wins, self.wins_sq)
+
+    @property
+    def score_stderr(self) -> float:
+        return self._stderr(self.score, self.score_sq)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The chosen action and the root statistics, best first."""
+
+    action: Action
+    stats: tuple[ActionStats, ...]
+    iterations: int
+    seconds: float
+
+
+def rewards(state: RoundState, margin_weight: float, margin_scale: float) -> list[float]:
+    """Each seat's reward in [0, 1] for a finished round (see the module docstring)."""
+    scores = state.scores()
+    assert scores is not None
+    n = len(scores)
+    best = min(scores)
+    winners = sum(1 for s in scores if s == best)
+    total = sum(scores)
+    out = []
+    for s in scores:
+        win = 1.0 / winners if s == best else 0.0
+        margin = ((total - s) / (n - 1) - s) / margin_scale
+        margin = -1.0 if margin < -1.0 else 1.0 if margin > 1.0 else margin
+        out.append((1.0 - margin_weight) * win + margin_weight * (0.5 + 0.5 * margin))
+    return out
+
+
+def _win_shares(scores: list[int]) -> list[float]:
+    best = min(scores)
+    winners = sum(1 for s in scores if s == best)
+    return [1.0 / winners if s == best else 0.0 for s in scores]
+
+
+def search(
+    view: SeatView,
+    rng: random.Random,
+    config: SearchConfig,
+    info: InfoState | None = None,
+    policy: PlayoutPolicy | None = None,
+) -> SearchResult:
+    """Search the seat's decision in ``view`` (it must be the seat's turn)."""
+    if not view.is_my_turn:
+        raise ValueError(f"it is not seat {view.seat}'s turn to decide")
+    config.check()
+    start = time.perf_counter()
+    iterations, time_ms = config.budget()
+    deadline = None if time_ms is None else start + time_ms / 1000.0
+    if info is None:
+        info = InfoState(view, rng)
+    if policy is None:
+        policy = make_policy(config.policy, config.epsilon)
+    me = view.seat
+    root = _Node()
+    stats: dict[Action, ActionStats] = {a: ActionStats(a) for a in view.legal_actions}
+    c = config.exploration
+    mw, ms = config.margin_weight, config.margin_scale
+    done = 0
+    log = math.log
+    sqrt = math.sqrt
+    while True:
+        if iterations is not None and done >= iterations:
+            break
+        if deadline is not None and done and time.perf_counter() >= deadline:
+            break
+        state = info.sample(rng)
+        node = root
+        path: list[tuple[_Node, int]] = []
+        first: Action | None = None
+        expanded = False
+        while state.ended is None and not expanded:
+            legal = state.legal_actions()
+            seat = state.seat
+            if len(legal) == 1 and not (seat == me and node is root):
+                state.apply(legal[0])
+                continue
+            children = node.children
+            untried: list[Action] = []
+            best_value = -math.inf
+            best_key: _Key | None = None
+            best_child: _Node | None = None
+            for action in legal:
+                child = children.get((seat, action))
+                if child is None:
+                    untried.append(action)
+                    continue
+                child.avail += 1
+                if not untried:
+                    value = child.reward / child.visits + c * sqrt(log(child.avail) / child.visits)
+                    if value > best_value:
+                        best_value, best_key, best_child = value, (seat, action), child
+            if untried:
+                action = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = _Node()
+                children[(seat, action)] = child
+                expanded = True
+            else:
+                assert best_key is not None
+                assert best_child is not None
+                action, child = best_key[1], best_child
+            if node is root:
+                first = action
+            state.apply(action)
+            path.append((child, seat))
+            node = child
+        if state.ended is None:
+            policy.playout(state, rng)
+        reward = rewards(state, mw, ms)
+        for child, seat in path:
+            child.visits += 1
+            child.reward += reward[seat]
+        scores = state.scores()
+        assert scores is not None
+        assert first is not None
+        stats[first].add(reward[me], _win_shares(scores)[me], scores[me])
+        done += 1
+    ranked = sorted(stats.values(), key=lambda s: (s.visits, s.mean_reward), reverse=True)
+    return SearchResult(
+        action=ranked[0].action,
+        stats=tuple(ranked),
+        iterations=done,
+        seconds=time.perf_counter() - start,
+    )

@@ -1,0 +1,534 @@
+"""Dealing the unseen tiles again, consistently with everything one seat knows.
+
+A seat knows its own hand, every tile on the table, each seat's hand size, the boneyard's
+size and the public history. The history says more than the table does: a seat that drew,
+or passed because it had to, held no tile that fitted any train it could reach at that
+moment (its *void* then). `InfoState` works all of this out from a `SeatView`, and
+`InfoState.sample` deals the unseen tiles to the other hands and the boneyard so that
+every fact above holds, giving a full `RoundState` at the current position to search on.
+
+How it works, and where it approximates:
+
+- **The position.** The public history is replayed through the engine on a synthetic
+  deal. Hidden tiles are moved between hands and the boneyard before each action so the
+  engine accepts it: a seat about to play a tile holds it, a seat about to draw or make a
+  forced pass holds only tiles that fit nowhere it may play (the engine says which: the
+  seat's hand is probed with every unseen tile), and a drawn tile that is played at once
+  is the one on top. Every train, marker, open double and turn flag then comes from the
+  engine itself; no rule is re-derived here. Only the hidden parts of that synthetic
+  state are wrong, and `sample` replaces them.
+- **Voids.** A void constrains the tiles a seat held at that moment. A tile it holds now
+  was held then unless it was drawn later, so `sample` keeps the voids a seat showed
+  since its last draw (including the forced pass right after that draw) and drops older
+  ones, which a tile drawn since may break. Dropping facts never rules out the true deal:
+  the samples cover every consistent deal, with somewhat more weight on deals the older
+  voids would exclude.
+- **Uniformity.** Without voids the deal is a uniform shuffle (exact). With voids,
+  `sample` runs a Markov chain of random swaps between two hidden places, accepted when
+  both tiles may go where they land: its stationary law is uniform over the consistent
+  deals, and a few swaps per unseen tile between samples mix it well in practice (not
+  exactly uniform for a single draw). The boneyard's order is always a uniform shuffle.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from mextrain.rules import (
+    PASS,
+    Action,
+    DealError,
+    IllegalActionError,
+    RoundState,
+    SeatView,
+    Tile,
+    iter_bits,
+    tile_set,
+)
+
+__all__ = ["InfoState", "ResampleError", "resample"]
+
+
+class ResampleError(RuntimeError):
+    """The seat's history could not be replayed on any synthetic deal (should not happen)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Voids:
+    """What the replay of the public history found."""
+
+    position: RoundState  # the current position with synthetic hidden parts
+    voids: tuple[int, ...]  # per seat: tiles it cannot hold now (since its last draw)
+
+
+def _bits(mask: int) -> list[int]:
+    return list(iter_bits(mask))
+
+
+def _play_and_draw_counts(view: SeatView) -> tuple[list[int], list[int]]:
+    plays = [0] * view.players
+    draws = [0] * view.players
+    for seat, action in view.history:
+        if action.kind == "play":
+            plays[seat] += 1
+        elif action.kind == "draw":
+            draws[seat] += 1
+    return plays, draws
+
+
+def _must_hold(view: SeatView) -> list[tuple[int, ...]]:
+    """``out[i][s]``: the tiles seat ``s`` plays from action ``i`` on before it next draws.
+
+    Those tiles are in its hand before action ``i`` in the real round too.
+    """
+    ts = tile_set(view.rules.max_pip)
+    cur = [0] * view.players
+    out: list[tuple[int, ...]] = [tuple(cur)]
+    for seat, action in reversed(view.history):
+        if action.kind == "play":
+            assert action.tile is not None
+            cur[seat] |= 1 << ts.ids[action.tile]
+        elif action.kind == "draw":
+            cur[seat] = 0
+        out.append(tuple(cur))
+    out.reverse()
+    return out
+
+
+class _Replay:
+    """Replays the public history on a synthetic deal (see the module's docstring)."""
+
+    def __init__(self, view: SeatView, rng: random.Random) -> None:
+        self.view = view
+        self.rng = rng
+        self.ts = tile_set(view.rules.max_pip)
+        self.engine_bit = 1 << self.ts.double_id[view.engine]
+
+    def start(self) -> RoundState:
+        view, ts = self.view, self.ts
+        rules, n = view.rules, view.players
+        engine_id = self.ts.double_id[view.engine]
+        size = rules.hand_size_for(n)
+        ids = [i for i in range(ts.size) if i != engine_id]
+        hands: list[list[Tile]] = [
+            [ts.tiles[i] for i in ids[s * size : (s + 1) * size]] for s in range(n)
+        ]
+        boneyard = [ts.tiles[i] for i in ids[n * size :]]
+        if rules.engine_setup != "set_aside":
+            # the engine's holder starts: give it to the starter (no draw cycles here; the
+            # real sizes after any cycles are restored below)
+            boneyard.append(hands[view.starter][0])
+            hands[view.starter][0] = ts.tiles[engine_id]
+        st = RoundState.from_deal(rules, n, view.round_index, hands, boneyard, view.starter)
+        plays, draws = _play_and_draw_counts(view)
+        sizes = [view.hand_sizes[s] + plays[s] - draws[s] for s in range(n)]
+        bone_size = view.boneyard_size + sum(draws)
+        unseen = self.unseen(st)
+        if sum(sizes) + bone_size != unseen.bit_count():
+            raise ResampleError("the view's sizes do not add up to the unseen tiles")
+        return self.rearrange(st, sizes, bone_size, self.must[0], None, None, None)
+
+    @staticmethod
+    def unseen(st: RoundState) -> int:
+        mask = 0
+        for hand in st.hands:
+            mask |= hand
+        for tid in st.boneyard[st.bone_pos :]:
+            mask |= 1 << tid
+        return mask
+
+    def rearrange(
+        self,
+        st: RoundState,
+        sizes: list[int],
+        bone_size: int,
+        need: tuple[int, ...],
+        actor: int | None,
+        allowed: int | None,
+        top: int | None,
+    ) -> RoundState:
+        """Deal the hidden tiles again: each seat holds ``need``; ``actor`` holds only
+        ``allowed`` tiles; ``top`` (a tile id) is on top of the boneyard."""
+        rng = self.rng
+        rest = self.unseen(st)
+        hands = list(need)
+        for mask in need:
+            rest &= ~mask
+        if top is not None:
+            rest &= ~(1 << top)
+        if actor is not None and allowed is not None:
+            if need[actor] & ~allowed:
+                raise ResampleError("a seat must hold a tile that its void rules out")
+            pool = _bits(rest & allowed)
+            missing = sizes[actor] - hands[actor].bit_count()
+            if not 0 <= missing <= len(pool):
+                raise ResampleError("not enough tiles fit a seat's void")
+            chosen = rng.sample(pool, missing) if missing else []
+            for tid in chosen:
+                hands[actor] |= 1 << tid
+                rest &= ~(1 << tid)
+        free = _bits(rest)
+        rng.shuffle(free)
+        pos = 0
+        for seat in range(len(hands)):
+            missing = sizes[seat] - hands[seat].bit_count()
+            if missing < 0:
+                raise ResampleError("a seat would hold more tiles than it does")
+            for tid in free[pos : pos + missing]:
+                hands[seat] |= 1 << tid
+            pos += missing
+        boneyard = free[pos:]
+        if top is not None:
+            boneyard.insert(0, top)
+        if len(boneyard) != bone_size:
+            raise ResampleError("the boneyard's size does not add up")
+        return st.with_hidden(hands, boneyard, keep_sizes=False)
+
+    def void(self, st: RoundState, seat: int) -> int:
+        """The unseen tiles ``seat`` could play now, were it to hold them."""
+        unseen = self.unseen(st)
+        n = st.n
+        void = 0
+        hand = unseen
+        while hand:
+            hands = [0] * n
+            hands[seat] = hand
+            probe = st.with_hidden(hands, _bits(unseen & ~hand), keep_sizes=False)
+            found = 0
+            for _train, mask in probe.legal_plays():
+                found |= mask
+            if not found:
+                break
+            void |= found
+            hand &= ~found
+        rules = st.rules
+        if rules.no_going_out_on_double and st.hands[seat].bit_count() == 1:
+            void &= ~self.ts.double_mask  # a lone double may not be played: no void
+        return void
+
+    def voluntary_pass(self, st: RoundState, seat: int) -> bool:
+        """Whether the rules let ``seat`` pass now even if it had a play (first-turn run)."""
+        unseen = self.unseen(st)
+        hands = [0] * st.n
+        hands[seat] = unseen
+        probe = st.with_hidden(hands, [], keep_sizes=False)
+        legal = probe.legal_actions()
+        return PASS in legal and any(a.kind == "play" for a in legal)
+
+    def run(self) -> _Voids:
+        view = self.view
+        must = _must_hold(view)
+        # the viewer has held its current hand since its last draw
+        mine = view.seat
+        since = max(
+            (i for i, (s, a) in enumerate(view.history) if s == mine and a.kind == "draw"),
+            default=-1,
+        )
+        self.must = [
+            tuple(m | view.hand_mask if s == mine and i > since else m for s, m in enumerate(row))
+            for i, row in enumerate(must)
+        ]
+        st = self.start()
+        n = view.players
+        history = view.history
+        last_draw = [-1] * n
+        events: list[tuple[int, int, int]] = []  # (index, seat, void) of forced passes
+        for i, (seat, action) in enumerate(history):
+            kind = action.kind
+            if kind != "play":
+                sizes = st.hand_sizes
+                bone = st.boneyard_size
+                if kind == "draw":
+                    void = self.void(st, seat)
+                    nxt = self._next_action(i, seat)
+                    top = None
+                    need = list(self.must[i])
+                    if nxt is not None and nxt.kind == "play":
+                        assert nxt.tile is not None
+                        top = self.ts.ids[nxt.tile]
+                    after = self.must[i + 1][seat]
+                    if top is not None:
+                        after &= ~(1 << top)
+                    need[seat] = after
+                    if top is None and after.bit_count() > sizes[seat]:
+                        # the viewer holds the tile it drew: the one that fits, if one does
+                        fits = after & void
+                        top = self.rng.choice(_bits(fits or after))
+                        need[seat] = after & ~(1 << top)
+                    if top is None:
+                        # the drawn tile fits nowhere either: put a tile outside the void on top
+                        pool = _bits(self.unseen(st) & ~void & ~self._needed(need))
+                        if not pool:
+                            raise ResampleError("no tile can be the drawn one")
+                        top = self.rng.choice(pool)
+                    st = self.rearrange(st, sizes, bone, tuple(need), seat, ~void, top)
+                    last_draw[seat] = i
+                elif not self.voluntary_pass(st, seat):
+                    void = self.void(st, seat)
+                    events.append((i, seat, void))
+                    st = self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
+            if kind == "play":
+                st = self._legal_play(st, i, seat, action, events)
+                st = self._turn_flow(st, i, seat, action, events)
+            really_ends = i == len(history) - 1 and view.ended is not None
+            if st.boneyard_size == 0 and not really_ends:
+                st = self._keep_going(st, i, seat, action)
+            st.apply(action, seat)
+            if st.is_over and not really_ends:
+                raise ResampleError("the synthetic replay ended the round early")
+        voids = [0] * n
+        for i, seat, void in events:
+            if i > last_draw[seat]:
+                voids[seat] |= void
+        return _Voids(st, tuple(voids))
+
+    def _legal_play(
+        self, st: RoundState, i: int, seat: int, action: Action, events: list[tuple[int, int, int]]
+    ) -> RoundState:
+        """Where a seat may play can depend on its other tiles (under ``own_train_first`` a
+        tile fitting its own train must go there): the real play was legal, so the seat
+        held none of the tiles that would have made it illegal. Make the synthetic hand
+        agree and keep that void."""
+        if action in st.legal_actions():
+            return st
+        assert action.tile is not None
+        bit = 1 << self.ts.ids[action.tile]
+        unseen = self.unseen(st)
+        hand = unseen
+        while True:
+            hands = [0] * st.n
+            hands[seat] = hand
+            probe = st.with_hidden(hands, _bits(unseen & ~hand), keep_sizes=False)
+            if action in probe.legal_actions():
+                break
+            found = 0
+            for _train, mask in probe.legal_plays():
+                found |= mask
+            found &= ~bit
+            if not found:
+                raise ResampleError("no hidden hand makes a recorded play legal")
+            hand &= ~found
+        void = unseen & ~hand
+        events.append((i, seat, void))
+        return self.rearrange(st, st.hand_sizes, st.boneyard_size, self.must[i], seat, ~void, None)
+
+    def _next_seat(self, i: int) -> int | None:
+        history = self.view.history
+        if i + 1 < len(history):
+            return history[i + 1][0]
+        return None if self.view.ended is not None else self.view.current_seat
+
+    def _turn_flow(
+        self, st: RoundState, i: int, seat: int, action: Action, events: list[tuple[int, int, int]]
+    ) -> RoundState:
+        """Whether a turn goes on after a play can depend on the hand (a first-turn run
+        goes on while a tile fits the seat's own train): make the synthetic hand agree."""
+        nxt = self._next_seat(i)
+        if nxt is None:
+            return st
+        probe = st.copy()
+        probe.apply(action, seat)
+        if probe.is_over:
+            return st
+        goes_on = probe.current_seat == seat
+        if goes_on == (nxt == seat):
+            return st
+        sizes = st.hand_sizes
+        bone = st.boneyard_size
+        assert action.tile is not None
+        bit = 1 << self.ts.ids[action.tile]
+        unseen = self.unseen(st)
+        if not goes_on:
+            # the run went on: the seat held another tile that fits after this play
+            base = list(self.must[i])
+            free = unseen & ~self._needed(base)
+            for tid in iter_bits(free):
+                trial = list(base)
+                trial[seat] |= 1 << tid
+                if trial[seat].bit_count() > sizes[seat]:
+                    break
+                candidate = self.rearrange(st, sizes, bone, tuple(trial), None, None, None)
+                probe = candidate.copy()
+                probe.apply(action, seat)
+                if probe.current_seat == seat:
+                    return candidate
+            raise ResampleError("no hidden deal lets the run go on")
+        # the turn ended: after this play no tile of the seat's fitted where it could go
+        after = st.copy()
+        after.apply(action, seat)  # the synthetic hand still lets the turn go on
+        void = 0
+        hand = unseen & ~bit
+        while hand:
+            hands = [0] * st.n
+            hands[seat] = hand
+            probe = after.with_hidden(hands, _bits(unseen & ~hand & ~bit), keep_sizes=False)
+            found = 0
+            for _train, mask in probe.legal_plays():
+                found |= mask
+            if not found:
+                break
+            void |= found
+            hand &= ~found
+        events.append((i, seat, void))
+        return self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
+
+    def _keep_going(self, st: RoundState, i: int, seat: int, action: Action) -> RoundState:
+        """With the boneyard empty, a turn's end blocks the round unless some seat holds a
+        playable tile; the real round went on, so make sure some seat holds one here too."""
+        probe = st.copy()
+        probe.apply(action, seat)
+        if not probe.is_over:
+            return st
+        sizes = st.hand_sizes
+        base = list(self.must[i])
+        allowed = None if action.kind == "play" else ~self.void(st, seat)
+        nxt = self._next_seat(i)
+        free = self.unseen(st) & ~self._needed(base)
+        for other in range(st.n):
+            if sizes[other] <= base[other].bit_count():
+                continue
+            for tid in iter_bits(free if other != seat or allowed is None else free & allowed):
+                trial = list(base)
+                trial[other] |= 1 << tid
+                candidate = self.rearrange(
+                    st, sizes, 0, tuple(trial), None if allowed is None else seat, allowed, None
+                )
+                probe = candidate.copy()
+                try:
+                    probe.apply(action, seat)
+                except IllegalActionError:
+                    continue
+                if not probe.is_over and (nxt is None or probe.current_seat == nxt):
+                    return candidate
+        raise ResampleError(f"no hidden deal keeps the round going after action {i + 1}")
+
+    @staticmethod
+    def _needed(need: list[int]) -> int:
+        mask = 0
+        for m in need:
+            mask |= m
+        return mask
+
+    def _next_action(self, i: int, seat: int) -> Action | None:
+        for s, action in self.view.history[i + 1 :]:
+            if s == seat:
+                return action
+        return None
+
+
+class InfoState:
+    """One seat's information set: the position, the unseen tiles and the voids.
+
+    Build it once per decision (the replay costs a few milliseconds), then call `sample`
+    for every determinization.
+    """
+
+    def __init__(self, view: SeatView, rng: random.Random, swaps_per_tile: int = 2) -> None:
+        self.view = view
+        found = None
+        errors: list[str] = []
+        for _attempt in range(4):
+            try:
+                found = _Replay(view, rng).run()
+                break
+            except (ResampleError, IllegalActionError, DealError) as err:
+                errors.append(str(err))
+        if found is None:
+            raise ResampleError(f"cannot replay the seat's history: {errors[-1]}")
+        self.position = found.position
+        ts = tile_set(view.rules.max_pip)
+        self.ts = ts
+        n = view.players
+        unseen = _Replay.unseen(self.position) & ~view.hand_mask
+        self.unseen = unseen
+        self.seat = view.seat
+        self.sizes = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
+        self.bone_size = view.boneyard_size
+        #: per seat: tiles it cannot hold (only facts that still bind, see the docstring)
+        self.voids = tuple(0 if s == view.seat else found.voids[s] & unseen for s in range(n))
+        self.constrained = any(self.voids)
+        self._tiles = _bits(unseen)
+        self._swaps = swaps_per_tile * len(self._tiles)
+        # place index n is the boneyard
+        self._place: list[int] = []
+        if self.constrained:
+            self._place = self._initial(rng)
+
+    def _allowed(self, place: int) -> int:
+        return self.unseen if place >= len(self.voids) else self.unseen & ~self.voids[place]
+
+    def _initial(self, rng: random.Random) -> list[int]:
+        """A consistent deal: a matching of hand slots to allowed tiles (Kuhn's augmenting
+        paths), tried in a random order; the boneyard takes the rest."""
+        n = len(self.sizes)
+        slots = [seat for seat in range(n) for _ in range(self.sizes[seat])]
+        rng.shuffle(slots)
+        options = {seat: _bits(self._allowed(seat)) for seat in range(n)}
+        for pool in options.values():
+            rng.shuffle(pool)
+        owner: dict[int, int] = {}  # tile -> slot index
+
+        def augment(slot: int, seen: set[int]) -> bool:
+            for tid in options[slots[slot]]:
+                if tid in seen:
+                    continue
+                seen.add(tid)
+                if tid not in owner or augment(owner[tid], seen):
+                    owner[tid] = slot
+                    return True
+            return False
+
+        for slot in range(len(slots)):
+            if not augment(slot, set()):
+                raise ResampleError(
+                    f"no deal gives seat {slots[slot]} enough tiles outside its void"
+                )
+        return [slots[owner[tid]] if tid in owner else n for tid in self._tiles]
+
+    def sample(self, rng: random.Random) -> RoundState:
+        """A full state at the current position, hidden tiles dealt as described above."""
+        n = len(self.sizes)
+        tiles = self._tiles
+        hands = [0] * n
+        hands[self.seat] = self.view.hand_mask
+        boneyard: list[int] = []
+        if not self.constrained:
+            order = tiles[:]
+            rng.shuffle(order)
+            pos = 0
+            for seat in range(n):
+                size = self.sizes[seat]
+                for tid in order[pos : pos + size]:
+                    hands[seat] |= 1 << tid
+                pos += size
+            boneyard = order[pos:]
+        else:
+            place = self._place
+            voids = self.voids
+            count = len(tiles)
+            rand = rng.randrange
+            for _ in range(self._swaps):
+                a = rand(count)
+                b = rand(count)
+                pa, pb = place[a], place[b]
+                if pa == pb:
+                    continue
+                ta, tb = tiles[a], tiles[b]
+                if pb < n and voids[pb] >> ta & 1:
+                    continue
+                if pa < n and voids[pa] >> tb & 1:
+                    continue
+                place[a], place[b] = pb, pa
+            for tid, where in zip(tiles, place, strict=True):
+                if where < n:
+                    hands[where] |= 1 << tid
+                else:
+                    boneyard.append(tid)
+            rng.shuffle(boneyard)
+        return self.position.with_hidden(hands, boneyard)
+
+
+def resample(view: SeatView, rng: random.Random) -> RoundState:
+    """One full state consistent with ``view`` (build an `InfoState` to sample many)."""
+    return InfoState(view, rng).sample(rng)
