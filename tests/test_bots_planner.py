@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mextrain.bots import BotSpecError, make_bot
 from mextrain.bots.planner import PlannerBot
 from mextrain.bots.trains import TrainSearch
 from mextrain.rules import (
@@ -192,3 +194,30 @@ def test_it_draws_or_passes_only_without_a_play() -> None:
     assert PlannerBot().act(view, random.Random(0)) == DRAW
     view = view_with(["1-2"], [PASS], {0: 5})
     assert PlannerBot().act(view, random.Random(0)) == PASS
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6), depth=st.integers(0, 200))
+def test_both_searches_score_plays_alike(seed: int, players: int, depth: int) -> None:
+    """The bots' own search and the planner's exact one give the same train values, so the
+    planner bot scores every play the same with either."""
+    rng = random.Random(seed)
+    state = RoundState.new(Rules.preset("classic"), players, rng.randrange(13), rng)
+    for _ in range(depth):
+        if state.is_over:
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    if state.is_over:
+        return
+    view = state.view(state.current_seat)
+    plays = [a for a in view.legal_actions if a.kind == "play"]
+    if not plays:
+        return
+    exact = PlannerBot(search="exact").rank(view, plays)
+    memo = PlannerBot(search="memo").rank(view, plays)
+    assert [s for s, _ in exact] == pytest.approx([s for s, _ in memo])
+
+
+def test_unknown_search_is_refused() -> None:
+    with pytest.raises(BotSpecError, match="search must be one of memo, exact"):
+        make_bot("planner:search=fast")

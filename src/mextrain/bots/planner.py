@@ -1,37 +1,44 @@
 """The ``planner`` bot: plays the way good players do, from its own seat's view only.
 
-Every decision re-plans from scratch: the bot computes the best personal train its hand
-can still lay from its train's open end (most tiles, then most pips). Tiles on that train
-are *planned*: they will go out one a turn on a train nobody else may touch while the
-marker is down. The other tiles are *extras*: they need the Mexican train, a marked train
-or an open double, which may never come. Each legal play is scored by the hand it leaves:
+Every decision re-plans from scratch: for each legal play the bot asks how long a personal
+train the hand left behind can still lay from its train's open end (most tiles, then most
+pips). Tiles on that train are *planned*: they will go out one a turn on a train nobody
+else may touch while the marker is down. The other tiles are *extras*: they need the
+Mexican train, a marked train or an open double, which may never come. Each legal play is
+scored by the hand it leaves:
 
 - **risk** = pips of extras + ``plan_weight`` x pips of planned tiles + ``extra_cost`` per
   extra, so extras are spent on the Mexican and marked trains first and the planned train
-  is kept (it is re-planned whenever a play, a block or a marker changes it);
+  is kept (and re-planned whenever a play, a block, a draw or a marker changes it);
 - **marker**: with its marker up, a play on its own train (which takes the marker down)
   earns ``marker_bonus``;
 - **doubles**: a double it can cover itself earns ``double_bonus`` (two tiles out in one
   turn); a double it cannot cover, under ``open_doubles_block``, costs ``double_penalty``
   (the table waits on it, the bot included);
-- **outlets**: a play on a shared train that leaves an open end matching other extras
-  earns ``outlet_bonus`` per such extra;
 - **endgame**: once another seat holds ``endgame`` tiles or fewer, the round may end any
   moment, so the bot dumps its heaviest tile first (risk only breaks ties).
 
 Draws and passes are taken only when no tile can be played.
+
+The train values come from the planner's exact search, `mextrain.planner.train_value`
+(``search=exact``, the default), or from the bots' own memoised search, `TrainSearch`
+(``search=memo``): it shares its memo across the plays of one decision and bounds its work
+on huge hands, so it runs about 1.6x faster, with the same values on all but huge hands.
 """
 
 from __future__ import annotations
 
 import random
 
+from mextrain.planner import train_value
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, SeatView, tile_set
 
-from .base import register_bot
+from .base import BotSpecError, register_bot
 from .trains import TrainSearch
 
 __all__ = ["PlannerBot"]
+
+SEARCHES = ("memo", "exact")
 
 
 class PlannerBot:
@@ -47,31 +54,32 @@ class PlannerBot:
         marker_bonus: float = 6.0,
         double_bonus: float = 4.0,
         double_penalty: float = 6.0,
-        outlet_bonus: float = 1.0,
+        search: str = "exact",
     ) -> None:
+        if search not in SEARCHES:
+            raise BotSpecError(f"planner search must be one of {', '.join(SEARCHES)}")
         self.endgame = endgame
         self.plan_weight = plan_weight
         self.extra_cost = extra_cost
         self.marker_bonus = marker_bonus
         self.double_bonus = double_bonus
         self.double_penalty = double_penalty
-        self.outlet_bonus = outlet_bonus
+        self.search = search
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         legal = view.legal_actions
         plays = [a for a in legal if a.kind == "play"]
         if not plays:
             return DRAW if DRAW in legal else PASS
-        scored = self.rank(view, plays)
-        return scored[0][1]
+        return self.rank(view, plays)[0][1]
 
     def rank(self, view: SeatView, plays: list[Action]) -> list[tuple[float, Action]]:
         """The plays with their scores, best first (ties keep the engine's order)."""
-        ts = tile_set(view.rules.max_pip)
-        search = TrainSearch(ts)
+        max_pip = view.rules.max_pip
+        ts = tile_set(max_pip)
+        memo = TrainSearch(ts) if self.search == "memo" else None
         seat = view.seat
         own = view.trains[seat]
-        own_end = own.open_end
         hand = view.hand_mask
         pip_sum = ts.pip_sum
         pip_mask = ts.pip_mask
@@ -83,16 +91,15 @@ class PlannerBot:
             assert tile is not None
             assert train is not None
             tid = ts.ids[tile]
-            bit = 1 << tid
-            left = hand ^ bit
-            end = view.trains[train].open_end
-            new_end = pip_sum[tid] - end
-            plan_end = new_end if train == seat else own_end
-            _count, plan_pips, planned = search.best(left, plan_end)
-            extras = left & ~planned
-            extra_pips = ts.pips_of(extras)
-            risk = extra_pips + self.plan_weight * plan_pips + self.extra_cost * extras.bit_count()
-            score = -risk
+            left = hand ^ (1 << tid)
+            plan_end = pip_sum[tid] - own.open_end if train == seat else own.open_end
+            if memo is not None:
+                count, plan_pips, _used = memo.best(left, plan_end)
+            else:
+                count, plan_pips = train_value(ts.tiles_of(left), plan_end, max_pip)
+            extras = left.bit_count() - count
+            extra_pips = ts.pips_of(left) - plan_pips
+            score = -(extra_pips + self.plan_weight * plan_pips + self.extra_cost * extras)
             if train == seat and own.marker_up:
                 score += self.marker_bonus
             if tile.is_double:
@@ -100,12 +107,10 @@ class PlannerBot:
                     score += self.double_bonus
                 elif block:
                     score -= self.double_penalty
-            elif train != seat:
-                score += self.outlet_bonus * (extras & pip_mask[new_end]).bit_count()
             if train == MEXICAN:
                 score += 0.01  # on equal terms, keep marked trains for their owners
             if endgame:
-                score = 1000.0 * pip_sum[tid] + score
+                score += 1000.0 * pip_sum[tid]
             out.append((score, order, action))
         out.sort(key=lambda item: (-item[0], item[1]))
         return [(score, action) for score, _order, action in out]
