@@ -15,6 +15,7 @@ the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed tim
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -47,6 +48,8 @@ class ISMCTSBot:
         exploration: float = 0.7,
         margin_weight: float = 0.25,
         fallback: str = "planner",
+        prior: str = "planner",
+        confidence: float = 1.0,
         name: str = "ismcts",
     ) -> None:
         self.name = name
@@ -62,6 +65,10 @@ class ISMCTSBot:
         self._policy = make_policy(policy, epsilon)
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
+        self._prior: Bot | None = None if prior == "none" else make_bot(prior)
+        if confidence < 0:
+            raise ValueError(f"confidence must be at least 0, not {confidence}")
+        self.confidence = confidence
         #: decisions taken by the fallback bot because the history could not be resampled
         self.fallbacks = 0
         self.last: SearchResult | None = None
@@ -77,8 +84,19 @@ class ISMCTSBot:
             if self._fallback is None:
                 self._fallback = make_bot(self._fallback_spec)
             return self._fallback.act(view, rng)
-        self.last = search(view, rng, self.config, info=info, policy=self._policy)
-        return self.last.action
+        self.last = result = search(view, rng, self.config, info=info, policy=self._policy)
+        if self._prior is None:
+            return result.action
+        # keep the prior bot's move unless the search is confident that another is better
+        prior = self._prior.act(view, rng)
+        best = max(result.stats, key=lambda s: (s.mean_reward, s.visits))
+        mine = next((s for s in result.stats if s.action == prior), None)
+        if mine is None or best.action == prior:
+            return best.action if mine is None else prior
+        spread = math.hypot(best.reward_stderr, mine.reward_stderr)
+        if best.mean_reward - mine.mean_reward > self.confidence * spread:
+            return best.action
+        return prior
 
 
 def _level(name: str) -> Any:

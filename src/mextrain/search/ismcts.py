@@ -89,6 +89,7 @@ class ActionStats:
     action: Action
     visits: int = 0
     reward: float = 0.0  # sum of rewards
+    reward_sq: float = 0.0
     wins: float = 0.0  # sum of win shares
     wins_sq: float = 0.0
     score: float = 0.0  # sum of the seat's round scores (pips left)
@@ -97,6 +98,7 @@ class ActionStats:
     def add(self, reward: float, win: float, score: int) -> None:
         self.visits += 1
         self.reward += reward
+        self.reward_sq += reward * reward
         self.wins += win
         self.wins_sq += win * win
         self.score += score
@@ -121,6 +123,10 @@ class ActionStats:
         mean = total / n
         var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
         return math.sqrt(var / n)
+
+    @property
+    def reward_stderr(self) -> float:
+        return self._stderr(self.reward, self.reward_sq)
 
     @property
     def win_stderr(self) -> float:

@@ -12,9 +12,17 @@ import random
 from typing import Protocol
 
 from mextrain.bots import Bot, make_bot
+from mextrain.bots.trains import TrainSearch
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, RoundState, tile_set
 
-__all__ = ["GreedyPlayout", "PlannerPlayout", "PlayoutPolicy", "RandomPlayout", "make_policy"]
+__all__ = [
+    "GreedyPlayout",
+    "PlanPlayout",
+    "PlannerPlayout",
+    "PlayoutPolicy",
+    "RandomPlayout",
+    "make_policy",
+]
 
 
 class PlayoutPolicy(Protocol):
@@ -93,6 +101,88 @@ class GreedyPlayout:
             state.apply(table[tid][chosen + 1])
 
 
+def _heaviest(mask: int, weights: tuple[int, ...]) -> int:
+    """The lowest id among the heaviest tiles of ``mask`` (non-empty)."""
+    for weight_mask in weights:
+        hit = mask & weight_mask
+        if hit:
+            return (hit & -hit).bit_length() - 1
+    raise ValueError("empty mask")
+
+
+class PlanPlayout:
+    """A fast version of the ``planner`` bot's idea, one train search per move.
+
+    The seat plans its best personal train (most tiles, then pips) from its hand; tiles
+    off that plan are *extras*. It plays its heaviest extra that fits the Mexican train or
+    a marked train; otherwise a planned tile on its own train (a double first); otherwise
+    its heaviest playable tile. Once another seat is down to ``endgame`` tiles it just
+    dumps its heaviest playable tile. The train searches share one memo across playouts.
+    """
+
+    name = "plan"
+
+    def __init__(self, endgame: int = 2) -> None:
+        self.endgame = endgame
+        self._search: TrainSearch | None = None
+
+    def playout(self, state: RoundState, rng: random.Random) -> None:
+        ts = state.ts
+        table = _play_table(ts.max_pip, state.n)
+        weights = _by_weight(ts.max_pip)
+        search = self._search
+        if search is None or search.ts is not ts or len(search._memo) > 400_000:
+            search = self._search = TrainSearch(ts)
+        double_mask = ts.double_mask
+        endgame = self.endgame
+        while state.ended is None:
+            plays = state.legal_plays()
+            if not plays:
+                state.apply(DRAW if state.legal_actions()[0] is DRAW else PASS)
+                continue
+            seat = state.seat
+            hands = state.hands
+            combined = 0
+            for _train, mask in plays:
+                combined |= mask
+            rush = False
+            for other, hand in enumerate(hands):
+                if other != seat and hand.bit_count() <= endgame:
+                    rush = True
+                    break
+            if rush or (len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0):
+                tid = _heaviest(combined, weights)
+            else:
+                hand = hands[seat]
+                planned = search.best(hand, state.ends[seat])[2]
+                extras = hand & ~planned
+                off_plan = 0
+                own_planned = 0
+                for train, mask in plays:
+                    if train == seat:
+                        own_planned |= mask & planned
+                    else:
+                        off_plan |= mask & extras
+                if off_plan:
+                    tid = _heaviest(off_plan, weights)
+                elif own_planned:
+                    doubles = own_planned & double_mask
+                    tid = _heaviest(doubles or own_planned, weights)
+                else:
+                    tid = _heaviest(combined, weights)
+            low = 1 << tid
+            chosen = None
+            for train, mask in plays:
+                if mask & low:
+                    if train == seat:
+                        chosen = train
+                        break
+                    if chosen is None or train == MEXICAN:
+                        chosen = train
+            assert chosen is not None
+            state.apply(table[tid][chosen + 1])
+
+
 class RandomPlayout:
     """Uniformly random legal actions (a baseline)."""
 
@@ -122,9 +212,11 @@ class PlannerPlayout:
 
 
 def make_policy(name: str, epsilon: float = 0.0) -> PlayoutPolicy:
-    """``greedy``, ``random`` or ``planner`` (or any registered bot, played via views)."""
+    """``greedy``, ``plan``, ``random`` or ``planner`` (or any registered bot, played via views)."""
     if name == "greedy":
         return GreedyPlayout(epsilon)
+    if name == "plan":
+        return PlanPlayout()
     if name == "random":
         return RandomPlayout()
     return PlannerPlayout(name)
