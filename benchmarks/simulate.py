@@ -14,14 +14,20 @@ Prints rounds and actions per second for, in the same run:
    one job (on a 2-core machine shared with other work, 2 jobs cannot exceed 2x);
 4. ``planner vs greedy``: the same job with the strong bots, for scale.
 
-Compare ratios, not raw figures: machines are noisy.
+Each line also shows how many cores the job kept busy on average (CPU time of this process
+and its worker processes over wall time): on a machine shared with other work, 2 jobs
+only help when a second core is actually free. Compare ratios, not raw figures: machines
+are noisy.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 from mextrain.rules import RoundState, Rules
 from mextrain.sim import deal_for, simulate
@@ -51,10 +57,29 @@ def engine_loop(rules: Rules, players: int, deals: int, seed: int) -> tuple[int,
     return rounds, actions, time.perf_counter() - start
 
 
-def line(label: str, rounds: int, actions: int, seconds: float, note: str = "") -> None:
+T = TypeVar("T")
+
+
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and its finished worker processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def timed(job: Callable[[], T]) -> tuple[T, float]:
+    """The job's result and the cores it kept busy on average."""
+    cpu, wall = cpu_seconds(), time.perf_counter()
+    result = job()
+    return result, (cpu_seconds() - cpu) / (time.perf_counter() - wall)
+
+
+def line(
+    label: str, rounds: int, actions: int, seconds: float, cores: float, note: str = ""
+) -> None:
     print(
         f"{label:<24} {rounds / seconds:>10.1f} rounds/s {actions / seconds:>12.0f} actions/s"
-        f"   {note}"
+        f" {cores:>5.2f} cores   {note}"
     )
 
 
@@ -71,37 +96,45 @@ def main() -> None:
     rules = Rules.preset("classic", rounds=args.rounds) if args.rounds != 13 else Rules()
     print(f"classic, {n} players, {args.games} games of {args.rounds} round(s), seed {args.seed}")
 
-    rounds, actions, seconds = engine_loop(rules, n, args.games // n, args.seed)
+    (rounds, actions, seconds), cores = timed(
+        lambda: engine_loop(rules, n, args.games // n, args.seed)
+    )
     raw = rounds / seconds
-    line("engine loop", rounds, actions, seconds)
+    line("engine loop", rounds, actions, seconds, cores)
 
-    one = simulate(rules, n, bots, args.games, args.seed, jobs=1)
+    one, cores = timed(lambda: simulate(rules, n, bots, args.games, args.seed, jobs=1))
+    ratio = one.rounds_per_second / raw
     line(
         "simulate, 1 job",
         one.rounds,
         one.actions,
         one.seconds,
-        f"{one.rounds_per_second / raw:.2f}x the engine loop",
+        cores,
+        f"{ratio:.2f}x the engine loop",
     )
 
-    many = simulate(rules, n, bots, args.games, args.seed, jobs=args.jobs)
+    many, cores = timed(lambda: simulate(rules, n, bots, args.games, args.seed, jobs=args.jobs))
+    ratio = many.rounds_per_second / one.rounds_per_second
     line(
         f"simulate, {args.jobs} jobs",
         many.rounds,
         many.actions,
         many.seconds,
-        f"{many.rounds_per_second / one.rounds_per_second:.2f}x one job",
+        cores,
+        f"{ratio:.2f}x one job",
     )
 
     strong = ["planner", "greedy"] * (n // 2) + ["random"] * (n % 2)
     games = max(n, args.games // 4 // n * n)
-    slow = simulate(rules, n, strong, games, args.seed, jobs=1)
+    slow, cores = timed(lambda: simulate(rules, n, strong, games, args.seed, jobs=1))
+    ratio = slow.rounds_per_second / one.rounds_per_second
     line(
         "planner vs greedy, 1 job",
         slow.rounds,
         slow.actions,
         slow.seconds,
-        f"{slow.rounds_per_second / one.rounds_per_second:.2f}x random bots",
+        cores,
+        f"{ratio:.2f}x random bots",
     )
 
 
