@@ -19,6 +19,9 @@ def _register() -> None:
 
     main.add_command(replay.replay)
     main.add_command(simulate.simulate)
+    from . import analyze
+
+    main.add_command(analyze.analyze)
     from . import serve
 
     main.add_command(serve.serve)

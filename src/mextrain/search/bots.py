@@ -1,13 +1,16 @@
 """The search bots: ``ismcts`` with parameters, and the named strength levels.
 
-=========  =====================================================================
+=========  ==========================================================================
 level      budget and policy
-=========  =====================================================================
-easy       40 iterations, greedy playouts with 30% random plays
-medium     150 iterations, greedy playouts
-hard       500 iterations, greedy playouts
-expert     1500 iterations, greedy playouts (about a second a move on a laptop)
-=========  =====================================================================
+=========  ==========================================================================
+easy       40 iterations, greedy playouts with 30% random plays, no planner prior
+medium     150 iterations, plan playouts, planner prior
+hard       400 iterations, plan playouts, planner prior (about 200 ms a move)
+expert     1200 iterations, plan playouts, planner prior (about 0.6 s a move)
+=========  ==========================================================================
+
+The *planner prior*: the bot plays the ``planner`` bot's move unless the search finds
+another move better by more than ``confidence`` standard errors of the difference.
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -29,10 +32,10 @@ from .resample import InfoState, ResampleError
 __all__ = ["LEVELS", "ISMCTSBot"]
 
 LEVELS: dict[str, dict[str, Any]] = {
-    "easy": {"iterations": 40, "epsilon": 0.3},
+    "easy": {"iterations": 40, "policy": "greedy", "epsilon": 0.3, "prior": "none"},
     "medium": {"iterations": 150},
-    "hard": {"iterations": 500},
-    "expert": {"iterations": 1500},
+    "hard": {"iterations": 400},
+    "expert": {"iterations": 1200},
 }
 
 
@@ -43,7 +46,7 @@ class ISMCTSBot:
         self,
         iterations: int | None = None,
         time_ms: float | None = None,
-        policy: str = "greedy",
+        policy: str = "plan",
         epsilon: float = 0.0,
         exploration: float = 0.7,
         margin_weight: float = 0.25,

@@ -1,0 +1,158 @@
+"""The ISMCTS bot and move analysis: legal moves only, determinism, forced moves, wins."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots import BotSpecError, make_bot
+from mextrain.rules import RoundState, Rules, SeatView, parse_tile, tile_set
+from mextrain.search import ISMCTSBot, SearchConfig, analyze, search
+
+TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4)]
+
+
+def _decision(preset: str, players: int, seed: int, stop: float) -> SeatView:
+    """A live decision with at least two legal actions, reached by greedy play."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    while True:
+        state = RoundState.new(
+            rules, players, rng.randrange(13), rng, starter=rng.randrange(players)
+        )
+        bot = make_bot("greedy")
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < stop:
+                return state.view(state.current_seat)
+            action = legal[0] if len(legal) == 1 else bot.act(state.view(state.current_seat), rng)
+            state.apply(action)
+
+
+def _run_to_win() -> RoundState:
+    """Seat 0 holds 5-6 and 4-5 on its first-turn run: 5-6 on its own train, then 4-5,
+    goes out now; 5-6 on the Mexican train ends the run and the turn."""
+    rules = Rules.preset("classic", max_pip=6, hand_size={2: 2}, rounds=[6], first_turn="run")
+    ts = tile_set(6)
+    hands = [[parse_tile("5-6"), parse_tile("4-5")], [parse_tile("0-1"), parse_tile("0-2")]]
+    dealt = {t for hand in hands for t in hand} | {parse_tile("6-6")}
+    boneyard = [t for t in ts.tiles if t not in dealt]
+    return RoundState.from_deal(rules, 2, 0, hands, boneyard, 0)
+
+
+@settings(max_examples=15)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), stop=st.floats(0.02, 0.3))
+def test_search_returns_a_legal_action(table: tuple[str, int], seed: int, stop: float) -> None:
+    view = _decision(*table, seed, stop)
+    result = search(view, random.Random(seed), SearchConfig(iterations=30))
+    assert result.action in view.legal_actions
+    assert {s.action for s in result.stats} == set(view.legal_actions)
+    assert sum(s.visits for s in result.stats) == result.iterations == 30
+    bot = make_bot("ismcts:iterations=20")
+    assert bot.act(view, random.Random(seed)) in view.legal_actions
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,policy=greedy"])
+def test_same_seed_same_move(spec: str) -> None:
+    view = _decision("classic", 4, 12, 0.1)
+    first = make_bot(spec)
+    second = make_bot(spec)
+    assert first.act(view, random.Random(5)) == second.act(view, random.Random(5))
+    assert isinstance(first, ISMCTSBot)
+    assert isinstance(second, ISMCTSBot)
+    assert first.last is not None
+    assert second.last is not None
+    assert [(s.action, s.visits, s.reward) for s in first.last.stats] == [
+        (s.action, s.visits, s.reward) for s in second.last.stats
+    ]
+
+
+def test_one_legal_move_is_returned_at_once() -> None:
+    rules = Rules.preset("classic")
+    rng = random.Random(2)
+    bot = make_bot("ismcts:iterations=100000")
+    assert isinstance(bot, ISMCTSBot)
+    # play until a seat has a single legal action (a draw or a pass)
+    state = RoundState.new(rules, 2, 0, rng, starter=0)
+    greedy = make_bot("greedy")
+    while len(state.legal_actions()) != 1:
+        state.apply(greedy.act(state.view(state.current_seat), rng))
+    view = state.view(state.current_seat)
+    assert bot.act(view, rng) == view.legal_actions[0]
+    assert bot.last is None  # no search was run
+
+
+def test_going_out_now_is_found() -> None:
+    state = _run_to_win()
+    view = state.view(0)
+    assert len(view.legal_actions) == 2
+    for seed in range(3):
+        bot = make_bot("ismcts:iterations=200,prior=none")
+        action = bot.act(view, random.Random(seed))
+        assert str(action) == "5-6@0"
+        state_after = state.copy()
+        state_after.apply(action)
+        follow = bot.act(state_after.view(0), random.Random(seed))
+        state_after.apply(follow)
+        assert state_after.ended == "out"
+        assert state_after.scores() == [0, 3]
+
+
+def test_levels_and_parameters() -> None:
+    for level in ("easy", "medium", "hard", "expert"):
+        bot = make_bot(level)
+        assert isinstance(bot, ISMCTSBot)
+        assert bot.name == level
+    assert make_bot("expert:iterations=10").config.iterations == 10  # type: ignore[attr-defined]
+    with pytest.raises(BotSpecError):
+        make_bot("ismcts:depth=3")
+    with pytest.raises(ValueError, match="iterations"):
+        make_bot("ismcts:iterations=0")
+    with pytest.raises(ValueError, match="confidence"):
+        make_bot("ismcts:confidence=-1")
+
+
+def test_search_refuses_a_view_out_of_turn() -> None:
+    state = _run_to_win()
+    with pytest.raises(ValueError, match="not seat 1's turn"):
+        search(state.view(1), random.Random(0), SearchConfig(iterations=5))
+
+
+def test_analysis_ranks_every_legal_action() -> None:
+    state = _run_to_win()
+    ranked = analyze(state.view(0), random.Random(0), iterations=300)
+    assert [str(a.action) for a in ranked] == ["5-6@0", "5-6@M"]
+    best, other = ranked
+    assert best.win_probability > other.win_probability
+    assert best.expected_score < other.expected_score
+    assert best.visits + other.visits == 300
+    for a in ranked:
+        low, high = a.win_interval
+        assert 0.0 <= low <= a.win_probability <= high <= 1.0
+        assert a.stderr >= 0
+    data = best.to_dict(seat=0)
+    assert json.loads(json.dumps(data)) == data
+    assert set(data) == {
+        "action",
+        "win_probability",
+        "win_interval",
+        "expected_score",
+        "visits",
+        "stderr",
+        "score_stderr",
+    }
+    assert data["action"] == "0:5-6@0"
+
+
+def test_analysis_with_one_sample_has_no_error_bar() -> None:
+    view = _decision("classic", 2, 3, 0.2)
+    ranked = analyze(view, random.Random(0), iterations=1)
+    assert sum(a.visits for a in ranked) == 1
+    assert math.isinf(ranked[0].stderr)
+    assert ranked[0].to_dict()["stderr"] is None
+    assert ranked[0].win_interval == (0.0, 1.0)

@@ -1,0 +1,181 @@
+"""Resampling hidden tiles: everything the seat knows stays fixed, no tile is invented,
+the voids shown by draws and forced passes are never broken; `RoundState.with_hidden`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots import make_bot
+from mextrain.rules import DealError, RoundState, Rules, SeatView, tile_set
+from mextrain.search import InfoState, resample
+
+# the public part of a state: everything but the hands and the boneyard's order
+PUBLIC = (
+    "ends",
+    "trains",
+    "markers",
+    "open_doubles",
+    "double_by",
+    "seat",
+    "drew",
+    "owe",
+    "run",
+    "plays",
+    "own_played",
+    "opened_mexican",
+    "turns",
+    "first_done",
+    "starter",
+    "engine",
+    "history",
+)
+
+TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("cardinal", 6)]
+
+
+def _position(preset: str, players: int, seed: int, stop: float) -> RoundState:
+    """A round played by greedy bots, stopped partway (always at a live decision)."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    state = RoundState.new(
+        rules, players, rng.randrange(rules.round_count), rng, starter=rng.randrange(players)
+    )
+    bot = make_bot("greedy")
+    last = state.copy()
+    while not state.is_over:
+        if rng.random() < stop:
+            return state
+        last = state.copy()
+        seat = state.current_seat
+        legal = state.legal_actions()
+        action = legal[0] if len(legal) == 1 else bot.act(state.view(seat), rng)
+        state.apply(action)
+    return last
+
+
+def _tiles_on_table(state: RoundState) -> int:
+    mask = 1 << state.ts.double_id[state.engine]
+    for train in state.trains:
+        for tid in train:
+            mask |= 1 << tid
+    return mask
+
+
+def _check_sample(true: RoundState, view: SeatView, sample: RoundState) -> None:
+    for field in PUBLIC:
+        assert getattr(sample, field) == getattr(true, field), field
+    seat = view.seat
+    assert sample.hands[seat] == true.hands[seat]
+    assert sample.hand_sizes == true.hand_sizes
+    assert sample.boneyard_size == true.boneyard_size
+    assert sample.legal_actions() == true.legal_actions()
+    # every tile exactly once, none invented: hands + boneyard + table = the set
+    ts = true.ts
+    seen = Counter(tid for hand in sample.hands for tid in range(ts.size) if hand >> tid & 1)
+    seen.update(sample.boneyard[sample.bone_pos :])
+    table = _tiles_on_table(sample)
+    seen.update(tid for tid in range(ts.size) if table >> tid & 1)
+    assert sorted(seen) == list(range(ts.size))
+    assert set(seen.values()) == {1}
+
+
+@settings(max_examples=40)
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10**6),
+    stop=st.floats(0.005, 0.2),
+)
+def test_samples_keep_what_the_seat_knows(table: tuple[str, int], seed: int, stop: float) -> None:
+    true = _position(*table, seed, stop)
+    view = true.view(true.current_seat)
+    rng = random.Random(seed)
+    info = InfoState(view, rng)
+    for seat, void in enumerate(info.voids):
+        # a void is a fact: the true hand never holds a tile of it
+        assert not true.hands[seat] & void
+    for _ in range(5):
+        sample = info.sample(rng)
+        _check_sample(true, view, sample)
+        for seat, void in enumerate(info.voids):
+            assert not sample.hands[seat] & void
+
+
+def test_voids_are_found_and_kept() -> None:
+    """Over many positions some seats show voids, and samples always respect them."""
+    found = 0
+    for seed in range(60):
+        true = _position("classic", 3, seed, 0.02)
+        view = true.view(true.current_seat)
+        info = InfoState(view, random.Random(seed))
+        found += sum(1 for v in info.voids if v)
+        for _ in range(3):
+            sample = info.sample(random.Random(seed))
+            for seat, void in enumerate(info.voids):
+                assert not sample.hands[seat] & void
+    assert found > 0
+
+
+def test_resample_at_the_start_of_a_round() -> None:
+    rules = Rules.preset("classic")
+    true = RoundState.new(rules, 4, 0, random.Random(3), starter=2)
+    view = true.view(2)
+    sample = resample(view, random.Random(1))
+    _check_sample(true, view, sample)
+    assert not any(InfoState(view, random.Random(1)).voids)
+
+
+@pytest.mark.slow
+def test_unconstrained_samples_are_uniform() -> None:
+    """With no voids, each unseen tile lands in a hand in proportion to the hand's size."""
+    rules = Rules.preset("classic")
+    true = RoundState.new(rules, 2, 0, random.Random(9), starter=0)
+    view = true.view(0)
+    info = InfoState(view, random.Random(0))
+    assert not any(info.voids)
+    rng = random.Random(1)
+    counts: Counter[int] = Counter()
+    draws = 3000
+    for _ in range(draws):
+        sample = info.sample(rng)
+        for tid in range(sample.ts.size):
+            if sample.hands[1] >> tid & 1:
+                counts[tid] += 1
+    unseen = info.unseen.bit_count()
+    expected = draws * 16 / unseen
+    # binomial sd is about 5.4 at this expectation: 6 sd is far outside chance
+    for tid in range(tile_set(12).size):
+        if info.unseen >> tid & 1:
+            assert abs(counts[tid] - expected) < 6 * (expected * (1 - 16 / unseen)) ** 0.5
+
+
+def test_with_hidden_swaps_hidden_tiles_and_checks_accounting() -> None:
+    rules = Rules.preset("classic")
+    state = RoundState.new(rules, 2, 0, random.Random(4), starter=0)
+    hands = state.hands[:]
+    bone = list(state.boneyard[state.bone_pos :])
+    # swap one tile of seat 1 with the boneyard's top
+    low = hands[1] & -hands[1]
+    tid = low.bit_length() - 1
+    hands[1] = hands[1] ^ low | 1 << bone[0]
+    bone[0] = tid
+    other = state.with_hidden(hands, bone)
+    assert other.hands == hands
+    assert other.boneyard_tiles()[0] == state.ts.tiles[tid]
+    assert state.hands[1] >> tid & 1  # the original is untouched
+    assert other.legal_actions() == state.legal_actions()
+    with pytest.raises(DealError, match="leave out"):
+        state.with_hidden(hands, bone[1:], keep_sizes=False)
+    with pytest.raises(DealError, match="holds"):
+        state.with_hidden([hands[0] | 1 << bone[1], hands[1]], [bone[0], *bone[2:]])
+    with pytest.raises(DealError, match="twice"):
+        state.with_hidden(hands, [*bone[:-1], bone[0]])
+    with pytest.raises(DealError, match="hands given"):
+        state.with_hidden(hands[:1], bone)
+    engine = state.ts.double_id[state.engine]
+    with pytest.raises(DealError, match="already placed"):
+        state.with_hidden([hands[0] | 1 << engine, hands[1]], bone, keep_sizes=False)
