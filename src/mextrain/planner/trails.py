@@ -45,6 +45,10 @@ from mextrain.rules import Tile
 
 __all__ = ["TrailSolver", "pack", "unpack"]
 
+#: How many tiles beyond the parity bound the search decides by enumerating what to leave
+#: out, before it falls back to searching trains.
+_LEVELS = 2
+
 #: Packing base: larger than the pips of any hand (a double-30 set has 14,880 pips).
 _K = 1 << 16
 
@@ -81,6 +85,7 @@ class TrailSolver:
         "_gain",
         "_inc",
         "_loop",
+        "_loop_pips",
         "_memo",
         "_odd",
         "tiles",
@@ -110,6 +115,7 @@ class TrailSolver:
             key=lambda item: item[1],
         )
         self._memo: dict[int, int] = {}
+        self._loop_pips = 0
 
     @property
     def full_mask(self) -> int:
@@ -211,28 +217,36 @@ class TrailSolver:
         edges = degrees // 2
         top = j0.bit_length() - 1
         left_out = 0
+        stuck = 0  # odd dead ends holding a double: all but the last lose the double too
         rest = j0
         while rest:
             low = rest & -rest
-            left_out += low.bit_length() - 1
+            p = low.bit_length() - 1
+            left_out += p
             rest ^= low
-        bound = pack(edges - cut + loops, pips - left_out + top)
+            if deg[p] == 1 and remaining & loop[p]:
+                stuck += 1
+        extra = stuck - 1 if stuck > 1 else 0
+        bound = pack(edges - cut - extra + loops, pips - left_out + top)
         if cut == 0:  # an Euler trail from v uses the whole component
             memo[key] = bound << 1 | 1
             return bound
         if bound > alpha:
-            # Leaving out exactly `cut` tiles means leaving out a perfect matching on the
-            # odd pips but one (w, where the train ends), which costs the pips of the others.
-            w, exact = self._tight(v, j0, edges - cut + loops, remaining)
-            if w >= 0:
-                bound = pack(edges - cut + loops, pips - left_out + w)
-                if exact:
-                    memo[key] = bound << 1 | 1
-                    return bound
-            else:
-                # one tile more stays out, a double or not: the tiles left out are still
+            w = -1
+            if not extra:
+                # Leaving out exactly `cut` tiles means leaving out a perfect matching on
+                # the odd pips but one (w, where the train ends), which costs the pips of
+                # the others.
+                w, exact = self._tight(v, j0, edges - cut + loops, remaining)
+                if w >= 0:
+                    bound = pack(edges - cut + loops, pips - left_out + w)
+                    if exact:
+                        memo[key] = bound << 1 | 1
+                        return bound
+                extra = 1
+            if w < 0:
+                # more tiles stay out, doubles or not: the tiles left out are still
                 # at least `cut`, and cost at least as much as the `cut` cheapest ones
-                bound = pack(edges - cut - 1 + loops, pips - left_out + top)
                 tiles_in = 0
                 comp = seen
                 while comp:
@@ -248,8 +262,31 @@ class TrailSolver:
                         need -= 1
                         if not need:
                             break
-                if cheapest > left_out - top:
-                    bound -= cheapest - (left_out - top)
+                most = pips - max(left_out - top, cheapest)
+                if pack(edges - cut - extra + loops, most) > alpha:
+                    parts = self._split(v, seen, remaining)
+                    if parts:
+                        best = 0
+                        for part in parts:
+                            floor = best if best > alpha else alpha
+                            val = self._within(v, remaining, part, odd, floor)
+                            if val > best:
+                                best = val
+                        memo[key] = best << 1 | (best > alpha)
+                        return best
+                for extra in range(extra, extra + _LEVELS):  # noqa: B020
+                    bound = pack(edges - cut - extra + loops, most)
+                    if bound <= alpha:
+                        break
+                    lost, status = self._decide(v, j0, seen, edges, loops, remaining, cut + extra)
+                    if status > 0:
+                        bound = pack(edges - cut - extra + loops, pips - lost)
+                        memo[key] = bound << 1 | 1
+                        return bound
+                    if status < 0:
+                        break
+                else:
+                    bound = pack(edges - cut - extra - 1 + loops, most)
         if bound <= alpha:
             memo[key] = bound << 1
             return bound
@@ -373,6 +410,196 @@ class TrailSolver:
             if status == -1:
                 return found, False
         return -1, False
+
+    def _decide(
+        self, v: int, odd: int, comp: int, edges: int, loops: int, remaining: int, loss: int
+    ) -> tuple[int, int]:
+        """Find the cheapest way to leave exactly ``loss`` tiles out and lay the rest of
+        ``v``'s component (the pips in ``comp``) as one trail, knowing that fewer is
+        impossible.
+
+        The tiles left out are a T-join: they make every pip of ``odd`` Δ {w} odd, for the
+        train's last pip w; what remains must be one piece. Doubles cut off count as left
+        out. Returns ``(pips left out, 1)``; ``(0, 0)`` when there is no such way; and
+        ``(0, -1)`` when the enumeration ran over its budget.
+        """
+        adj = self._adj
+        deg = self._deg
+        loop = self._loop
+        taken = [0] * len(adj)  # the pips each pip is joined to by a tile left out
+        budget = 1500
+        best = -1
+
+        def check(size: int, cost: int) -> None:
+            nonlocal best
+            seen = 1 << v
+            todo = adj[v] & ~taken[v]
+            while todo:
+                seen |= todo
+                nxt = 0
+                while todo:
+                    low = todo & -todo
+                    p = low.bit_length() - 1
+                    nxt |= adj[p] & ~taken[p]
+                    todo ^= low
+                todo = nxt & ~seen
+            ends = 0
+            kept = 0
+            while seen:
+                low = seen & -seen
+                p = low.bit_length() - 1
+                seen ^= low
+                ends += deg[p] - taken[p].bit_count()
+                if remaining & loop[p]:
+                    kept += 1
+                    cost -= 2 * p
+            if ends // 2 != edges - size or size + loops - kept != loss:
+                return
+            cost += self._loop_pips
+            if best < 0 or cost < best:
+                best = cost
+
+        def join(deficit: int, left: int, size: int, cost: int) -> bool:
+            nonlocal budget
+            budget -= 1
+            if budget < 0:
+                return False
+            if not deficit:
+                check(size, cost)
+                return True
+            if deficit.bit_count() > 2 * left:
+                return True
+            low = deficit & -deficit
+            x = low.bit_length() - 1
+            others = adj[x] & ~taken[x]
+            while others:
+                other = others & -others
+                others ^= other
+                y = other.bit_length() - 1
+                taken[x] |= other
+                taken[y] |= low
+                going = join(deficit ^ low ^ other, left - 1, size + 1, cost + x + y)
+                taken[x] ^= other
+                taken[y] ^= low
+                if not going:
+                    return False
+            return True
+
+        # every double of the component counts as cut off until found in the piece
+        self._loop_pips = sum(2 * p for p in _bits(comp) if remaining & loop[p])
+        rest = comp
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            if not join(odd ^ low, loss, 0, 0):
+                return 0, -1
+        return (best, 1) if best >= 0 else (0, 0)
+
+    def _split(self, v: int, comp: int, remaining: int) -> list[int]:
+        """Bridge reasoning. A train that crosses a bridge never comes back, so when two or
+        more bridges leave ``v``'s 2-edge-connected piece K, every train stays in K or ends
+        beyond exactly one of them. Returns the tile masks of those cases (K alone, then K
+        with each bridge and what lies beyond it), or ``[]`` when there is nothing to split.
+        """
+        adj = self._adj
+        inc = self._inc
+        loop = self._loop
+        disc = [0] * len(adj)
+        low = [0] * len(adj)
+        clock = 1
+        leaving: list[tuple[int, int]] = []  # bridges out of K (the pip in K first)
+
+        def visit(u: int, parent: int) -> None:
+            nonlocal clock
+            disc[u] = low[u] = clock
+            clock += 1
+            for w in _bits(adj[u]):
+                if not disc[w]:
+                    visit(w, u)
+                    if low[w] < low[u]:
+                        low[u] = low[w]
+                    if low[w] > disc[u]:
+                        leaving.append((u, w))
+                elif w != parent and disc[w] < low[u]:
+                    low[u] = disc[w]
+
+        visit(v, -1)
+        if len(leaving) < 2:
+            return []
+
+        def reach(start: int, banned: int, avoid: int) -> int:
+            """Pips reachable from ``start`` without using pips in ``avoid`` as a step from
+            ``banned`` — used to stop at the bridges."""
+            seen = 1 << start
+            todo = [start]
+            while todo:
+                u = todo.pop()
+                nxt = adj[u] & ~seen
+                if u == banned:
+                    nxt &= ~avoid
+                for w in _bits(nxt):
+                    seen |= 1 << w
+                    todo.append(w)
+            return seen
+
+        def tiles_within(pips: int) -> int:
+            touching = 0
+            outside = 0
+            doubles = 0
+            for p in _bits(comp):
+                if pips >> p & 1:
+                    touching |= inc[p]
+                    doubles |= loop[p]
+                else:
+                    outside |= inc[p]
+            return (touching & ~outside | doubles) & remaining
+
+        # K: from v without crossing any bridge
+        crossing = [0] * len(adj)
+        for u, w in leaving:
+            crossing[u] |= 1 << w
+            crossing[w] |= 1 << u
+        core = 1 << v
+        todo = [v]
+        while todo:
+            u = todo.pop()
+            for w in _bits(adj[u] & ~crossing[u] & ~core):
+                core |= 1 << w
+                todo.append(w)
+        out_of_core = [(u, w) for u, w in leaving if core >> u & 1 and not core >> w & 1]
+        if len(out_of_core) < 2:
+            return []
+        base = tiles_within(core)
+        parts = [base]
+        for u, w in out_of_core:
+            beyond = reach(w, w, 1 << u)
+            parts.append(base | (inc[u] & inc[w]) | tiles_within(beyond))
+        return parts
+
+    def _within(self, v: int, remaining: int, part: int, odd: int, alpha: int) -> int:
+        """`_search` from ``v`` on the tiles ``part`` of ``remaining`` (tables adjusted)."""
+        adj = self._adj
+        deg = self._deg
+        tiles = self.tiles
+        dropped = _bits(remaining & ~part)
+        for i in dropped:
+            t = tiles[i]
+            if t.low != t.high:
+                adj[t.low] ^= 1 << t.high
+                adj[t.high] ^= 1 << t.low
+                deg[t.low] -= 1
+                deg[t.high] -= 1
+                odd ^= (1 << t.low) | (1 << t.high)
+        try:
+            return self._search(v, part, odd, alpha)
+        finally:
+            for i in dropped:
+                t = tiles[i]
+                if t.low != t.high:
+                    adj[t.low] ^= 1 << t.high
+                    adj[t.high] ^= 1 << t.low
+                    deg[t.low] += 1
+                    deg[t.high] += 1
 
     # -- building the train -------------------------------------------------------------
 
