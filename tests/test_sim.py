@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from mextrain.bots import BotSpecError, register_bot
 from mextrain.records import load_record, replay_record
@@ -280,3 +282,24 @@ def test_summary_splits_shared_wins_and_ranks_ratings() -> None:
     assert report.actions == 60
     assert report.rounds_per_second == 3.0
     assert report.actions_per_second == 30.0
+
+
+@settings(max_examples=25)
+@given(
+    preset=st.sampled_from(["classic", "relaxed", "cardinal"]),
+    players=st.integers(2, 6),
+    seed=st.integers(0, 2**63 - 1),
+)
+def test_every_game_adds_up(preset: str, players: int, seed: int) -> None:
+    rules = Rules.preset(preset)
+    if not rules.allows_players(players):
+        players = rules.players[0]
+    bots = tuple(["greedy", "random"] * players)[:players]
+    cfg = SimConfig(game_rules(rules, 1), players, bots, players, seed)
+    for result in run_games(cfg):
+        assert sum(result.wins) == pytest.approx(1.0)
+        assert result.totals == tuple(map(sum, zip(*result.round_scores, strict=True)))
+        assert min(result.totals) == min(
+            t for t, w in zip(result.totals, result.wins, strict=True) if w
+        )
+        assert result.actions > 0
