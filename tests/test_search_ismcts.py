@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import BotSpecError, make_bot
-from mextrain.rules import RoundState, Rules, SeatView, parse_tile, tile_set
+from mextrain.rules import RoundState, Rules, SeatView, deal_round, parse_tile, tile_set
 from mextrain.search import ISMCTSBot, SearchConfig, analyze, search
 
 TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4)]
@@ -156,3 +156,21 @@ def test_analysis_with_one_sample_has_no_error_bar() -> None:
     assert math.isinf(ranked[0].stderr)
     assert ranked[0].to_dict()["stderr"] is None
     assert ranked[0].win_interval == (0.0, 1.0)
+
+
+def test_hidden_tiles_do_not_change_the_move() -> None:
+    """Two deals that differ only in tiles seat 0 cannot see give the same view, so the
+    search (same seed) makes the same move in both: it reads the view, never the state."""
+    rules = Rules.preset("classic")
+    hands, boneyard = deal_round(rules, 3, 0, random.Random(8))
+    hidden = [t for hand in hands[1:] for t in hand] + boneyard
+    random.Random(1).shuffle(hidden)
+    other = [hands[0], hidden[:16], hidden[16:32]]
+    first = RoundState.from_deal(rules, 3, 0, hands, boneyard, 0)
+    second = RoundState.from_deal(rules, 3, 0, other, hidden[32:], 0)
+    assert first.view(0) == second.view(0)
+    assert first.hands != second.hands
+    moves = [
+        make_bot("ismcts:iterations=80").act(s.view(0), random.Random(4)) for s in (first, second)
+    ]
+    assert moves[0] == moves[1]
