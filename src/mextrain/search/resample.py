@@ -3,7 +3,9 @@
 A seat knows its own hand, every tile on the table, each seat's hand size, the boneyard's
 size and the public history. The history says more than the table does: a seat that drew,
 or passed because it had to, held no tile that fitted any train it could reach at that
-moment (its *void* then). `InfoState` works all of this out from a `SeatView`, and
+moment (its *void* then); so did a seat whose first-turn run stopped, for its own train,
+and under ``own_train_first`` a seat that played elsewhere held no tile for its own
+train. `InfoState` works all of this out from a `SeatView`, and
 `InfoState.sample` deals the unseen tiles to the other hands and the boneyard so that
 every fact above holds, giving a full `RoundState` at the current position to search on.
 
@@ -14,9 +16,13 @@ How it works, and where it approximates:
   engine accepts it: a seat about to play a tile holds it, a seat about to draw or make a
   forced pass holds only tiles that fit nowhere it may play (the engine says which: the
   seat's hand is probed with every unseen tile), and a drawn tile that is played at once
-  is the one on top. Every train, marker, open double and turn flag then comes from the
-  engine itself; no rule is re-derived here. Only the hidden parts of that synthetic
-  state are wrong, and `sample` replaces them.
+  is the one on top. Where the engine's next step depends on hidden tiles (does a run go
+  on; is the round blocked once the boneyard is empty) the hidden tiles are arranged so
+  the engine does what the record says. Every train, marker, open double and turn flag
+  then comes from the engine itself; no rule is re-derived here. Only the hidden parts of
+  that synthetic state are wrong, and `sample` replaces them. If no arrangement is found
+  after a few random tries, `ResampleError` is raised (the bots then fall back to the
+  ``planner``; the property tests have not met this case).
 - **Voids.** A void constrains the tiles a seat held at that moment. A tile it holds now
   was held then unless it was drawn later, so `sample` keeps the voids a seat showed
   since its last draw (including the forced pass right after that draw) and drops older
