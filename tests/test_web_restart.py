@@ -173,7 +173,9 @@ def test_a_killed_server_restores_the_game_mid_round(tmp_path: Path) -> None:
         assert resumed["version"] == before["version"]
         assert resumed["round"] == before["round"]
         assert resumed["sheet"] == before["sheet"]
-        final = play(conns, rng, lambda m: m["sheet"].get("complete"), {})
+        # the states received so far were read above: start from them (the table now waits
+        # for a person, so no new state comes until someone moves)
+        final = play(conns, rng, lambda m: m["sheet"].get("complete"), {0: resumed})
         stack.close()
         game_id = final["table"]["game_id"]
         record_text = second.get_text(f"/api/games/{game_id}/record")
