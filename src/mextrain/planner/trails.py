@@ -48,6 +48,8 @@ __all__ = ["TrailSolver", "pack", "unpack"]
 #: How many tiles beyond the parity bound the search decides by enumerating what to leave
 #: out, before it falls back to searching trains.
 _LEVELS = 2
+#: Enumeration steps per solve that near-tight decisions may spend generously.
+_EFFORT = 200_000
 
 #: Packing base: larger than the pips of any hand (a double-30 set has 14,880 pips).
 _K = 1 << 16
@@ -81,6 +83,7 @@ class TrailSolver:
         "_adj",
         "_by_pips",
         "_deg",
+        "_effort",
         "_ends",
         "_gain",
         "_inc",
@@ -116,6 +119,9 @@ class TrailSolver:
         )
         self._memo: dict[int, int] = {}
         self._loop_pips = 0
+        #: enumeration steps the near-tight decisions may still spend in this solve before
+        #: each is cut short early (the search falls back on the bound then)
+        self._effort = _EFFORT
 
     @property
     def full_mask(self) -> int:
@@ -149,6 +155,7 @@ class TrailSolver:
         if start >= len(self._inc):
             return 0
         self._load(remaining)
+        self._effort = _EFFORT
         return self._deepen(start, remaining, alpha)
 
     def _deepen(self, start: int, remaining: int, alpha: int) -> int:
@@ -427,7 +434,7 @@ class TrailSolver:
         deg = self._deg
         loop = self._loop
         taken = [0] * len(adj)  # the pips each pip is joined to by a tile left out
-        budget = 1500
+        budget = start = max(500, min(20_000, self._effort))
         best = -1
 
         def check(size: int, cost: int) -> None:
@@ -488,11 +495,14 @@ class TrailSolver:
         # every double of the component counts as cut off until found in the piece
         self._loop_pips = sum(2 * p for p in _bits(comp) if remaining & loop[p])
         rest = comp
-        while rest:
+        complete = True
+        while rest and complete:
             low = rest & -rest
             rest ^= low
-            if not join(odd ^ low, loss, 0, 0):
-                return 0, -1
+            complete = join(odd ^ low, loss, 0, 0)
+        self._effort -= start - budget
+        if not complete:
+            return 0, -1
         return (best, 1) if best >= 0 else (0, 0)
 
     def _split(self, v: int, comp: int, remaining: int) -> list[int]:
@@ -611,6 +621,7 @@ class TrailSolver:
         if start >= len(self._inc):
             return [], 0
         self._load(remaining)
+        self._effort = _EFFORT
         total = self._deepen(start, remaining, -1)
         target = total
         v = start
