@@ -201,7 +201,7 @@ def test_every_bot_finishes_whole_rounds(name: str) -> None:
 def _view_with(legal: list[Action], seat: int = 0) -> SeatView:
     state = random_position("classic", 3, 3, 0)
     view = state.view(state.current_seat)
-    return dataclasses.replace(view, seat=seat, current_seat=seat, legal_actions=tuple(legal))
+    return view._replace(seat=seat, current_seat=seat, legal_actions=tuple(legal))
 
 
 def test_greedy_plays_the_heaviest_tile() -> None:

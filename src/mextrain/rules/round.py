@@ -130,6 +130,7 @@ class RoundState:
         "_pm",
         "_run_rule",
         "_simple",
+        "_train_tiles",
         "bone_pos",
         "boneyard",
         "double_by",
@@ -194,6 +195,7 @@ class RoundState:
     _simple: bool
     _marker_forced: bool
     _run_rule: bool
+    _train_tiles: list[tuple[Tile, ...]]  # `Tile` tuples per train, extended lazily
 
     # -- construction -------------------------------------------------------------------
 
@@ -310,6 +312,7 @@ class RoundState:
         st._acts = _action_table(ts.max_pip, players)
         st._legal = None
         st._pm = ts.pip_mask
+        st._train_tiles = [()] * (players + 1)
         st._marker_forced = rules.marker_rule == "forced_pass"
         st._run_rule = rules.first_turn == "run"
         # no option that changes which trains a seat reaches at the start of a turn
@@ -377,6 +380,7 @@ class RoundState:
         c._acts = self._acts
         c._legal = self._legal
         c._pm = self._pm
+        c._train_tiles = self._train_tiles[:]
         c._marker_forced = self._marker_forced
         c._run_rule = self._run_rule
         c._simple = self._simple
@@ -455,8 +459,18 @@ class RoundState:
         return [h.bit_count() for h in self.hands]
 
     def train(self, train: int) -> list[Tile]:
-        tiles = self.ts.tiles
-        return [tiles[i] for i in self.trains[train]]
+        return list(self.train_tiles(train))
+
+    def train_tiles(self, train: int) -> tuple[Tile, ...]:
+        """The tiles of a train in the order laid (shared: trains only ever grow, so the
+        tuple is extended from where it was last read)."""
+        ids = self.trains[train]
+        cached = self._train_tiles[train]
+        if len(cached) != len(ids):
+            tiles = self.ts.tiles
+            cached = cached + tuple(tiles[i] for i in ids[len(cached) :])
+            self._train_tiles[train] = cached
+        return cached
 
     def open_end(self, train: int) -> int:
         return self.ends[train]

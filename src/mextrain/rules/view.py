@@ -7,8 +7,7 @@ size and the public history (draws show no tile). Never the boneyard order or an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import MEXICAN, Action
 from .options import Rules
@@ -20,8 +19,7 @@ if TYPE_CHECKING:
 __all__ = ["SeatView", "TrainView"]
 
 
-@dataclass(frozen=True, slots=True)
-class TrainView:
+class TrainView(NamedTuple):
     """A train on the table: ``owner`` is a seat, or `MEXICAN` for the Mexican train."""
 
     owner: int
@@ -48,8 +46,7 @@ class TrainView:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """What ``seat`` knows of the round."""
 
     seat: int
@@ -77,11 +74,10 @@ class SeatView:
         if not 0 <= seat < state.n:
             raise ValueError(f"there is no seat {seat}: seats are 0 to {state.n - 1}")
         ts = state.ts
-        tiles = ts.tiles
         trains = tuple(
             TrainView(
                 owner=t,
-                tiles=tuple(tiles[i] for i in state.trains[t]),
+                tiles=state.train_tiles(t),
                 open_end=state.ends[t],
                 marker_up=t != MEXICAN and bool(state.markers >> t & 1),
                 open_double=t in state.open_doubles,
