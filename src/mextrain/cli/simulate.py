@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,9 +57,9 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Worker processes (or Ray CPUs for a local Ray).",
+    default=lambda: os.cpu_count() or 1,
+    show_default="all cores",
+    help="Worker processes (or Ray CPUs for a local Ray); 1 plays in this process.",
 )
 @click.option(
     "--backend",
