@@ -434,7 +434,7 @@ class TrailSolver:
         deg = self._deg
         loop = self._loop
         taken = [0] * len(adj)  # the pips each pip is joined to by a tile left out
-        budget = start = max(500, min(20_000, self._effort))
+        budget = start = max(500, self._effort // 2)
         best = -1
 
         def check(size: int, cost: int) -> None:
