@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mextrain.planner import Plan, PlanError, Train, best_train, plan, train_value
+from mextrain.planner import Plan, PlanError, Train, best_train, plan, trails, train_value
 from mextrain.planner.trails import TrailSolver, unpack
 from mextrain.rules import Tile, parse_tile, tile_set
 
@@ -269,3 +269,23 @@ def test_a_tile_outside_the_set_is_refused() -> None:
 def test_without_max_pip_any_set_up_to_thirty() -> None:
     assert best_train([Tile(14, 15)], 15).oriented() == ["15-14"]
     assert unpack(TrailSolver([Tile(29, 30)]).value(30)) == (1, 59)
+
+
+@pytest.mark.parametrize(("effort", "levels"), [(0, 2), (200_000, 0), (0, 0)])
+def test_exact_without_the_shortcuts(
+    monkeypatch: pytest.MonkeyPatch, effort: int, levels: int
+) -> None:
+    """The near-tight decisions only save time: with their budget gone, or without them,
+    the search gives the same trains."""
+    rng = random.Random(effort + levels)
+    cases = []
+    for _ in range(40):
+        max_pip = rng.choice((6, 7, 9))
+        hand = sorted(rng.sample(tile_set(max_pip).tiles, rng.randint(8, 16)))
+        cases.append((hand, rng.randint(0, max_pip)))
+    expected = [TrailSolver(hand).best_trail(start) for hand, start in cases]
+    monkeypatch.setattr(trails, "_EFFORT", effort)
+    monkeypatch.setattr(trails, "_LEVELS", levels)
+    assert [TrailSolver(hand).best_trail(start) for hand, start in cases] == expected
+    for (hand, start), (_, value) in zip(cases, expected, strict=True):
+        assert unpack(value) == memo_value(hand, start)

@@ -21,6 +21,14 @@ How it stays fast:
   one tile more stays out and the bound drops by one.
 * **Eulerian cases are recognised.** When ``cut`` is 0 the component has an Euler trail
   from ``v`` and its value is known without search (the whole double-12 set).
+* **Near-tight cases are decided too.** When one or two more tiles must stay out, the
+  tiles left out form a small T-join (they make exactly the right pips odd); `_decide`
+  enumerates them, checking that the rest is one piece and counting cut-off doubles.
+  Odd dead ends holding a double lose their double unless the train ends there, which
+  raises the number of tiles out before any enumeration. Enumerations have a budget per
+  solve; past it, a case falls back to the search below, which stays exact.
+* **Bridges.** A train that crosses a bridge never comes back: when two or more bridges
+  leave ``v``'s 2-edge-connected piece, each way out (or none) is solved on its own.
 * **Dead ends are dominated.** Going to a pip of degree one ends the train: it is scored
   at once, without a recursive call.
 * **Fail-low search with a transposition table, iterative deepening on the bound.** The
@@ -281,19 +289,21 @@ class TrailSolver:
                                 best = val
                         memo[key] = best << 1 | (best > alpha)
                         return best
-                for extra in range(extra, extra + _LEVELS):  # noqa: B020
-                    bound = pack(edges - cut - extra + loops, most)
+                out = extra  # tiles beyond `cut` known to stay out
+                while out < extra + _LEVELS:
+                    bound = pack(edges - cut - out + loops, most)
                     if bound <= alpha:
                         break
-                    lost, status = self._decide(v, j0, seen, edges, loops, remaining, cut + extra)
+                    lost, status = self._decide(v, j0, seen, edges, loops, remaining, cut + out)
                     if status > 0:
-                        bound = pack(edges - cut - extra + loops, pips - lost)
+                        bound = pack(edges - cut - out + loops, pips - lost)
                         memo[key] = bound << 1 | 1
                         return bound
                     if status < 0:
                         break
+                    out += 1
                 else:
-                    bound = pack(edges - cut - extra - 1 + loops, most)
+                    bound = pack(edges - cut - out + loops, most)
         if bound <= alpha:
             memo[key] = bound << 1
             return bound
