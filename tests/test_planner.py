@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -88,6 +89,16 @@ def test_best_train_matches_brute_force(case: tuple[list[Tile], int]) -> None:
     train = best_train(hand, start)
     assert is_train(train, hand)
     assert (train.length, train.pips, train.tiles) == brute_force(hand, start)
+
+
+@given(hands())
+def test_bounded_search_matches_brute_force(case: tuple[list[Tile], int]) -> None:
+    """Small hands go to a plain memoised search; this runs the bounded search on them."""
+    hand, start = case
+    with mock.patch.object(trails, "_PLAIN_UPTO", -1):
+        ids, value = TrailSolver(sorted(hand)).best_trail(start)
+    want = brute_force(hand, start)
+    assert (*unpack(value), tuple(sorted(hand)[i] for i in ids)) == want
 
 
 @given(hands(), st.randoms(use_true_random=False))
@@ -271,13 +282,16 @@ def test_without_max_pip_any_set_up_to_thirty() -> None:
     assert unpack(TrailSolver([Tile(29, 30)]).value(30)) == (1, 59)
 
 
-@pytest.mark.parametrize(("effort", "levels"), [(0, 2), (200_000, 0), (0, 0)])
+@pytest.mark.parametrize(
+    ("effort", "levels", "plain"),
+    [(0, 2, -1), (200_000, 0, -1), (0, 0, -1), (200_000, 2, -1), (200_000, 2, 99)],
+)
 def test_exact_without_the_shortcuts(
-    monkeypatch: pytest.MonkeyPatch, effort: int, levels: int
+    monkeypatch: pytest.MonkeyPatch, effort: int, levels: int, plain: int
 ) -> None:
-    """The near-tight decisions only save time: with their budget gone, or without them,
-    the search gives the same trains."""
-    rng = random.Random(effort + levels)
+    """The near-tight decisions and the plain search for small remainders only save time:
+    without them (or with the plain search everywhere) the trains are the same."""
+    rng = random.Random(effort + levels + plain)
     cases = []
     for _ in range(40):
         max_pip = rng.choice((6, 7, 9))
@@ -286,6 +300,7 @@ def test_exact_without_the_shortcuts(
     expected = [TrailSolver(hand).best_trail(start) for hand, start in cases]
     monkeypatch.setattr(trails, "_EFFORT", effort)
     monkeypatch.setattr(trails, "_LEVELS", levels)
+    monkeypatch.setattr(trails, "_PLAIN_UPTO", plain)
     assert [TrailSolver(hand).best_trail(start) for hand, start in cases] == expected
     for (hand, start), (_, value) in zip(cases, expected, strict=True):
         assert unpack(value) == memo_value(hand, start)

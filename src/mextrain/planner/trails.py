@@ -56,6 +56,11 @@ __all__ = ["TrailSolver", "pack", "unpack"]
 #: How many tiles beyond the parity bound the search decides by enumerating what to leave
 #: out, before it falls back to searching trains.
 _LEVELS = 2
+#: Smaller components are searched directly: the shortcuts would cost more than they save.
+_SPLIT_FROM = 8
+#: Up to this many non-double tiles left, a plain memoised search is the fastest.
+_PLAIN_UPTO = 14
+_DECIDE_FROM = 12
 #: Enumeration steps per solve that near-tight decisions may spend generously.
 _EFFORT = 200_000
 
@@ -99,6 +104,7 @@ class TrailSolver:
         "_loop_pips",
         "_memo",
         "_odd",
+        "_plain_tiles",
         "tiles",
     )
 
@@ -127,6 +133,7 @@ class TrailSolver:
         )
         self._memo: dict[int, int] = {}
         self._loop_pips = 0
+        self._plain_tiles = sum(1 << i for i, t in enumerate(self.tiles) if not t.is_double)
         #: enumeration steps the near-tight decisions may still spend in this solve before
         #: each is cut short early (the search falls back on the bound then)
         self._effort = _EFFORT
@@ -198,6 +205,8 @@ class TrailSolver:
             val = hit >> 1
             if hit & 1 or val <= alpha:
                 return val
+        if (remaining & self._plain_tiles).bit_count() <= _PLAIN_UPTO:
+            return self._plain(v, remaining)
         adj = self._adj
         deg = self._deg
         loop = self._loop
@@ -278,7 +287,7 @@ class TrailSolver:
                         if not need:
                             break
                 most = pips - max(left_out - top, cheapest)
-                if pack(edges - cut - extra + loops, most) > alpha:
+                if edges >= _SPLIT_FROM and pack(edges - cut - extra + loops, most) > alpha:
                     parts = self._split(v, seen, remaining)
                     if parts:
                         best = 0
@@ -290,7 +299,7 @@ class TrailSolver:
                         memo[key] = best << 1 | (best > alpha)
                         return best
                 out = extra  # tiles beyond `cut` known to stay out
-                while out < extra + _LEVELS:
+                while out < extra + (_LEVELS if edges >= _DECIDE_FROM else 0):
                     bound = pack(edges - cut - out + loops, most)
                     if bound <= alpha:
                         break
@@ -342,6 +351,35 @@ class TrailSolver:
                 if best >= bound:
                     break
         memo[key] = best << 1 | (best > alpha)
+        return best
+
+    def _plain(self, v: int, remaining: int) -> int:
+        """The exact value by plain memoised search: cheaper than bounds on few tiles."""
+        memo = self._memo
+        key = remaining << 5 | v
+        hit = memo.get(key)
+        if hit is not None and hit & 1:
+            return hit >> 1
+        loop = self._loop
+        ends = self._ends
+        gains = self._gain
+        best = 0
+        cand = self._inc[v] & remaining
+        while cand:
+            low = cand & -cand
+            cand ^= low
+            e = low.bit_length() - 1
+            u = ends[e] - v
+            gain = gains[e]
+            rest = remaining ^ low
+            lu = loop[u]
+            if rest & lu:
+                rest ^= lu
+                gain += pack(1, 2 * u)
+            val = gain + self._plain(u, rest)
+            if val > best:
+                best = val
+        memo[key] = best << 1 | 1
         return best
 
     def _tight(self, v: int, odd: int, tiles: int, remaining: int) -> tuple[int, bool]:
