@@ -131,7 +131,7 @@ class PlanPlayout:
         table = _play_table(ts.max_pip, state.n)
         weights = _by_weight(ts.max_pip)
         search = self._search
-        if search is None or search.ts is not ts or len(search._memo) > 400_000:
+        if search is None or search.ts is not ts or len(search._memo) > 150_000:
             search = self._search = TrainSearch(ts)
         double_mask = ts.double_mask
         endgame = self.endgame
