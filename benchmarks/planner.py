@@ -10,7 +10,8 @@ Three groups of hands:
 * dense hands: 24 of the 28 double-6 tiles, 30 tiles of a double-9 set, the whole
   double-7 set (36 tiles) — the naive search takes seconds to minutes on these;
 * the whole double-12 set (91 tiles) and the 90 without the engine, from every start:
-  Eulerian hands, where the naive search has no chance (it is run once, capped).
+  Eulerian hands, where the naive search has no chance (it is run once, capped);
+* a sweep, planner only: random hands of every size from double-6 to double-18 sets.
 
 The naive search is the textbook one: depth-first over (open pip, tiles left) with a
 dictionary of results. Both are run on the same hands in the same process, one after the
@@ -169,15 +170,40 @@ def eulerian(limit: float, repeat: int) -> None:
     )
 
 
+def sweep(samples: int) -> None:
+    """The planner alone on hands of every density: the hard cases of a longest-trail
+    search are neither the sparse nor the dense hands but those in between."""
+    print(f"\nevery density, planner only ({samples} random hands per set, any size, any start)")
+    print(f"  {'set':<10} {'median':>10} {'99th pct':>10} {'worst':>10}  worst hand")
+    rng = random.Random(3)
+    for max_pip in (6, 9, 12, 15, 18):
+        full = tile_set(max_pip).tiles
+        times = []
+        for _ in range(samples):
+            hand = rng.sample(full, rng.randint(1, len(full)))
+            start = rng.randint(0, max_pip)
+            t, _ = timed(lambda: planner_train(hand, start))  # noqa: B023
+            times.append((t, len(hand), start))
+        times.sort()
+        worst = times[-1]
+        print(
+            f"  double-{max_pip:<3} {ms(times[len(times) // 2][0]):>10} "
+            f"{ms(times[len(times) * 99 // 100][0]):>10} {ms(worst[0]):>10}  "
+            f"{worst[1]} tiles from {worst[2]}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--naive-limit", type=float, default=120.0, help="seconds per hand")
     parser.add_argument("--samples", type=int, default=300, help="random hands")
     parser.add_argument("--repeat", type=int, default=5, help="planner runs per dense hand")
+    parser.add_argument("--sweep", type=int, default=400, help="hands per set, every density")
     args = parser.parse_args()
     random_hands(args.samples, args.naive_limit)
     dense(args.naive_limit, args.repeat)
     eulerian(min(args.naive_limit, 20.0), args.repeat)
+    sweep(args.sweep)
 
 
 if __name__ == "__main__":

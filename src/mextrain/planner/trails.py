@@ -29,6 +29,8 @@ How it stays fast:
   solve; past it, a case falls back to the search below, which stays exact.
 * **Bridges.** A train that crosses a bridge never comes back: when two or more bridges
   leave ``v``'s 2-edge-connected piece, each way out (or none) is solved on its own.
+* **Small remainders are searched plainly.** With few tiles left (a dealt hand, or the end
+  of a dense one) a memoised search without bounds is cheaper than computing them.
 * **Dead ends are dominated.** Going to a pip of degree one ends the train: it is scored
   at once, without a recursive call.
 * **Fail-low search with a transposition table, iterative deepening on the bound.** The
@@ -688,6 +690,7 @@ class TrailSolver:
                     deg[v] -= 1
                     deg[u] -= 1
                     self._odd ^= (1 << v) | (1 << u)
+                self._effort = _EFFORT  # each check is a solve of its own
                 if need == 0 or self._from(u, rest, need - 1) >= need:
                     trail.append(e)
                     v = u
