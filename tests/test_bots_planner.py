@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import pytest
@@ -115,15 +114,13 @@ def view_with(
     view = base_view()
     tiles = [parse_tile(t) for t in hand]
     trains = tuple(
-        dataclasses.replace(
-            t,
+        t._replace(
             open_end=ends.get(t.owner, 12),
             marker_up=marker if t.owner == 0 else t.marker_up,
         )
         for t in view.trains
     )
-    return dataclasses.replace(
-        view,
+    return view._replace(
         hand=tuple(sorted(tiles)),
         hand_mask=TS.mask_of(tiles),
         trains=trains,
