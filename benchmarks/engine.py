@@ -89,8 +89,10 @@ def main() -> None:
         aps, _ = bench_mextrain("classic", 4, args.seconds)
         assert again is not None
         mean_peer = (peer[0] + again[0]) / 2
-        print(f"classic, 4 seats vs OpenSpiel (peer measured before and after): "
-              f"{aps / mean_peer:.2f}x")
+        print(
+            f"classic, 4 seats vs OpenSpiel (peer measured before and after): "
+            f"{aps / mean_peer:.2f}x"
+        )
 
 
 if __name__ == "__main__":
