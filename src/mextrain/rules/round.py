@@ -125,8 +125,11 @@ class RoundState:
 
     __slots__ = (
         "_acts",
+        "_double_mask",
         "_legal",
         "_marker_forced",
+        "_max_pip",
+        "_pip_sum",
         "_pm",
         "_run_rule",
         "_simple",
@@ -194,6 +197,9 @@ class RoundState:
     _pm: tuple[int, ...]
     _simple: bool
     _marker_forced: bool
+    _max_pip: int
+    _pip_sum: tuple[int, ...]
+    _double_mask: int
     _run_rule: bool
     _train_tiles: list[tuple[Tile, ...]]  # `Tile` tuples per train, extended lazily
 
@@ -312,6 +318,9 @@ class RoundState:
         st._acts = _action_table(ts.max_pip, players)
         st._legal = None
         st._pm = ts.pip_mask
+        st._max_pip = ts.max_pip
+        st._pip_sum = ts.pip_sum
+        st._double_mask = ts.double_mask
         st._train_tiles = [()] * (players + 1)
         st._marker_forced = rules.marker_rule == "forced_pass"
         st._run_rule = rules.first_turn == "run"
@@ -380,6 +389,9 @@ class RoundState:
         c._acts = self._acts
         c._legal = self._legal
         c._pm = self._pm
+        c._max_pip = self._max_pip
+        c._pip_sum = self._pip_sum
+        c._double_mask = self._double_mask
         c._train_tiles = self._train_tiles[:]
         c._marker_forced = self._marker_forced
         c._run_rule = self._run_rule
@@ -649,15 +661,15 @@ class RoundState:
 
         An illegal action raises `IllegalActionError` and leaves the state unchanged.
         """
-        if seat is not None and (seat != self.seat or self.ended is not None):
-            raise self._explain_seat(seat)
-        if self.ended is not None:
+        if self.ended is not None or (seat is not None and seat != self.seat):
+            if seat is not None:
+                raise self._explain_seat(seat)
             raise IllegalActionError("round_over", "the round is over: no more actions")
         plays, can_draw, can_pass = self._legal or self._compute_legal()
         kind = action.kind
         if kind == "play":
             tid: int | None = action.tile_id
-            if action.max_pip != self.ts.max_pip:
+            if action.max_pip != self._max_pip:
                 tid = self.ts.ids.get(action.tile)  # type: ignore[arg-type]
             train = action.train
             if tid is not None:
@@ -682,17 +694,18 @@ class RoundState:
 
     def _play(self, tid: int, train: int) -> None:
         s = self.seat
-        ts = self.ts
-        hand = self.hands[s] ^ (1 << tid)
-        self.hands[s] = hand
+        hands = self.hands
+        hand = hands[s] ^ (1 << tid)
+        hands[s] = hand
         ends = self.ends
-        ends[train] = ts.pip_sum[tid] - ends[train]
+        ends[train] = self._pip_sum[tid] - ends[train]
         self.trains[train] += (tid,)
-        if self.open_doubles and train in self.open_doubles:
-            i = self.open_doubles.index(train)
-            self.open_doubles = self.open_doubles[:i] + self.open_doubles[i + 1 :]
+        open_doubles = self.open_doubles
+        if open_doubles and train in open_doubles:
+            i = open_doubles.index(train)
+            self.open_doubles = open_doubles[:i] + open_doubles[i + 1 :]
             self.double_by = self.double_by[:i] + self.double_by[i + 1 :]
-        is_double = ts.double_mask >> tid & 1
+        is_double = self._double_mask >> tid & 1
         if is_double:
             self.open_doubles = (*self.open_doubles, train)
             self.double_by = (*self.double_by, s)
@@ -740,14 +753,26 @@ class RoundState:
         elif not self.own_played and not self.opened_mexican:
             self.markers |= bit
         self.turns += 1
-        self.first_done |= bit
+        done = self.first_done | bit
+        self.first_done = done
         self._legal = None
         if self.bone_pos >= len(self.boneyard) and not any(
             self.has_legal_play(seat) for seat in self._seats_from(s + 1)
         ):
             self.ended = "blocked"
             return
-        self._begin_turn((s + 1) % self.n)
+        # the next seat's turn begins (as `_begin_turn`, inlined: this is the hot path)
+        seat = s + 1
+        if seat == self.n:
+            seat = 0
+        self.seat = seat
+        self.drew = False
+        self.drawn = -1
+        self.owe = False
+        self.plays = 0
+        self.own_played = False
+        self.opened_mexican = False
+        self.run = self._run_rule and not done >> seat & 1
 
     def _seats_from(self, first: int) -> list[int]:
         return [(first + i) % self.n for i in range(self.n)]
