@@ -415,7 +415,12 @@ class TableScreen(Screen[None]):
         mine = self.my_view()
         if mine is None or mine.history != view.history:
             return
-        words = [hint_words(h.action, view.seat, self.t, self.names) for h in hints[:3]]
+        words = []
+        for h in hints[:3]:
+            move = hint_words(h.action, view.seat, self.t, self.names)
+            if h.source == "search" and h.score is not None:
+                move = self.t("tui.hint.chance", move=move, chance=round(100 * h.score))
+            words.append(move)
         self.say(self.t("tui.hint.text", hints=" · ".join(words)))
 
     def action_plan(self) -> None:
