@@ -31,7 +31,7 @@ def settings(**changes: Any) -> Settings:
         round_pause=0,
         start_bot="greedy",
         takeover_bot="greedy",
-        hint_bot="greedy",
+        hint_iterations=30,
     )
     for key, value in changes.items():
         setattr(base, key, value)
@@ -547,8 +547,15 @@ def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
     conn.send({"type": "hint", "version": state["version"]})
     hint = conn.until(lambda m: m["type"] in ("hint", "error"))
     assert hint["type"] == "hint", hint
-    assert hint["move"] in state["round"]["legal_moves"]
-    assert hint["bot"] == "greedy"
+    legal = state["round"]["legal_moves"]
+    assert hint["move"] in legal
+    assert hint["moves"][0]["move"] == hint["move"]
+    assert len(hint["moves"]) == min(5, len(legal))
+    for move in hint["moves"]:
+        assert move["move"] in legal
+        assert 0 <= move["win_probability"] <= 1
+        assert move["expected_score"] >= 0
+    assert set(hint) == {"type", "version", "move", "win_probability", "expected_score", "moves"}
     conn.send({"type": "hint", "version": state["version"] + 1})
     assert errors_of(conn)["code"] == "stale"
     conn.send({"type": "action", "move": hint["move"], "version": state["version"]})

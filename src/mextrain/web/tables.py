@@ -33,6 +33,7 @@ from mextrain.rules import (
     TileFormatError,
     parse_action,
 )
+from mextrain.search import analyze
 from mextrain.store import Store, StoredTable
 
 __all__ = [
@@ -73,7 +74,7 @@ class Settings:
     round_pause: float = 4.0  # between a round's end and the next deal
     takeover_bot: str = ""  # bot spec for absent humans ("" = a medium-strength default)
     start_bot: str = ""  # bot spec for open seats filled at the start
-    hint_bot: str = ""  # bot spec whose choice is offered as a hint
+    hint_iterations: int = 300  # search iterations behind a hint (the player waits for it)
     max_message_bytes: int = 4096
     hello_timeout: float = 10.0  # a connection must say hello within this time
     messages_per_second: float = 20.0
@@ -82,10 +83,7 @@ class Settings:
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
-        if spec:
-            return spec
-        # hints are computed while the player waits: the strong, quick planner first
-        return _default_bot(("planner", "medium", "greedy") if which == "hint_bot" else None)
+        return spec or _default_bot()
 
 
 class TableError(Exception):
@@ -317,7 +315,8 @@ class Table:
         self.changed()
 
     async def hint(self, client: Client, version: int) -> dict[str, Any]:
-        """The move a strong bot would make here, from the player's own view only."""
+        """The search bot's best moves here, with their chances, from the player's own view
+        only."""
         if client.seat is None or self.match is None or self.status != "playing":
             raise TableError("not_playing", "no hint now")
         if version != self.version:
@@ -325,10 +324,21 @@ class Table:
         view = self.match.current.view(client.seat)
         if not view.is_my_turn:
             raise TableError("not_your_turn", "hints are for your own turn")
-        bot = make_bot(self.settings.bot_spec("hint_bot"))
-        # a strong bot may think for a while: not on the event loop (the view is frozen)
-        action = await asyncio.to_thread(bot.act, view, random.Random(version))
-        return {"type": "hint", "version": version, "move": _move(action), "bot": bot.name}
+        # the search bot's analysis, from the player's own view: it thinks for a while, so
+        # not on the event loop (the view is a frozen snapshot)
+        ranked = await asyncio.to_thread(
+            analyze, view, random.Random(version), iterations=self.settings.hint_iterations
+        )
+        moves = [
+            {
+                "move": _move(a.action),
+                "win_probability": round(a.win_probability, 3),
+                "expected_score": round(a.expected_score, 1),
+            }
+            for a in ranked[:5]
+        ]
+        best = moves[0]
+        return {"type": "hint", "version": version, **best, "moves": moves}
 
     def changed(self) -> None:
         """After any change: tell everyone, then let bots, timers and deals move on."""

@@ -355,8 +355,11 @@ function TablePage({ code, big }) {
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
   const myTurn = view && you !== null && view.current_seat === you && !view.ended;
-  const hintText = hint && (hint.move === "draw" ? t("game.draw") : hint.move === "pass" ? t("game.pass")
+  const hintMove = hint && (hint.move === "draw" ? t("game.draw") : hint.move === "pass" ? t("game.pass")
     : t("web.hint.play", { tile: hint.move.split("@")[0], train: trainLabel(hint.move.split("@")[1] === "M" ? "M" : Number(hint.move.split("@")[1])) }));
+  const hintText = hint && (typeof hint.win_probability === "number"
+    ? t("web.hint.chance", { move: hintMove, chance: Math.round(100 * hint.win_probability) })
+    : hintMove);
 
   return html`<section class="table-page">
     <div class="status" role="status" aria-live="polite">
