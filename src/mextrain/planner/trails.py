@@ -87,6 +87,23 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
+def _reach(v: int, adj: Sequence[int], cut: Sequence[int] | None = None) -> int:
+    """The pips reachable from ``v`` (a bitmask), leaving out the edges ``cut[p]`` at each
+    pip ``p`` when given."""
+    seen = 1 << v
+    todo = adj[v] if cut is None else adj[v] & ~cut[v]
+    while todo:
+        seen |= todo
+        nxt = 0
+        while todo:
+            low = todo & -todo
+            p = low.bit_length() - 1
+            nxt |= adj[p] if cut is None else adj[p] & ~cut[p]
+            todo ^= low
+        todo = nxt & ~seen
+    return seen
+
+
 class TrailSolver:
     """Longest trails in one hand. Build once per hand; solve from any start.
 
@@ -213,16 +230,7 @@ class TrailSolver:
         deg = self._deg
         loop = self._loop
         # the component of v
-        seen = 1 << v
-        todo = adj[v]
-        while todo:
-            seen |= todo
-            nxt = 0
-            while todo:
-                low = todo & -todo
-                nxt |= adj[low.bit_length() - 1]
-                todo ^= low
-            todo = nxt & ~seen
+        seen = _reach(v, adj)
         degrees = 0
         pips = 0
         loops = 0
@@ -400,17 +408,7 @@ class TrailSolver:
         found = -1
 
         def spans() -> bool:
-            seen = 1 << v
-            todo = adj[v] & ~partner[v]
-            while todo:
-                seen |= todo
-                nxt = 0
-                while todo:
-                    low = todo & -todo
-                    p = low.bit_length() - 1
-                    nxt |= adj[p] & ~partner[p]
-                    todo ^= low
-                todo = nxt & ~seen
+            seen = _reach(v, adj, partner)
             count = 0
             ends = 0
             while seen:
@@ -489,17 +487,7 @@ class TrailSolver:
 
         def check(size: int, cost: int) -> None:
             nonlocal best
-            seen = 1 << v
-            todo = adj[v] & ~taken[v]
-            while todo:
-                seen |= todo
-                nxt = 0
-                while todo:
-                    low = todo & -todo
-                    p = low.bit_length() - 1
-                    nxt |= adj[p] & ~taken[p]
-                    todo ^= low
-                todo = nxt & ~seen
+            seen = _reach(v, adj, taken)
             ends = 0
             kept = 0
             while seen:

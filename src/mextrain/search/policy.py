@@ -87,18 +87,29 @@ class GreedyPlayout:
                 if hit:
                     break
             low = hit & -hit
-            tid = low.bit_length() - 1
-            seat = state.seat
-            chosen = None
-            for train, mask in plays:
-                if mask & low:
-                    if train == seat:
-                        chosen = train
-                        break
-                    if chosen is None or train == MEXICAN:
-                        chosen = train
-            assert chosen is not None
-            state.apply(table[tid][chosen + 1])
+            _play_tile(state, plays, low.bit_length() - 1, table)
+
+
+def _play_tile(
+    state: RoundState,
+    plays: tuple[tuple[int, int], ...],
+    tid: int,
+    table: tuple[tuple[Action, ...], ...],
+) -> None:
+    """Play tile ``tid`` on the best train it legally fits: the seat's own train, else the
+    Mexican train, else the first marked train."""
+    low = 1 << tid
+    seat = state.seat
+    chosen = None
+    for train, mask in plays:
+        if mask & low:
+            if train == seat:
+                chosen = train
+                break
+            if chosen is None or train == MEXICAN:
+                chosen = train
+    assert chosen is not None
+    state.apply(table[tid][chosen + 1])
 
 
 def _heaviest(mask: int, weights: tuple[int, ...]) -> int:
@@ -170,17 +181,7 @@ class PlanPlayout:
                     tid = _heaviest(doubles or own_planned, weights)
                 else:
                     tid = _heaviest(combined, weights)
-            low = 1 << tid
-            chosen = None
-            for train, mask in plays:
-                if mask & low:
-                    if train == seat:
-                        chosen = train
-                        break
-                    if chosen is None or train == MEXICAN:
-                        chosen = train
-            assert chosen is not None
-            state.apply(table[tid][chosen + 1])
+            _play_tile(state, plays, tid, table)
 
 
 class RandomPlayout:
