@@ -546,6 +546,24 @@ class RoundState:
             return ()
         return (self._legal or self._compute_legal())[0]
 
+    def plays_if_holding(self, hand: int) -> tuple[tuple[int, int], ...]:
+        """The legal plays the seat to move would have if it held ``hand`` (a tile bitmask)
+        instead of its own hand, as ``(train, tile bitmask)`` pairs; the state is unchanged.
+
+        For search bots reasoning about a hidden hand ("had it held these tiles, what could
+        it have played here?"); ``hand`` need not be consistent with the other hands.
+        """
+        if self.ended is not None:
+            return ()
+        seat = self.seat
+        saved_hand, saved_legal = self.hands[seat], self._legal
+        self.hands[seat] = hand
+        try:
+            return self._compute_legal()[0]
+        finally:
+            self.hands[seat] = saved_hand
+            self._legal = saved_legal
+
     def is_legal(self, action: Action) -> bool:
         return self._check(action) is None
 

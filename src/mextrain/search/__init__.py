@@ -2,6 +2,7 @@
 
 - `resample`: deal the unseen tiles again, consistently with one seat's knowledge;
 - `ismcts`: information-set Monte Carlo tree search over those determinizations;
+- `rollout`: the legal actions raced on shared determinizations, played out by the planner;
 - `analysis`: every legal action with its win probability and expected score (hints);
 - `bots`: the ``ismcts`` bot and the ``easy``/``medium``/``hard``/``expert`` levels.
 
@@ -11,22 +12,27 @@ Importing this package registers the bots.
 from .analysis import ActionAnalysis, analyze
 from .bots import LEVELS, ISMCTSBot
 from .ismcts import ActionStats, SearchConfig, SearchResult, search
-from .policy import GreedyPlayout, PlayoutPolicy, make_policy
-from .resample import InfoState, ResampleError, resample
+from .policy import FastPlannerPlayout, GreedyPlayout, PlayoutPolicy, make_policy
+from .resample import InfoState, OpponentModel, ResampleError, resample
+from .rollout import paired_difference, rollout_search
 
 __all__ = [
     "LEVELS",
     "ActionAnalysis",
     "ActionStats",
+    "FastPlannerPlayout",
     "GreedyPlayout",
     "ISMCTSBot",
     "InfoState",
+    "OpponentModel",
     "PlayoutPolicy",
     "ResampleError",
     "SearchConfig",
     "SearchResult",
     "analyze",
     "make_policy",
+    "paired_difference",
     "resample",
+    "rollout_search",
     "search",
 ]

@@ -20,16 +20,21 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 from mextrain.bots import Bot, make_bot, register_bot
 from mextrain.rules import Action, SeatView
 
 from .ismcts import SearchConfig, SearchResult, search
-from .policy import make_policy
-from .resample import InfoState, ResampleError
+from .policy import FastPlannerPlayout, make_policy
+from .resample import InfoState, OpponentModel, ResampleError
+from .rollout import paired_difference, rollout_search
 
 __all__ = ["LEVELS", "ISMCTSBot"]
+
+ALGORITHMS = ("ismcts", "rollout")
+INFERENCE = ("none", "planner")
 
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"iterations": 40, "policy": "greedy", "epsilon": 0.3, "prior": "none"},
@@ -53,9 +58,18 @@ class ISMCTSBot:
         fallback: str = "planner",
         prior: str = "planner",
         confidence: float = 1.0,
+        algorithm: str = "ismcts",
+        race_z: float = 2.0,
+        race_min: int = 8,
+        infer: str = "none",
+        infer_depth: int = 3,
+        infer_swaps: int = 12,
         name: str = "ismcts",
     ) -> None:
         self.name = name
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm}")
+        self.algorithm = algorithm
         self.config = SearchConfig(
             iterations=iterations,
             time_ms=time_ms,
@@ -63,9 +77,26 @@ class ISMCTSBot:
             epsilon=epsilon,
             exploration=exploration,
             margin_weight=margin_weight,
+            race_z=race_z,
+            race_min=race_min,
         )
         self.config.check()
         self._policy = make_policy(policy, epsilon)
+        if infer not in INFERENCE:
+            raise ValueError(f"infer must be one of {', '.join(INFERENCE)}, not {infer}")
+        self._model: OpponentModel | None = None
+        if infer == "planner":
+            self._model = (
+                self._policy
+                if isinstance(self._policy, FastPlannerPlayout)
+                else FastPlannerPlayout()
+            )
+        if infer_depth < 1:
+            raise ValueError(f"infer_depth must be at least 1, not {infer_depth}")
+        if infer_swaps < 1:
+            raise ValueError(f"infer_swaps must be at least 1, not {infer_swaps}")
+        self.infer_depth = infer_depth
+        self.infer_swaps = infer_swaps
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
         self._prior: Bot | None = None if prior == "none" else make_bot(prior)
@@ -80,14 +111,25 @@ class ISMCTSBot:
         legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
+        started = time.perf_counter()  # a time budget counts the resampling set-up too
         try:
-            info = InfoState(view, rng)
+            info = InfoState(
+                view,
+                rng,
+                model=self._model,
+                depth=self.infer_depth,
+                model_swaps=self.infer_swaps,
+            )
         except ResampleError:
             self.fallbacks += 1
             if self._fallback is None:
                 self._fallback = make_bot(self._fallback_spec)
             return self._fallback.act(view, rng)
-        self.last = result = search(view, rng, self.config, info=info, policy=self._policy)
+        if self.algorithm == "rollout":
+            return self._race(view, rng, info, started)
+        self.last = result = search(
+            view, rng, self.config, info=info, policy=self._policy, started=started
+        )
         if self._prior is None:
             return result.action
         # keep the prior bot's move unless the search is confident that another is better
@@ -99,6 +141,23 @@ class ISMCTSBot:
         spread = math.hypot(best.reward_stderr, mine.reward_stderr)
         if best.mean_reward - mine.mean_reward > self.confidence * spread:
             return best.action
+        return prior
+
+    def _race(self, view: SeatView, rng: random.Random, info: InfoState, started: float) -> Action:
+        prior = None if self._prior is None else self._prior.act(view, rng)
+        self.last = result = rollout_search(
+            view, rng, self.config, info=info, policy=self._policy, prefer=prior, started=started
+        )
+        if prior is None or result.action == prior:
+            return result.action
+        leader = result.stats[0]
+        mine = next(s for s in result.stats if s.action == prior)
+        if mine.visits < leader.visits:  # dropped from the race
+            return result.action
+        # both ran on the same deals: compare their paired difference
+        mean, se = paired_difference(result.samples[leader.action], result.samples[prior])
+        if mean > self.confidence * se:
+            return result.action
         return prior
 
 

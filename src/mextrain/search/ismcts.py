@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mextrain.rules import Action, RoundState, SeatView
 
@@ -49,6 +49,8 @@ class SearchConfig:
     exploration: float = 0.7  # UCB's c (rewards are in [0, 1])
     margin_weight: float = 0.25  # share of the reward from the score margin
     margin_scale: float = 50.0  # pips of margin that count fully
+    race_z: float = 2.0  # rollout search: standard errors below the leader that drop a move
+    race_min: int = 8  # rollout search: batches before any move is dropped
 
     DEFAULT_ITERATIONS = 300
 
@@ -68,6 +70,10 @@ class SearchConfig:
             raise ValueError(f"margin_weight must be from 0 to 1, not {self.margin_weight}")
         if self.exploration < 0:
             raise ValueError(f"exploration must be at least 0, not {self.exploration}")
+        if self.race_z < 0:
+            raise ValueError(f"race_z must be at least 0, not {self.race_z}")
+        if self.race_min < 1:
+            raise ValueError(f"race_min must be at least 1, not {self.race_min}")
         if self.margin_scale <= 0:
             raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
 
@@ -145,6 +151,8 @@ class SearchResult:
     stats: tuple[ActionStats, ...]
     iterations: int
     seconds: float
+    #: rollout search only: each action's rewards, one per batch it ran in (paired by batch)
+    samples: dict[Action, tuple[float, ...]] = field(default_factory=dict)
 
 
 def rewards(state: RoundState, margin_weight: float, margin_scale: float) -> list[float]:
@@ -176,12 +184,13 @@ def search(
     config: SearchConfig,
     info: InfoState | None = None,
     policy: PlayoutPolicy | None = None,
+    started: float | None = None,
 ) -> SearchResult:
     """Search the seat's decision in ``view`` (it must be the seat's turn)."""
     if not view.is_my_turn:
         raise ValueError(f"it is not seat {view.seat}'s turn to decide")
     config.check()
-    start = time.perf_counter()
+    start = time.perf_counter() if started is None else started
     iterations, time_ms = config.budget()
     deadline = None if time_ms is None else start + time_ms / 1000.0
     if info is None:

@@ -16,6 +16,7 @@ from mextrain.bots.trains import TrainSearch
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, RoundState, tile_set
 
 __all__ = [
+    "FastPlannerPlayout",
     "GreedyPlayout",
     "PlanPlayout",
     "PlannerPlayout",
@@ -184,6 +185,121 @@ class PlanPlayout:
             _play_tile(state, plays, tid, table)
 
 
+class FastPlannerPlayout:
+    """Every seat plays the ``planner`` bot's move, computed on the full state.
+
+    The same scores as `mextrain.bots.planner.PlannerBot` (with its default weights and
+    the memoised train search, ``search=memo``) and the same tie order, without building
+    a view per move, and with one train-search memo shared by every move of every
+    playout. It is the search's model of a good player, the seat itself included.
+    """
+
+    name = "planner"
+
+    def __init__(
+        self,
+        endgame: int = 2,
+        plan_weight: float = 0.3,
+        extra_cost: float = 6.0,
+        marker_bonus: float = 6.0,
+        double_bonus: float = 4.0,
+        double_penalty: float = 6.0,
+    ) -> None:
+        self.endgame = endgame
+        self.plan_weight = plan_weight
+        self.extra_cost = extra_cost
+        self.marker_bonus = marker_bonus
+        self.double_bonus = double_bonus
+        self.double_penalty = double_penalty
+        self._search: TrainSearch | None = None
+
+    def choose_for(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int
+    ) -> tuple[int, int]:
+        """The planner's play among ``plays`` had the seat to move held ``hand`` (the
+        opponent model of `InfoState`)."""
+        return self.choose(state, plays, hand)
+
+    def choose(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
+    ) -> tuple[int, int]:
+        """The planner's play as ``(tile id, train)`` among ``plays`` (not empty)."""
+        ts = state.ts
+        search = self._search
+        if search is None or search.ts is not ts or len(search._memo) > 200_000:
+            search = self._search = TrainSearch(ts)
+        best_train = search.best
+        seat = state.seat
+        hands = state.hands
+        if hand is None:
+            hand = hands[seat]
+        own_end = state.ends[seat]
+        pip_sum = ts.pip_sum
+        pip_mask = ts.pip_mask
+        double_mask = ts.double_mask
+        endgame = self.endgame
+        rush = False
+        for other, other_hand in enumerate(hands):
+            if other != seat and other_hand.bit_count() <= endgame:
+                rush = True
+                break
+        block = state.rules.open_doubles_block
+        marker_up = bool(state.markers >> seat & 1)
+        left_count = hand.bit_count() - 1
+        hand_pips = ts.pips_of(hand)
+        pw, ec = self.plan_weight, self.extra_cost
+        best_score = -1e18
+        best: tuple[int, int] = (-1, 0)
+        cache: dict[tuple[int, int], float] = {}
+        for train, mask in plays:
+            own = train == seat
+            m = mask
+            while m:
+                low = m & -m
+                m ^= low
+                tid = low.bit_length() - 1
+                total = pip_sum[tid]
+                plan_end = total - own_end if own else own_end
+                base = cache.get((tid, plan_end))
+                if base is None:
+                    left = hand ^ low
+                    count, plan_pips, _used = best_train(left, plan_end)
+                    base = -(
+                        (hand_pips - total - plan_pips) + pw * plan_pips + ec * (left_count - count)
+                    )
+                    if low & double_mask:
+                        if left & pip_mask[total >> 1]:
+                            base += self.double_bonus
+                        elif block:
+                            base -= self.double_penalty
+                    if rush:
+                        base += 1000.0 * total
+                    cache[(tid, plan_end)] = base
+                score = base
+                if own and marker_up:
+                    score += self.marker_bonus
+                if train == MEXICAN:
+                    score += 0.01
+                if score > best_score:
+                    best_score, best = score, (tid, train)
+        return best
+
+    def playout(self, state: RoundState, rng: random.Random) -> None:
+        table = _play_table(state.ts.max_pip, state.n)
+        choose = self.choose
+        while state.ended is None:
+            plays = state.legal_plays()
+            if not plays:
+                state.apply(DRAW if state.legal_actions()[0] is DRAW else PASS)
+                continue
+            if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
+                train, mask = plays[0]
+                tid = mask.bit_length() - 1
+            else:
+                tid, train = choose(state, plays)
+            state.apply(table[tid][train + 1])
+
+
 class RandomPlayout:
     """Uniformly random legal actions (a baseline)."""
 
@@ -220,4 +336,6 @@ def make_policy(name: str, epsilon: float = 0.0) -> PlayoutPolicy:
         return PlanPlayout()
     if name == "random":
         return RandomPlayout()
+    if name == "planner":
+        return FastPlannerPlayout()
     return PlannerPlayout(name)

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from mextrain.rules import (
     PASS,
@@ -53,7 +54,18 @@ from mextrain.rules import (
     tile_set,
 )
 
-__all__ = ["InfoState", "ResampleError", "resample"]
+__all__ = ["InfoState", "OpponentModel", "ResampleError", "resample"]
+
+
+class OpponentModel(Protocol):
+    """How another seat is assumed to choose its plays (e.g. the planner's way)."""
+
+    def choose_for(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int
+    ) -> tuple[int, int]:
+        """The play ``(tile id, train)`` the seat to move in ``state`` would make among
+        ``plays`` if it held ``hand``."""
+        ...
 
 
 class ResampleError(RuntimeError):
@@ -66,6 +78,14 @@ class _Voids:
 
     position: RoundState  # the current position with synthetic hidden parts
     voids: tuple[int, ...]  # per seat: tiles it cannot hold now (since its last draw)
+    #: per seat: its plays since its last draw, as (position before, tile id, train, tiles
+    #: it played from then on) -- the position's hidden parts are synthetic
+    decisions: tuple[tuple[Decision, ...], ...] = ()
+
+
+#: a past play of another seat: (position before it, tile id, train, tiles the seat played
+#: from then on, this play included)
+Decision = tuple[RoundState, int, int, int]
 
 
 def _bits(mask: int) -> list[int]:
@@ -105,9 +125,10 @@ def _must_hold(view: SeatView) -> list[tuple[int, ...]]:
 class _Replay:
     """Replays the public history on a synthetic deal (see the module's docstring)."""
 
-    def __init__(self, view: SeatView, rng: random.Random) -> None:
+    def __init__(self, view: SeatView, rng: random.Random, record: bool = False) -> None:
         self.view = view
         self.rng = rng
+        self.record = record
         self.ts = tile_set(view.rules.max_pip)
         self.engine_bit = 1 << self.ts.double_id[view.engine]
 
@@ -240,6 +261,7 @@ class _Replay:
         history = view.history
         last_draw = [-1] * n
         events: list[tuple[int, int, int]] = []  # (index, seat, void) of forced passes
+        snaps: list[tuple[int, int, RoundState, Action]] = []
         for i, (seat, action) in enumerate(history):
             kind = action.kind
             if kind != "play":
@@ -280,6 +302,8 @@ class _Replay:
             really_ends = i == len(history) - 1 and view.ended is not None
             if st.boneyard_size == 0 and not really_ends:
                 st = self._keep_going(st, i, seat, action)
+            if self.record and kind == "play" and seat != mine:
+                snaps.append((i, seat, st.copy(), action))
             st.apply(action, seat)
             if st.is_over and not really_ends:
                 raise ResampleError("the synthetic replay ended the round early")
@@ -287,7 +311,18 @@ class _Replay:
         for i, seat, void in events:
             if i > last_draw[seat]:
                 voids[seat] |= void
-        return _Voids(st, tuple(voids))
+        decisions: list[list[Decision]] = [[] for _ in range(n)]
+        played = [0] * n  # tiles each seat played from the snapshot on
+        ids = self.ts.ids
+        for i, seat, snap, action in reversed(snaps):
+            if i <= last_draw[seat]:
+                continue
+            assert action.tile is not None
+            assert action.train is not None
+            tid = ids[action.tile]
+            played[seat] |= 1 << tid
+            decisions[seat].append((snap, tid, action.train, played[seat]))
+        return _Voids(st, tuple(voids), tuple(tuple(d) for d in decisions))
 
     def _legal_play(
         self, st: RoundState, i: int, seat: int, action: Action, events: list[tuple[int, int, int]]
@@ -430,13 +465,22 @@ class InfoState:
     for every determinization.
     """
 
-    def __init__(self, view: SeatView, rng: random.Random, swaps_per_tile: int = 2) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        swaps_per_tile: int = 2,
+        model: OpponentModel | None = None,
+        depth: int = 3,
+        model_swaps: int = 12,
+        settle: int = 300,
+    ) -> None:
         self.view = view
         found = None
         errors: list[str] = []
         for _attempt in range(4):
             try:
-                found = _Replay(view, rng).run()
+                found = _Replay(view, rng, record=model is not None).run()
                 break
             except (ResampleError, IllegalActionError, DealError) as err:
                 errors.append(str(err))
@@ -453,13 +497,88 @@ class InfoState:
         self.bone_size = view.boneyard_size
         #: per seat: tiles it cannot hold (only facts that still bind, see the docstring)
         self.voids = tuple(0 if s == view.seat else found.voids[s] & unseen for s in range(n))
-        self.constrained = any(self.voids)
+        self.model = model
+        #: per seat: its latest plays since its last draw (newest first, at most ``depth``)
+        self.decisions: tuple[tuple[Decision, ...], ...] = tuple(
+            d[:depth] if model is not None and s != view.seat else ()
+            for s, d in enumerate(found.decisions or ((),) * n)
+        )
+        inferring = any(self.decisions)
+        self.constrained = any(self.voids) or inferring
         self._tiles = _bits(unseen)
-        self._swaps = swaps_per_tile * len(self._tiles)
+        self._swaps = model_swaps if inferring else swaps_per_tile * len(self._tiles)
         # place index n is the boneyard
         self._place: list[int] = []
+        self._miss: list[int] = [0] * n
         if self.constrained:
             self._place = self._initial(rng)
+        if inferring:
+            hands = self._hands()
+            self._miss = [self.mismatches(s, hands[s]) for s in range(n)]
+            for _ in range(settle):
+                if not any(self._miss):
+                    break
+                self._step(rng)
+
+    def mismatches(self, seat: int, hand: int, limit: int | None = None) -> int:
+        """How many of ``seat``'s recent plays the opponent model would not have made,
+        had ``seat`` held ``hand`` now (counting stops past ``limit``)."""
+        model = self.model
+        count = 0
+        if model is None:
+            return 0
+        for snap, tid, train, played in self.decisions[seat]:
+            before = hand | played
+            plays = snap.plays_if_holding(before)
+            if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
+                continue  # a single play: nothing to learn
+            if model.choose_for(snap, plays, before) != (tid, train):
+                count += 1
+                if limit is not None and count > limit:
+                    return count
+        return count
+
+    def _hands(self) -> list[int]:
+        n = len(self.sizes)
+        hands = [0] * (n + 1)
+        for tid, where in zip(self._tiles, self._place, strict=True):
+            hands[where] |= 1 << tid
+        return hands
+
+    def _step(self, rng: random.Random) -> None:
+        """One proposed swap of two hidden tiles between places; with a model, kept only
+        when it does not add mismatches (so, once at none, the chain stays among the deals
+        where every recent play is the model's: uniformly, the proposals being symmetric)."""
+        n = len(self.sizes)
+        place, tiles, voids = self._place, self._tiles, self.voids
+        count = len(tiles)
+        a = rng.randrange(count)
+        b = rng.randrange(count)
+        pa, pb = place[a], place[b]
+        if pa == pb:
+            return
+        ta, tb = tiles[a], tiles[b]
+        if pb < n and voids[pb] >> ta & 1:
+            return
+        if pa < n and voids[pa] >> tb & 1:
+            return
+        if self.model is not None:
+            decisions = self.decisions
+            touched = [p for p in (pa, pb) if p < n and decisions[p]]
+            if touched:
+                hands = self._hands()
+                swap = (1 << ta) | (1 << tb)
+                old = sum(self._miss[p] for p in touched)
+                new = {}
+                total = 0
+                for p in touched:
+                    new[p] = self.mismatches(p, hands[p] ^ swap, old - total)
+                    total += new[p]
+                    if total > old:
+                        return
+                for p, m in new.items():
+                    self._miss[p] = m
+        place[a], place[b] = pb, pa
 
     def _allowed(self, place: int) -> int:
         return self.unseen if place >= len(self.voids) else self.unseen & ~self.voids[place]
@@ -511,21 +630,9 @@ class InfoState:
             boneyard = order[pos:]
         else:
             place = self._place
-            voids = self.voids
-            count = len(tiles)
-            rand = rng.randrange
+            step = self._step
             for _ in range(self._swaps):
-                a = rand(count)
-                b = rand(count)
-                pa, pb = place[a], place[b]
-                if pa == pb:
-                    continue
-                ta, tb = tiles[a], tiles[b]
-                if pb < n and voids[pb] >> ta & 1:
-                    continue
-                if pa < n and voids[pa] >> tb & 1:
-                    continue
-                place[a], place[b] = pb, pa
+                step(rng)
             for tid, where in zip(tiles, place, strict=True):
                 if where < n:
                     hands[where] |= 1 << tid

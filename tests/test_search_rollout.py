@@ -1,0 +1,239 @@
+"""The rollout search, the fast planner playout and inference from the opponents' plays."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots import make_bot
+from mextrain.rules import RoundState, Rules, SeatView
+from mextrain.search import (
+    FastPlannerPlayout,
+    InfoState,
+    ISMCTSBot,
+    SearchConfig,
+    paired_difference,
+    rollout_search,
+)
+from mextrain.search.policy import _play_table
+from test_search_ismcts import _decision, _run_to_win
+from test_search_resample import _check_sample, _position
+
+TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("cardinal", 6)]
+ROLLOUT = "ismcts:algorithm=rollout,policy=planner,infer=planner"
+
+
+def _planner_round(preset: str, players: int, seed: int) -> list[RoundState]:
+    """Every position of a round in which all seats play the planner's way."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+    model = FastPlannerPlayout()
+    table = _play_table(state.ts.max_pip, players)
+    out = []
+    while not state.is_over:
+        out.append(state.copy())
+        plays = state.legal_plays()
+        if not plays:
+            state.apply(state.legal_actions()[0])
+            continue
+        tid, train = model.choose(state, plays)
+        state.apply(table[tid][train + 1])
+    return out
+
+
+@settings(max_examples=12)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6))
+def test_fast_planner_makes_the_planner_bots_moves(table: tuple[str, int], seed: int) -> None:
+    bot = make_bot("planner:search=memo")
+    model = FastPlannerPlayout()
+    rng = random.Random(seed)
+    for state in _planner_round(*table, seed):
+        plays = state.legal_plays()
+        legal = state.legal_actions()
+        if not plays or len(legal) == 1:
+            continue
+        tid, train = model.choose(state, plays)
+        mine = _play_table(state.ts.max_pip, state.n)[tid][train + 1]
+        assert mine == bot.act(state.view(state.current_seat), rng)
+
+
+@settings(max_examples=25)
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10**6),
+    stop=st.floats(0.005, 0.2),
+    pick=st.integers(0, 2**64),
+)
+def test_plays_if_holding_is_what_that_hand_could_play(
+    table: tuple[str, int], seed: int, stop: float, pick: int
+) -> None:
+    state = _position(*table, seed, stop)
+    seat = state.current_seat
+    before = (state.legal_plays(), list(state.hands), state.legal_actions())
+    assert state.plays_if_holding(state.hands[seat]) == before[0]
+    # another hand for the seat, made of its tiles and hidden ones
+    hidden = 0
+    for hand in state.hands:
+        hidden |= hand
+    for tid in state.boneyard[state.bone_pos :]:
+        hidden |= 1 << tid
+    size = state.hands[seat].bit_count()
+    bits = [i for i in range(state.ts.size) if hidden >> i & 1]
+    chosen = random.Random(pick).sample(bits, min(size, len(bits)))
+    hand = sum(1 << i for i in chosen)
+    found = state.plays_if_holding(hand)
+    # the same as the plays of a real state in which the seat holds that hand
+    hands = [h & ~hand for h in state.hands]
+    hands[seat] = hand
+    rest = hidden & ~hand
+    for h in hands:
+        rest &= ~h
+    other = state.with_hidden(
+        hands, [i for i in range(state.ts.size) if rest >> i & 1], keep_sizes=False
+    )
+    assert found == other.legal_plays()
+    assert (state.legal_plays(), list(state.hands), state.legal_actions()) == before
+
+
+def _decision_of(states: list[RoundState], seat: int, skip: int) -> RoundState | None:
+    decisions = [s for s in states if s.current_seat == seat and len(s.legal_actions()) > 1]
+    return decisions[min(skip, len(decisions) - 1)] if decisions else None
+
+
+@settings(max_examples=15)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), skip=st.integers(0, 12))
+def test_inferred_samples_keep_what_the_seat_knows(
+    table: tuple[str, int], seed: int, skip: int
+) -> None:
+    true = _decision_of(_planner_round(*table, seed), 0, skip)
+    if true is None:
+        return
+    view = true.view(0)
+    rng = random.Random(seed)
+    info = InfoState(view, rng, model=FastPlannerPlayout(), depth=4)
+    # every seat here played the planner's way: the real hands explain every recent play
+    for seat in range(1, true.n):
+        assert info.mismatches(seat, true.hands[seat]) == 0
+        assert len(info.decisions[seat]) <= 4
+        assert not true.hands[seat] & info.voids[seat]
+    assert info.decisions[0] == ()
+    for _ in range(5):
+        sample = info.sample(rng)
+        _check_sample(true, view, sample)
+        for seat, void in enumerate(info.voids):
+            assert not sample.hands[seat] & void
+
+
+def _overlap(info: InfoState, true: RoundState, rng: random.Random, samples: int) -> float:
+    """Mean share of the other seats' tiles that a sample puts in the right hand."""
+    right = total = 0
+    for _ in range(samples):
+        sample = info.sample(rng)
+        for seat in range(1, true.n):
+            right += (sample.hands[seat] & true.hands[seat]).bit_count()
+            total += true.hands[seat].bit_count()
+    return right / total
+
+
+def test_inference_puts_more_tiles_in_the_right_hands() -> None:
+    """Reading the opponents' plays as the planner's narrows down their hands."""
+    plain = inferred = 0.0
+    count = 0
+    for seed in range(12):
+        true = _decision_of(_planner_round("classic", 4, seed), 0, 4)
+        assert true is not None
+        view = true.view(0)
+        plain += _overlap(InfoState(view, random.Random(seed)), true, random.Random(1), 40)
+        model = InfoState(view, random.Random(seed), model=FastPlannerPlayout())
+        inferred += _overlap(model, true, random.Random(1), 40)
+        count += 1
+    assert inferred / count > plain / count + 0.01
+
+
+def test_paired_difference() -> None:
+    mean, se = paired_difference([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
+    assert mean == pytest.approx(0.5)
+    # differences 1, 0, 0, 1: sample variance 1/3, standard error sqrt(1/12)
+    assert se == pytest.approx((1 / 12) ** 0.5)
+    assert paired_difference([1.0], [0.0]) == (1.0, float("inf"))
+
+
+@settings(max_examples=10)
+@given(table=st.sampled_from(TABLES[:4]), seed=st.integers(0, 10**6), stop=st.floats(0.02, 0.3))
+def test_rollout_search_returns_a_legal_action(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    view = _decision(*table, seed, stop)
+    config = SearchConfig(iterations=40, policy="planner")
+    result = rollout_search(view, random.Random(seed), config)
+    assert result.action in view.legal_actions
+    assert {s.action for s in result.stats} == set(view.legal_actions)
+    assert 0 < result.iterations <= max(40, len(view.legal_actions))
+    assert sum(s.visits for s in result.stats) == result.iterations
+    # every action ran on the first batch; the race only ever drops actions
+    assert all(s.visits >= 1 for s in result.stats)
+    assert all(len(result.samples[s.action]) == s.visits for s in result.stats)
+    bot = make_bot(f"{ROLLOUT},iterations=30")
+    assert bot.act(view, random.Random(seed)) in view.legal_actions
+
+
+def _same(view: SeatView, spec: str) -> None:
+    first = make_bot(spec)
+    second = make_bot(spec)
+    assert isinstance(first, ISMCTSBot)
+    assert isinstance(second, ISMCTSBot)
+    assert first.act(view, random.Random(5)) == second.act(view, random.Random(5))
+    assert first.last is not None
+    assert second.last is not None
+    assert [(s.action, s.visits, s.reward) for s in first.last.stats] == [
+        (s.action, s.visits, s.reward) for s in second.last.stats
+    ]
+
+
+def test_rollout_same_seed_same_move() -> None:
+    _same(_decision("classic", 4, 12, 0.1), f"{ROLLOUT},iterations=80")
+    _same(_decision("classic", 2, 3, 0.2), f"{ROLLOUT},iterations=80,infer=none")
+
+
+def test_rollout_finds_going_out_now() -> None:
+    state = _run_to_win()
+    view = state.view(0)
+    for seed in range(3):
+        result = rollout_search(
+            view, random.Random(seed), SearchConfig(iterations=40, policy="planner")
+        )
+        assert str(result.action) == "5-6@0"
+        going_out = result.stats[0]
+        assert going_out.win_probability == 1.0
+        bot = make_bot(f"{ROLLOUT},iterations=40,prior=none")
+        assert str(bot.act(view, random.Random(seed))) == "5-6@0"
+
+
+def test_rollout_one_legal_move_is_returned_at_once() -> None:
+    rng = random.Random(2)
+    state = RoundState.new(Rules.preset("classic"), 2, 0, rng, starter=0)
+    greedy = make_bot("greedy")
+    while len(state.legal_actions()) != 1:
+        state.apply(greedy.act(state.view(state.current_seat), rng))
+    bot = make_bot(f"{ROLLOUT},iterations=100000")
+    assert isinstance(bot, ISMCTSBot)
+    view = state.view(state.current_seat)
+    assert bot.act(view, rng) == view.legal_actions[0]
+    assert bot.last is None
+
+
+def test_rollout_parameters_are_checked() -> None:
+    with pytest.raises(ValueError, match="algorithm"):
+        make_bot("ismcts:algorithm=alphabeta")
+    with pytest.raises(ValueError, match="infer"):
+        make_bot("ismcts:infer=psychic")
+    with pytest.raises(ValueError, match="infer_depth"):
+        make_bot("ismcts:infer_depth=0")
+    with pytest.raises(ValueError, match="race_z"):
+        make_bot("ismcts:race_z=-1")
+    with pytest.raises(ValueError, match="race_min"):
+        make_bot("ismcts:race_min=0")
