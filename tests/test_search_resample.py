@@ -98,11 +98,16 @@ def test_samples_keep_what_the_seat_knows(table: tuple[str, int], seed: int, sto
     for seat, void in enumerate(info.voids):
         # a void is a fact: the true hand never holds a tile of it
         assert not true.hands[seat] & void
+        # so is a soft void: at most as many of its tiles as were drawn since
+        assert info.penalty(seat, true.hands[seat]) == 0
+    settled = not any(info.penalty(s, info.sample(rng).hands[s]) for s in range(true.n))
     for _ in range(5):
         sample = info.sample(rng)
         _check_sample(true, view, sample)
         for seat, void in enumerate(info.voids):
             assert not sample.hands[seat] & void
+            if settled:  # once the chain explains the history it keeps doing so
+                assert info.penalty(seat, sample.hands[seat]) == 0
 
 
 def test_voids_are_found_and_kept() -> None:

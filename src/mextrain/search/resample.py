@@ -81,6 +81,8 @@ class _Voids:
     #: per seat: its plays since its last draw, as (position before, tile id, train, tiles
     #: it played from then on) -- the position's hidden parts are synthetic
     decisions: tuple[tuple[Decision, ...], ...] = ()
+    #: per seat: (void, k) -- it holds at most k tiles of a void shown before later draws
+    soft: tuple[tuple[tuple[int, int], ...], ...] = ()
 
 
 #: a past play of another seat: (position before it, tile id, train, tiles the seat played
@@ -262,6 +264,8 @@ class _Replay:
         last_draw = [-1] * n
         events: list[tuple[int, int, int]] = []  # (index, seat, void) of forced passes
         snaps: list[tuple[int, int, RoundState, Action]] = []
+        draw_voids: list[tuple[int, int, int]] = []  # (index, seat, void) of draws
+        draws_by: list[list[int]] = [[] for _ in range(n)]
         for i, (seat, action) in enumerate(history):
             kind = action.kind
             if kind != "play":
@@ -292,6 +296,8 @@ class _Replay:
                         top = self.rng.choice(pool)
                     st = self.rearrange(st, sizes, bone, tuple(need), seat, ~void, top)
                     last_draw[seat] = i
+                    draw_voids.append((i, seat, void))
+                    draws_by[seat].append(i)
                 elif not self.voluntary_pass(st, seat):
                     void = self.void(st, seat)
                     events.append((i, seat, void))
@@ -311,18 +317,41 @@ class _Replay:
         for i, seat, void in events:
             if i > last_draw[seat]:
                 voids[seat] |= void
-        decisions: list[list[Decision]] = [[] for _ in range(n)]
-        played = [0] * n  # tiles each seat played from the snapshot on
+        # older voids still bind, up to the tiles drawn since: a seat holding (or having
+        # played) k tiles of a void it showed must have drawn them all after showing it
+        soft: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         ids = self.ts.ids
+        for i, seat, void in events + draw_voids:
+            drawn = sum(1 for j in draws_by[seat] if j >= i)
+            if not drawn:
+                continue
+            played = 0
+            for j in range(i + 1, len(history)):
+                s, a = history[j]
+                if s == seat and a.kind == "play":
+                    assert a.tile is not None
+                    played |= 1 << ids[a.tile]
+            budget = drawn - (void & played).bit_count()
+            if budget <= 0:
+                voids[seat] |= void
+            else:
+                soft[seat].append((void, budget))
+        decisions: list[list[Decision]] = [[] for _ in range(n)]
+        later = [0] * n  # tiles each seat played from the snapshot on
         for i, seat, snap, action in reversed(snaps):
             if i <= last_draw[seat]:
                 continue
             assert action.tile is not None
             assert action.train is not None
             tid = ids[action.tile]
-            played[seat] |= 1 << tid
-            decisions[seat].append((snap, tid, action.train, played[seat]))
-        return _Voids(st, tuple(voids), tuple(tuple(d) for d in decisions))
+            later[seat] |= 1 << tid
+            decisions[seat].append((snap, tid, action.train, later[seat]))
+        return _Voids(
+            st,
+            tuple(voids),
+            tuple(tuple(d) for d in decisions),
+            tuple(tuple(c) for c in soft),
+        )
 
     def _legal_play(
         self, st: RoundState, i: int, seat: int, action: Action, events: list[tuple[int, int, int]]
@@ -503,22 +532,51 @@ class InfoState:
             d[:depth] if model is not None and s != view.seat else ()
             for s, d in enumerate(found.decisions or ((),) * n)
         )
+        #: per seat: (void, k): of the tiles it could not play when it showed that void, it
+        #: holds at most k now (it has drawn k tiles since, none of them played)
+        self.soft: tuple[tuple[tuple[int, int], ...], ...] = tuple(
+            tuple(
+                (mask & unseen, k)
+                for mask, k in (found.soft[s] if found.soft else ())
+                if (mask & unseen & ~self.voids[s]).bit_count() > k
+            )
+            if s != view.seat
+            else ()
+            for s in range(n)
+        )
         inferring = any(self.decisions)
-        self.constrained = any(self.voids) or inferring
+        self._checked = tuple(bool(self.soft[s] or self.decisions[s]) for s in range(n))
+        self.constrained = any(self.voids) or any(self._checked)
         self._tiles = _bits(unseen)
         self._swaps = model_swaps if inferring else swaps_per_tile * len(self._tiles)
         # place index n is the boneyard
         self._place: list[int] = []
-        self._miss: list[int] = [0] * n
+        self._penalty: list[int] = [0] * n
         if self.constrained:
             self._place = self._initial(rng)
-        if inferring:
+        if any(self._checked):
             hands = self._hands()
-            self._miss = [self.mismatches(s, hands[s]) for s in range(n)]
-            for _ in range(settle):
-                if not any(self._miss):
+            self._penalty = [self.penalty(s, hands[s]) for s in range(n)]
+            steps = settle if inferring else max(settle, 20 * len(self._tiles))
+            for _ in range(steps):
+                if not any(self._penalty):
                     break
                 self._step(rng)
+
+    def penalty(self, seat: int, hand: int, limit: int | None = None) -> int:
+        """How far ``hand`` (for ``seat``) is from explaining the history: the tiles held
+        beyond a soft void's allowance, plus the recent plays the opponent model would
+        not have made (counting may stop once past ``limit``)."""
+        total = 0
+        for mask, k in self.soft[seat]:
+            held = (hand & mask).bit_count()
+            if held > k:
+                total += held - k
+        if self.model is not None and self.decisions[seat]:
+            if limit is not None and total > limit:
+                return total
+            total += self.mismatches(seat, hand, None if limit is None else limit - total)
+        return total
 
     def mismatches(self, seat: int, hand: int, limit: int | None = None) -> int:
         """How many of ``seat``'s recent plays the opponent model would not have made,
@@ -546,9 +604,10 @@ class InfoState:
         return hands
 
     def _step(self, rng: random.Random) -> None:
-        """One proposed swap of two hidden tiles between places; with a model, kept only
-        when it does not add mismatches (so, once at none, the chain stays among the deals
-        where every recent play is the model's: uniformly, the proposals being symmetric)."""
+        """One proposed swap of two hidden tiles between places, kept only if both tiles may
+        go where they land (hard voids) and the swap adds no `penalty` (so, once at none,
+        the chain stays among the deals that explain the whole history: uniformly, the
+        proposals being symmetric)."""
         n = len(self.sizes)
         place, tiles, voids = self._place, self._tiles, self.voids
         count = len(tiles)
@@ -562,22 +621,21 @@ class InfoState:
             return
         if pa < n and voids[pa] >> tb & 1:
             return
-        if self.model is not None:
-            decisions = self.decisions
-            touched = [p for p in (pa, pb) if p < n and decisions[p]]
-            if touched:
-                hands = self._hands()
-                swap = (1 << ta) | (1 << tb)
-                old = sum(self._miss[p] for p in touched)
-                new = {}
-                total = 0
-                for p in touched:
-                    new[p] = self.mismatches(p, hands[p] ^ swap, old - total)
-                    total += new[p]
-                    if total > old:
-                        return
-                for p, m in new.items():
-                    self._miss[p] = m
+        checked = self._checked
+        touched = [p for p in (pa, pb) if p < n and checked[p]]
+        if touched:
+            hands = self._hands()
+            swap = (1 << ta) | (1 << tb)
+            old = sum(self._penalty[p] for p in touched)
+            new = {}
+            total = 0
+            for p in touched:
+                new[p] = self.penalty(p, hands[p] ^ swap, old - total)
+                total += new[p]
+                if total > old:
+                    return
+            for p, m in new.items():
+                self._penalty[p] = m
         place[a], place[b] = pb, pa
 
     def _allowed(self, place: int) -> int:
