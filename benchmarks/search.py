@@ -7,10 +7,13 @@ times on them, each for about ``--seconds``:
 
 - building the seat's `InfoState` (the replay of the public history, once per decision);
 - one determinization (`InfoState.sample`) and a bare `RoundState.copy` as its peer;
+- the same with inference from the opponents' recent plays (``infer=planner``);
 - a playout to the round's end from a determinization, for each policy: uniformly random
-  actions through `legal_actions` (the engine's floor), ``greedy`` and ``plan`` (state
-  level, no views) and ``planner`` (the planner bot through seat views, the peer);
-- whole ISMCTS iterations (determinize, select, expand, play out, back up) per policy.
+  actions through `legal_actions` (the engine's floor), ``greedy``, ``plan`` and
+  ``planner`` (the planner's moves computed on the state, no views) and the planner bot
+  itself through seat views (the peer);
+- whole ISMCTS iterations (determinize, select, expand, play out, back up) per policy, and
+  rollout-search iterations (one playout each).
 
 Ratios are printed against the peer measured in the same run: compare ratios, not raw
 figures, on a shared machine.
@@ -25,8 +28,15 @@ from collections.abc import Callable
 
 from mextrain.bots import make_bot
 from mextrain.rules import RoundState, Rules, SeatView
-from mextrain.search import InfoState, SearchConfig, make_policy, search
-from mextrain.search.policy import RandomPlayout
+from mextrain.search import (
+    FastPlannerPlayout,
+    InfoState,
+    SearchConfig,
+    make_policy,
+    rollout_search,
+    search,
+)
+from mextrain.search.policy import PlannerPlayout, RandomPlayout
 
 
 def decisions(
@@ -90,12 +100,26 @@ def main() -> None:
     lines.append(("InfoState.sample", samples, f"{copies / samples:.1f}x the cost of a copy"))
     builds = rate(args.seconds, build)
     lines.append(("InfoState (once per decision)", builds, f"{samples / builds:.0f}x a sample"))
+    model = FastPlannerPlayout()
+    inferred = [InfoState(view, rng, model=model) for _state, view in found]
+
+    def build_inferred(i: int) -> None:
+        InfoState(found[i % len(found)][1], rng, model=model)
+
+    def sample_inferred(i: int) -> None:
+        inferred[i % len(inferred)].sample(rng)
+
+    value = rate(args.seconds, sample_inferred)
+    lines.append(("InfoState.sample, infer=planner", value, f"{samples / value:.1f}x a sample"))
+    value = rate(args.seconds, build_inferred)
+    lines.append(("InfoState, infer=planner", value, f"{builds / value:.1f}x an InfoState"))
 
     policies = {
         "random": RandomPlayout(),
         "greedy": make_policy("greedy"),
         "plan": make_policy("plan"),
         "planner": make_policy("planner"),
+        "planner bot (views)": PlannerPlayout(),
     }
     playouts: dict[str, float] = {}
     for name, policy in policies.items():
@@ -106,28 +130,26 @@ def main() -> None:
 
         playouts[name] = rate(args.seconds, playout)
     for name, value in playouts.items():
-        note = "" if name == "planner" else f"{value / playouts['planner']:.1f}x planner playouts"
+        peer = playouts["planner bot (views)"]
+        note = "" if name.endswith("(views)") else f"{value / peer:.1f}x the planner bot's"
         lines.append((f"sample + {name} playout", value, note))
 
     iterations: dict[str, float] = {}
-    for name in ("greedy", "plan", "planner"):
+    for name in ("ismcts, greedy", "ismcts, plan", "ismcts, planner", "rollout, planner"):
+        algorithm, policy_name = name.split(", ")
+        run = search if algorithm == "ismcts" else rollout_search
+        config = SearchConfig(time_ms=1000 * args.seconds / 4, policy=policy_name)
         done = 0
         start = time.perf_counter()
         for i, (_state, view) in enumerate(found):
-            result = search(
-                view, rng, SearchConfig(time_ms=1000 * args.seconds / 4, policy=name), info=infos[i]
-            )
-            done += result.iterations
+            done += run(view, rng, config, info=infos[i]).iterations
             if time.perf_counter() - start > args.seconds:
                 break
         iterations[name] = done / (time.perf_counter() - start)
     for name, value in iterations.items():
-        note = (
-            ""
-            if name == "planner"
-            else f"{value / iterations['planner']:.1f}x with planner playouts"
-        )
-        lines.append((f"ISMCTS iterations, {name}", value, note))
+        peer = iterations["ismcts, planner"]
+        note = "" if name == "ismcts, planner" else f"{value / peer:.1f}x ismcts, planner"
+        lines.append((f"iterations: {name}", value, note))
 
     width = max(len(label) for label, _v, _n in lines)
     for label, value, note in lines:

@@ -111,7 +111,7 @@ def test_text_report() -> None:
     code, out = _run(str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "60")
     assert code == 0, out
     assert "to move, holding" in out
-    assert "60 search iterations, seed 0, plan playouts." in out
+    assert "60 search iterations, seed 0, planner playouts." in out
     assert "<- played" in out
 
 

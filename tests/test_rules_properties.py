@@ -275,3 +275,10 @@ def test_rules_spec_round_trips(
     assert Rules.from_spec(spec) == rules
     if spec == preset:
         assert rules == PRESETS[preset]
+
+
+@given(max_pip=st.integers(0, 20), bits=st.integers(0, 2**300))
+def test_pips_of_adds_up_the_tiles(max_pip: int, bits: int) -> None:
+    ts = tile_set(max_pip)
+    mask = bits & ts.all_mask
+    assert ts.pips_of(mask) == sum(tile.pips for tile in ts.tiles_of(mask))

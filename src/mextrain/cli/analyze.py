@@ -46,7 +46,7 @@ __all__ = ["analyze"]
 @click.option(
     "--policy",
     type=click.Choice(["plan", "greedy", "random", "planner"]),
-    default="plan",
+    default="planner",
     show_default=True,
     help="How the search plays rounds out.",
 )

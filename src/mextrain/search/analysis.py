@@ -66,7 +66,7 @@ def analyze(
     *,
     iterations: int | None = None,
     time_ms: float | None = None,
-    policy: str = "plan",
+    policy: str = "planner",
 ) -> list[ActionAnalysis]:
     """Every legal action of ``view`` (the seat to move) with estimates, best first.
 

@@ -4,13 +4,18 @@
 level      budget and policy
 =========  ==========================================================================
 easy       40 iterations, greedy playouts with 30% random plays, no planner prior
-medium     150 iterations, plan playouts, planner prior
-hard       400 iterations, plan playouts, planner prior (about 200 ms a move)
-expert     1200 iterations, plan playouts, planner prior (about 0.6 s a move)
+medium     150 iterations, planner playouts, planner prior
+hard       400 iterations, planner playouts, planner prior (about 200 ms a move)
+expert     1200 iterations, planner playouts, planner prior (about 0.6 s a move)
 =========  ==========================================================================
 
 The *planner prior*: the bot plays the ``planner`` bot's move unless the search finds
 another move better by more than ``confidence`` standard errors of the difference.
+
+``algorithm=rollout`` races the legal actions on shared determinizations instead of growing
+a tree (`rollout.py`); ``infer=planner`` also reads the other seats' recent plays as the
+planner's when dealing their hands (`resample.py`). Both are options: at 200 ms a move
+against three planners the tree search with planner playouts (the default) did best.
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -51,7 +56,7 @@ class ISMCTSBot:
         self,
         iterations: int | None = None,
         time_ms: float | None = None,
-        policy: str = "plan",
+        policy: str = "planner",
         epsilon: float = 0.0,
         exploration: float = 0.7,
         margin_weight: float = 0.25,

@@ -44,7 +44,7 @@ class SearchConfig:
 
     iterations: int | None = None
     time_ms: float | None = None
-    policy: str = "plan"
+    policy: str = "planner"
     epsilon: float = 0.0  # random plays in greedy playouts
     exploration: float = 0.7  # UCB's c (rewards are in [0, 1])
     margin_weight: float = 0.25  # share of the reward from the score margin
