@@ -5,8 +5,8 @@ level      budget and policy
 =========  ==========================================================================
 easy       40 iterations, greedy playouts with 30% random plays, no planner prior
 medium     150 iterations, planner playouts, planner prior
-hard       400 iterations, planner playouts, planner prior (about 200 ms a move)
-expert     1200 iterations, planner playouts, planner prior (about 0.6 s a move)
+hard       400 iterations, planner playouts, planner prior (about 0.4 s a move)
+expert     1200 iterations, planner playouts, planner prior (about 1.2 s a move)
 =========  ==========================================================================
 
 The *planner prior*: the bot plays the ``planner`` bot's move unless the search finds

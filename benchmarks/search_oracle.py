@@ -1,0 +1,114 @@
+"""What the search could win if it knew more: the value of hidden information.
+
+    python benchmarks/search_oracle.py [--deals 50] [--players 4] [--preset classic]
+                                       [--batches 60] [--jobs 2]
+
+Plays single rounds in which one seat searches and the others are ``planner`` bots, every
+deal once per seat (the searching seat rotates), and prints the searching seat's share of
+the wins for three searchers that differ only in what they are told:
+
+- ``view``: the rollout search as the bots run it, from the seat's view (the other hands
+  and the boneyard dealt again for each batch);
+- ``hands``: the same search told the other seats' hands (only the boneyard's order is
+  dealt again): an oracle no real player has;
+- ``all``: told everything, the boneyard's order too (one playout per action is exact).
+
+Each searcher plays every legal action on ``--batches`` deals (no racing) and the round out
+with the planner's moves, and takes the best mean win share. A fair share is 1 / players.
+The gap between ``view`` and ``hands`` is what perfect reading of the other hands would be
+worth to this search; the inference of `InfoState` (``infer=planner``) closes a little of
+it. This is a measurement for research, not a bot: the oracles see hidden tiles.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+
+from mextrain.rules import Action, RoundState, Rules
+from mextrain.search import FastPlannerPlayout, InfoState
+from mextrain.search.ismcts import rewards
+from mextrain.search.policy import _play_table
+
+KNOWS = ("view", "hands", "all")
+
+
+def _decide(state: RoundState, knows: str, batches: int, rng: random.Random) -> Action:
+    policy = FastPlannerPlayout()
+    me = state.current_seat
+    legal = state.legal_actions()
+    info = InfoState(state.view(me), rng) if knows == "view" else None
+    total = dict.fromkeys(legal, 0.0)
+    for _ in range(1 if knows == "all" else batches):
+        if info is not None:
+            deal = info.sample(rng)
+        elif knows == "hands":
+            boneyard = list(state.boneyard[state.bone_pos :])
+            rng.shuffle(boneyard)
+            deal = state.with_hidden(list(state.hands), boneyard)
+        else:
+            deal = state
+        for action in legal:
+            trial = deal.copy()
+            trial.apply(action)
+            if trial.ended is None:
+                policy.playout(trial, rng)
+            total[action] += rewards(trial, 0.0, 50.0)[me]
+    return max(legal, key=lambda a: total[a])
+
+
+def _deal(job: tuple[str, int, int, int, str]) -> list[float]:
+    """The searcher's win share in each seat of one deal."""
+    preset, players, deal, batches, knows = job
+    rules = Rules.preset(preset)
+    start = RoundState.new(rules, players, 0, random.Random(deal))
+    planner = FastPlannerPlayout()
+    table = _play_table(start.ts.max_pip, players)
+    shares = []
+    for seat in range(players):
+        state = start.copy()
+        rng = random.Random(deal * 1000 + seat)
+        while state.ended is None:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])
+            elif state.current_seat == seat:
+                state.apply(_decide(state, knows, batches, rng))
+            else:
+                tid, train = planner.choose(state, state.legal_plays())
+                state.apply(table[tid][train + 1])
+        scores = state.scores()
+        assert scores is not None
+        best = min(scores)
+        shares.append(1.0 / scores.count(best) if scores[seat] == best else 0.0)
+    return shares
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--batches", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=5000)
+    args = parser.parse_args()
+    print(f"{args.preset}, {args.players} seats, {args.deals} deals x {args.players} seats")
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
+        for knows in KNOWS:
+            jobs = [
+                (args.preset, args.players, args.seed + d, args.batches, knows)
+                for d in range(args.deals)
+            ]
+            shares = [x for deal in pool.map(_deal, jobs, chunksize=1) for x in deal]
+            n = len(shares)
+            mean = sum(shares) / n
+            var = sum((x - mean) ** 2 for x in shares) / (n - 1)
+            half = 1.96 * math.sqrt(var / n)
+            print(f"knows {knows:<5}  win share {mean:.3f} +- {half:.3f}  ({n} rounds)")
+
+
+if __name__ == "__main__":
+    main()
