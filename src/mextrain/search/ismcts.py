@@ -172,7 +172,32 @@ def rewards(state: RoundState, margin_weight: float, margin_scale: float) -> lis
     return out
 
 
-def _win_shares(scores: list[int]) -> list[float]:
+def prepare(
+    view: SeatView,
+    rng: random.Random,
+    config: SearchConfig,
+    info: InfoState | None,
+    policy: PlayoutPolicy | None,
+    started: float | None,
+) -> tuple[float, int | None, float | None, InfoState, PlayoutPolicy]:
+    """What every search starts with: the checks, the start time (``started`` if given),
+    the iteration budget, the deadline, and the information set and playout policy
+    (built unless given)."""
+    if not view.is_my_turn:
+        raise ValueError(f"it is not seat {view.seat}'s turn to decide")
+    config.check()
+    start = time.perf_counter() if started is None else started
+    iterations, time_ms = config.budget()
+    deadline = None if time_ms is None else start + time_ms / 1000.0
+    if info is None:
+        info = InfoState(view, rng)
+    if policy is None:
+        policy = make_policy(config.policy, config.epsilon)
+    return start, iterations, deadline, info, policy
+
+
+def win_shares(scores: list[int]) -> list[float]:
+    """Each seat's share of the round's win (the lowest score; ties share it)."""
     best = min(scores)
     winners = sum(1 for s in scores if s == best)
     return [1.0 / winners if s == best else 0.0 for s in scores]
@@ -187,16 +212,7 @@ def search(
     started: float | None = None,
 ) -> SearchResult:
     """Search the seat's decision in ``view`` (it must be the seat's turn)."""
-    if not view.is_my_turn:
-        raise ValueError(f"it is not seat {view.seat}'s turn to decide")
-    config.check()
-    start = time.perf_counter() if started is None else started
-    iterations, time_ms = config.budget()
-    deadline = None if time_ms is None else start + time_ms / 1000.0
-    if info is None:
-        info = InfoState(view, rng)
-    if policy is None:
-        policy = make_policy(config.policy, config.epsilon)
+    start, iterations, deadline, info, policy = prepare(view, rng, config, info, policy, started)
     me = view.seat
     root = _Node()
     stats: dict[Action, ActionStats] = {a: ActionStats(a) for a in view.legal_actions}
@@ -259,7 +275,7 @@ def search(
         scores = state.scores()
         assert scores is not None
         assert first is not None
-        stats[first].add(reward[me], _win_shares(scores)[me], scores[me])
+        stats[first].add(reward[me], win_shares(scores)[me], scores[me])
         done += 1
     ranked = sorted(stats.values(), key=lambda s: (s.visits, s.mean_reward), reverse=True)
     return SearchResult(

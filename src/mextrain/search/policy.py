@@ -12,6 +12,7 @@ import random
 from typing import Protocol
 
 from mextrain.bots import Bot, make_bot
+from mextrain.bots.planner import PlannerBot
 from mextrain.bots.trains import TrainSearch
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, RoundState, tile_set
 
@@ -188,42 +189,26 @@ class PlanPlayout:
 class FastPlannerPlayout:
     """Every seat plays the ``planner`` bot's move, computed on the full state.
 
-    The same scores as `mextrain.bots.planner.PlannerBot` (with its default weights and
-    the memoised train search, ``search=memo``) and the same tie order, without building
-    a view per move, and with one train-search memo shared by every move of every
-    playout. It is the search's model of a good player, the seat itself included.
+    The same scores as `mextrain.bots.planner.PlannerBot` (the weights are read from a
+    planner bot; the train search is the memoised one, ``search=memo``) and the same tie
+    order, without building a view per move, and with one train-search memo shared by
+    every move of every playout. It is the search's model of a good player, the seat
+    itself included.
     """
 
     name = "planner"
 
-    def __init__(
-        self,
-        endgame: int = 2,
-        plan_weight: float = 0.3,
-        extra_cost: float = 6.0,
-        marker_bonus: float = 6.0,
-        double_bonus: float = 4.0,
-        double_penalty: float = 6.0,
-    ) -> None:
-        self.endgame = endgame
-        self.plan_weight = plan_weight
-        self.extra_cost = extra_cost
-        self.marker_bonus = marker_bonus
-        self.double_bonus = double_bonus
-        self.double_penalty = double_penalty
+    def __init__(self, planner: PlannerBot | None = None) -> None:
+        #: the bot whose weights are played (its defaults unless given)
+        self.planner = planner if planner is not None else PlannerBot(search="memo")
         self._search: TrainSearch | None = None
-
-    def choose_for(
-        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int
-    ) -> tuple[int, int]:
-        """The planner's play among ``plays`` had the seat to move held ``hand`` (the
-        opponent model of `InfoState`)."""
-        return self.choose(state, plays, hand)
 
     def choose(
         self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
     ) -> tuple[int, int]:
-        """The planner's play as ``(tile id, train)`` among ``plays`` (not empty)."""
+        """The planner's play as ``(tile id, train)`` among ``plays`` (not empty), as the
+        seat to move would make it holding ``hand`` (its own hand by default: the opponent
+        model of `InfoState` asks about other hands)."""
         ts = state.ts
         search = self._search
         if search is None or search.ts is not ts or len(search._memo) > 200_000:
@@ -237,7 +222,8 @@ class FastPlannerPlayout:
         pip_sum = ts.pip_sum
         pip_mask = ts.pip_mask
         double_mask = ts.double_mask
-        endgame = self.endgame
+        weights = self.planner
+        endgame = weights.endgame
         rush = False
         for other, other_hand in enumerate(hands):
             if other != seat and other_hand.bit_count() <= endgame:
@@ -247,7 +233,7 @@ class FastPlannerPlayout:
         marker_up = bool(state.markers >> seat & 1)
         left_count = hand.bit_count() - 1
         hand_pips = ts.pips_of(hand)
-        pw, ec = self.plan_weight, self.extra_cost
+        pw, ec = weights.plan_weight, weights.extra_cost
         best_score = -1e18
         best: tuple[int, int] = (-1, 0)
         cache: dict[tuple[int, int], float] = {}
@@ -269,15 +255,15 @@ class FastPlannerPlayout:
                     )
                     if low & double_mask:
                         if left & pip_mask[total >> 1]:
-                            base += self.double_bonus
+                            base += weights.double_bonus
                         elif block:
-                            base -= self.double_penalty
+                            base -= weights.double_penalty
                     if rush:
                         base += 1000.0 * total
                     cache[(tid, plan_end)] = base
                 score = base
                 if own and marker_up:
-                    score += self.marker_bonus
+                    score += weights.marker_bonus
                 if train == MEXICAN:
                     score += 0.01
                 if score > best_score:

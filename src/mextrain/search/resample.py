@@ -60,11 +60,11 @@ __all__ = ["InfoState", "OpponentModel", "ResampleError", "resample"]
 class OpponentModel(Protocol):
     """How another seat is assumed to choose its plays (e.g. the planner's way)."""
 
-    def choose_for(
-        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int
+    def choose(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
     ) -> tuple[int, int]:
         """The play ``(tile id, train)`` the seat to move in ``state`` would make among
-        ``plays`` if it held ``hand``."""
+        ``plays`` if it held ``hand`` (its own hand if ``None``)."""
         ...
 
 
@@ -80,9 +80,9 @@ class _Voids:
     voids: tuple[int, ...]  # per seat: tiles it cannot hold now (since its last draw)
     #: per seat: its plays since its last draw, as (position before, tile id, train, tiles
     #: it played from then on) -- the position's hidden parts are synthetic
-    decisions: tuple[tuple[Decision, ...], ...] = ()
+    decisions: tuple[tuple[Decision, ...], ...]
     #: per seat: (void, k) -- it holds at most k tiles of a void shown before later draws
-    soft: tuple[tuple[tuple[int, int], ...], ...] = ()
+    soft: tuple[tuple[tuple[int, int], ...], ...]
 
 
 #: a past play of another seat: (position before it, tile id, train, tiles the seat played
@@ -321,16 +321,19 @@ class _Replay:
         # played) k tiles of a void it showed must have drawn them all after showing it
         soft: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         ids = self.ts.ids
+        plays_by: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (index, tile bit)
+        for j, (s, a) in enumerate(history):
+            if a.kind == "play":
+                assert a.tile is not None
+                plays_by[s].append((j, 1 << ids[a.tile]))
         for i, seat, void in events + draw_voids:
             drawn = sum(1 for j in draws_by[seat] if j >= i)
             if not drawn:
                 continue
             played = 0
-            for j in range(i + 1, len(history)):
-                s, a = history[j]
-                if s == seat and a.kind == "play":
-                    assert a.tile is not None
-                    played |= 1 << ids[a.tile]
+            for j, bit in plays_by[seat]:
+                if j > i:
+                    played |= bit
             budget = drawn - (void & played).bit_count()
             if budget <= 0:
                 voids[seat] |= void
@@ -530,14 +533,14 @@ class InfoState:
         #: per seat: its latest plays since its last draw (newest first, at most ``depth``)
         self.decisions: tuple[tuple[Decision, ...], ...] = tuple(
             d[:depth] if model is not None and s != view.seat else ()
-            for s, d in enumerate(found.decisions or ((),) * n)
+            for s, d in enumerate(found.decisions)
         )
         #: per seat: (void, k): of the tiles it could not play when it showed that void, it
-        #: holds at most k now (it has drawn k tiles since, none of them played)
+        #: holds at most k now (the tiles drawn since, less those of the void it played)
         self.soft: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple(
                 (mask & unseen, k)
-                for mask, k in (found.soft[s] if found.soft else ())
+                for mask, k in found.soft[s]
                 if (mask & unseen & ~self.voids[s]).bit_count() > k
             )
             if s != view.seat
@@ -590,7 +593,7 @@ class InfoState:
             plays = snap.plays_if_holding(before)
             if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
                 continue  # a single play: nothing to learn
-            if model.choose_for(snap, plays, before) != (tid, train):
+            if model.choose(snap, plays, before) != (tid, train):
                 count += 1
                 if limit is not None and count > limit:
                     return count

@@ -33,8 +33,8 @@ from collections.abc import Sequence
 
 from mextrain.rules import Action, SeatView
 
-from .ismcts import ActionStats, SearchConfig, SearchResult, rewards
-from .policy import PlayoutPolicy, make_policy
+from .ismcts import ActionStats, SearchConfig, SearchResult, prepare, rewards, win_shares
+from .policy import PlayoutPolicy
 from .resample import InfoState
 
 __all__ = ["paired_difference", "rollout_search"]
@@ -69,16 +69,7 @@ def rollout_search(
     ``prefer`` (e.g. the planner's move) wins ties for the lead. The result's ``stats``
     lists every legal action, those still in the race first (best mean reward first).
     """
-    if not view.is_my_turn:
-        raise ValueError(f"it is not seat {view.seat}'s turn to decide")
-    config.check()
-    start = time.perf_counter() if started is None else started
-    iterations, time_ms = config.budget()
-    deadline = None if time_ms is None else start + time_ms / 1000.0
-    if info is None:
-        info = InfoState(view, rng)
-    if policy is None:
-        policy = make_policy(config.policy, config.epsilon)
+    start, iterations, deadline, info, policy = prepare(view, rng, config, info, policy, started)
     me = view.seat
     legal = list(view.legal_actions)
     stats = {a: ActionStats(a) for a in legal}
@@ -102,9 +93,7 @@ def rollout_search(
             reward = rewards(state, mw, ms)[me]
             scores = state.scores()
             assert scores is not None
-            best = min(scores)
-            win = 1.0 / scores.count(best) if scores[me] == best else 0.0
-            stats[action].add(reward, win, scores[me])
+            stats[action].add(reward, win_shares(scores)[me], scores[me])
             samples[action].append(reward)
             done += 1
         batches += 1
