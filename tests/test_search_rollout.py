@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -154,6 +155,102 @@ def test_inference_puts_more_tiles_in_the_right_hands() -> None:
     assert inferred / count > plain / count + 0.01
 
 
+def _unshown_draws(states: list[RoundState], upto: int, seat: int) -> list[int]:
+    """The tiles ``seat`` drew and never showed (it passed after the draw) before
+    ``states[upto]``, oldest first: the truth `InfoState` deals with ``history``."""
+    out = []
+    final = states[upto].history
+    for before, after in itertools.pairwise(states[: upto + 1]):
+        for index in range(len(before.history), len(after.history)):
+            who, action = after.history[index]
+            if who != seat or action.kind != "draw":
+                continue
+            nxt = next((a for s, a in final[index + 1 :] if s == seat), None)
+            if nxt is None or nxt.kind != "play":
+                drawn = after.hands[seat] & ~before.hands[seat]
+                assert drawn.bit_count() == 1
+                out.append(drawn.bit_length() - 1)
+    return out
+
+
+@settings(max_examples=15)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), skip=st.integers(0, 14))
+def test_the_whole_history_is_explained_by_the_real_deal(
+    table: tuple[str, int], seed: int, skip: int
+) -> None:
+    states = _planner_round(*table, seed)
+    true = _decision_of(states, 0, skip)
+    if true is None:
+        return
+    upto = next(i for i, s in enumerate(states) if s is true)
+    view = true.view(0)
+    rng = random.Random(seed)
+    info = InfoState(view, rng, model=FastPlannerPlayout(), depth=40, history=True)
+    assert info.decisions[0] == ()
+    assert info.pasts[0] == ()
+    assert info.latent[0] == ()
+    for seat in range(1, true.n):
+        roles = _unshown_draws(states, upto, seat)
+        assert len(roles) == len(info.latent[seat])
+        # every void of the round holds and every play is the planner's: no penalty
+        assert info.penalty(seat, true.hands[seat], roles=roles) == 0
+        assert not true.hands[seat] & info.voids[seat]
+        plays = sum(1 for s, a in view.history if s == seat and a.kind == "play")
+        assert len(info.decisions[seat]) == min(plays, 40)
+    for _ in range(5):
+        sample = info.sample(rng)
+        _check_sample(true, view, sample)
+        for seat, void in enumerate(info.voids):
+            assert not sample.hands[seat] & void
+
+
+def test_a_wrong_drawn_tile_breaks_an_old_void() -> None:
+    """With ``history`` an old void binds exactly: a tile of the void that the seat holds
+    now must be one it drew since; deal another tile as that draw and the penalty counts
+    the void tile as held when the void was shown."""
+    for seed in range(60):
+        states = _planner_round("classic", 4, seed)
+        true = _decision_of(states, 0, 10)
+        if true is None:
+            continue
+        info = InfoState(true.view(0), random.Random(seed), history=True)
+        for seat in range(1, 4):
+            roles = _unshown_draws(states, states.index(true), seat)
+            hand = true.hands[seat]
+            assert info.penalty(seat, hand, roles=roles) == 0
+            for void, _played, _known, latent in info.pasts[seat]:
+                for k in range(latent, len(roles)):
+                    if not void >> roles[k] & 1:
+                        continue
+                    taken = sum(1 << r for r in roles)
+                    others = (hand | info.latent[seat][k]) & ~taken & ~void
+                    if not others:
+                        continue
+                    moved = list(roles)
+                    moved[k] = (others & -others).bit_length() - 1
+                    assert info.penalty(seat, hand, roles=moved) > 0
+                    return
+    pytest.fail("no position with an old void broken by a later draw")
+
+
+def test_reading_the_whole_history_puts_more_tiles_in_the_right_hands() -> None:
+    """Plays before the last draw say more than the recent plays alone."""
+    recent = whole = 0.0
+    for seed in range(12):
+        true = _decision_of(_planner_round("classic", 4, seed), 0, 8)
+        assert true is not None
+        view = true.view(0)
+        model = FastPlannerPlayout()
+        recent += _overlap(
+            InfoState(view, random.Random(seed), model=model), true, random.Random(1), 40
+        )
+        deep = InfoState(
+            view, random.Random(seed), model=model, depth=30, history=True, settle=1500
+        )
+        whole += _overlap(deep, true, random.Random(1), 40)
+    assert whole / 12 > recent / 12 + 0.03
+
+
 def test_paired_difference() -> None:
     mean, se = paired_difference([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
     assert mean == pytest.approx(0.5)
@@ -233,6 +330,8 @@ def test_rollout_parameters_are_checked() -> None:
         make_bot("ismcts:infer=psychic")
     with pytest.raises(ValueError, match="infer_depth"):
         make_bot("ismcts:infer_depth=0")
+    with pytest.raises(ValueError, match="infer_settle"):
+        make_bot("ismcts:infer=history,infer_settle=0")
     with pytest.raises(ValueError, match="race_z"):
         make_bot("ismcts:race_z=-1")
     with pytest.raises(ValueError, match="race_min"):

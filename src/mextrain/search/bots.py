@@ -14,7 +14,8 @@ another move better by more than ``confidence`` standard errors of the differenc
 
 ``algorithm=rollout`` races the legal actions on shared determinizations instead of growing
 a tree (`rollout.py`); ``infer=planner`` also reads the other seats' recent plays as the
-planner's when dealing their hands (`resample.py`). Both are options: at 200 ms a move
+planner's when dealing their hands (`resample.py`), and ``infer=history`` every play of
+the round, across draws. All three are options: at 200 ms a move
 against three planners the tree search with planner playouts (the default) did best.
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
@@ -39,7 +40,7 @@ from .rollout import paired_difference, rollout_search
 __all__ = ["LEVELS", "ISMCTSBot"]
 
 ALGORITHMS = ("ismcts", "rollout")
-INFERENCE = ("none", "planner")
+INFERENCE = ("none", "planner", "history")
 
 LEVELS: dict[str, dict[str, Any]] = {
     "easy": {"iterations": 40, "policy": "greedy", "epsilon": 0.3, "prior": "none"},
@@ -67,8 +68,9 @@ class ISMCTSBot:
         race_z: float = 2.0,
         race_min: int = 8,
         infer: str = "none",
-        infer_depth: int = 3,
-        infer_swaps: int = 12,
+        infer_depth: int | None = None,
+        infer_swaps: int | None = None,
+        infer_settle: int | None = None,
         name: str = "ismcts",
     ) -> None:
         self.name = name
@@ -90,18 +92,21 @@ class ISMCTSBot:
         if infer not in INFERENCE:
             raise ValueError(f"infer must be one of {', '.join(INFERENCE)}, not {infer}")
         self._model: OpponentModel | None = None
-        if infer == "planner":
+        if infer != "none":
             self._model = (
                 self._policy
                 if isinstance(self._policy, FastPlannerPlayout)
                 else FastPlannerPlayout()
             )
-        if infer_depth < 1:
-            raise ValueError(f"infer_depth must be at least 1, not {infer_depth}")
-        if infer_swaps < 1:
-            raise ValueError(f"infer_swaps must be at least 1, not {infer_swaps}")
-        self.infer_depth = infer_depth
-        self.infer_swaps = infer_swaps
+        history = infer == "history"
+        self.infer_history = history
+        # reading the whole history takes more plays and a longer chain to settle
+        self.infer_depth = (30 if history else 3) if infer_depth is None else infer_depth
+        self.infer_swaps = (40 if history else 12) if infer_swaps is None else infer_swaps
+        self.infer_settle = (1500 if history else 300) if infer_settle is None else infer_settle
+        for key in ("infer_depth", "infer_swaps", "infer_settle"):
+            if getattr(self, key) < 1:
+                raise ValueError(f"{key} must be at least 1, not {getattr(self, key)}")
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
         self._prior: Bot | None = None if prior == "none" else make_bot(prior)
@@ -124,6 +129,8 @@ class ISMCTSBot:
                 model=self._model,
                 depth=self.infer_depth,
                 model_swaps=self.infer_swaps,
+                settle=self.infer_settle,
+                history=self.infer_history,
             )
         except ResampleError:
             self.fallbacks += 1

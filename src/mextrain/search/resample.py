@@ -78,16 +78,28 @@ class _Voids:
 
     position: RoundState  # the current position with synthetic hidden parts
     voids: tuple[int, ...]  # per seat: tiles it cannot hold now (since its last draw)
-    #: per seat: its plays since its last draw, as (position before, tile id, train, tiles
-    #: it played from then on) -- the position's hidden parts are synthetic
+    #: per seat: its plays, newest first, as `Decision` -- the positions' hidden parts are
+    #: synthetic (recorded only when asked for)
     decisions: tuple[tuple[Decision, ...], ...]
     #: per seat: (void, k) -- it holds at most k tiles of a void shown before later draws
     soft: tuple[tuple[tuple[int, int], ...], ...]
+    #: per seat: the voids shown before later draws, exactly, as (void, played, known,
+    #: latent) -- see `Past`
+    pasts: tuple[tuple[Past, ...], ...]
+    #: per seat, per draw whose tile was never shown (the seat passed after it), oldest
+    #: first: the tiles the seat played after that draw that were not drawn later
+    latent: tuple[tuple[int, ...], ...]
 
 
-#: a past play of another seat: (position before it, tile id, train, tiles the seat played
-#: from then on, this play included)
-Decision = tuple[RoundState, int, int, int]
+#: What a seat held at a past moment, given its hand now: ``(hand | played) & ~known``
+#: less the tiles of its unshown draws from index ``latent`` on -- ``played``: the tiles it
+#: played from then on (that moment's play included); ``known``: the tiles it drew from
+#: then on that it played straight away (so they are known to be the drawn ones).
+Past = tuple[int, int, int, int]  # (void, played, known, latent)
+
+#: a past play of another seat: (position before it, tile id, train, played, known,
+#: latent) -- the last three as in `Past`
+Decision = tuple[RoundState, int, int, int, int, int]
 
 
 def _bits(mask: int) -> list[int]:
@@ -339,21 +351,58 @@ class _Replay:
                 voids[seat] |= void
             else:
                 soft[seat].append((void, budget))
+        # the whole history, exactly: a draw followed by a play drew that tile (a drawn
+        # tile that fits must be played, and nothing else fitted); a draw followed by a
+        # pass drew a tile nobody has seen -- a latent tile of the seat's
+        known_at: list[dict[int, int]] = [{} for _ in range(n)]  # draw index -> tile bit
+        unshown: list[list[int]] = [[] for _ in range(n)]  # draw indices, oldest first
+        for seat in range(n):
+            for i in draws_by[seat]:
+                nxt = self._next_action(i, seat)
+                if nxt is not None and nxt.kind == "play":
+                    assert nxt.tile is not None
+                    known_at[seat][i] = 1 << ids[nxt.tile]
+                else:
+                    unshown[seat].append(i)
+
+        def past(seat: int, i: int) -> tuple[int, int, int]:
+            played = 0
+            for j, bit in plays_by[seat]:
+                if j >= i:
+                    played |= bit
+            known = 0
+            for j, bit in known_at[seat].items():
+                if j >= i:
+                    known |= bit
+            latent = sum(1 for j in unshown[seat] if j < i)
+            return played, known, latent
+
+        pasts: list[list[Past]] = [[] for _ in range(n)]
+        for i, seat, void in sorted(events + draw_voids):
+            if seat != mine and any(j >= i for j in draws_by[seat]):
+                pasts[seat].append((void, *past(seat, i)))
+        latent: list[tuple[int, ...]] = []
+        for seat in range(n):
+            shown = 0
+            for bit in known_at[seat].values():
+                shown |= bit
+            latent.append(
+                tuple(
+                    sum(bit for j, bit in plays_by[seat] if j > i) & ~shown for i in unshown[seat]
+                )
+            )
         decisions: list[list[Decision]] = [[] for _ in range(n)]
-        later = [0] * n  # tiles each seat played from the snapshot on
         for i, seat, snap, action in reversed(snaps):
-            if i <= last_draw[seat]:
-                continue
             assert action.tile is not None
             assert action.train is not None
-            tid = ids[action.tile]
-            later[seat] |= 1 << tid
-            decisions[seat].append((snap, tid, action.train, later[seat]))
+            decisions[seat].append((snap, ids[action.tile], action.train, *past(seat, i)))
         return _Voids(
             st,
             tuple(voids),
             tuple(tuple(d) for d in decisions),
             tuple(tuple(c) for c in soft),
+            tuple(tuple(p) for p in pasts),
+            tuple(latent),
         )
 
     def _legal_play(
@@ -495,6 +544,14 @@ class InfoState:
 
     Build it once per decision (the replay costs a few milliseconds), then call `sample`
     for every determinization.
+
+    With an opponent ``model``, the other seats' plays are read as the model's: the chain
+    prefers deals under which the model makes them. ``history=False`` reads the plays since
+    each seat's last draw (at most ``depth`` of them), whose hand then is known from its hand
+    now; ``history=True`` reads the ``depth`` latest plays across draws too, and holds every
+    void of the round exactly: the tile each seat drew and never showed (it passed after the
+    draw) is dealt too, to its hand now or to a tile it played later, so the hand it held at
+    every past moment is known in each sample.
     """
 
     def __init__(
@@ -506,6 +563,7 @@ class InfoState:
         depth: int = 3,
         model_swaps: int = 12,
         settle: int = 300,
+        history: bool = False,
     ) -> None:
         self.view = view
         found = None
@@ -525,40 +583,67 @@ class InfoState:
         unseen = _Replay.unseen(self.position) & ~view.hand_mask
         self.unseen = unseen
         self.seat = view.seat
+        self.history = history
+        others = [s != view.seat for s in range(n)]
         self.sizes = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
         self.bone_size = view.boneyard_size
         #: per seat: tiles it cannot hold (only facts that still bind, see the docstring)
         self.voids = tuple(0 if s == view.seat else found.voids[s] & unseen for s in range(n))
         self.model = model
-        #: per seat: its latest plays since its last draw (newest first, at most ``depth``)
+        #: per seat: the plays read through the model (newest first, at most ``depth``)
+        # (without ``history`` only plays since the last draw, after which no draw counts)
         self.decisions: tuple[tuple[Decision, ...], ...] = tuple(
-            d[:depth] if model is not None and s != view.seat else ()
-            for s, d in enumerate(found.decisions)
+            tuple(
+                d if history else (*d[:5], 0)
+                for d in found.decisions[s]
+                if history or not (d[4] or d[5] < len(lat))
+            )[:depth]
+            if model is not None and others[s]
+            else ()
+            for s, lat in enumerate(found.latent)
+        )
+        #: per seat: the voids shown before later draws, held exactly (``history``)
+        self.pasts: tuple[tuple[Past, ...], ...] = tuple(
+            found.pasts[s] if history and others[s] else () for s in range(n)
+        )
+        #: per seat, per unshown draw: the tiles it played later, besides its hand now, that
+        #: may be the drawn one (``history``)
+        self.latent: tuple[tuple[int, ...], ...] = tuple(
+            found.latent[s] if history and others[s] else () for s in range(n)
         )
         #: per seat: (void, k): of the tiles it could not play when it showed that void, it
-        #: holds at most k now (the tiles drawn since, less those of the void it played)
+        #: holds at most k now (the tiles drawn since, less those of the void it played) --
+        #: implied by `pasts` when those are held
         self.soft: tuple[tuple[tuple[int, int], ...], ...] = tuple(
             tuple(
                 (mask & unseen, k)
                 for mask, k in found.soft[s]
                 if (mask & unseen & ~self.voids[s]).bit_count() > k
             )
-            if s != view.seat
+            if others[s] and not history
             else ()
             for s in range(n)
         )
         inferring = any(self.decisions)
-        self._checked = tuple(bool(self.soft[s] or self.decisions[s]) for s in range(n))
+        self._checked = tuple(
+            bool(self.soft[s] or self.decisions[s] or self.pasts[s]) for s in range(n)
+        )
+        self._with_roles = [s for s in range(n) if self.latent[s]]
         self.constrained = any(self.voids) or any(self._checked)
         self._tiles = _bits(unseen)
         self._swaps = model_swaps if inferring else swaps_per_tile * len(self._tiles)
+        self._memo: dict[tuple[int, int, int], bool] = {}
         # place index n is the boneyard
         self._place: list[int] = []
         self._penalty: list[int] = [0] * n
+        #: per seat, per unshown draw: the tile dealt as the drawn one
+        self._roles: list[list[int]] = [[] for _ in range(n)]
         if self.constrained:
             self._place = self._initial(rng)
         if any(self._checked):
             hands = self._hands()
+            for s in self._with_roles:
+                self._roles[s] = self._initial_roles(s, hands[s], rng)
             self._penalty = [self.penalty(s, hands[s]) for s in range(n)]
             steps = settle if inferring else max(settle, 20 * len(self._tiles))
             for _ in range(steps):
@@ -566,34 +651,74 @@ class InfoState:
                     break
                 self._step(rng)
 
-    def penalty(self, seat: int, hand: int, limit: int | None = None) -> int:
-        """How far ``hand`` (for ``seat``) is from explaining the history: the tiles held
-        beyond a soft void's allowance, plus the recent plays the opponent model would
-        not have made (counting may stop once past ``limit``)."""
+    def _initial_roles(self, seat: int, hand: int, rng: random.Random) -> list[int]:
+        """Drawn tiles for the seat's unshown draws, latest first: each from its hand or
+        the tiles it played after that draw (the pools only grow going back, so this never
+        gets stuck when the hand has the seat's real size)."""
+        roles = [0] * len(self.latent[seat])
+        used = 0
+        for k in reversed(range(len(roles))):
+            pool = _bits((hand | self.latent[seat][k]) & ~used)
+            if not pool:
+                raise ResampleError("no tile can be a seat's unshown drawn tile")
+            roles[k] = rng.choice(pool)
+            used |= 1 << roles[k]
+        return roles
+
+    @staticmethod
+    def _suffixes(roles: list[int]) -> list[int]:
+        out = [0] * (len(roles) + 1)
+        for k in reversed(range(len(roles))):
+            out[k] = out[k + 1] | 1 << roles[k]
+        return out
+
+    def penalty(
+        self, seat: int, hand: int, limit: int | None = None, roles: list[int] | None = None
+    ) -> int:
+        """How far ``hand`` (for ``seat``, with ``roles`` as the tiles of its unshown draws)
+        is from explaining the history: the tiles held beyond a soft void's allowance or
+        against a past void, plus the plays the opponent model would not have made
+        (counting may stop once past ``limit``)."""
         total = 0
         for mask, k in self.soft[seat]:
             held = (hand & mask).bit_count()
             if held > k:
                 total += held - k
+        pasts = self.pasts[seat]
+        if pasts:
+            after = self._suffixes(self._roles[seat] if roles is None else roles)
+            for void, played, known, latent in pasts:
+                total += ((hand | played) & ~known & ~after[latent] & void).bit_count()
         if self.model is not None and self.decisions[seat]:
             if limit is not None and total > limit:
                 return total
-            total += self.mismatches(seat, hand, None if limit is None else limit - total)
+            total += self.mismatches(seat, hand, None if limit is None else limit - total, roles)
         return total
 
-    def mismatches(self, seat: int, hand: int, limit: int | None = None) -> int:
-        """How many of ``seat``'s recent plays the opponent model would not have made,
-        had ``seat`` held ``hand`` now (counting stops past ``limit``)."""
+    def mismatches(
+        self, seat: int, hand: int, limit: int | None = None, roles: list[int] | None = None
+    ) -> int:
+        """How many of ``seat``'s plays read the opponent model would not have made, had
+        ``seat`` held ``hand`` now (and ``roles`` as its unshown drawn tiles; counting stops
+        past ``limit``)."""
         model = self.model
         count = 0
         if model is None:
             return 0
-        for snap, tid, train, played in self.decisions[seat]:
-            before = hand | played
-            plays = snap.plays_if_holding(before)
-            if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
-                continue  # a single play: nothing to learn
-            if model.choose(snap, plays, before) != (tid, train):
+        after = self._suffixes(self._roles[seat] if roles is None else roles)
+        memo = self._memo
+        for index, (snap, tid, train, played, known, latent) in enumerate(self.decisions[seat]):
+            before = (hand | played) & ~known & ~after[latent]
+            key = (seat, index, before)
+            agrees = memo.get(key)
+            if agrees is None:
+                plays = snap.plays_if_holding(before)
+                if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
+                    agrees = True  # a single play: nothing to learn
+                else:
+                    agrees = model.choose(snap, plays, before) == (tid, train)
+                memo[key] = agrees
+            if not agrees:
                 count += 1
                 if limit is not None and count > limit:
                     return count
@@ -607,11 +732,16 @@ class InfoState:
         return hands
 
     def _step(self, rng: random.Random) -> None:
-        """One proposed swap of two hidden tiles between places, kept only if both tiles may
-        go where they land (hard voids) and the swap adds no `penalty` (so, once at none,
-        the chain stays among the deals that explain the whole history: uniformly, the
-        proposals being symmetric)."""
+        """One proposed change, kept only if it breaks no hard void and adds no `penalty`
+        (so, once at none, the chain stays among the deals that explain the whole history:
+        uniformly, the proposals being symmetric): a swap of two hidden tiles between
+        places (a tile that leaves a hand hands its part as an unshown drawn tile to the one
+        that comes in) or, with ``history``, another tile as one unshown drawn tile."""
         n = len(self.sizes)
+        with_roles = self._with_roles
+        if with_roles and rng.random() < 0.25:
+            self._role_step(rng, with_roles[rng.randrange(len(with_roles))])
+            return
         place, tiles, voids = self._place, self._tiles, self.voids
         count = len(tiles)
         a = rng.randrange(count)
@@ -631,15 +761,39 @@ class InfoState:
             swap = (1 << ta) | (1 << tb)
             old = sum(self._penalty[p] for p in touched)
             new = {}
+            roles = {}
             total = 0
             for p in touched:
-                new[p] = self.penalty(p, hands[p] ^ swap, old - total)
+                gone, came = (ta, tb) if p == pa else (tb, ta)
+                roles[p] = [came if r == gone else r for r in self._roles[p]]
+                new[p] = self.penalty(p, hands[p] ^ swap, old - total, roles[p])
                 total += new[p]
                 if total > old:
                     return
             for p, m in new.items():
                 self._penalty[p] = m
+                self._roles[p] = roles[p]
         place[a], place[b] = pb, pa
+
+    def _role_step(self, rng: random.Random, seat: int) -> None:
+        roles = self._roles[seat]
+        k = rng.randrange(len(roles))
+        hand = 0
+        for tid, where in zip(self._tiles, self._place, strict=True):
+            if where == seat:
+                hand |= 1 << tid
+        others = self._suffixes(roles[:k] + roles[k + 1 :])[0]
+        pool = (hand | self.latent[seat][k]) & ~others
+        choice = _bits(pool)
+        tid = choice[rng.randrange(len(choice))]
+        if tid == roles[k]:
+            return
+        trial = [*roles[:k], tid, *roles[k + 1 :]]
+        old = self._penalty[seat]
+        new = self.penalty(seat, hand, old, trial)
+        if new <= old:
+            self._penalty[seat] = new
+            self._roles[seat] = trial
 
     def _allowed(self, place: int) -> int:
         return self.unseen if place >= len(self.voids) else self.unseen & ~self.voids[place]
