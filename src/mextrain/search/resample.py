@@ -25,10 +25,10 @@ How it works, and where it approximates:
   ``planner``; the property tests have not met this case).
 - **Voids.** A void constrains the tiles a seat held at that moment. A tile it holds now
   was held then unless it was drawn later, so `sample` keeps the voids a seat showed
-  since its last draw (including the forced pass right after that draw) and drops older
-  ones, which a tile drawn since may break. Dropping facts never rules out the true deal:
-  the samples cover every consistent deal, with somewhat more weight on deals the older
-  voids would exclude.
+  since its last draw (including the forced pass right after that draw) exactly; an
+  older one binds only up to the tiles drawn since (a *soft* void), which never rules out
+  the true deal. With ``history=True`` each sample also deals the tile behind every draw
+  a seat never showed, and then every void of the round binds exactly.
 - **Uniformity.** Without voids the deal is a uniform shuffle (exact). With voids,
   `sample` runs a Markov chain of random swaps between two hidden places, accepted when
   both tiles may go where they land: its stationary law is uniform over the consistent
@@ -583,7 +583,6 @@ class InfoState:
         unseen = _Replay.unseen(self.position) & ~view.hand_mask
         self.unseen = unseen
         self.seat = view.seat
-        self.history = history
         others = [s != view.seat for s in range(n)]
         self.sizes = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
         self.bone_size = view.boneyard_size
@@ -778,10 +777,7 @@ class InfoState:
     def _role_step(self, rng: random.Random, seat: int) -> None:
         roles = self._roles[seat]
         k = rng.randrange(len(roles))
-        hand = 0
-        for tid, where in zip(self._tiles, self._place, strict=True):
-            if where == seat:
-                hand |= 1 << tid
+        hand = self._hands()[seat]
         others = self._suffixes(roles[:k] + roles[k + 1 :])[0]
         pool = (hand | self.latent[seat][k]) & ~others
         choice = _bits(pool)
