@@ -71,6 +71,7 @@ class ISMCTSBot:
         infer_depth: int | None = None,
         infer_swaps: int | None = None,
         infer_settle: int | None = None,
+        infer_beta: float | None = None,
         name: str = "ismcts",
     ) -> None:
         self.name = name
@@ -107,6 +108,9 @@ class ISMCTSBot:
         for key in ("infer_depth", "infer_swaps", "infer_settle"):
             if getattr(self, key) < 1:
                 raise ValueError(f"{key} must be at least 1, not {getattr(self, key)}")
+        if infer_beta is not None and infer_beta <= 0:
+            raise ValueError(f"infer_beta must be positive, not {infer_beta}")
+        self.infer_beta = infer_beta
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
         self._prior: Bot | None = None if prior == "none" else make_bot(prior)
@@ -131,6 +135,7 @@ class ISMCTSBot:
                 model_swaps=self.infer_swaps,
                 settle=self.infer_settle,
                 history=self.infer_history,
+                beta=self.infer_beta,
             )
         except ResampleError:
             self.fallbacks += 1

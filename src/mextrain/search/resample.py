@@ -34,6 +34,15 @@ How it works, and where it approximates:
   both tiles may go where they land: its stationary law is uniform over the consistent
   deals, and a few swaps per unseen tile between samples mix it well in practice (not
   exactly uniform for a single draw). The boneyard's order is always a uniform shuffle.
+- **Reading plays** (an opponent ``model``). The chain's proposals are scored by a
+  `InfoState.penalty`: plays the model would not have made, and (``history``) voids a
+  deal breaks. By default a change that adds penalty is refused, so the chain ends up
+  uniform over the deals that explain everything -- but it only gets there slowly and
+  crowds onto the first such deals it finds: with a dozen steps between samples its
+  samples are *worse* calibrated than plain ones (a proper log score says so;
+  ``benchmarks/inference.py``). With ``beta`` the chain is a Metropolis chain on
+  ``exp(-beta * penalty)``: a model that plays its move most of the time, not always. It
+  mixes, and with enough steps between samples it beats plain sampling.
 """
 
 from __future__ import annotations
@@ -564,8 +573,16 @@ class InfoState:
         model_swaps: int = 12,
         settle: int = 300,
         history: bool = False,
+        beta: float | None = None,
     ) -> None:
+        if beta is not None and beta <= 0:
+            raise ValueError(f"beta must be positive, not {beta}")
         self.view = view
+        #: how hard the history binds: ``None`` -- a change that adds any `penalty` is never
+        #: kept; a number -- kept with probability ``exp(-beta * added)`` (Metropolis), so
+        #: the chain's law is proportional to ``exp(-beta * penalty)`` over the deals that
+        #: keep every hard void
+        self.beta = beta
         found = None
         errors: list[str] = []
         for _attempt in range(4):
@@ -646,7 +663,7 @@ class InfoState:
             self._penalty = [self.penalty(s, hands[s]) for s in range(n)]
             steps = settle if inferring else max(settle, 20 * len(self._tiles))
             for _ in range(steps):
-                if not any(self._penalty):
+                if beta is None and not any(self._penalty):
                     break
                 self._step(rng)
 
@@ -759,20 +776,29 @@ class InfoState:
             hands = self._hands()
             swap = (1 << ta) | (1 << tb)
             old = sum(self._penalty[p] for p in touched)
+            ceiling = old + self._slack(rng)
             new = {}
             roles = {}
             total = 0
             for p in touched:
                 gone, came = (ta, tb) if p == pa else (tb, ta)
                 roles[p] = [came if r == gone else r for r in self._roles[p]]
-                new[p] = self.penalty(p, hands[p] ^ swap, old - total, roles[p])
+                new[p] = self.penalty(p, hands[p] ^ swap, ceiling - total, roles[p])
                 total += new[p]
-                if total > old:
+                if total > ceiling:
                     return
             for p, m in new.items():
                 self._penalty[p] = m
                 self._roles[p] = roles[p]
         place[a], place[b] = pb, pa
+
+    def _slack(self, rng: random.Random) -> int:
+        """How much penalty the next change may add: 0 without ``beta``; else ``d`` with
+        probability ``P(d <= E / beta)``, ``E`` exponential -- a change that adds ``d`` is
+        then kept with probability ``exp(-beta * d)``, the Metropolis rule."""
+        if self.beta is None:
+            return 0
+        return int(rng.expovariate(self.beta))
 
     def _role_step(self, rng: random.Random, seat: int) -> None:
         roles = self._roles[seat]
@@ -786,8 +812,9 @@ class InfoState:
             return
         trial = [*roles[:k], tid, *roles[k + 1 :]]
         old = self._penalty[seat]
-        new = self.penalty(seat, hand, old, trial)
-        if new <= old:
+        ceiling = old + self._slack(rng)
+        new = self.penalty(seat, hand, ceiling, trial)
+        if new <= ceiling:
             self._penalty[seat] = new
             self._roles[seat] = trial
 
