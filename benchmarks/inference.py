@@ -13,6 +13,11 @@ in the boneyard) it counts the share of samples that put it where it really is:
   ``players`` places a tile can be in). A proper scoring rule: samples that crowd onto a
   few deals are punished for every tile they are sure of and wrong about, so a sampler
   that is not better than the plain one here has not learnt anything usable;
+- **train** and **own**: what the samples make of the other seats' prospects -- the mean
+  length of the best personal train each could still lay from its train's open end, and
+  the share that holds a tile for its own train -- next to the truth's (the ``truth``
+  row). Samples that get these wrong make the opponents look weaker or stronger than
+  they are, whatever their score;
 - **ms**: building the `InfoState` and drawing the samples, per position.
 
 The settings: ``plain`` (voids only, exact where tractable), ``planner`` (recent plays
@@ -30,6 +35,7 @@ import time
 from collections.abc import Callable
 
 from mextrain.bots import make_bot
+from mextrain.bots.trains import TrainSearch
 from mextrain.rules import RoundState, Rules, SeatView
 from mextrain.search import FastPlannerPlayout, InfoState
 
@@ -79,6 +85,16 @@ def score(true: RoundState, samples: list[RoundState]) -> tuple[float, float, in
     return right, logs, len(where)
 
 
+def prospects(state: RoundState, search: TrainSearch) -> tuple[float, float]:
+    """Sums over seats 1.. of (best personal train length, holds a tile for its train)."""
+    train = own = 0.0
+    for seat in range(1, state.n):
+        hand, end = state.hands[seat], state.ends[seat]
+        train += search.best(hand, end)[0]
+        own += bool(hand & state.ts.pip_mask[end])
+    return train, own
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=12)
@@ -106,17 +122,27 @@ def main() -> None:
         f"{args.preset}, {args.players} seats, {args.positions} positions, "
         f"{args.samples} samples each\n"
     )
-    print(f"{'decision':>8}  {'setting':<28} {'right':>6} {'log score':>9} {'ms':>7}")
+    head = f"{'decision':>8}  {'setting':<28} {'right':>6} {'log score':>9}"
+    print(f"{head} {'train':>6} {'own':>6} {'ms':>7}")
     for skip in (int(k) for k in args.decisions.split(",")):
         found = [
             p
             for seed in range(args.seed, args.seed + 10 * args.positions)
             if (p := position(args.preset, args.players, seed, skip)) is not None
         ][: args.positions]
+        search = TrainSearch(found[0].ts)
+        others = sum(p.n - 1 for p in found)
+        train = own = 0.0
+        for true in found:
+            t, o = prospects(true, search)
+            train, own = train + t, own + o
+        line = f"{skip:>8}  {'truth':<28} {'':>6} {'':>9}"
+        print(f"{line} {train / others:6.2f} {own / others:6.3f}")
         for name, make in settings.items():
             right = logs = 0.0
             tiles = 0
             seconds = 0.0
+            train = own = 0.0
             for k, true in enumerate(found):
                 rng = random.Random(k)
                 start = time.perf_counter()
@@ -125,8 +151,12 @@ def main() -> None:
                 seconds += time.perf_counter() - start
                 r, lg, t = score(true, samples)
                 right, logs, tiles = right + r, logs + lg, tiles + t
+                for sample in samples:
+                    t, o = prospects(sample, search)
+                    train, own = train + t / len(samples), own + o / len(samples)
             ms = 1000 * seconds / len(found)
-            print(f"{skip:>8}  {name:<28} {right / tiles:6.3f} {logs / tiles:9.3f} {ms:7.0f}")
+            line = f"{skip:>8}  {name:<28} {right / tiles:6.3f} {logs / tiles:9.3f}"
+            print(f"{line} {train / others:6.2f} {own / others:6.3f} {ms:7.0f}")
 
 
 if __name__ == "__main__":

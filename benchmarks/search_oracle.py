@@ -1,7 +1,7 @@
 """What the search could win if it knew more: the value of hidden information.
 
     python benchmarks/search_oracle.py [--deals 50] [--players 4] [--preset classic]
-                                       [--batches 60] [--jobs 2]
+                                       [--batches 60] [--jobs 2] [--blur 30,60]
 
 Plays single rounds in which one seat searches and the others are ``planner`` bots, every
 deal once per seat (the searching seat rotates), and prints the searching seat's share of
@@ -11,7 +11,11 @@ the wins for three searchers that differ only in what they are told:
   and the boneyard dealt again for each batch);
 - ``hands``: the same search told the other seats' hands (only the boneyard's order is
   dealt again): an oracle no real player has;
-- ``all``: told everything, the boneyard's order too (one playout per action is exact).
+- ``all``: told everything, the boneyard's order too (one playout per action is exact);
+- ``blur:P`` (with ``--blur P,...``): told the other hands with each of their tiles, with
+  probability ``P`` percent, swapped for a random tile held elsewhere (the boneyard or
+  another of those hands), afresh for each batch -- beliefs that are right about most
+  tiles, wrong about some, as a good reading of the plays could give.
 
 Each searcher plays every legal action on ``--batches`` deals (no racing) and the round out
 with the planner's moves, and takes the best mean win share. A fair share is 1 / players.
@@ -27,12 +31,37 @@ import math
 import multiprocessing
 import random
 
-from mextrain.rules import Action, RoundState, Rules
+from mextrain.rules import Action, RoundState, Rules, iter_bits
 from mextrain.search import FastPlannerPlayout, InfoState
 from mextrain.search.ismcts import rewards
 from mextrain.search.policy import _play_table
 
 KNOWS = ("view", "hands", "all")
+
+
+def _blur(state: RoundState, share: float, rng: random.Random) -> RoundState:
+    """The real deal with each tile of the other hands, with probability ``share``,
+    swapped for a random tile held elsewhere (the boneyard or another of those hands)."""
+    me = state.current_seat
+    hands = list(state.hands)
+    boneyard = list(state.boneyard[state.bone_pos :])
+    held = [(s, t) for s in range(state.n) if s != me for t in iter_bits(hands[s])]
+    for seat, tid in held:
+        if not hands[seat] >> tid & 1 or rng.random() >= share:
+            continue
+        elsewhere = [
+            (s, t) for s in range(state.n) if s not in (me, seat) for t in iter_bits(hands[s])
+        ]
+        pick = rng.randrange(len(boneyard) + len(elsewhere))
+        if pick < len(boneyard):
+            other = boneyard[pick]
+            boneyard[pick] = tid
+        else:
+            holder, other = elsewhere[pick - len(boneyard)]
+            hands[holder] ^= (1 << other) | (1 << tid)
+        hands[seat] ^= (1 << tid) | (1 << other)
+    rng.shuffle(boneyard)
+    return state.with_hidden(hands, boneyard)
 
 
 def _decide(state: RoundState, knows: str, batches: int, rng: random.Random) -> Action:
@@ -48,6 +77,8 @@ def _decide(state: RoundState, knows: str, batches: int, rng: random.Random) -> 
             boneyard = list(state.boneyard[state.bone_pos :])
             rng.shuffle(boneyard)
             deal = state.with_hidden(list(state.hands), boneyard)
+        elif knows.startswith("blur:"):
+            deal = _blur(state, int(knows[5:]) / 100, rng)
         else:
             deal = state
         for action in legal:
@@ -94,10 +125,12 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--blur", default="", help="percentages for blur:P rows, e.g. 30,60")
     args = parser.parse_args()
     print(f"{args.preset}, {args.players} seats, {args.deals} deals x {args.players} seats")
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        for knows in KNOWS:
+        blurs = tuple(f"blur:{p}" for p in args.blur.split(",") if p)
+        for knows in KNOWS + blurs:
             jobs = [
                 (args.preset, args.players, args.seed + d, args.batches, knows)
                 for d in range(args.deals)
@@ -107,7 +140,7 @@ def main() -> None:
             mean = sum(shares) / n
             var = sum((x - mean) ** 2 for x in shares) / (n - 1)
             half = 1.96 * math.sqrt(var / n)
-            print(f"knows {knows:<5}  win share {mean:.3f} +- {half:.3f}  ({n} rounds)")
+            print(f"knows {knows:<8}  win share {mean:.3f} +- {half:.3f}  ({n} rounds)")
 
 
 if __name__ == "__main__":
