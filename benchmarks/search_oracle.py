@@ -20,8 +20,9 @@ the wins for three searchers that differ only in what they are told:
 Each searcher plays every legal action on ``--batches`` deals (no racing) and the round out
 with the planner's moves, and takes the best mean win share. A fair share is 1 / players.
 The gap between ``view`` and ``hands`` is what perfect reading of the other hands would be
-worth to this search; the inference of `InfoState` (``infer=planner``) closes a little of
-it. This is a measurement for research, not a bot: the oracles see hidden tiles.
+worth to this search; the ``blur`` rows show how little of it survives beliefs that are
+only mostly right. This is a measurement for research, not a bot: the oracles see hidden
+tiles.
 """
 
 from __future__ import annotations
