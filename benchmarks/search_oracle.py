@@ -1,7 +1,7 @@
 """What the search could win if it knew more: the value of hidden information.
 
     python benchmarks/search_oracle.py [--deals 50] [--players 4] [--preset classic]
-                                       [--batches 60] [--jobs 2] [--blur 30,60]
+                                       [--batches 60] [--jobs 2] [--blur 10,30,60]
 
 Plays single rounds in which one seat searches and the others are ``planner`` bots, every
 deal once per seat (the searching seat rotates), and prints the searching seat's share of
@@ -126,7 +126,7 @@ def main() -> None:
     parser.add_argument("--batches", type=int, default=60)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5000)
-    parser.add_argument("--blur", default="", help="percentages for blur:P rows, e.g. 30,60")
+    parser.add_argument("--blur", default="", help="percentages for blur:P rows, e.g. 10,30,60")
     args = parser.parse_args()
     print(f"{args.preset}, {args.players} seats, {args.deals} deals x {args.players} seats")
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
