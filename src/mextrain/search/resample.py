@@ -752,7 +752,9 @@ class InfoState:
         (so, once at none, the chain stays among the deals that explain the whole history:
         uniformly, the proposals being symmetric): a swap of two hidden tiles between
         places (a tile that leaves a hand hands its part as an unshown drawn tile to the one
-        that comes in) or, with ``history``, another tile as one unshown drawn tile."""
+        that comes in) or, with ``history``, another tile as one unshown drawn tile. With
+        ``beta`` a change that adds penalty is kept with the Metropolis probability instead
+        (`_slack`)."""
         n = len(self.sizes)
         with_roles = self._with_roles
         if with_roles and rng.random() < 0.25:
