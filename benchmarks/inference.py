@@ -22,8 +22,8 @@ in the boneyard) it counts the share of samples that put it where it really is:
 
 The settings: ``plain`` (voids only, exact where tractable), ``planner`` (recent plays
 read as the planner's, every play explained where possible -- the ``infer=planner``
-defaults before ``beta`` existed), the same chain tempered (``beta``) and with more steps
-between samples, and the whole history (``history``) hard and tempered.
+defaults), the same chain tempered (``beta``) and with more steps between samples, and
+the whole history (``history``) hard and tempered.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 from mextrain.bots import make_bot
 from mextrain.bots.trains import TrainSearch
-from mextrain.rules import RoundState, Rules, SeatView
+from mextrain.rules import RoundState, Rules, SeatView, iter_bits
 from mextrain.search import FastPlannerPlayout, InfoState
 
 Maker = Callable[[SeatView, random.Random], InfoState]
@@ -66,11 +66,7 @@ def score(true: RoundState, samples: list[RoundState]) -> tuple[float, float, in
     """(sum of right shares, sum of log scores, tiles) over seat 0's unseen tiles."""
     n = true.n
     places = n  # the other n - 1 hands and the boneyard
-    where: dict[int, int] = {}
-    for seat in range(1, n):
-        for tid in range(true.ts.size):
-            if true.hands[seat] >> tid & 1:
-                where[tid] = seat
+    where = {tid: seat for seat in range(1, n) for tid in iter_bits(true.hands[seat])}
     for tid in true.boneyard[true.bone_pos :]:
         where[tid] = n
     right = logs = 0.0
