@@ -340,6 +340,109 @@ def test_a_tempered_well_mixed_chain_gives_better_calibrated_deals() -> None:
     assert tempered > hard + 0.5
 
 
+@settings(max_examples=10)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), skip=st.integers(0, 12))
+def test_reused_deals_share_the_hands_and_keep_what_the_seat_knows(
+    table: tuple[str, int], seed: int, skip: int
+) -> None:
+    true = _decision_of(_planner_round(*table, seed), 0, skip)
+    if true is None:
+        return
+    view = true.view(0)
+    rng = random.Random(seed)
+    info = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0, reuse=3)
+    samples = [info.sample(rng) for _ in range(9)]
+    for block in range(3):
+        first = samples[3 * block]
+        for other in samples[3 * block + 1 : 3 * block + 3]:
+            assert other.hands == first.hands  # the chain ran only before the block
+            assert sorted(other.boneyard[other.bone_pos :]) == sorted(
+                first.boneyard[first.bone_pos :]
+            )
+    for sample in samples:
+        _check_sample(true, view, sample)
+        for seat, void in enumerate(info.voids):
+            assert not sample.hands[seat] & void
+    with pytest.raises(ValueError, match="reuse"):
+        InfoState(view, rng, reuse=0)
+
+
+def test_reused_deals_reshuffle_the_boneyard() -> None:
+    true = _decision_of(_planner_round("classic", 4, 3), 0, 2)
+    assert true is not None
+    rng = random.Random(3)
+    info = InfoState(true.view(0), rng, model=FastPlannerPlayout(), beta=2.0, reuse=20)
+    orders = {tuple(info.sample(rng).boneyard) for _ in range(20)}
+    assert len(orders) > 10
+
+
+@settings(max_examples=10)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), skip=st.integers(1, 12))
+def test_a_hint_starts_the_chain_at_that_deal(table: tuple[str, int], seed: int, skip: int) -> None:
+    """A consistent deal given as the hint is where the chain starts; a hint from an
+    earlier decision still gives samples that keep every fact."""
+    states = _planner_round(*table, seed)
+    true = _decision_of(states, 0, skip)
+    if true is None:
+        return
+    view = true.view(0)
+    rng = random.Random(seed)
+    info = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0)
+    here = info.hands()
+    assert here[0] == 0
+    assert sum(h.bit_count() for h in here) == sum(view.hand_sizes) - len(view.hand)
+    again = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0)
+    start = again._initial(rng, here)
+    again._place = start
+    assert again.hands() == here
+    earlier = _decision_of(states, 0, skip - 1)
+    assert earlier is not None
+    old = InfoState(earlier.view(0), rng, model=FastPlannerPlayout(), beta=2.0).hands()
+    warm = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0, hint=old)
+    _check_samples(warm, true, view, rng)
+
+
+def test_a_hint_is_followed_as_far_as_the_new_facts_allow() -> None:
+    """Started from the last decision's deal, the chain keeps most of it: the tiles that
+    stayed hidden mostly stay where the hint put them."""
+    kept = total = 0
+    for seed in range(6):
+        states = _planner_round("classic", 4, seed)
+        earlier = _decision_of(states, 0, 3)
+        now = _decision_of(states, 0, 4)
+        assert earlier is not None
+        assert now is not None
+        rng = random.Random(seed)
+        old = InfoState(earlier.view(0), rng, model=FastPlannerPlayout(), beta=2.0).hands()
+        info = InfoState(now.view(0), rng, model=FastPlannerPlayout(), beta=2.0, hint=old)
+        start = info._initial(rng, old)
+        info._place = start
+        new = info.hands()
+        for seat in range(1, 4):
+            still = old[seat] & info.unseen
+            kept += (new[seat] & still).bit_count()
+            total += still.bit_count()
+    assert kept > 0.8 * total
+
+
+def test_a_warm_bot_starts_from_its_last_deal_in_the_same_round_only() -> None:
+    states = _planner_round("classic", 4, 11)
+    decisions = [s for s in states if s.current_seat == 0 and len(s.legal_actions()) > 1]
+    bot = make_bot("ismcts:iterations=20,infer=planner,infer_beta=2,infer_reuse=5,infer_warm=true")
+    assert bot._warm is None  # type: ignore[attr-defined]
+    rng = random.Random(1)
+    bot.act(decisions[0].view(0), rng)
+    warm = bot._warm  # type: ignore[attr-defined]
+    assert warm is not None
+    assert warm[0] == decisions[0].round_index
+    assert warm[1] == len(decisions[0].view(0).history)
+    bot.act(decisions[1].view(0), rng)
+    assert bot._warm[1] == len(decisions[1].view(0).history)  # type: ignore[attr-defined]
+    cold = make_bot("ismcts:iterations=20,infer=planner,infer_beta=2")
+    cold.act(decisions[0].view(0), rng)
+    assert cold._warm is None  # type: ignore[attr-defined]
+
+
 def test_paired_difference() -> None:
     mean, se = paired_difference([1.0, 0.0, 1.0, 1.0], [0.0, 0.0, 1.0, 0.0])
     assert mean == pytest.approx(0.5)
@@ -424,6 +527,8 @@ def test_rollout_parameters_are_checked() -> None:
     with pytest.raises(ValueError, match="infer_beta"):
         make_bot("ismcts:infer=planner,infer_beta=0")
     assert make_bot("ismcts:infer=planner,infer_beta=2.5").infer_beta == 2.5  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="infer_reuse"):
+        make_bot("ismcts:infer=planner,infer_reuse=0")
     with pytest.raises(ValueError, match="race_z"):
         make_bot("ismcts:race_z=-1")
     with pytest.raises(ValueError, match="race_min"):

@@ -72,6 +72,8 @@ class ISMCTSBot:
         infer_swaps: int | None = None,
         infer_settle: int | None = None,
         infer_beta: float | None = None,
+        infer_reuse: int = 1,
+        infer_warm: bool = False,
         name: str = "ismcts",
     ) -> None:
         self.name = name
@@ -111,6 +113,13 @@ class ISMCTSBot:
         if infer_beta is not None and infer_beta <= 0:
             raise ValueError(f"infer_beta must be positive, not {infer_beta}")
         self.infer_beta = infer_beta
+        if infer_reuse < 1:
+            raise ValueError(f"infer_reuse must be at least 1, not {infer_reuse}")
+        self.infer_reuse = infer_reuse
+        self.infer_warm = infer_warm
+        #: (round, actions seen, hidden hands): the last decision's deal, to start the next
+        #: decision's chain from (``infer_warm``)
+        self._warm: tuple[int, int, tuple[int, ...]] | None = None
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
         self._prior: Bot | None = None if prior == "none" else make_bot(prior)
@@ -126,6 +135,10 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         started = time.perf_counter()  # a time budget counts the resampling set-up too
+        hint = None
+        warm = self._warm
+        if warm is not None and warm[0] == view.round_index and warm[1] < len(view.history):
+            hint = warm[2]
         try:
             info = InfoState(
                 view,
@@ -136,6 +149,8 @@ class ISMCTSBot:
                 settle=self.infer_settle,
                 history=self.infer_history,
                 beta=self.infer_beta,
+                reuse=self.infer_reuse,
+                hint=hint,
             )
         except ResampleError:
             self.fallbacks += 1
@@ -143,7 +158,14 @@ class ISMCTSBot:
                 self._fallback = make_bot(self._fallback_spec)
             return self._fallback.act(view, rng)
         if self.algorithm == "rollout":
-            return self._race(view, rng, info, started)
+            action = self._race(view, rng, info, started)
+        else:
+            action = self._tree(view, rng, info, started)
+        if self.infer_warm and self._model is not None:
+            self._warm = (view.round_index, len(view.history), info.hands())
+        return action
+
+    def _tree(self, view: SeatView, rng: random.Random, info: InfoState, started: float) -> Action:
         self.last = result = search(
             view, rng, self.config, info=info, policy=self._policy, started=started
         )

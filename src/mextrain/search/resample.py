@@ -574,10 +574,18 @@ class InfoState:
         settle: int = 300,
         history: bool = False,
         beta: float | None = None,
+        reuse: int = 1,
+        hint: tuple[int, ...] | None = None,
     ) -> None:
         if beta is not None and beta <= 0:
             raise ValueError(f"beta must be positive, not {beta}")
+        if reuse < 1:
+            raise ValueError(f"reuse must be at least 1, not {reuse}")
         self.view = view
+        #: how many samples share one deal of the hands (the boneyard is shuffled afresh
+        #: for each): the chain runs only before every ``reuse``-th sample
+        self.reuse = reuse
+        self._drawn = 0
         #: how hard the history binds: ``None`` -- a change that adds any `penalty` is never
         #: kept; a number -- kept with probability ``exp(-beta * added)`` (Metropolis), so
         #: the chain's law is proportional to ``exp(-beta * penalty)`` over the deals that
@@ -654,14 +662,19 @@ class InfoState:
         self._penalty: list[int] = [0] * n
         #: per seat, per unshown draw: the tile dealt as the drawn one
         self._roles: list[list[int]] = [[] for _ in range(n)]
+        warm = False
         if self.constrained:
-            self._place = self._initial(rng)
+            self._place = self._initial(rng, hint)
+            warm = hint is not None
         if any(self._checked):
             hands = self._hands()
             for s in self._with_roles:
                 self._roles[s] = self._initial_roles(s, hands[s], rng)
             self._penalty = [self.penalty(s, hands[s]) for s in range(n)]
             steps = settle if inferring else max(settle, 20 * len(self._tiles))
+            if warm:
+                # started from a deal that explained the history a move ago
+                steps = min(steps, self._swaps)
             for _ in range(steps):
                 if beta is None and not any(self._penalty):
                     break
@@ -823,9 +836,18 @@ class InfoState:
     def _allowed(self, place: int) -> int:
         return self.unseen if place >= len(self.voids) else self.unseen & ~self.voids[place]
 
-    def _initial(self, rng: random.Random) -> list[int]:
+    def hands(self) -> tuple[int, ...]:
+        """The hidden hands of the chain's current deal, per seat (the seat's own: 0) --
+        a ``hint`` for the `InfoState` of a later decision of the same round."""
+        if not self.constrained:
+            return tuple(0 for _ in self.sizes)
+        return tuple(self._hands()[: len(self.sizes)])
+
+    def _initial(self, rng: random.Random, hint: tuple[int, ...] | None = None) -> list[int]:
         """A consistent deal: a matching of hand slots to allowed tiles (Kuhn's augmenting
-        paths), tried in a random order; the boneyard takes the rest."""
+        paths), tried in a random order; the boneyard takes the rest. With a ``hint`` (the
+        hands of an earlier deal, `hands`) each seat first keeps the tiles the hint gave it
+        that it may still hold, so the deal starts close to the hint."""
         n = len(self.sizes)
         slots = [seat for seat in range(n) for _ in range(self.sizes[seat])]
         rng.shuffle(slots)
@@ -844,8 +866,21 @@ class InfoState:
                     return True
             return False
 
+        matched: set[int] = set()
+        if hint is not None:
+            # start from the hint's tiles that are still allowed where it put them (the
+            # augmenting paths below complete any partial matching)
+            free = [
+                hint[seat] & self._allowed(seat) if seat < len(hint) else 0 for seat in range(n)
+            ]
+            for slot, seat in enumerate(slots):
+                if free[seat]:
+                    tid = (free[seat] & -free[seat]).bit_length() - 1
+                    free[seat] &= free[seat] - 1
+                    owner[tid] = slot
+                    matched.add(slot)
         for slot in range(len(slots)):
-            if not augment(slot, set()):
+            if slot not in matched and not augment(slot, set()):
                 raise ResampleError(
                     f"no deal gives seat {slots[slot]} enough tiles outside its void"
                 )
@@ -871,8 +906,10 @@ class InfoState:
         else:
             place = self._place
             step = self._step
-            for _ in range(self._swaps):
-                step(rng)
+            if self._drawn % self.reuse == 0:
+                for _ in range(self._swaps):
+                    step(rng)
+            self._drawn += 1
             for tid, where in zip(tiles, place, strict=True):
                 if where < n:
                     hands[where] |= 1 << tid
