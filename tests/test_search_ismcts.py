@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from mextrain.bots import BotSpecError, make_bot
 from mextrain.rules import RoundState, Rules, SeatView, deal_round, parse_tile, tile_set
 from mextrain.search import ISMCTSBot, SearchConfig, analyze, search
+from mextrain.search.policy import FastPlannerPlayout
 
 TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4)]
 
@@ -55,9 +56,19 @@ def test_search_returns_a_legal_action(table: tuple[str, int], seed: int, stop: 
     assert sum(s.visits for s in result.stats) == result.iterations == 30
     bot = make_bot("ismcts:iterations=20")
     assert bot.act(view, random.Random(seed)) in view.legal_actions
+    modelled = search(view, random.Random(seed), SearchConfig(iterations=30, opponents="policy"))
+    assert modelled.action in view.legal_actions
+    assert sum(s.visits for s in modelled.stats) == modelled.iterations == 30
 
 
-@pytest.mark.parametrize("spec", ["ismcts:iterations=60", "ismcts:iterations=60,policy=greedy"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "ismcts:iterations=60",
+        "ismcts:iterations=60,policy=greedy",
+        "ismcts:iterations=60,opponents=policy",
+    ],
+)
 def test_same_seed_same_move(spec: str) -> None:
     view = _decision("classic", 4, 12, 0.1)
     first = make_bot(spec)
@@ -87,12 +98,13 @@ def test_one_legal_move_is_returned_at_once() -> None:
     assert bot.last is None  # no search was run
 
 
-def test_going_out_now_is_found() -> None:
+@pytest.mark.parametrize("opponents", ["tree", "policy"])
+def test_going_out_now_is_found(opponents: str) -> None:
     state = _run_to_win()
     view = state.view(0)
     assert len(view.legal_actions) == 2
     for seed in range(3):
-        bot = make_bot("ismcts:iterations=200,prior=none")
+        bot = make_bot(f"ismcts:iterations=200,prior=none,opponents={opponents}")
         action = bot.act(view, random.Random(seed))
         assert str(action) == "5-6@0"
         state_after = state.copy()
@@ -115,6 +127,44 @@ def test_levels_and_parameters() -> None:
         make_bot("ismcts:iterations=0")
     with pytest.raises(ValueError, match="confidence"):
         make_bot("ismcts:confidence=-1")
+
+
+class _Spy(FastPlannerPlayout):
+    """The planner playout, noting who it is asked about outside playouts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_playout = False
+        self.in_tree: list[int] = []
+
+    def choose(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
+    ) -> tuple[int, int]:
+        if not self.in_playout:
+            self.in_tree.append(state.seat)
+        return super().choose(state, plays, hand)
+
+    def playout(self, state: RoundState, rng: random.Random) -> None:
+        self.in_playout = True
+        super().playout(state, rng)
+        self.in_playout = False
+
+
+def test_opponents_policy_plays_the_other_seats_by_the_model_in_the_tree() -> None:
+    """With ``opponents=policy`` the other seats' moves inside the tree are the playout
+    policy's; with the default they are searched (the policy is asked only in playouts)."""
+    view = _decision("classic", 4, 12, 0.1)
+    spy = _Spy()
+    search(view, random.Random(1), SearchConfig(iterations=40, opponents="policy"), policy=spy)
+    assert spy.in_tree
+    assert view.seat not in spy.in_tree
+    spy = _Spy()
+    search(view, random.Random(1), SearchConfig(iterations=40), policy=spy)
+    assert spy.in_tree == []
+    with pytest.raises(ValueError, match="opponents"):
+        make_bot("ismcts:opponents=psychic")
+    with pytest.raises(ValueError, match="opponents=policy"):
+        make_bot("ismcts:opponents=policy,policy=greedy")
 
 
 def test_search_refuses_a_view_out_of_turn() -> None:

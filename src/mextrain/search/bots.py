@@ -67,6 +67,7 @@ class ISMCTSBot:
         algorithm: str = "ismcts",
         race_z: float = 2.0,
         race_min: int = 8,
+        opponents: str = "tree",
         infer: str = "none",
         infer_depth: int | None = None,
         infer_swaps: int | None = None,
@@ -89,9 +90,12 @@ class ISMCTSBot:
             margin_weight=margin_weight,
             race_z=race_z,
             race_min=race_min,
+            opponents=opponents,
         )
         self.config.check()
         self._policy = make_policy(policy, epsilon)
+        if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
+            raise ValueError("opponents=policy needs policy=planner")
         if infer not in INFERENCE:
             raise ValueError(f"infer must be one of {', '.join(INFERENCE)}, not {infer}")
         self._model: OpponentModel | None = None

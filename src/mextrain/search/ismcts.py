@@ -28,9 +28,9 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from mextrain.rules import Action, RoundState, SeatView
+from mextrain.rules import DRAW, PASS, Action, RoundState, SeatView
 
-from .policy import PlayoutPolicy, make_policy
+from .policy import FastPlannerPlayout, PlayoutPolicy, _play_table, make_policy
 from .resample import InfoState
 
 __all__ = ["ActionStats", "SearchConfig", "SearchResult", "search"]
@@ -51,6 +51,10 @@ class SearchConfig:
     margin_scale: float = 50.0  # pips of margin that count fully
     race_z: float = 2.0  # rollout search: standard errors below the leader that drop a move
     race_min: int = 8  # rollout search: batches before any move is dropped
+    #: the other seats' moves inside the tree: ``tree`` -- searched like the seat's own
+    #: (UCB on their rewards); ``policy`` -- the playout policy's move (the tree then
+    #: branches on the seat's own decisions only); needs a policy with ``choose``
+    opponents: str = "tree"
 
     DEFAULT_ITERATIONS = 300
 
@@ -76,6 +80,8 @@ class SearchConfig:
             raise ValueError(f"race_min must be at least 1, not {self.race_min}")
         if self.margin_scale <= 0:
             raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
+        if self.opponents not in ("tree", "policy"):
+            raise ValueError(f"opponents must be tree or policy, not {self.opponents}")
 
 
 class _Node:
@@ -221,6 +227,10 @@ def search(
     done = 0
     log = math.log
     sqrt = math.sqrt
+    model = policy if config.opponents == "policy" else None
+    if model is not None and not isinstance(model, FastPlannerPlayout):
+        raise ValueError("opponents=policy needs the planner playout policy")
+    table = _play_table(view.rules.max_pip, view.players)
     while True:
         if iterations is not None and done >= iterations:
             break
@@ -236,6 +246,14 @@ def search(
             seat = state.seat
             if len(legal) == 1 and not (seat == me and node is root):
                 state.apply(legal[0])
+                continue
+            if model is not None and seat != me:
+                plays = state.legal_plays()
+                if plays:
+                    tid, train = model.choose(state, plays)
+                    state.apply(table[tid][train + 1])
+                else:  # as in the playout: the planner draws or passes only without a play
+                    state.apply(DRAW if DRAW in legal else PASS)
                 continue
             children = node.children
             untried: list[Action] = []
