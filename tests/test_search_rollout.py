@@ -106,6 +106,16 @@ def _decision_of(states: list[RoundState], seat: int, skip: int) -> RoundState |
     return decisions[min(skip, len(decisions) - 1)] if decisions else None
 
 
+def _seat0(
+    table: tuple[str, int], seed: int, skip: int
+) -> tuple[RoundState, SeatView, random.Random] | None:
+    """Seat 0's decision number ``skip`` in a round of planners, its view and an RNG."""
+    true = _decision_of(_planner_round(*table, seed), 0, skip)
+    if true is None:
+        return None
+    return true, true.view(0), random.Random(seed)
+
+
 BETAS = st.sampled_from([None, 0.5, 2.0])  # hard, and tempered (softens plays, never facts)
 
 
@@ -119,11 +129,10 @@ BETAS = st.sampled_from([None, 0.5, 2.0])  # hard, and tempered (softens plays, 
 def test_inferred_samples_keep_what_the_seat_knows(
     table: tuple[str, int], seed: int, skip: int, beta: float | None
 ) -> None:
-    true = _decision_of(_planner_round(*table, seed), 0, skip)
-    if true is None:
+    found = _seat0(table, seed, skip)
+    if found is None:
         return
-    view = true.view(0)
-    rng = random.Random(seed)
+    true, view, rng = found
     info = InfoState(view, rng, model=FastPlannerPlayout(), depth=4, beta=beta)
     # every seat here played the planner's way: the real hands explain every recent play
     for seat in range(1, true.n):
@@ -345,11 +354,10 @@ def test_a_tempered_well_mixed_chain_gives_better_calibrated_deals() -> None:
 def test_reused_deals_share_the_hands_and_keep_what_the_seat_knows(
     table: tuple[str, int], seed: int, skip: int
 ) -> None:
-    true = _decision_of(_planner_round(*table, seed), 0, skip)
-    if true is None:
+    found = _seat0(table, seed, skip)
+    if found is None:
         return
-    view = true.view(0)
-    rng = random.Random(seed)
+    true, view, rng = found
     info = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0, reuse=3)
     samples = [info.sample(rng) for _ in range(9)]
     for block in range(3):
