@@ -583,7 +583,8 @@ class InfoState:
             raise ValueError(f"reuse must be at least 1, not {reuse}")
         self.view = view
         #: how many samples share one deal of the hands (the boneyard is shuffled afresh
-        #: for each): the chain runs only before every ``reuse``-th sample
+        #: for each): the chain runs only before every ``reuse``-th sample (without a
+        #: chain -- no voids, no plays to read -- every sample is a fresh uniform deal)
         self.reuse = reuse
         self._drawn = 0
         #: how hard the history binds: ``None`` -- a change that adds any `penalty` is never
