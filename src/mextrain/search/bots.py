@@ -15,8 +15,10 @@ another move better by more than ``confidence`` standard errors of the differenc
 ``algorithm=rollout`` races the legal actions on shared determinizations instead of growing
 a tree (`rollout.py`); ``infer=planner`` also reads the other seats' recent plays as the
 planner's when dealing their hands (`resample.py`), and ``infer=history`` every play of
-the round, across draws. All three are options: at 200 ms a move
-against three planners the tree search with planner playouts (the default) did best.
+the round, across draws (``infer_beta``, ``infer_reuse`` and ``infer_warm`` temper it and
+make it cheaper); ``opponents=policy`` plays the other seats by the planner inside the
+tree. All are options: at 200 ms a move against three planners none was measurably
+stronger than the tree search with planner playouts (the default).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
