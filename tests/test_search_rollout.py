@@ -397,6 +397,7 @@ def test_a_hint_starts_the_chain_at_that_deal(table: tuple[str, int], seed: int,
     rng = random.Random(seed)
     info = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0)
     here = info.hands()
+    assert here is not None  # seat 0 has plays of the others to read
     assert here[0] == 0
     assert sum(h.bit_count() for h in here) == sum(view.hand_sizes) - len(view.hand)
     again = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0)
@@ -422,10 +423,12 @@ def test_a_hint_is_followed_as_far_as_the_new_facts_allow() -> None:
         assert now is not None
         rng = random.Random(seed)
         old = InfoState(earlier.view(0), rng, model=FastPlannerPlayout(), beta=2.0).hands()
+        assert old is not None
         info = InfoState(now.view(0), rng, model=FastPlannerPlayout(), beta=2.0, hint=old)
         start = info._initial(rng, old)
         info._place = start
         new = info.hands()
+        assert new is not None
         for seat in range(1, 4):
             still = old[seat] & info.unseen
             kept += (new[seat] & still).bit_count()

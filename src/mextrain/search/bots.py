@@ -123,9 +123,9 @@ class ISMCTSBot:
             raise ValueError(f"infer_reuse must be at least 1, not {infer_reuse}")
         self.infer_reuse = infer_reuse
         self.infer_warm = infer_warm
-        #: (round, actions seen, hidden hands): the last decision's deal, to start the next
-        #: decision's chain from (``infer_warm``)
-        self._warm: tuple[int, int, tuple[int, ...]] | None = None
+        #: (round, actions seen, hidden hands or None): the last decision's deal, to start
+        #: the next decision's chain from (``infer_warm``)
+        self._warm: tuple[int, int, tuple[int, ...] | None] | None = None
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
         self._prior: Bot | None = None if prior == "none" else make_bot(prior)

@@ -28,7 +28,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from mextrain.rules import DRAW, PASS, Action, RoundState, SeatView
+from mextrain.rules import Action, RoundState, SeatView
 
 from .policy import FastPlannerPlayout, PlayoutPolicy, _play_table, make_policy
 from .resample import InfoState
@@ -248,12 +248,7 @@ def search(
                 state.apply(legal[0])
                 continue
             if model is not None and seat != me:
-                plays = state.legal_plays()
-                if plays:
-                    tid, train = model.choose(state, plays)
-                    state.apply(table[tid][train + 1])
-                else:  # as in the playout: the planner draws or passes only without a play
-                    state.apply(DRAW if DRAW in legal else PASS)
+                model.move(state, table)
                 continue
             children = node.children
             untried: list[Action] = []

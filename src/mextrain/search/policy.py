@@ -270,20 +270,25 @@ class FastPlannerPlayout:
                     best_score, best = score, (tid, train)
         return best
 
+    def move(self, state: RoundState, table: tuple[tuple[Action, ...], ...]) -> None:
+        """Apply the planner's move for the seat to move (``table``: `_play_table`'s for
+        the state): a play if it has one, else its draw or pass."""
+        plays = state.legal_plays()
+        if not plays:
+            state.apply(DRAW if state.legal_actions()[0] is DRAW else PASS)
+            return
+        if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
+            train, mask = plays[0]
+            tid = mask.bit_length() - 1
+        else:
+            tid, train = self.choose(state, plays)
+        state.apply(table[tid][train + 1])
+
     def playout(self, state: RoundState, rng: random.Random) -> None:
         table = _play_table(state.ts.max_pip, state.n)
-        choose = self.choose
+        move = self.move
         while state.ended is None:
-            plays = state.legal_plays()
-            if not plays:
-                state.apply(DRAW if state.legal_actions()[0] is DRAW else PASS)
-                continue
-            if len(plays) == 1 and plays[0][1] & (plays[0][1] - 1) == 0:
-                train, mask = plays[0]
-                tid = mask.bit_length() - 1
-            else:
-                tid, train = choose(state, plays)
-            state.apply(table[tid][train + 1])
+            move(state, table)
 
 
 class RandomPlayout:

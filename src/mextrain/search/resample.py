@@ -837,11 +837,12 @@ class InfoState:
     def _allowed(self, place: int) -> int:
         return self.unseen if place >= len(self.voids) else self.unseen & ~self.voids[place]
 
-    def hands(self) -> tuple[int, ...]:
+    def hands(self) -> tuple[int, ...] | None:
         """The hidden hands of the chain's current deal, per seat (the seat's own: 0) --
-        a ``hint`` for the `InfoState` of a later decision of the same round."""
+        a ``hint`` for the `InfoState` of a later decision of the same round; ``None``
+        without a chain (every sample is then a fresh uniform deal)."""
         if not self.constrained:
-            return tuple(0 for _ in self.sizes)
+            return None
         return tuple(self._hands()[: len(self.sizes)])
 
     def _initial(self, rng: random.Random, hint: tuple[int, ...] | None = None) -> list[int]:
