@@ -1,13 +1,14 @@
-"""Two bots compared on the same games: a paired difference, tighter than two intervals.
+"""Two bots compared on the same games, by their per-deal difference.
 
 Entry 0 is bot A in one job and bot B in the other; every other seat and every deal,
 rotation and seed are the same, so the two jobs' games differ only by entry 0's play.
 For each deal the script takes entry 0's mean win share over the deal's rotations, once
 with A and once with B, and reports the mean of the per-deal differences with a Student t
 interval over deals, beside each bot's own win rate and Wilson interval. Deals that are
-easy or hard for everyone cancel in the difference, so it separates two bots with fewer
-rounds than comparing their intervals does (the script prints how correlated the two
-jobs' per-deal results are: the higher, the more the pairing helps).
+easy or hard for everyone cancel in the difference, so it can separate two bots with
+fewer rounds than comparing their intervals -- as far as the two jobs' per-deal results
+go together (the script prints their correlation: the higher, the more the pairing helps;
+for two search bots it was near 0, docs/BOTS.md).
 
     python benchmarks/paired.py --a "ismcts:iterations=200" --b planner \\
         --others planner,planner,planner --games 400 --seed 1001 --jobs 2
@@ -18,32 +19,13 @@ With an iteration budget the games are exactly repeatable; with ``time_ms`` they
 from __future__ import annotations
 
 import argparse
-import math
+import statistics
 import time
 
 from mextrain.rules import Rules
 from mextrain.sim import SimConfig, game_rules, run_games
-from mextrain.sim.games import GameResult
+from mextrain.sim.report import deal_means
 from mextrain.sim.stats import mean_interval, wilson_interval
-
-
-def per_deal(results: list[GameResult]) -> dict[int, float]:
-    """Entry 0's mean win share over each deal's rotations."""
-    sums: dict[int, float] = {}
-    counts: dict[int, int] = {}
-    for r in results:
-        sums[r.deal] = sums.get(r.deal, 0.0) + r.wins[0]
-        counts[r.deal] = counts.get(r.deal, 0) + 1
-    return {d: sums[d] / counts[d] for d in sums}
-
-
-def correlation(xs: list[float], ys: list[float]) -> float:
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
-    sxx = sum((x - mx) ** 2 for x in xs)
-    syy = sum((y - my) ** 2 for y in ys)
-    return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else math.nan
 
 
 def main() -> None:
@@ -60,7 +42,7 @@ def main() -> None:
     others = tuple(x for x in args.others.split(",") if x) if args.others else ()
     players = 1 + len(others)
     rules = game_rules(Rules.from_spec(args.rules), args.rounds)
-    shares = []
+    shares: list[list[float]] = []
     for spec in (args.a, args.b):
         config = SimConfig(rules, players, (spec, *others), args.games, args.seed)
         config.check()
@@ -73,16 +55,17 @@ def main() -> None:
             f"{spec}: win rate {wins / len(results):.3f} [{lo:.3f}, {hi:.3f}] over "
             f"{len(results)} games ({seconds:.0f} s)"
         )
-        shares.append(per_deal(results))
-    deals = sorted(shares[0])
-    a = [shares[0][d] for d in deals]
-    b = [shares[1][d] for d in deals]
+        # entry 0's win share per deal (the same deals, in the same order, in both jobs)
+        shares.append(deal_means(results, [r.wins[0] for r in results]))
+    a, b = shares
     mean, lo, hi = mean_interval([x - y for x, y in zip(a, b, strict=True)])
-    rho = correlation(a, b)
-    # a bot seated against copies of itself has the same share, 1/players, on every deal
-    said = "n/a, one side is the same on every deal" if math.isnan(rho) else f"{rho:.2f}"
+    try:
+        said = f"{statistics.correlation(a, b):.2f}"
+    except statistics.StatisticsError:
+        # a bot seated against copies of itself has the same share, 1/players, on every deal
+        said = "n/a, one side is the same on every deal"
     print(
-        f"A - B, paired over {len(deals)} deals: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
+        f"A - B, paired over {len(a)} deals: {mean:+.3f} [{lo:+.3f}, {hi:+.3f}] "
         f"(per-deal correlation of A and B: {said})"
     )
 

@@ -124,6 +124,15 @@ def _ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, f
     return [(team[0].mu, team[0].sigma) for team in teams]
 
 
+def deal_means(results: Sequence[GameResult], values: Sequence[float]) -> list[float]:
+    """``values`` (one per game of ``results``) averaged over each deal's games, its seat
+    rotations, in deal order: one independent sample per deal."""
+    by_deal: dict[int, list[float]] = {}
+    for r, v in zip(results, values, strict=True):
+        by_deal.setdefault(r.deal, []).append(v)
+    return [math.fsum(v) / len(v) for _, v in sorted(by_deal.items())]
+
+
 def summarise(
     config: SimConfig,
     results: Sequence[GameResult],
@@ -140,11 +149,8 @@ def summarise(
     entries = []
     for e in range(n):
         wins = math.fsum(r.wins[e] for r in results)
-        by_deal: dict[int, list[float]] = {}
-        for r in results:
-            by_deal.setdefault(r.deal, []).append(r.totals[e] / rounds_per_game)
-        deal_means = [math.fsum(v) / len(v) for _, v in sorted(by_deal.items())]
-        mean, lo, hi = mean_interval(deal_means)
+        per_game = [r.totals[e] / rounds_per_game for r in results]
+        mean, lo, hi = mean_interval(deal_means(results, per_game))
         entries.append(
             EntryStats(
                 bot=config.bots[e],
