@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import BotSpecError, make_bot
-from mextrain.bots.planner import PlannerBot
+from mextrain.bots.planner import PlannerBot, RacerBot
 from mextrain.bots.trains import TrainSearch
 from mextrain.rules import (
     DRAW,
@@ -173,6 +173,29 @@ def test_it_dumps_the_heaviest_tile_when_a_seat_is_nearly_out() -> None:
     bot = PlannerBot(extra_cost=6.0, plan_weight=0.3, endgame=2)
     assert bot.act(calm, random.Random(0)) == play("0-1", MEXICAN)
     assert bot.act(close, random.Random(0)) == play("9-12", 0)
+
+
+def test_the_racer_keeps_its_plan_when_a_seat_is_nearly_out() -> None:
+    # the planner's endgame position above: the racer does not dump 9-12, it spends the
+    # extra 0-1 and keeps its planned train
+    hand = ["9-12", "9-10", "0-1"]
+    legal = [play("9-12", 0), play("0-1", MEXICAN)]
+    close = view_with(hand, legal, {0: 12, MEXICAN: 0}, hand_sizes=(3, 1, 10))
+    assert PlannerBot().act(close, random.Random(0)) == play("9-12", 0)
+    assert RacerBot().act(close, random.Random(0)) == play("0-1", MEXICAN)
+    assert make_bot("racer").act(close, random.Random(0)) == play("0-1", MEXICAN)
+
+
+def test_the_racer_lays_a_double_it_cannot_cover() -> None:
+    # no plan (own end 5). 2-2 on the Mexican train cannot be covered by the bot; under
+    # open_doubles_block the planner avoids it and plays 0-6 on the marked train, the
+    # racer plays the double: with a follow-up that is two tiles out in one turn
+    hand = ["2-2", "0-6", "9-10", "7-8"]
+    legal = [play("2-2", MEXICAN), play("0-6", 1)]
+    view = view_with(hand, legal, {0: 5, 1: 0, MEXICAN: 2})
+    assert view.rules.open_doubles_block
+    assert PlannerBot().act(view, random.Random(0)) == play("0-6", 1)
+    assert RacerBot().act(view, random.Random(0)) == play("2-2", MEXICAN)
 
 
 def test_doubles_are_played_when_they_can_be_covered() -> None:

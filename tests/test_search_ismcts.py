@@ -199,6 +199,26 @@ def test_analysis_ranks_every_legal_action() -> None:
     assert data["action"] == "0:5-6@0"
 
 
+def test_analysis_plays_the_seat_in_its_own_style(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like the bot, the analysis plays the seat as the racer (``own``) in its planner
+    playouts, and the others as planners."""
+    asked: list[tuple[int, str]] = []
+    real = FastPlannerPlayout.for_seat
+
+    def spy(seat: int, own: str) -> FastPlannerPlayout:
+        asked.append((seat, own))
+        return real(seat, own)
+
+    monkeypatch.setattr(FastPlannerPlayout, "for_seat", spy)
+    view = _decision("classic", 4, 5, 0.1)
+    analyze(view, random.Random(0), iterations=20)
+    analyze(view, random.Random(0), iterations=20, own="planner")
+    analyze(view, random.Random(0), iterations=20, policy="greedy")
+    assert asked == [(view.seat, "racer"), (view.seat, "planner")]
+    with pytest.raises(ValueError, match="planner-style"):
+        analyze(view, random.Random(0), iterations=20, own="greedy")
+
+
 def test_analysis_with_one_sample_has_no_error_bar() -> None:
     view = _decision("classic", 2, 3, 0.2)
     ranked = analyze(view, random.Random(0), iterations=1)

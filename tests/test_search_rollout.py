@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import make_bot
+from mextrain.bots.planner import PlannerBot, RacerBot
 from mextrain.rules import RoundState, Rules, SeatView, iter_bits
 from mextrain.search import (
     FastPlannerPlayout,
@@ -61,6 +62,59 @@ def test_fast_planner_makes_the_planner_bots_moves(table: tuple[str, int], seed:
         tid, train = model.choose(state, plays)
         mine = _play_table(state.ts.max_pip, state.n)[tid][train + 1]
         assert mine == bot.act(state.view(state.current_seat), rng)
+
+
+@settings(max_examples=12)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), own=st.integers(0, 5))
+def test_fast_planner_plays_its_own_seat_by_its_own_weights(
+    table: tuple[str, int], seed: int, own: int
+) -> None:
+    """With ``own`` weights, seat ``own_seat`` makes the racer's moves, the others the
+    planner's."""
+    racer, planner = make_bot("racer:search=memo"), make_bot("planner:search=memo")
+    model = FastPlannerPlayout(own=RacerBot(search="memo"))
+    model.own_seat = own % table[1]
+    rng = random.Random(seed)
+    for state in _planner_round(*table, seed):
+        plays = state.legal_plays()
+        legal = state.legal_actions()
+        if not plays or len(legal) == 1:
+            continue
+        tid, train = model.choose(state, plays)
+        mine = _play_table(state.ts.max_pip, state.n)[tid][train + 1]
+        bot = racer if state.current_seat == model.own_seat else planner
+        assert mine == bot.act(state.view(state.current_seat), rng)
+
+
+def test_the_search_bot_plays_its_own_style() -> None:
+    """``own=racer``: the prior (kept unless the search is confident) is the racer's move,
+    and the playouts play the seat the racer's way."""
+    racer, planner = make_bot("racer"), make_bot("planner")
+    rng = random.Random(0)
+    views = (
+        state.view(state.current_seat)
+        for seed in range(20)
+        for state in _planner_round("classic", 4, seed)
+        if len(state.legal_actions()) > 1
+    )
+    view = next(v for v in views if racer.act(v, rng) != planner.act(v, rng))
+    sure = "iterations=40,confidence=1000000"
+    bot = make_bot(f"ismcts:{sure}")  # own=racer is the default
+    assert bot.act(view, random.Random(1)) == racer.act(view, rng)
+    assert make_bot(f"ismcts:own=planner,{sure}").act(view, random.Random(1)) == planner.act(
+        view, rng
+    )
+    policy = bot._policy  # type: ignore[attr-defined]
+    assert isinstance(policy.own, RacerBot)
+    assert policy.own_seat == view.seat
+    assert type(make_bot("ismcts:own=planner")._policy.own) is PlannerBot  # type: ignore[attr-defined]
+    model = FastPlannerPlayout.for_seat(2, "racer")
+    assert isinstance(model.own, RacerBot)
+    assert model.own_seat == 2
+    with pytest.raises(ValueError, match="planner-style"):
+        FastPlannerPlayout.for_seat(0, "random")
+    with pytest.raises(ValueError, match="planner-style"):
+        make_bot("ismcts:own=greedy")
 
 
 @settings(max_examples=25)

@@ -17,6 +17,7 @@ from typing import Any
 from mextrain.rules import Action, SeatView
 
 from .ismcts import SearchConfig, search
+from .policy import FastPlannerPlayout, PlayoutPolicy, make_policy
 
 __all__ = ["ActionAnalysis", "analyze"]
 
@@ -67,14 +68,21 @@ def analyze(
     iterations: int | None = None,
     time_ms: float | None = None,
     policy: str = "planner",
+    own: str = "racer",
 ) -> list[ActionAnalysis]:
     """Every legal action of ``view`` (the seat to move) with estimates, best first.
 
-    With neither budget, `DEFAULT_ANALYSIS_ITERATIONS` iterations are run.
+    With neither budget, `DEFAULT_ANALYSIS_ITERATIONS` iterations are run. In ``planner``
+    playouts the seat plays as the ``own`` bot (``racer`` or ``planner``), as the
+    ``ismcts`` bot does, and the other seats as planners.
     """
     if iterations is None and time_ms is None:
         iterations = DEFAULT_ANALYSIS_ITERATIONS
-    result = search(view, rng, SearchConfig(iterations=iterations, time_ms=time_ms, policy=policy))
+    config = SearchConfig(iterations=iterations, time_ms=time_ms, policy=policy)
+    playout: PlayoutPolicy = make_policy(policy)
+    if isinstance(playout, FastPlannerPlayout):
+        playout = FastPlannerPlayout.for_seat(view.seat, own)
+    result = search(view, rng, config, policy=playout)
     return [
         ActionAnalysis(
             action=s.action,

@@ -3,14 +3,16 @@
 =========  ==========================================================================
 level      budget and policy
 =========  ==========================================================================
-easy       40 iterations, greedy playouts with 30% random plays, no planner prior
-medium     150 iterations, planner playouts, planner prior
-hard       400 iterations, planner playouts, planner prior (about 0.4 s a move)
-expert     1200 iterations, planner playouts, planner prior (about 1.2 s a move)
+easy       40 iterations, greedy playouts with 30% random plays, no prior
+medium     150 iterations, planner playouts (the seat itself as the racer), racer prior
+hard       400 iterations, the same (about 0.4 s a move)
+expert     1200 iterations, the same (about 1.2 s a move)
 =========  ==========================================================================
 
-The *planner prior*: the bot plays the ``planner`` bot's move unless the search finds
-another move better by more than ``confidence`` standard errors of the difference.
+The seat's *own style* (``own``, default ``racer``): in the planner playouts the seat
+makes the ``racer``'s moves and the others the ``planner``'s; and the *prior*: the bot
+plays the ``own`` bot's move unless the search finds another move better by more than
+``confidence`` standard errors of the difference.
 
 ``algorithm=rollout`` races the legal actions on shared determinizations instead of growing
 a tree (`rollout.py`); ``infer=planner`` also reads the other seats' recent plays as the
@@ -18,7 +20,8 @@ planner's when dealing their hands (`resample.py`), and ``infer=history`` every 
 the round, across draws (``infer_beta``, ``infer_reuse`` and ``infer_warm`` temper it and
 make it cheaper); ``opponents=policy`` plays the other seats by the planner inside the
 tree. All are options: at 200 ms a move against three planners none was measurably
-stronger than the tree search with planner playouts (the default).
+stronger than the tree search with planner playouts (the default, with the seat itself
+playing as the racer).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -32,6 +35,7 @@ import time
 from typing import Any
 
 from mextrain.bots import Bot, make_bot, register_bot
+from mextrain.bots.planner import PlannerBot
 from mextrain.rules import Action, SeatView
 
 from .ismcts import SearchConfig, SearchResult, search
@@ -64,7 +68,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         margin_weight: float = 0.25,
         fallback: str = "planner",
-        prior: str = "planner",
+        prior: str = "own",
         confidence: float = 1.0,
         algorithm: str = "ismcts",
         race_z: float = 2.0,
@@ -77,6 +81,7 @@ class ISMCTSBot:
         infer_beta: float | None = None,
         infer_reuse: int = 1,
         infer_warm: bool = False,
+        own: str = "racer",
         name: str = "ismcts",
     ) -> None:
         self.name = name
@@ -98,6 +103,14 @@ class ISMCTSBot:
         self._policy = make_policy(policy, epsilon)
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
+        own_bot = make_bot(own)
+        if not isinstance(own_bot, PlannerBot):
+            raise ValueError(f"own must be a planner-style bot (planner, racer), not {own}")
+        self.own = own
+        if isinstance(self._policy, FastPlannerPlayout):
+            # the seat plays its own style in the playouts (its seat is set at each move);
+            # the others stay planners
+            self._policy.own = own_bot
         if infer not in INFERENCE:
             raise ValueError(f"infer must be one of {', '.join(INFERENCE)}, not {infer}")
         self._model: OpponentModel | None = None
@@ -128,7 +141,9 @@ class ISMCTSBot:
         self._warm: tuple[int, int, tuple[int, ...] | None] | None = None
         self._fallback_spec = fallback
         self._fallback: Bot | None = None
-        self._prior: Bot | None = None if prior == "none" else make_bot(prior)
+        self._prior: Bot | None = (
+            None if prior == "none" else own_bot if prior == "own" else make_bot(prior)
+        )
         if confidence < 0:
             raise ValueError(f"confidence must be at least 0, not {confidence}")
         self.confidence = confidence
@@ -141,6 +156,8 @@ class ISMCTSBot:
         if len(legal) == 1:
             return legal[0]
         started = time.perf_counter()  # a time budget counts the resampling set-up too
+        if isinstance(self._policy, FastPlannerPlayout):
+            self._policy.own_seat = view.seat
         hint = None
         warm = self._warm
         if warm is not None and warm[0] == view.round_index and warm[1] < len(view.history):

@@ -192,16 +192,33 @@ class FastPlannerPlayout:
     The same scores as `mextrain.bots.planner.PlannerBot` (the weights are read from a
     planner bot; the train search is the memoised one, ``search=memo``) and the same tie
     order, without building a view per move, and with one train-search memo shared by
-    every move of every playout. It is the search's model of a good player, the seat
-    itself included.
+    every move of every playout. It is the search's model of a good player. With ``own``
+    weights (a `RacerBot`'s, say), seat ``own_seat`` plays those instead: the search bot
+    sets it to its own seat, so it plays itself its own way and models the others as
+    planners.
     """
 
     name = "planner"
 
-    def __init__(self, planner: PlannerBot | None = None) -> None:
+    def __init__(self, planner: PlannerBot | None = None, own: PlannerBot | None = None) -> None:
         #: the bot whose weights are played (its defaults unless given)
         self.planner = planner if planner is not None else PlannerBot(search="memo")
+        #: the weights seat `own_seat` plays instead (the searching seat's own style, e.g.
+        #: the ``racer``'s, while the others are modelled as ``planner``)
+        self.own = own
+        self.own_seat = -1
         self._search: TrainSearch | None = None
+
+    @classmethod
+    def for_seat(cls, seat: int, own: str) -> FastPlannerPlayout:
+        """Seat ``seat`` plays as the bot named ``own`` (``planner`` or ``racer``, or any
+        `PlannerBot` spec), every other seat as the ``planner``."""
+        bot = make_bot(own)
+        if not isinstance(bot, PlannerBot):
+            raise ValueError(f"own must be a planner-style bot (planner, racer), not {own}")
+        policy = cls(own=bot)
+        policy.own_seat = seat
+        return policy
 
     def choose(
         self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
@@ -222,7 +239,7 @@ class FastPlannerPlayout:
         pip_sum = ts.pip_sum
         pip_mask = ts.pip_mask
         double_mask = ts.double_mask
-        weights = self.planner
+        weights = self.own if self.own is not None and seat == self.own_seat else self.planner
         endgame = weights.endgame
         rush = False
         for other, other_hand in enumerate(hands):

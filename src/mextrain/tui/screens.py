@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 #: bot levels offered first on the start screen, weakest first (when registered)
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "hard", "expert")
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "racer", "hard", "expert")
 #: house rules offered as check boxes (all off in every preset)
 HOUSE_FLAGS = (
     "mexican_after_own_train",

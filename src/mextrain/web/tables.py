@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: bots offered in the lobby, strongest last; levels missing from the registry are skipped
-BOT_LEVELS = ("random", "greedy", "planner", "easy", "medium", "hard", "expert")
+BOT_LEVELS = ("random", "greedy", "planner", "easy", "medium", "racer", "hard", "expert")
 log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 
