@@ -5,12 +5,13 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mextrain.bots import make_bot
+from mextrain.bots import Bot, make_bot
 from mextrain.bots.planner import PlannerBot, RacerBot
 from mextrain.rules import RoundState, Rules, SeatView, iter_bits
 from mextrain.search import (
@@ -48,11 +49,11 @@ def _planner_round(preset: str, players: int, seed: int) -> list[RoundState]:
     return out
 
 
-@settings(max_examples=12)
-@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6))
-def test_fast_planner_makes_the_planner_bots_moves(table: tuple[str, int], seed: int) -> None:
-    bot = make_bot("planner:search=memo")
-    model = FastPlannerPlayout()
+def _check_model_moves(
+    model: FastPlannerPlayout, table: tuple[str, int], seed: int, bot_of: Callable[[int], Bot]
+) -> None:
+    """In every position of a planners' round, ``model`` makes the move of the bot
+    ``bot_of(seat)`` for the seat to move."""
     rng = random.Random(seed)
     for state in _planner_round(*table, seed):
         plays = state.legal_plays()
@@ -61,7 +62,14 @@ def test_fast_planner_makes_the_planner_bots_moves(table: tuple[str, int], seed:
             continue
         tid, train = model.choose(state, plays)
         mine = _play_table(state.ts.max_pip, state.n)[tid][train + 1]
-        assert mine == bot.act(state.view(state.current_seat), rng)
+        assert mine == bot_of(state.current_seat).act(state.view(state.current_seat), rng)
+
+
+@settings(max_examples=12)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6))
+def test_fast_planner_makes_the_planner_bots_moves(table: tuple[str, int], seed: int) -> None:
+    bot = make_bot("planner:search=memo")
+    _check_model_moves(FastPlannerPlayout(), table, seed, lambda seat: bot)
 
 
 @settings(max_examples=12)
@@ -74,16 +82,9 @@ def test_fast_planner_plays_its_own_seat_by_its_own_weights(
     racer, planner = make_bot("racer:search=memo"), make_bot("planner:search=memo")
     model = FastPlannerPlayout(own=RacerBot(search="memo"))
     model.own_seat = own % table[1]
-    rng = random.Random(seed)
-    for state in _planner_round(*table, seed):
-        plays = state.legal_plays()
-        legal = state.legal_actions()
-        if not plays or len(legal) == 1:
-            continue
-        tid, train = model.choose(state, plays)
-        mine = _play_table(state.ts.max_pip, state.n)[tid][train + 1]
-        bot = racer if state.current_seat == model.own_seat else planner
-        assert mine == bot.act(state.view(state.current_seat), rng)
+    _check_model_moves(
+        model, table, seed, lambda seat: racer if seat == model.own_seat else planner
+    )
 
 
 def test_the_search_bot_plays_its_own_style() -> None:

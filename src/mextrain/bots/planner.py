@@ -29,6 +29,7 @@ on huge hands, so it runs about 1.6x faster, with the same values on all but hug
 from __future__ import annotations
 
 import random
+from typing import Any, ClassVar
 
 from mextrain.planner import train_value
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, SeatView, tile_set
@@ -126,31 +127,23 @@ class RacerBot(PlannerBot):
     extra weighs more (``extra_cost=12``); and doubles are welcome, those it can cover
     (``double_bonus=10``) and, under ``open_doubles_block``, those it cannot
     (``double_penalty=-4``: the double and its follow-up are two tiles out in one turn, and
-    the table has to cover it before playing anywhere else). It wins about 31% of 4-seat
+    the table has to cover it before playing anywhere else). It wins about 30% of 4-seat
     classic rounds against three planners (docs/BOTS.md) and scores fewer points too.
     """
 
     name = "racer"
 
-    def __init__(
-        self,
-        endgame: int = 0,
-        plan_weight: float = 0.0,
-        extra_cost: float = 12.0,
-        marker_bonus: float = 6.0,
-        double_bonus: float = 10.0,
-        double_penalty: float = -4.0,
-        search: str = "exact",
-    ) -> None:
-        super().__init__(
-            endgame=endgame,
-            plan_weight=plan_weight,
-            extra_cost=extra_cost,
-            marker_bonus=marker_bonus,
-            double_bonus=double_bonus,
-            double_penalty=double_penalty,
-            search=search,
-        )
+    #: its defaults; any weight can still be set, as for the planner
+    WEIGHTS: ClassVar[dict[str, Any]] = {
+        "endgame": 0,
+        "plan_weight": 0.0,
+        "extra_cost": 12.0,
+        "double_bonus": 10.0,
+        "double_penalty": -4.0,
+    }
+
+    def __init__(self, **weights: Any) -> None:
+        super().__init__(**{**self.WEIGHTS, **weights})
 
 
 register_bot("planner", PlannerBot)

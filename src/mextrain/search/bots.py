@@ -35,11 +35,10 @@ import time
 from typing import Any
 
 from mextrain.bots import Bot, make_bot, register_bot
-from mextrain.bots.planner import PlannerBot
 from mextrain.rules import Action, SeatView
 
 from .ismcts import SearchConfig, SearchResult, search
-from .policy import FastPlannerPlayout, make_policy
+from .policy import FastPlannerPlayout, make_policy, planner_style
 from .resample import InfoState, OpponentModel, ResampleError
 from .rollout import paired_difference, rollout_search
 
@@ -103,9 +102,7 @@ class ISMCTSBot:
         self._policy = make_policy(policy, epsilon)
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
-        own_bot = make_bot(own)
-        if not isinstance(own_bot, PlannerBot):
-            raise ValueError(f"own must be a planner-style bot (planner, racer), not {own}")
+        own_bot = planner_style(own)
         self.own = own
         if isinstance(self._policy, FastPlannerPlayout):
             # the seat plays its own style in the playouts (its seat is set at each move);

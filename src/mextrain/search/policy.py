@@ -186,6 +186,15 @@ class PlanPlayout:
             _play_tile(state, plays, tid, table)
 
 
+def planner_style(spec: str) -> PlannerBot:
+    """The bot ``spec`` names, which must play the planner's way with its own weights
+    (``planner``, ``racer``): a style the planner playouts can play."""
+    bot = make_bot(spec)
+    if not isinstance(bot, PlannerBot):
+        raise ValueError(f"own must be a planner-style bot (planner, racer), not {spec}")
+    return bot
+
+
 class FastPlannerPlayout:
     """Every seat plays the ``planner`` bot's move, computed on the full state.
 
@@ -213,10 +222,7 @@ class FastPlannerPlayout:
     def for_seat(cls, seat: int, own: str) -> FastPlannerPlayout:
         """Seat ``seat`` plays as the bot named ``own`` (``planner`` or ``racer``, or any
         `PlannerBot` spec), every other seat as the ``planner``."""
-        bot = make_bot(own)
-        if not isinstance(bot, PlannerBot):
-            raise ValueError(f"own must be a planner-style bot (planner, racer), not {own}")
-        policy = cls(own=bot)
+        policy = cls(own=planner_style(own))
         policy.own_seat = seat
         return policy
 
