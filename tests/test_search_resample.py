@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import make_bot
-from mextrain.rules import DealError, RoundState, Rules, SeatView, tile_set
+from mextrain.rules import Action, DealError, RoundState, Rules, SeatView, tile_set
 from mextrain.search import InfoState, resample
 
 # the public part of a state: everything but the hands and the boneyard's order
@@ -108,6 +108,98 @@ def test_samples_keep_what_the_seat_knows(table: tuple[str, int], seed: int, sto
             assert not sample.hands[seat] & void
             if settled:  # once the chain explains the history it keeps doing so
                 assert info.penalty(seat, sample.hands[seat]) == 0
+
+
+@settings(max_examples=30)
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10**6),
+    stop=st.floats(0.005, 0.2),
+    other=st.integers(0, 10**6),
+)
+def test_the_facts_do_not_depend_on_the_synthetic_replay(
+    table: tuple[str, int], seed: int, stop: float, other: int
+) -> None:
+    """The history is replayed on a made-up deal; what it shows (voids, soft voids) must
+    come from the history alone, whatever deal the replay happened to use."""
+    true = _position(*table, seed, stop)
+    view = true.view(true.current_seat)
+    one = InfoState(view, random.Random(seed))
+    two = InfoState(view, random.Random(other))
+    assert one.voids == two.voids
+    assert one.soft == two.soft
+
+
+def _reachable_ends(view: SeatView, seat: int) -> int:
+    """The tiles ``seat`` could play (relaxed rules, no double owed): on its own train, the
+    Mexican train and the marked trains (an unstarted train takes the engine's pip)."""
+    ts = tile_set(view.rules.max_pip)
+    mask = 0
+    for train in view.trains:
+        if train.owner in (seat, -1) or train.marker_up:
+            mask |= ts.pip_mask[train.open_end if train.started else view.engine]
+    return mask
+
+
+@settings(max_examples=40)
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
+def test_a_draw_then_a_pass_is_a_void_until_the_next_draw(seed: int, players: int) -> None:
+    """A seat that drew and then passed held nothing it could play, and the drawn tile did
+    not fit either: it holds none of those tiles now (a hard void, not "at most one")."""
+    rules = Rules.preset("relaxed")
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+    bot = make_bot("greedy")
+    checked = 0
+    while not state.is_over and checked < 3:
+        history = state.history
+        if len(history) >= 3:
+            (s0, _a0), (s1, a1), (s2, a2) = history[-3:]
+            seat = s2
+            if (s1, a1.kind, a2.kind) == (seat, "draw", "pass") and s0 != seat:
+                view = state.view(state.current_seat)
+                info = InfoState(view, rng)
+                must_lack = _reachable_ends(view, seat) & info.unseen
+                assert not state.hands[seat] & must_lack  # (the test's own premise)
+                assert must_lack & ~info.voids[seat] == 0
+                checked += 1
+        legal = state.legal_actions()
+        state.apply(legal[0] if len(legal) == 1 else bot.act(state.view(state.current_seat), rng))
+
+
+def test_a_first_turn_run_that_stops_without_a_pass_shows_a_void() -> None:
+    """Under ``first_turn=run`` a run that ends without a pass ended because no tile fitted
+    the seat's own train any more: a void, whatever deal the replay used."""
+    found = 0
+    for seed in range(30):
+        rules = Rules.preset("cardinal")
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 4, rng.randrange(rules.round_count), rng)
+        bot = make_bot("planner")
+        while not state.is_over and state.turns < 4:
+            state.apply(bot.act(state.view(state.current_seat), rng))
+        if state.is_over:
+            continue
+        view = state.view(state.current_seat)
+        ts = tile_set(rules.max_pip)
+        runs: dict[int, list[Action]] = {}
+        for seat, action in view.history:
+            runs.setdefault(seat, []).append(action)
+        for seat, actions in runs.items():
+            # a first turn of plays only, ending on the seat's own train
+            if seat == view.seat or any(a.kind != "play" for a in actions):
+                continue
+            if actions[-1].train != seat or actions[-1].tile is None or actions[-1].tile.is_double:
+                continue
+            end = view.trains[seat].open_end
+            if len(view.trains[seat].tiles) != len(actions):
+                continue  # someone else played on it since
+            for rng_seed in (1, 2, 3):
+                info = InfoState(view, random.Random(rng_seed))
+                lack = ts.pip_mask[end] & info.unseen
+                assert lack & ~info.voids[seat] == 0
+            found += 1
+    assert found > 0
 
 
 def test_voids_are_found_and_kept() -> None:

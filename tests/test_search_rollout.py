@@ -456,8 +456,7 @@ def test_a_hint_starts_the_chain_at_that_deal(table: tuple[str, int], seed: int,
     assert here[0] == 0
     assert sum(h.bit_count() for h in here) == sum(view.hand_sizes) - len(view.hand)
     again = InfoState(view, rng, model=FastPlannerPlayout(), beta=2.0)
-    start = again._initial(rng, here)
-    again._place = start
+    again._deal(again._initial(rng, here))
     assert again.hands() == here
     earlier = _decision_of(states, 0, skip - 1)
     assert earlier is not None
@@ -480,8 +479,7 @@ def test_a_hint_is_followed_as_far_as_the_new_facts_allow() -> None:
         old = InfoState(earlier.view(0), rng, model=FastPlannerPlayout(), beta=2.0).hands()
         assert old is not None
         info = InfoState(now.view(0), rng, model=FastPlannerPlayout(), beta=2.0, hint=old)
-        start = info._initial(rng, old)
-        info._place = start
+        info._deal(info._initial(rng, old))
         new = info.hands()
         assert new is not None
         for seat in range(1, 4):

@@ -342,14 +342,23 @@ class _Replay:
         # played) k tiles of a void it showed must have drawn them all after showing it
         soft: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         ids = self.ts.ids
+        played_draws: set[int] = set()  # draws followed by a play (of the drawn tile)
+        for seat in range(n):
+            for j in draws_by[seat]:
+                nxt = self._next_action(j, seat)
+                if nxt is not None and nxt.kind == "play":
+                    played_draws.add(j)
         plays_by: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (index, tile bit)
         for j, (s, a) in enumerate(history):
             if a.kind == "play":
                 assert a.tile is not None
                 plays_by[s].append((j, 1 << ids[a.tile]))
         for i, seat, void in events + draw_voids:
-            drawn = sum(1 for j in draws_by[seat] if j >= i)
+            # the draws since (a draw's own tile counts only if it was then played: a drawn
+            # tile the seat passed on did not fit, so it is outside the void)
+            drawn = sum(1 for j in draws_by[seat] if j > i or (j == i and j in played_draws))
             if not drawn:
+                voids[seat] |= void  # still holds exactly
                 continue
             played = 0
             for j, bit in plays_by[seat]:
@@ -463,13 +472,24 @@ class _Replay:
         if probe.is_over:
             return st
         goes_on = probe.current_seat == seat
-        if goes_on == (nxt == seat):
-            return st
-        sizes = st.hand_sizes
-        bone = st.boneyard_size
         assert action.tile is not None
         bit = 1 << self.ts.ids[action.tile]
         unseen = self.unseen(st)
+        if goes_on == (nxt == seat):
+            if not goes_on and st.run:
+                # a first-turn run ended, as it does on this deal: if a fuller hand would
+                # have gone on, the end shows a void all the same (whatever the deal)
+                rich = [0] * st.n
+                rich[seat] = unseen
+                probe = st.with_hidden(rich, [], keep_sizes=False)
+                if action not in probe.legal_actions():
+                    return st  # (a fuller hand must play elsewhere: nothing to read)
+                probe.apply(action, seat)
+                if not probe.is_over and probe.current_seat == seat:
+                    events.append((i, seat, self._void_after(probe, seat, unseen, bit)))
+            return st
+        sizes = st.hand_sizes
+        bone = st.boneyard_size
         if not goes_on:
             # the run went on: the seat held another tile that fits after this play
             base = list(self.must[i])
@@ -488,10 +508,18 @@ class _Replay:
         # the turn ended: after this play no tile of the seat's fitted where it could go
         after = st.copy()
         after.apply(action, seat)  # the synthetic hand still lets the turn go on
+        void = self._void_after(after, seat, unseen, bit)
+        events.append((i, seat, void))
+        return self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
+
+    @staticmethod
+    def _void_after(after: RoundState, seat: int, unseen: int, bit: int) -> int:
+        """The unseen tiles (``bit``, just played, aside) that ``seat`` could play next in
+        ``after``, where its turn goes on: had it held any, its turn would not have ended."""
         void = 0
         hand = unseen & ~bit
         while hand:
-            hands = [0] * st.n
+            hands = [0] * after.n
             hands[seat] = hand
             probe = after.with_hidden(hands, _bits(unseen & ~hand & ~bit), keep_sizes=False)
             found = 0
@@ -501,8 +529,7 @@ class _Replay:
                 break
             void |= found
             hand &= ~found
-        events.append((i, seat, void))
-        return self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
+        return void
 
     def _keep_going(self, st: RoundState, i: int, seat: int, action: Action) -> RoundState:
         """With the boneyard empty, a turn's end blocks the round unless some seat holds a
@@ -660,12 +687,14 @@ class InfoState:
         self._memo: dict[tuple[int, int, int], bool] = {}
         # place index n is the boneyard
         self._place: list[int] = []
+        #: the tiles at each place (`_place` as masks, kept in step with it)
+        self._held: list[int] = [0] * (n + 1)
         self._penalty: list[int] = [0] * n
         #: per seat, per unshown draw: the tile dealt as the drawn one
         self._roles: list[list[int]] = [[] for _ in range(n)]
         warm = False
         if self.constrained:
-            self._place = self._initial(rng, hint)
+            self._deal(self._initial(rng, hint))
             warm = hint is not None
         if any(self._checked):
             hands = self._hands()
@@ -754,12 +783,18 @@ class InfoState:
                     return count
         return count
 
+    def _deal(self, place: list[int]) -> None:
+        """Put the chain at the deal ``place`` (per hidden tile, its seat or ``n`` for the
+        boneyard)."""
+        self._place = place
+        held = [0] * (len(self.sizes) + 1)
+        for tid, where in zip(self._tiles, place, strict=True):
+            held[where] |= 1 << tid
+        self._held = held
+
     def _hands(self) -> list[int]:
-        n = len(self.sizes)
-        hands = [0] * (n + 1)
-        for tid, where in zip(self._tiles, self._place, strict=True):
-            hands[where] |= 1 << tid
-        return hands
+        """The tiles at each place, the boneyard last (a copy)."""
+        return self._held[:]
 
     def _step(self, rng: random.Random) -> None:
         """One proposed change, kept only if it breaks no hard void and adds no `penalty`
@@ -788,9 +823,9 @@ class InfoState:
             return
         checked = self._checked
         touched = [p for p in (pa, pb) if p < n and checked[p]]
+        held = self._held
+        swap = (1 << ta) | (1 << tb)
         if touched:
-            hands = self._hands()
-            swap = (1 << ta) | (1 << tb)
             old = sum(self._penalty[p] for p in touched)
             ceiling = old + self._slack(rng)
             new = {}
@@ -799,7 +834,7 @@ class InfoState:
             for p in touched:
                 gone, came = (ta, tb) if p == pa else (tb, ta)
                 roles[p] = [came if r == gone else r for r in self._roles[p]]
-                new[p] = self.penalty(p, hands[p] ^ swap, ceiling - total, roles[p])
+                new[p] = self.penalty(p, held[p] ^ swap, ceiling - total, roles[p])
                 total += new[p]
                 if total > ceiling:
                     return
@@ -807,6 +842,8 @@ class InfoState:
                 self._penalty[p] = m
                 self._roles[p] = roles[p]
         place[a], place[b] = pb, pa
+        held[pa] ^= swap
+        held[pb] ^= swap
 
     def _slack(self, rng: random.Random) -> int:
         """How much penalty the next change may add: 0 without ``beta``; else ``d`` with
@@ -819,7 +856,7 @@ class InfoState:
     def _role_step(self, rng: random.Random, seat: int) -> None:
         roles = self._roles[seat]
         k = rng.randrange(len(roles))
-        hand = self._hands()[seat]
+        hand = self._held[seat]
         others = self._suffixes(roles[:k] + roles[k + 1 :])[0]
         pool = (hand | self.latent[seat][k]) & ~others
         choice = _bits(pool)
@@ -906,17 +943,16 @@ class InfoState:
                 pos += size
             boneyard = order[pos:]
         else:
-            place = self._place
             step = self._step
             if self._drawn % self.reuse == 0:
                 for _ in range(self._swaps):
                     step(rng)
             self._drawn += 1
-            for tid, where in zip(tiles, place, strict=True):
-                if where < n:
-                    hands[where] |= 1 << tid
-                else:
-                    boneyard.append(tid)
+            held = self._held
+            for seat in range(n):
+                if seat != self.seat:
+                    hands[seat] = held[seat]
+            boneyard = _bits(held[n])
             rng.shuffle(boneyard)
         return self.position.with_hidden(hands, boneyard)
 
