@@ -70,6 +70,21 @@ def test_train_search_is_exact(tiles: list[Tile], start: int) -> None:
     assert is_trail(laid, start)
 
 
+@settings(max_examples=200)
+@given(tiles=hands.filter(bool), start=st.integers(0, 12), pick=st.integers(0, 8))
+def test_the_best_train_without_a_tile_is_exact(tiles: list[Tile], start: int, pick: int) -> None:
+    """`best_without` (the whole hand's train when it spares the tile) is the best train
+    of the hand without that tile, and so is the next search of that smaller hand."""
+    tile = tiles[pick % len(tiles)]
+    rest = [t for t in tiles if t != tile]
+    search = TrainSearch(TS)
+    count, pips, used = search.best_without(TS.mask_of(tiles), start, TS.mask_of([tile]))
+    assert (count, pips) == brute_best(rest, start)
+    assert not used & TS.mask_of([tile])
+    assert is_trail(TS.tiles_of(used), start)
+    assert search.best(TS.mask_of(rest), start)[:2] == brute_best(rest, start)
+
+
 @settings(max_examples=100)
 @given(tiles=hands, start=st.integers(0, 12), budget=st.integers(0, 30))
 def test_an_exhausted_search_still_gives_a_real_train(

@@ -95,7 +95,10 @@ class PlannerBot:
             left = hand ^ (1 << tid)
             plan_end = pip_sum[tid] - own.open_end if train == seat else own.open_end
             if memo is not None:
-                count, plan_pips, _used = memo.best(left, plan_end)
+                if train == seat:
+                    count, plan_pips, _used = memo.best(left, plan_end)
+                else:
+                    count, plan_pips, _used = memo.best_without(hand, plan_end, 1 << tid)
             else:
                 count, plan_pips = train_value(ts.tiles_of(left), plan_end, max_pip)
             extras = left.bit_count() - count

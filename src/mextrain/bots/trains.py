@@ -56,6 +56,20 @@ class TrainSearch:
             self.exact = False
             return self._greedy(hand, start)
 
+    def best_without(self, hand: int, start: int, bit: int) -> _Best:
+        """`best` of ``hand`` less the tile ``bit``, from ``start``: the best train of the
+        whole hand when that train does not use the tile (it is still there and nothing
+        better can be), so one search serves every tile off the plan."""
+        key = (start, hand)
+        full = self._memo.get(key)
+        if full is None:
+            self.best(hand, start)
+            full = self._memo.get(key)  # (not kept if only the greedy train was found)
+        if full is not None and not full[2] & bit:
+            self._memo[(start, hand ^ bit)] = full  # the next search of that hand is done
+            return full
+        return self.best(hand ^ bit, start)
+
     def _greedy(self, hand: int, start: int) -> _Best:
         ts = self.ts
         pip_sum, pip_mask = ts.pip_sum, ts.pip_mask

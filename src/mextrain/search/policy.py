@@ -237,6 +237,7 @@ class FastPlannerPlayout:
         if search is None or search.ts is not ts or len(search._memo) > 200_000:
             search = self._search = TrainSearch(ts)
         best_train = search.best
+        best_without = search.best_without
         seat = state.seat
         hands = state.hands
         if hand is None:
@@ -272,7 +273,10 @@ class FastPlannerPlayout:
                 base = cache.get((tid, plan_end))
                 if base is None:
                     left = hand ^ low
-                    count, plan_pips, _used = best_train(left, plan_end)
+                    if own:
+                        count, plan_pips, _used = best_train(left, plan_end)
+                    else:
+                        count, plan_pips, _used = best_without(hand, own_end, low)
                     base = -(
                         (hand_pips - total - plan_pips) + pw * plan_pips + ec * (left_count - count)
                     )
