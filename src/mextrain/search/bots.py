@@ -5,8 +5,8 @@ level      budget and policy
 =========  ==========================================================================
 easy       40 iterations, greedy playouts with 30% random plays, no prior
 medium     150 iterations, planner playouts (the seat itself as the racer), racer prior
-hard       400 iterations, the same (about 0.4 s a move)
-expert     1200 iterations, the same (about 1.2 s a move)
+hard       400 iterations, the same (roughly 0.15 s a move)
+expert     1200 iterations, the same (roughly 0.5 s a move)
 =========  ==========================================================================
 
 The seat's *own style* (``own``, default ``racer``): in the planner playouts the seat
