@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import make_bot
-from mextrain.rules import Action, DealError, RoundState, Rules, SeatView, tile_set
+from mextrain.rules import MEXICAN, Action, DealError, RoundState, Rules, SeatView, tile_set
 from mextrain.search import InfoState, resample
 
 # the public part of a state: everything but the hands and the boneyard's order
@@ -136,7 +136,7 @@ def _reachable_ends(view: SeatView, seat: int) -> int:
     ts = tile_set(view.rules.max_pip)
     mask = 0
     for train in view.trains:
-        if train.owner in (seat, -1) or train.marker_up:
+        if train.owner in (seat, MEXICAN) or train.marker_up:
             mask |= ts.pip_mask[train.open_end if train.started else view.engine]
     return mask
 

@@ -237,21 +237,7 @@ class _Replay:
 
     def void(self, st: RoundState, seat: int) -> int:
         """The unseen tiles ``seat`` could play now, were it to hold them."""
-        unseen = self.unseen(st)
-        n = st.n
-        void = 0
-        hand = unseen
-        while hand:
-            hands = [0] * n
-            hands[seat] = hand
-            probe = st.with_hidden(hands, _bits(unseen & ~hand), keep_sizes=False)
-            found = 0
-            for _train, mask in probe.legal_plays():
-                found |= mask
-            if not found:
-                break
-            void |= found
-            hand &= ~found
+        void = self._fitting(st, seat, self.unseen(st))
         rules = st.rules
         if rules.no_going_out_on_double and st.hands[seat].bit_count() == 1:
             void &= ~self.ts.double_mask  # a lone double may not be played: no void
@@ -342,33 +328,6 @@ class _Replay:
         # played) k tiles of a void it showed must have drawn them all after showing it
         soft: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         ids = self.ts.ids
-        played_draws: set[int] = set()  # draws followed by a play (of the drawn tile)
-        for seat in range(n):
-            for j in draws_by[seat]:
-                nxt = self._next_action(j, seat)
-                if nxt is not None and nxt.kind == "play":
-                    played_draws.add(j)
-        plays_by: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (index, tile bit)
-        for j, (s, a) in enumerate(history):
-            if a.kind == "play":
-                assert a.tile is not None
-                plays_by[s].append((j, 1 << ids[a.tile]))
-        for i, seat, void in events + draw_voids:
-            # the draws since (a draw's own tile counts only if it was then played: a drawn
-            # tile the seat passed on did not fit, so it is outside the void)
-            drawn = sum(1 for j in draws_by[seat] if j > i or (j == i and j in played_draws))
-            if not drawn:
-                voids[seat] |= void  # still holds exactly
-                continue
-            played = 0
-            for j, bit in plays_by[seat]:
-                if j > i:
-                    played |= bit
-            budget = drawn - (void & played).bit_count()
-            if budget <= 0:
-                voids[seat] |= void
-            else:
-                soft[seat].append((void, budget))
         # the whole history, exactly: a draw followed by a play drew that tile (a drawn
         # tile that fits must be played, and nothing else fitted); a draw followed by a
         # pass drew a tile nobody has seen -- a latent tile of the seat's
@@ -382,6 +341,27 @@ class _Replay:
                     known_at[seat][i] = 1 << ids[nxt.tile]
                 else:
                     unshown[seat].append(i)
+        plays_by: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (index, tile bit)
+        for j, (s, a) in enumerate(history):
+            if a.kind == "play":
+                assert a.tile is not None
+                plays_by[s].append((j, 1 << ids[a.tile]))
+        for i, seat, void in events + draw_voids:
+            # the draws since (a draw's own tile counts only if it was then played: a drawn
+            # tile the seat passed on did not fit, so it is outside the void)
+            drawn = sum(1 for j in draws_by[seat] if j > i or (j == i and j in known_at[seat]))
+            if not drawn:
+                voids[seat] |= void  # still holds exactly
+                continue
+            played = 0
+            for j, bit in plays_by[seat]:
+                if j > i:
+                    played |= bit
+            budget = drawn - (void & played).bit_count()
+            if budget <= 0:
+                voids[seat] |= void
+            else:
+                soft[seat].append((void, budget))
 
         def past(seat: int, i: int) -> tuple[int, int, int]:
             played = 0
@@ -486,7 +466,7 @@ class _Replay:
                     return st  # (a fuller hand must play elsewhere: nothing to read)
                 probe.apply(action, seat)
                 if not probe.is_over and probe.current_seat == seat:
-                    events.append((i, seat, self._void_after(probe, seat, unseen, bit)))
+                    events.append((i, seat, self._fitting(probe, seat, unseen, bit)))
             return st
         sizes = st.hand_sizes
         bone = st.boneyard_size
@@ -508,20 +488,21 @@ class _Replay:
         # the turn ended: after this play no tile of the seat's fitted where it could go
         after = st.copy()
         after.apply(action, seat)  # the synthetic hand still lets the turn go on
-        void = self._void_after(after, seat, unseen, bit)
+        void = self._fitting(after, seat, unseen, bit)
         events.append((i, seat, void))
         return self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
 
     @staticmethod
-    def _void_after(after: RoundState, seat: int, unseen: int, bit: int) -> int:
-        """The unseen tiles (``bit``, just played, aside) that ``seat`` could play next in
-        ``after``, where its turn goes on: had it held any, its turn would not have ended."""
+    def _fitting(st: RoundState, seat: int, unseen: int, aside: int = 0) -> int:
+        """The ``unseen`` tiles (less ``aside``, e.g. a tile just played) that ``seat`` could
+        play next in ``st``, were it to hold them (grown until none fits more: where it may
+        play can depend on what it holds)."""
         void = 0
-        hand = unseen & ~bit
+        hand = unseen & ~aside
         while hand:
-            hands = [0] * after.n
+            hands = [0] * st.n
             hands[seat] = hand
-            probe = after.with_hidden(hands, _bits(unseen & ~hand & ~bit), keep_sizes=False)
+            probe = st.with_hidden(hands, _bits(unseen & ~hand & ~aside), keep_sizes=False)
             found = 0
             for _train, mask in probe.legal_plays():
                 found |= mask
