@@ -408,9 +408,12 @@ class _Replay:
     ) -> RoundState:
         """Where a seat may play can depend on its other tiles (under ``own_train_first`` a
         tile fitting its own train must go there): the real play was legal, so the seat
-        held none of the tiles that would have made it illegal. Make the synthetic hand
-        agree and keep that void."""
-        if action in st.legal_actions():
+        held none of the tiles that would have made it illegal. Keep that void, whether or
+        not this deal happened to hold such a tile, and make the synthetic hand agree."""
+        legal = action in st.legal_actions()
+        if legal and (action.train == seat or st.drawn >= 0):
+            # a play on the seat's own train never depends on its other tiles; after a
+            # draw only the drawn tile may be played, and the draw showed the rest's void
             return st
         assert action.tile is not None
         bit = 1 << self.ts.ids[action.tile]
@@ -430,7 +433,11 @@ class _Replay:
                 raise ResampleError("no hidden hand makes a recorded play legal")
             hand &= ~found
         void = unseen & ~hand
+        if not void:
+            return st  # the fullest hand may play it too: nothing to read
         events.append((i, seat, void))
+        if legal:
+            return st
         return self.rearrange(st, st.hand_sizes, st.boneyard_size, self.must[i], seat, ~void, None)
 
     def _next_seat(self, i: int) -> int | None:
