@@ -65,8 +65,10 @@ def test_search_returns_a_legal_action(table: tuple[str, int], seed: int, stop: 
     "spec",
     [
         "ismcts:iterations=60",
-        "ismcts:iterations=60,policy=greedy",
-        "ismcts:iterations=60,opponents=policy",
+        "ismcts:iterations=60,depth=end",
+        "ismcts:iterations=60,algorithm=ismcts",
+        "ismcts:iterations=60,algorithm=ismcts,policy=greedy",
+        "ismcts:iterations=60,algorithm=ismcts,opponents=policy",
     ],
 )
 def test_same_seed_same_move(spec: str) -> None:
@@ -98,13 +100,15 @@ def test_one_legal_move_is_returned_at_once() -> None:
     assert bot.last is None  # no search was run
 
 
-@pytest.mark.parametrize("opponents", ["tree", "policy"])
-def test_going_out_now_is_found(opponents: str) -> None:
+@pytest.mark.parametrize(
+    "options", ["algorithm=ismcts,opponents=tree", "algorithm=ismcts,opponents=policy", "depth=0"]
+)
+def test_going_out_now_is_found(options: str) -> None:
     state = _run_to_win()
     view = state.view(0)
     assert len(view.legal_actions) == 2
     for seed in range(3):
-        bot = make_bot(f"ismcts:iterations=200,prior=none,opponents={opponents}")
+        bot = make_bot(f"ismcts:iterations=200,prior=none,{options}")
         action = bot.act(view, random.Random(seed))
         assert str(action) == "5-6@0"
         state_after = state.copy()
@@ -121,8 +125,19 @@ def test_levels_and_parameters() -> None:
         assert isinstance(bot, ISMCTSBot)
         assert bot.name == level
     assert make_bot("expert:iterations=10").config.iterations == 10  # type: ignore[attr-defined]
+    # the default search: a race of the moves, playouts cut after 16 plies and evaluated
+    hard = make_bot("hard")
+    assert isinstance(hard, ISMCTSBot)
+    assert (hard.algorithm, hard.config.depth) == ("rollout", 16)
+    easy = make_bot("easy")
+    assert isinstance(easy, ISMCTSBot)
+    assert (easy.algorithm, easy.config.depth) == ("ismcts", None)  # greedy, to the end
+    assert make_bot("ismcts:depth=end").config.depth is None  # type: ignore[attr-defined]
+    assert make_bot("ismcts:depth=3").config.depth == 3  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="depth"):
+        make_bot("ismcts:depth=deep")
     with pytest.raises(BotSpecError):
-        make_bot("ismcts:depth=3")
+        make_bot("ismcts:plies=3")
     with pytest.raises(ValueError, match="iterations"):
         make_bot("ismcts:iterations=0")
     with pytest.raises(ValueError, match="confidence"):

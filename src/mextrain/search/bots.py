@@ -1,12 +1,22 @@
 """The search bots: ``ismcts`` with parameters, and the named strength levels.
 
+By default the ``ismcts`` bot races its legal actions on shared determinizations
+(``algorithm=rollout``, `rollout.py`): each determinization is played on by the planner
+playouts for ``depth=16`` plies, and the position reached is scored by the static
+evaluation (`evaluate.py`) instead of being played to the round's end. A score is a win
+chance rather than a 0-or-1 outcome, so each iteration tells the moves apart far better,
+and it costs a fraction of a whole playout. ``algorithm=ismcts`` grows the information-set
+tree instead (`ismcts.py`), with the same leaves; ``depth=end`` plays every playout out.
+
 =========  ==========================================================================
 level      budget and policy
 =========  ==========================================================================
-easy       40 iterations, greedy playouts with 30% random plays, no prior
-medium     150 iterations, planner playouts (the seat itself as the racer), racer prior
-hard       400 iterations, the same (roughly 0.15 s a move)
-expert     1200 iterations, the same (roughly 0.5 s a move)
+easy       40 iterations, tree search, greedy playouts to the end with 30% random
+           plays, no prior
+medium     150 iterations, the default search (planner playouts with the seat itself
+           as the racer, 16 plies, then the evaluation), racer prior
+hard       600 iterations, the same (roughly 0.1 s a move)
+expert     2000 iterations, the same (roughly 0.3 s a move)
 =========  ==========================================================================
 
 The seat's *own style* (``own``, default ``racer``): in the planner playouts the seat
@@ -14,14 +24,12 @@ makes the ``racer``'s moves and the others the ``planner``'s; and the *prior*: t
 plays the ``own`` bot's move unless the search finds another move better by more than
 ``confidence`` standard errors of the difference.
 
-``algorithm=rollout`` races the legal actions on shared determinizations instead of growing
-a tree (`rollout.py`); ``infer=planner`` also reads the other seats' recent plays as the
-planner's when dealing their hands (`resample.py`), and ``infer=history`` every play of
-the round, across draws (``infer_beta``, ``infer_reuse`` and ``infer_warm`` temper it and
-make it cheaper); ``opponents=policy`` plays the other seats by the planner inside the
-tree. All are options: at 200 ms a move against three planners none was measurably
-stronger than the tree search with planner playouts (the default, with the seat itself
-playing as the racer).
+``infer=planner`` also reads the other seats' recent plays as the planner's when dealing
+their hands (`resample.py`), and ``infer=history`` every play of the round, across draws
+(``infer_beta``, ``infer_reuse`` and ``infer_warm`` temper it and make it cheaper);
+``opponents=policy`` plays the other seats by the planner inside the tree. These are
+options: at 200 ms a move against three planners none was measurably stronger (see
+docs/BOTS.md).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -37,6 +45,7 @@ from typing import Any
 from mextrain.bots import Bot, make_bot, register_bot
 from mextrain.rules import Action, SeatView
 
+from .evaluate import Evaluator
 from .ismcts import SearchConfig, SearchResult, search
 from .policy import FastPlannerPlayout, make_policy, planner_style
 from .resample import InfoState, OpponentModel, ResampleError
@@ -47,11 +56,20 @@ __all__ = ["LEVELS", "ISMCTSBot"]
 ALGORITHMS = ("ismcts", "rollout")
 INFERENCE = ("none", "planner", "history")
 
+#: plies of planner playout before the evaluation, by default (with the planner playouts)
+DEFAULT_DEPTH = 16
+
 LEVELS: dict[str, dict[str, Any]] = {
-    "easy": {"iterations": 40, "policy": "greedy", "epsilon": 0.3, "prior": "none"},
+    "easy": {
+        "iterations": 40,
+        "algorithm": "ismcts",
+        "policy": "greedy",
+        "epsilon": 0.3,
+        "prior": "none",
+    },
     "medium": {"iterations": 150},
-    "hard": {"iterations": 400},
-    "expert": {"iterations": 1200},
+    "hard": {"iterations": 600},
+    "expert": {"iterations": 2000},
 }
 
 
@@ -69,7 +87,7 @@ class ISMCTSBot:
         fallback: str = "planner",
         prior: str = "own",
         confidence: float = 1.0,
-        algorithm: str = "ismcts",
+        algorithm: str = "rollout",
         race_z: float = 2.0,
         race_min: int = 8,
         opponents: str = "tree",
@@ -82,11 +100,13 @@ class ISMCTSBot:
         infer_warm: bool = False,
         own: str = "racer",
         name: str = "ismcts",
+        depth: int | str | None = None,
     ) -> None:
         self.name = name
         if algorithm not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, not {algorithm}")
         self.algorithm = algorithm
+        plies = _depth(depth, policy)
         self.config = SearchConfig(
             iterations=iterations,
             time_ms=time_ms,
@@ -97,11 +117,13 @@ class ISMCTSBot:
             race_z=race_z,
             race_min=race_min,
             opponents=opponents,
+            depth=plies,
         )
         self.config.check()
         self._policy = make_policy(policy, epsilon)
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
+        self._evaluator = Evaluator()
         own_bot = planner_style(own)
         self.own = own
         if isinstance(self._policy, FastPlannerPlayout):
@@ -187,7 +209,13 @@ class ISMCTSBot:
 
     def _tree(self, view: SeatView, rng: random.Random, info: InfoState, started: float) -> Action:
         self.last = result = search(
-            view, rng, self.config, info=info, policy=self._policy, started=started
+            view,
+            rng,
+            self.config,
+            info=info,
+            policy=self._policy,
+            started=started,
+            evaluator=self._evaluator,
         )
         if self._prior is None:
             return result.action
@@ -205,7 +233,14 @@ class ISMCTSBot:
     def _race(self, view: SeatView, rng: random.Random, info: InfoState, started: float) -> Action:
         prior = None if self._prior is None else self._prior.act(view, rng)
         self.last = result = rollout_search(
-            view, rng, self.config, info=info, policy=self._policy, prefer=prior, started=started
+            view,
+            rng,
+            self.config,
+            info=info,
+            policy=self._policy,
+            prefer=prior,
+            started=started,
+            evaluator=self._evaluator,
         )
         if prior is None or result.action == prior:
             return result.action
@@ -218,6 +253,21 @@ class ISMCTSBot:
         if mean > self.confidence * se:
             return result.action
         return prior
+
+
+def _depth(depth: int | str | None, policy: str) -> int | None:
+    """The plies before the evaluation: ``None`` (the default) -- `DEFAULT_DEPTH` with the
+    planner playouts, else to the end; ``end`` -- to the end; a count of plies (the
+    planner playouts only)."""
+    if depth is None:
+        return DEFAULT_DEPTH if policy == "planner" else None
+    if isinstance(depth, str):
+        if depth != "end":
+            raise ValueError(f"depth must be a number of plies or end, not {depth!r}")
+        return None
+    if policy != "planner":
+        raise ValueError("depth needs policy=planner (other playouts run to the end)")
+    return depth
 
 
 def _level(name: str) -> Any:

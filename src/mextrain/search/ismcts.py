@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 
 from mextrain.rules import Action, RoundState, SeatView
 
+from .evaluate import Evaluator
 from .policy import FastPlannerPlayout, PlayoutPolicy, _play_table, make_policy
 from .resample import InfoState
 
@@ -55,6 +56,9 @@ class SearchConfig:
     #: (UCB on their rewards); ``policy`` -- the playout policy's move (the tree then
     #: branches on the seat's own decisions only); needs a policy with ``choose``
     opponents: str = "tree"
+    #: plies of playout before the position is scored by the static evaluation (`evaluate.py`);
+    #: ``None``: play out to the round's end
+    depth: int | None = None
 
     DEFAULT_ITERATIONS = 300
 
@@ -80,6 +84,8 @@ class SearchConfig:
             raise ValueError(f"race_min must be at least 1, not {self.race_min}")
         if self.margin_scale <= 0:
             raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
+        if self.depth is not None and self.depth < 0:
+            raise ValueError(f"depth must be at least 0, not {self.depth}")
         if self.opponents not in ("tree", "policy"):
             raise ValueError(f"opponents must be tree or policy, not {self.opponents}")
 
@@ -178,6 +184,65 @@ def rewards(state: RoundState, margin_weight: float, margin_scale: float) -> lis
     return out
 
 
+def _blend(
+    wins: list[float], pips: list[int], margin_weight: float, margin_scale: float
+) -> list[float]:
+    n = len(pips)
+    total = sum(pips)
+    out = []
+    for w, s in zip(wins, pips, strict=True):
+        margin = ((total - s) / (n - 1) - s) / margin_scale
+        margin = -1.0 if margin < -1.0 else 1.0 if margin > 1.0 else margin
+        out.append((1.0 - margin_weight) * w + margin_weight * (0.5 + 0.5 * margin))
+    return out
+
+
+def leaf_tools(
+    config: SearchConfig, policy: PlayoutPolicy, evaluator: Evaluator | None
+) -> tuple[FastPlannerPlayout, Evaluator]:
+    """What `finish` needs besides the policy: the planner playout that plays the plies
+    before an evaluation (the policy itself; ``depth`` needs the planner playouts) and
+    the evaluator."""
+    if isinstance(policy, FastPlannerPlayout):
+        mover = policy
+    elif config.depth is not None:
+        raise ValueError("depth needs the planner playout policy")
+    else:
+        mover = FastPlannerPlayout()  # (not used: playouts run to the end)
+    return mover, Evaluator() if evaluator is None else evaluator
+
+
+def finish(
+    state: RoundState,
+    policy: PlayoutPolicy,
+    rng: random.Random,
+    depth: int | None,
+    mover: FastPlannerPlayout,
+    table: tuple[tuple[Action, ...], ...],
+    evaluator: Evaluator,
+    margin_weight: float,
+    margin_scale: float,
+) -> tuple[list[float], list[float], list[int]]:
+    """Play ``state`` out: to the round's end, or (``depth``) for that many plies by the
+    planner playout ``mover``, then score it with ``evaluator``. Every seat's reward, win
+    share (or chance) and score (or the pips it holds)."""
+    if state.ended is None:
+        if depth is None:
+            policy.playout(state, rng)
+        else:
+            k = depth
+            while state.ended is None and k > 0:
+                mover.move(state, table)
+                k -= 1
+    if state.ended is None:
+        wins = evaluator.win_probabilities(state)
+        pips = [state.ts.pips_of(h) for h in state.hands]
+        return _blend(wins, pips, margin_weight, margin_scale), wins, pips
+    scores = state.scores()
+    assert scores is not None
+    return rewards(state, margin_weight, margin_scale), win_shares(scores), scores
+
+
 def prepare(
     view: SeatView,
     rng: random.Random,
@@ -216,8 +281,11 @@ def search(
     info: InfoState | None = None,
     policy: PlayoutPolicy | None = None,
     started: float | None = None,
+    evaluator: Evaluator | None = None,
 ) -> SearchResult:
-    """Search the seat's decision in ``view`` (it must be the seat's turn)."""
+    """Search the seat's decision in ``view`` (it must be the seat's turn). With
+    ``config.depth`` playouts stop after that many plies and ``evaluator`` (a new one if
+    not given) scores the position."""
     start, iterations, deadline, info, policy = prepare(view, rng, config, info, policy, started)
     me = view.seat
     root = _Node()
@@ -231,6 +299,8 @@ def search(
     if model is not None and not isinstance(model, FastPlannerPlayout):
         raise ValueError("opponents=policy needs the planner playout policy")
     table = _play_table(view.rules.max_pip, view.players)
+    depth = config.depth
+    mover, evaluator = leaf_tools(config, policy, evaluator)
     while True:
         if iterations is not None and done >= iterations:
             break
@@ -279,16 +349,12 @@ def search(
             state.apply(action)
             path.append((child, seat))
             node = child
-        if state.ended is None:
-            policy.playout(state, rng)
-        reward = rewards(state, mw, ms)
+        reward, wins, scores = finish(state, policy, rng, depth, mover, table, evaluator, mw, ms)
         for child, seat in path:
             child.visits += 1
             child.reward += reward[seat]
-        scores = state.scores()
-        assert scores is not None
         assert first is not None
-        stats[first].add(reward[me], win_shares(scores)[me], scores[me])
+        stats[first].add(reward[me], wins[me], scores[me])
         done += 1
     ranked = sorted(stats.values(), key=lambda s: (s.visits, s.mean_reward), reverse=True)
     return SearchResult(

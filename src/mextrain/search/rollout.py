@@ -33,8 +33,9 @@ from collections.abc import Sequence
 
 from mextrain.rules import Action, SeatView
 
-from .ismcts import ActionStats, SearchConfig, SearchResult, prepare, rewards, win_shares
-from .policy import PlayoutPolicy
+from .evaluate import Evaluator
+from .ismcts import ActionStats, SearchConfig, SearchResult, finish, leaf_tools, prepare
+from .policy import PlayoutPolicy, _play_table
 from .resample import InfoState
 
 __all__ = ["paired_difference", "rollout_search"]
@@ -63,6 +64,7 @@ def rollout_search(
     policy: PlayoutPolicy | None = None,
     prefer: Action | None = None,
     started: float | None = None,
+    evaluator: Evaluator | None = None,
 ) -> SearchResult:
     """Race the legal actions of ``view`` (the seat to move) on shared determinizations.
 
@@ -77,6 +79,9 @@ def rollout_search(
     alive = list(legal)
     mw, ms = config.margin_weight, config.margin_scale
     z = config.race_z
+    depth = config.depth
+    mover, evaluator = leaf_tools(config, policy, evaluator)
+    table = _play_table(view.rules.max_pip, view.players)
     done = 0
     batches = 0
     while len(alive) > 1 or done == 0:
@@ -88,12 +93,11 @@ def rollout_search(
         for action in alive:
             state = base.copy()
             state.apply(action)
-            if state.ended is None:
-                policy.playout(state, rng)
-            reward = rewards(state, mw, ms)[me]
-            scores = state.scores()
-            assert scores is not None
-            stats[action].add(reward, win_shares(scores)[me], scores[me])
+            all_rewards, wins, scores = finish(
+                state, policy, rng, depth, mover, table, evaluator, mw, ms
+            )
+            reward = all_rewards[me]
+            stats[action].add(reward, wins[me], scores[me])
             samples[action].append(reward)
             done += 1
         batches += 1

@@ -1,0 +1,186 @@
+"""The static evaluation and the searches that stop their playouts early to use it."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mextrain.bots import make_bot
+from mextrain.rules import RoundState, Rules, parse_tile, tile_set
+from mextrain.search import SearchConfig, rollout_search, search
+from mextrain.search.evaluate import FEATURES, WEIGHTS, Evaluator, weights_for
+from mextrain.search.ismcts import finish, leaf_tools, rewards
+from mextrain.search.policy import FastPlannerPlayout, GreedyPlayout, _play_table
+
+TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("classic", 8)]
+
+
+def _midround(preset: str, players: int, seed: int, stop: float) -> RoundState:
+    """A live position of a round between planners, at a seat's decision."""
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    while True:
+        state = RoundState.new(
+            rules, players, rng.randrange(13), rng, starter=rng.randrange(players)
+        )
+        bot = make_bot("planner")
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) > 1 and rng.random() < stop:
+                return state
+            action = legal[0] if len(legal) == 1 else bot.act(state.view(state.seat), rng)
+            state.apply(action)
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_every_table_size_has_weights(players: int) -> None:
+    weights = weights_for(players)
+    assert len(weights) == len(FEATURES) + players - 1
+    if players in WEIGHTS:
+        assert weights == WEIGHTS[players]
+
+
+@settings(max_examples=25)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), stop=st.floats(0.01, 0.3))
+def test_win_chances_are_a_distribution_over_the_seats(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    state = _midround(*table, seed, stop)
+    before = state.copy()
+    chances = Evaluator().win_probabilities(state)
+    assert len(chances) == state.n
+    assert all(0.0 < p < 1.0 for p in chances)
+    assert math.isclose(sum(chances), 1.0)
+    # reading the position changes nothing
+    assert state.hands == before.hands
+    assert state.history == before.history
+
+
+def test_a_seat_one_tile_from_going_out_is_the_favourite() -> None:
+    """Seat 0 holds one tile for its own train; seat 1 holds eight tiles that make no train."""
+    rules = Rules.preset("classic", max_pip=12, hand_size={2: 8})
+    ts = tile_set(12)
+    hands = [
+        [parse_tile(t) for t in ("12-3", "0-1", "0-2", "1-2", "4-5", "4-6", "5-6", "7-8")],
+        [parse_tile(t) for t in ("0-3", "0-4", "1-5", "2-6", "3-7", "4-8", "5-9", "6-10")],
+    ]
+    dealt = {t for hand in hands for t in hand} | {parse_tile("12-12")}
+    boneyard = [t for t in ts.tiles if t not in dealt]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, 0)
+    state.hands[0] = 1 << ts.ids[parse_tile("12-3")]  # seat 0 is left with one tile
+    evaluator = Evaluator()
+    chances = evaluator.win_probabilities(state)
+    assert chances[0] > 0.7
+    features = evaluator.features(state)
+    assert features[0][:2] == [1.0, 0.0]  # a one-tile train, no extras
+    assert features[1][0] == 0.0  # nothing fits the engine's 12
+
+
+@pytest.mark.parametrize(("players", "margin"), [(2, 0.01), (4, 0.1)])
+def test_the_evaluation_predicts_the_winner_better_than_a_uniform_guess(
+    players: int, margin: float
+) -> None:
+    """On fresh rounds between planners, the log loss of the chances the evaluation gave
+    the real winner, read at random decisions, is below the uniform guess's (measured:
+    0.671 against 0.693 in 2 seats, where the position says less; 1.220 against 1.386 in 4)."""
+    rules = Rules.preset("classic")
+    rng = random.Random(7)
+    bot = make_bot("planner")
+    evaluator = Evaluator()
+    losses: list[float] = []
+    for _ in range(150):
+        state = RoundState.new(
+            rules, players, rng.randrange(13), rng, starter=rng.randrange(players)
+        )
+        read: list[list[float]] = []
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])
+                continue
+            if rng.random() < 0.2:
+                read.append(evaluator.win_probabilities(state))
+            state.apply(bot.act(state.view(state.seat), rng))
+        scores = state.scores()
+        assert scores is not None
+        shares = [1.0 if s == min(scores) else 0.0 for s in scores]
+        total = sum(shares)
+        losses += [
+            -sum(w / total * math.log(p) for w, p in zip(shares, chances, strict=True))
+            for chances in read
+        ]
+    assert len(losses) > 500
+    assert sum(losses) / len(losses) < math.log(players) - margin
+
+
+def test_finish_without_depth_plays_to_the_end() -> None:
+    state = _midround("classic", 4, 3, 0.1)
+    policy = FastPlannerPlayout()
+    mover, evaluator = leaf_tools(SearchConfig(), policy, None)
+    table = _play_table(state.ts.max_pip, state.n)
+    full = state.copy()
+    policy.playout(full, random.Random(0))
+    done = state.copy()
+    reward, wins, scores = finish(
+        done, policy, random.Random(0), None, mover, table, evaluator, 0.25, 50.0
+    )
+    assert done.is_over
+    assert reward == rewards(full, 0.25, 50.0)
+    assert scores == full.scores()
+    assert sum(wins) == pytest.approx(1.0)
+
+
+def test_finish_with_depth_stops_and_evaluates() -> None:
+    state = _midround("classic", 4, 4, 0.05)
+    policy = FastPlannerPlayout()
+    mover, evaluator = leaf_tools(SearchConfig(depth=2), policy, None)
+    table = _play_table(state.ts.max_pip, state.n)
+    done = state.copy()
+    plies = len(done.history)
+    reward, wins, scores = finish(
+        done, policy, random.Random(0), 2, mover, table, evaluator, 0.25, 50.0
+    )
+    if not done.is_over:
+        assert len(done.history) == plies + 2
+        assert wins == evaluator.win_probabilities(done)
+        assert scores == [done.ts.pips_of(h) for h in done.hands]
+    assert all(0.0 <= r <= 1.0 for r in reward)
+    zero = state.copy()
+    finish(zero, policy, random.Random(0), 0, mover, table, evaluator, 0.25, 50.0)
+    assert zero.history == state.history  # depth 0: the position itself is scored
+
+
+@pytest.mark.parametrize("algorithm", ["ismcts", "rollout"])
+def test_searches_with_depth_are_legal_and_deterministic(algorithm: str) -> None:
+    state = _midround("classic", 4, 11, 0.1)
+    view = state.view(state.seat)
+    config = SearchConfig(iterations=60, depth=6)
+    run = search if algorithm == "ismcts" else rollout_search
+    one = run(view, random.Random(5), config)
+    two = run(view, random.Random(5), config)
+    assert one.action in view.legal_actions
+    assert one.action == two.action
+    assert [(s.action, s.visits, s.reward) for s in one.stats] == [
+        (s.action, s.visits, s.reward) for s in two.stats
+    ]
+    bot = make_bot(f"ismcts:iterations=40,depth=4,algorithm={algorithm}")
+    assert bot.act(view, random.Random(1)) in view.legal_actions
+
+
+def test_depth_is_checked() -> None:
+    with pytest.raises(ValueError, match="depth"):
+        make_bot("ismcts:depth=-1")
+    with pytest.raises(ValueError, match="depth"):
+        make_bot("ismcts:depth=4,policy=greedy")
+    state = _midround("classic", 2, 1, 0.1)
+    with pytest.raises(ValueError, match="depth"):
+        search(
+            state.view(state.seat),
+            random.Random(0),
+            SearchConfig(iterations=5, depth=3),
+            policy=GreedyPlayout(),
+        )
