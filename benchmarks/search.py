@@ -13,7 +13,8 @@ times on them, each for about ``--seconds``:
   ``planner`` (the planner's moves computed on the state, no views) and the planner bot
   itself through seat views (the peer);
 - whole ISMCTS iterations (determinize, select, expand, play out, back up) per policy, and
-  rollout-search iterations (one playout each).
+  rollout-search iterations (one playout each); then both with the playouts cut after 16
+  plies and scored by the static evaluation (``depth=16``, the bot's default).
 
 Ratios are printed against the peer measured in the same run: compare ratios, not raw
 figures, on a shared machine.
@@ -135,10 +136,18 @@ def main() -> None:
         lines.append((f"sample + {name} playout", value, note))
 
     iterations: dict[str, float] = {}
-    for name in ("ismcts, greedy", "ismcts, plan", "ismcts, planner", "rollout, planner"):
-        algorithm, policy_name = name.split(", ")
+    for name in (
+        "ismcts, greedy",
+        "ismcts, plan",
+        "ismcts, planner",
+        "rollout, planner",
+        "ismcts, planner, depth 16",
+        "rollout, planner, depth 16",
+    ):
+        algorithm, policy_name, *cut = name.split(", ")
         run = search if algorithm == "ismcts" else rollout_search
-        config = SearchConfig(time_ms=1000 * args.seconds / 4, policy=policy_name)
+        depth = int(cut[0].split()[1]) if cut else None
+        config = SearchConfig(time_ms=1000 * args.seconds / 4, policy=policy_name, depth=depth)
         done = 0
         start = time.perf_counter()
         for i, (_state, view) in enumerate(found):

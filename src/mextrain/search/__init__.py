@@ -3,6 +3,7 @@
 - `resample`: deal the unseen tiles again, consistently with one seat's knowledge;
 - `ismcts`: information-set Monte Carlo tree search over those determinizations;
 - `rollout`: the legal actions raced on shared determinizations, played out by the planner;
+- `evaluate`: a static evaluation (each seat's chance to win) that ends playouts early;
 - `analysis`: every legal action with its win probability and expected score (hints);
 - `bots`: the ``ismcts`` bot and the ``easy``/``medium``/``hard``/``expert`` levels.
 
@@ -11,6 +12,7 @@ Importing this package registers the bots.
 
 from .analysis import ActionAnalysis, analyze
 from .bots import LEVELS, ISMCTSBot
+from .evaluate import Evaluator
 from .ismcts import ActionStats, SearchConfig, SearchResult, search
 from .policy import FastPlannerPlayout, GreedyPlayout, PlayoutPolicy, make_policy
 from .resample import InfoState, OpponentModel, ResampleError, resample
@@ -20,6 +22,7 @@ __all__ = [
     "LEVELS",
     "ActionAnalysis",
     "ActionStats",
+    "Evaluator",
     "FastPlannerPlayout",
     "GreedyPlayout",
     "ISMCTSBot",

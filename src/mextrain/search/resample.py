@@ -411,9 +411,10 @@ class _Replay:
         held none of the tiles that would have made it illegal. Keep that void, whether or
         not this deal happened to hold such a tile, and make the synthetic hand agree."""
         legal = action in st.legal_actions()
-        if legal and (action.train == seat or st.drawn >= 0):
-            # a play on the seat's own train never depends on its other tiles; after a
-            # draw only the drawn tile may be played, and the draw showed the rest's void
+        if legal and (action.train == seat or st.drawn >= 0 or not st.rules.own_train_first):
+            # only own_train_first makes a play's legality depend on the seat's other
+            # tiles, and never a play on its own train; after a draw only the drawn tile
+            # may be played, and the draw showed the rest's void
             return st
         assert action.tile is not None
         bit = 1 << self.ts.ids[action.tile]
