@@ -10,9 +10,12 @@ Single-observer ISMCTS from the deciding seat's point of view. Each iteration
    ``mean + c * sqrt(ln(availability) / visits)``), with each node's mean taken from the
    point of view of the seat that chose it;
 3. **expands** one untried legal action;
-4. **plays out** the rest of the round with a fast policy (`policy.py`);
-5. **backs up** every seat's reward: its share of the round's win (lowest score) blended
-   with its score margin against the other seats' mean.
+4. **plays out** the rest of the round with a fast policy (`policy.py`), or with
+   ``depth`` only that many plies, then scores the position with the static evaluation
+   (`evaluate.py`: each seat's chance to win);
+5. **backs up** every seat's reward: its share of the round's win (lowest score; or its
+   chance to win) blended with its score margin (or pips held) against the other
+   seats' mean.
 
 Moves with a single legal action (a forced draw or pass) are applied without a node, so
 the tree's depth is spent on choices. The tree is keyed by ``(seat, action)``.
@@ -57,7 +60,8 @@ class SearchConfig:
     #: branches on the seat's own decisions only); needs a policy with ``choose``
     opponents: str = "tree"
     #: plies of playout before the position is scored by the static evaluation (`evaluate.py`);
-    #: ``None``: play out to the round's end
+    #: ``None``: play out to the round's end. The root statistics' win and score are then
+    #: the evaluation's win chance and the pips held where the playout stopped
     depth: int | None = None
 
     DEFAULT_ITERATIONS = 300
@@ -171,29 +175,21 @@ def rewards(state: RoundState, margin_weight: float, margin_scale: float) -> lis
     """Each seat's reward in [0, 1] for a finished round (see the module docstring)."""
     scores = state.scores()
     assert scores is not None
-    n = len(scores)
-    best = min(scores)
-    winners = sum(1 for s in scores if s == best)
-    total = sum(scores)
+    return blend(win_shares(scores), scores, margin_weight, margin_scale)
+
+
+def blend(
+    wins: list[float], points: list[int], margin_weight: float, margin_scale: float
+) -> list[float]:
+    """Each seat's reward from its win share (or chance) and its margin of ``points``
+    against the other seats' mean, ``margin_scale`` points counting fully."""
+    n = len(points)
+    total = sum(points)
     out = []
-    for s in scores:
-        win = 1.0 / winners if s == best else 0.0
+    for win, s in zip(wins, points, strict=True):
         margin = ((total - s) / (n - 1) - s) / margin_scale
         margin = -1.0 if margin < -1.0 else 1.0 if margin > 1.0 else margin
         out.append((1.0 - margin_weight) * win + margin_weight * (0.5 + 0.5 * margin))
-    return out
-
-
-def _blend(
-    wins: list[float], pips: list[int], margin_weight: float, margin_scale: float
-) -> list[float]:
-    n = len(pips)
-    total = sum(pips)
-    out = []
-    for w, s in zip(wins, pips, strict=True):
-        margin = ((total - s) / (n - 1) - s) / margin_scale
-        margin = -1.0 if margin < -1.0 else 1.0 if margin > 1.0 else margin
-        out.append((1.0 - margin_weight) * w + margin_weight * (0.5 + 0.5 * margin))
     return out
 
 
@@ -237,7 +233,7 @@ def finish(
     if state.ended is None:
         wins = evaluator.win_probabilities(state)
         pips = [state.ts.pips_of(h) for h in state.hands]
-        return _blend(wins, pips, margin_weight, margin_scale), wins, pips
+        return blend(wins, pips, margin_weight, margin_scale), wins, pips
     scores = state.scores()
     assert scores is not None
     return rewards(state, margin_weight, margin_scale), win_shares(scores), scores

@@ -4,7 +4,9 @@ For each decision the search compares the seat's legal actions on the *same* sam
 the unseen tiles (common random numbers). A *batch* is one determinization
 (`InfoState.sample`): each action still in the race is applied to a copy of it and the
 round is played out by the playout policy (by default every seat plays the ``planner``
-bot's move: `policy.FastPlannerPlayout`). Every playout counts as one iteration.
+bot's move: `policy.FastPlannerPlayout`) -- or, with ``config.depth``, played on for that
+many plies and scored by the static evaluation (`evaluate.py`; the ``ismcts`` bot's
+default). Every playout counts as one iteration.
 
 Because every action in the race sees the same deals, the search compares actions by
 their *paired* differences, whose spread is far smaller than that of the outcomes
