@@ -101,7 +101,14 @@ def test_one_legal_move_is_returned_at_once() -> None:
 
 
 @pytest.mark.parametrize(
-    "options", ["algorithm=ismcts,opponents=tree", "algorithm=ismcts,opponents=policy", "depth=0"]
+    "options",
+    [
+        "algorithm=ismcts,opponents=tree",
+        "algorithm=ismcts,opponents=policy",
+        "algorithm=ismcts,depth=2",
+        "algorithm=rollout",  # the default: the race, 16 plies, the evaluation
+        "depth=0",
+    ],
 )
 def test_going_out_now_is_found(options: str) -> None:
     state = _run_to_win()
