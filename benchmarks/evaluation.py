@@ -45,6 +45,8 @@ Example = tuple[list[list[list[float]]], list[list[float]], int]  # features, ou
 
 
 def positions(preset: str, players: int, rounds: int, samples: int, seed: int) -> list[Example]:
+    """The training examples of ``rounds`` rounds: per position read, each sample's
+    features and each seat's win share in its playout, and the deciding seat."""
     rules = Rules.preset(preset)
     rng = random.Random(seed)
     bot = make_bot("planner")
