@@ -13,7 +13,7 @@ from mextrain.bots import make_bot
 from mextrain.rules import RoundState, Rules, parse_tile, tile_set
 from mextrain.search import SearchConfig, rollout_search, search
 from mextrain.search.evaluate import FEATURES, WEIGHTS, Evaluator, weights_for
-from mextrain.search.ismcts import finish, leaf_tools, rewards
+from mextrain.search.ismcts import finish, leaf_evaluator, rewards
 from mextrain.search.policy import FastPlannerPlayout, GreedyPlayout, _play_table
 
 TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("classic", 8)]
@@ -120,13 +120,13 @@ def test_the_evaluation_predicts_the_winner_better_than_a_uniform_guess(
 def test_finish_without_depth_plays_to_the_end() -> None:
     state = _midround("classic", 4, 3, 0.1)
     policy = FastPlannerPlayout()
-    mover, evaluator = leaf_tools(SearchConfig(), policy, None)
+    evaluator = leaf_evaluator(SearchConfig(), policy, None)
     table = _play_table(state.ts.max_pip, state.n)
     full = state.copy()
     policy.playout(full, random.Random(0))
     done = state.copy()
     reward, wins, scores = finish(
-        done, policy, random.Random(0), None, mover, table, evaluator, 0.25, 50.0
+        done, policy, random.Random(0), None, table, evaluator, 0.25, 50.0
     )
     assert done.is_over
     assert reward == rewards(full, 0.25, 50.0)
@@ -137,20 +137,18 @@ def test_finish_without_depth_plays_to_the_end() -> None:
 def test_finish_with_depth_stops_and_evaluates() -> None:
     state = _midround("classic", 4, 4, 0.05)
     policy = FastPlannerPlayout()
-    mover, evaluator = leaf_tools(SearchConfig(depth=2), policy, None)
+    evaluator = leaf_evaluator(SearchConfig(depth=2), policy, None)
     table = _play_table(state.ts.max_pip, state.n)
     done = state.copy()
     plies = len(done.history)
-    reward, wins, scores = finish(
-        done, policy, random.Random(0), 2, mover, table, evaluator, 0.25, 50.0
-    )
+    reward, wins, scores = finish(done, policy, random.Random(0), 2, table, evaluator, 0.25, 50.0)
     if not done.is_over:
         assert len(done.history) == plies + 2
         assert wins == evaluator.win_probabilities(done)
         assert scores == [done.ts.pips_of(h) for h in done.hands]
     assert all(0.0 <= r <= 1.0 for r in reward)
     zero = state.copy()
-    finish(zero, policy, random.Random(0), 0, mover, table, evaluator, 0.25, 50.0)
+    finish(zero, policy, random.Random(0), 0, table, evaluator, 0.25, 50.0)
     assert zero.history == state.history  # depth 0: the position itself is scored
 
 

@@ -90,6 +90,8 @@ class SearchConfig:
             raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
         if self.depth is not None and self.depth < 0:
             raise ValueError(f"depth must be at least 0, not {self.depth}")
+        if self.depth is not None and self.policy != "planner":
+            raise ValueError("depth needs policy=planner (other playouts run to the end)")
         if self.opponents not in ("tree", "policy"):
             raise ValueError(f"opponents must be tree or policy, not {self.opponents}")
 
@@ -193,19 +195,14 @@ def blend(
     return out
 
 
-def leaf_tools(
+def leaf_evaluator(
     config: SearchConfig, policy: PlayoutPolicy, evaluator: Evaluator | None
-) -> tuple[FastPlannerPlayout, Evaluator]:
-    """What `finish` needs besides the policy: the planner playout that plays the plies
-    before an evaluation (the policy itself; ``depth`` needs the planner playouts) and
-    the evaluator."""
-    if isinstance(policy, FastPlannerPlayout):
-        mover = policy
-    elif config.depth is not None:
+) -> Evaluator:
+    """The evaluator `finish` scores cut playouts with (a new one if not given); checks
+    that ``depth`` comes with the planner playouts, which play the plies before it."""
+    if config.depth is not None and not isinstance(policy, FastPlannerPlayout):
         raise ValueError("depth needs the planner playout policy")
-    else:
-        mover = FastPlannerPlayout()  # (not used: playouts run to the end)
-    return mover, Evaluator() if evaluator is None else evaluator
+    return Evaluator() if evaluator is None else evaluator
 
 
 def finish(
@@ -213,22 +210,22 @@ def finish(
     policy: PlayoutPolicy,
     rng: random.Random,
     depth: int | None,
-    mover: FastPlannerPlayout,
     table: tuple[tuple[Action, ...], ...],
     evaluator: Evaluator,
     margin_weight: float,
     margin_scale: float,
 ) -> tuple[list[float], list[float], list[int]]:
-    """Play ``state`` out: to the round's end, or (``depth``) for that many plies by the
-    planner playout ``mover``, then score it with ``evaluator``. Every seat's reward, win
+    """Play ``state`` out with ``policy``: to the round's end, or (``depth``, the planner
+    playouts) for that many plies, then score it with ``evaluator``. Every seat's reward, win
     share (or chance) and score (or the pips it holds)."""
     if state.ended is None:
         if depth is None:
             policy.playout(state, rng)
         else:
+            assert isinstance(policy, FastPlannerPlayout)  # (`leaf_evaluator` checks it)
             k = depth
             while state.ended is None and k > 0:
-                mover.move(state, table)
+                policy.move(state, table)
                 k -= 1
     if state.ended is None:
         wins = evaluator.win_probabilities(state)
@@ -296,7 +293,7 @@ def search(
         raise ValueError("opponents=policy needs the planner playout policy")
     table = _play_table(view.rules.max_pip, view.players)
     depth = config.depth
-    mover, evaluator = leaf_tools(config, policy, evaluator)
+    evaluator = leaf_evaluator(config, policy, evaluator)
     while True:
         if iterations is not None and done >= iterations:
             break
@@ -345,7 +342,7 @@ def search(
             state.apply(action)
             path.append((child, seat))
             node = child
-        reward, wins, scores = finish(state, policy, rng, depth, mover, table, evaluator, mw, ms)
+        reward, wins, scores = finish(state, policy, rng, depth, table, evaluator, mw, ms)
         for child, seat in path:
             child.visits += 1
             child.reward += reward[seat]

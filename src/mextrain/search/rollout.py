@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from mextrain.rules import Action, SeatView
 
 from .evaluate import Evaluator
-from .ismcts import ActionStats, SearchConfig, SearchResult, finish, leaf_tools, prepare
+from .ismcts import ActionStats, SearchConfig, SearchResult, finish, leaf_evaluator, prepare
 from .policy import PlayoutPolicy, _play_table
 from .resample import InfoState
 
@@ -82,7 +82,7 @@ def rollout_search(
     mw, ms = config.margin_weight, config.margin_scale
     z = config.race_z
     depth = config.depth
-    mover, evaluator = leaf_tools(config, policy, evaluator)
+    evaluator = leaf_evaluator(config, policy, evaluator)
     table = _play_table(view.rules.max_pip, view.players)
     done = 0
     batches = 0
@@ -95,9 +95,7 @@ def rollout_search(
         for action in alive:
             state = base.copy()
             state.apply(action)
-            all_rewards, wins, scores = finish(
-                state, policy, rng, depth, mover, table, evaluator, mw, ms
-            )
+            all_rewards, wins, scores = finish(state, policy, rng, depth, table, evaluator, mw, ms)
             reward = all_rewards[me]
             stats[action].add(reward, wins[me], scores[me])
             samples[action].append(reward)
