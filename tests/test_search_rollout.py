@@ -118,6 +118,45 @@ def test_the_search_bot_plays_its_own_style() -> None:
         make_bot("ismcts:own=greedy")
 
 
+def test_the_search_bot_trusts_its_search_by_default() -> None:
+    """``confidence=0`` (the default): the bot plays the race's best move whenever it leads,
+    however narrowly; the racer's move only breaks ties, or stands when each move was tried
+    on a single deal. ``confidence=1`` keeps the racer's move where the lead is within a
+    standard error of the difference."""
+    racer = make_bot("racer")
+    rng = random.Random(0)
+    views = [
+        state.view(state.current_seat)
+        for seed in range(2)
+        for state in _planner_round("classic", 2, seed)
+        if len(state.legal_actions()) > 1
+    ]
+    default = make_bot("ismcts:iterations=60")
+    cautious = make_bot("ismcts:iterations=60,confidence=1")
+    overruled = kept = 0
+    for view in views:
+        action = default.act(view, random.Random(7))
+        result = default.last  # type: ignore[attr-defined]
+        assert action == result.action
+        if action != racer.act(view, rng):
+            overruled += 1
+        careful = cautious.act(view, random.Random(7))
+        if careful != cautious.last.action:  # type: ignore[attr-defined]
+            assert careful == racer.act(view, rng)
+            kept += 1
+    assert overruled > 0
+    assert kept > 0  # the two settings differ on these positions
+    # one deal per move is no evidence against the racer's move, however they came out
+    once = 0
+    for view in views:
+        bot = make_bot(f"ismcts:iterations={len(view.legal_actions)}")
+        action = bot.act(view, random.Random(7))
+        assert bot.last.iterations == len(view.legal_actions)  # type: ignore[attr-defined]
+        assert action == racer.act(view, rng)
+        once += action != bot.last.action  # type: ignore[attr-defined]
+    assert once > 0
+
+
 @settings(max_examples=25)
 @given(
     table=st.sampled_from(TABLES),

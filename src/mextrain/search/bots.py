@@ -21,9 +21,10 @@ expert     2000 iterations, the same (0.02 s at the median, 0.33 s at the 90th)
 =========  ==========================================================================
 
 The seat's *own style* (``own``, default ``racer``): in the planner playouts the seat
-makes the ``racer``'s moves and the others the ``planner``'s; and the *prior*: the bot
-plays the ``own`` bot's move unless the search finds another move better by more than
-``confidence`` standard errors of the difference.
+makes the ``racer``'s moves and the others the ``planner``'s; and the *prior*: the
+``own`` bot's move wins ties, and with ``confidence=K`` the bot keeps it unless the search
+finds another move better by more than K standard errors of the difference (by default
+``confidence=0``: the search's best move, whatever its margin).
 
 ``infer=planner`` also reads the other seats' recent plays as the planner's when dealing
 their hands (`resample.py`), and ``infer=history`` every play of the round, across draws
@@ -87,7 +88,7 @@ class ISMCTSBot:
         margin_weight: float = 0.25,
         fallback: str = "planner",
         prior: str = "own",
-        confidence: float = 1.0,
+        confidence: float = 0.0,
         algorithm: str = "rollout",
         race_z: float = 2.0,
         race_min: int = 8,
@@ -227,7 +228,8 @@ class ISMCTSBot:
         if mine is None or best.action == prior:
             return best.action if mine is None else prior
         spread = math.hypot(best.reward_stderr, mine.reward_stderr)
-        if best.mean_reward - mine.mean_reward > self.confidence * spread:
+        # (a move seen once has no spread: nothing to judge the lead by, even at confidence 0)
+        if math.isfinite(spread) and best.mean_reward - mine.mean_reward > self.confidence * spread:
             return best.action
         return prior
 
@@ -251,7 +253,7 @@ class ISMCTSBot:
             return result.action
         # both ran on the same deals: compare their paired difference
         mean, se = paired_difference(result.samples[leader.action], result.samples[prior])
-        if mean > self.confidence * se:
+        if math.isfinite(se) and mean > self.confidence * se:
             return result.action
         return prior
 
