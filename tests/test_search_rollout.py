@@ -133,6 +133,10 @@ def test_the_search_bot_trusts_its_search_by_default() -> None:
     ]
     default = make_bot("ismcts:iterations=60")
     cautious = make_bot("ismcts:iterations=60,confidence=1")
+    assert default.confidence == 0.0  # type: ignore[attr-defined]
+    # the tree's means come from different deals: it stays cautious by default
+    assert make_bot("ismcts:algorithm=ismcts").confidence == 1.0  # type: ignore[attr-defined]
+    assert make_bot("ismcts:algorithm=ismcts,confidence=0").confidence == 0.0  # type: ignore[attr-defined]
     overruled = kept = 0
     for view in views:
         action = default.act(view, random.Random(7))

@@ -24,7 +24,8 @@ The seat's *own style* (``own``, default ``racer``): in the planner playouts the
 makes the ``racer``'s moves and the others the ``planner``'s; and the *prior*: the
 ``own`` bot's move wins ties, and with ``confidence=K`` the bot keeps it unless the search
 finds another move better by more than K standard errors of the difference (by default
-``confidence=0``: the search's best move, whatever its margin).
+``confidence=0`` with the race: its best move, whatever its margin; ``confidence=1`` with
+the tree).
 
 ``infer=planner`` also reads the other seats' recent plays as the planner's when dealing
 their hands (`resample.py`), and ``infer=history`` every play of the round, across draws
@@ -88,7 +89,7 @@ class ISMCTSBot:
         margin_weight: float = 0.25,
         fallback: str = "planner",
         prior: str = "own",
-        confidence: float = 0.0,
+        confidence: float | None = None,
         algorithm: str = "rollout",
         race_z: float = 2.0,
         race_min: int = 8,
@@ -165,6 +166,11 @@ class ISMCTSBot:
         self._prior: Bot | None = (
             None if prior == "none" else own_bot if prior == "own" else make_bot(prior)
         )
+        if confidence is None:
+            # the race compares moves on the same deals (paired differences); the tree's
+            # means come from different deals and a rarely visited move's mean is a fluke
+            # more often, so the tree keeps the prior's move unless it is beaten clearly
+            confidence = 0.0 if algorithm == "rollout" else 1.0
         if confidence < 0:
             raise ValueError(f"confidence must be at least 0, not {confidence}")
         self.confidence = confidence
