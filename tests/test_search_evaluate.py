@@ -182,3 +182,49 @@ def test_depth_is_checked() -> None:
             SearchConfig(iterations=5, depth=3),
             policy=GreedyPlayout(),
         )
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    table=st.sampled_from(TABLES),
+    seed=st.integers(0, 10**6),
+    stop=st.floats(0.02, 0.3),
+    depth=st.integers(0, 6),
+    quiet=st.integers(1, 4),
+)
+def test_finish_plays_on_until_the_position_is_quiet(
+    table: tuple[str, int], seed: int, stop: float, depth: int, quiet: int
+) -> None:
+    """``quiet``: past ``depth`` the playout goes on, with the same moves, while any seat
+    holds ``quiet`` tiles or fewer; only a quiet position (or the round's end) is scored."""
+    state = _midround(*table, seed, stop)
+    policy = FastPlannerPlayout()
+    evaluator = leaf_evaluator(SearchConfig(depth=depth, quiet=quiet), policy, None)
+    tiles = _play_table(state.ts.max_pip, state.n)
+    cut, calm = state.copy(), state.copy()
+    finish(cut, policy, random.Random(0), depth, tiles, evaluator, 0.25, 50.0)
+    reward, wins, scores = finish(
+        calm, policy, random.Random(0), depth, tiles, evaluator, 0.25, 50.0, quiet
+    )
+    # the same playout, possibly longer: the cut one's plies come first
+    assert calm.history[: len(cut.history)] == cut.history
+    if calm.is_over:
+        assert scores == calm.scores()
+    else:
+        assert min(h.bit_count() for h in calm.hands) > quiet
+        assert wins == evaluator.win_probabilities(calm)
+        if min(h.bit_count() for h in cut.hands) > quiet:
+            assert calm.history == cut.history  # quiet already: nothing more is played
+    assert all(0.0 <= r <= 1.0 for r in reward)
+    # to the end when every position counts as noisy
+    end = state.copy()
+    finish(end, policy, random.Random(0), depth, tiles, evaluator, 0.25, 50.0, 10**6)
+    assert end.is_over
+
+
+def test_quiet_is_checked() -> None:
+    with pytest.raises(ValueError, match="quiet"):
+        make_bot("ismcts:quiet=-1")
+    bot = make_bot("ismcts:iterations=30,quiet=2")
+    state = _midround("classic", 4, 2, 0.2)
+    assert bot.act(state.view(state.seat), random.Random(0)) in state.legal_actions()

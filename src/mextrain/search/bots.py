@@ -104,6 +104,7 @@ class ISMCTSBot:
         own: str = "racer",
         name: str = "ismcts",
         depth: int | str | None = None,
+        quiet: int = 0,
     ) -> None:
         self.name = name
         if algorithm not in ALGORITHMS:
@@ -121,6 +122,7 @@ class ISMCTSBot:
             race_min=race_min,
             opponents=opponents,
             depth=plies,
+            quiet=quiet,
         )
         self.config.check()
         self._policy = make_policy(policy, epsilon)

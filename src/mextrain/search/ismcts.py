@@ -63,6 +63,10 @@ class SearchConfig:
     #: ``None``: play out to the round's end. The root statistics' win and score are then
     #: the evaluation's win chance and the pips held where the playout stopped
     depth: int | None = None
+    #: quiescence: a cut playout plays on past ``depth`` while any seat holds this many
+    #: tiles or fewer (the round may end any moment: the evaluation's weakest ground), so
+    #: only quiet positions are scored; 0: cut at ``depth`` whatever the hands
+    quiet: int = 0
 
     DEFAULT_ITERATIONS = 300
 
@@ -90,6 +94,8 @@ class SearchConfig:
             raise ValueError(f"margin_scale must be positive, not {self.margin_scale}")
         if self.depth is not None and self.depth < 0:
             raise ValueError(f"depth must be at least 0, not {self.depth}")
+        if self.quiet < 0:
+            raise ValueError(f"quiet must be at least 0, not {self.quiet}")
         if self.depth is not None and self.policy != "planner":
             raise ValueError("depth needs policy=planner (other playouts run to the end)")
         if self.opponents not in ("tree", "policy"):
@@ -214,10 +220,12 @@ def finish(
     evaluator: Evaluator,
     margin_weight: float,
     margin_scale: float,
+    quiet: int = 0,
 ) -> tuple[list[float], list[float], list[int]]:
     """Play ``state`` out with ``policy``: to the round's end, or (``depth``, the planner
-    playouts) for that many plies, then score it with ``evaluator``. Every seat's reward, win
-    share (or chance) and score (or the pips it holds)."""
+    playouts) for that many plies -- and on while a seat holds ``quiet`` tiles or fewer --
+    then score it with ``evaluator``. Every seat's reward, win share (or chance) and score
+    (or the pips it holds)."""
     if state.ended is None:
         if depth is None:
             policy.playout(state, rng)
@@ -227,6 +235,10 @@ def finish(
             while state.ended is None and k > 0:
                 policy.move(state, table)
                 k -= 1
+            if quiet:
+                hands = state.hands
+                while state.ended is None and min(h.bit_count() for h in hands) <= quiet:
+                    policy.move(state, table)
     if state.ended is None:
         wins = evaluator.win_probabilities(state)
         pips = [state.ts.pips_of(h) for h in state.hands]
@@ -342,7 +354,9 @@ def search(
             state.apply(action)
             path.append((child, seat))
             node = child
-        reward, wins, scores = finish(state, policy, rng, depth, table, evaluator, mw, ms)
+        reward, wins, scores = finish(
+            state, policy, rng, depth, table, evaluator, mw, ms, config.quiet
+        )
         for child, seat in path:
             child.visits += 1
             child.reward += reward[seat]

@@ -95,7 +95,9 @@ def rollout_search(
         for action in alive:
             state = base.copy()
             state.apply(action)
-            all_rewards, wins, scores = finish(state, policy, rng, depth, table, evaluator, mw, ms)
+            all_rewards, wins, scores = finish(
+                state, policy, rng, depth, table, evaluator, mw, ms, config.quiet
+            )
             reward = all_rewards[me]
             stats[action].add(reward, wins[me], scores[me])
             samples[action].append(reward)
