@@ -30,9 +30,9 @@ the tree).
 ``infer=planner`` also reads the other seats' recent plays as the planner's when dealing
 their hands (`resample.py`), and ``infer=history`` every play of the round, across draws
 (``infer_beta``, ``infer_reuse`` and ``infer_warm`` temper it and make it cheaper);
-``opponents=policy`` plays the other seats by the planner inside the tree. These are
-options: at 200 ms a move against three planners none was measurably stronger (see
-docs/BOTS.md).
+``opponents=policy`` plays the other seats by the planner inside the tree; ``quiet=N`` plays
+cut playouts on while a seat holds N tiles or fewer (`ismcts.finish`). These are options:
+at 200 ms a move against the planner none was measurably stronger (see docs/BOTS.md).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
