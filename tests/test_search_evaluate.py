@@ -225,6 +225,8 @@ def test_finish_plays_on_until_the_position_is_quiet(
 def test_quiet_is_checked() -> None:
     with pytest.raises(ValueError, match="quiet"):
         make_bot("ismcts:quiet=-1")
+    with pytest.raises(ValueError, match="quiet needs depth"):
+        make_bot("ismcts:quiet=2,depth=end")
     bot = make_bot("ismcts:iterations=30,quiet=2")
     state = _midround("classic", 4, 2, 0.2)
     assert bot.act(state.view(state.seat), random.Random(0)) in state.legal_actions()

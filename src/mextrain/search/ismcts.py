@@ -96,6 +96,8 @@ class SearchConfig:
             raise ValueError(f"depth must be at least 0, not {self.depth}")
         if self.quiet < 0:
             raise ValueError(f"quiet must be at least 0, not {self.quiet}")
+        if self.quiet and self.depth is None:
+            raise ValueError("quiet needs depth (whole playouts end where the round ends)")
         if self.depth is not None and self.policy != "planner":
             raise ValueError("depth needs policy=planner (other playouts run to the end)")
         if self.opponents not in ("tree", "policy"):
