@@ -14,7 +14,7 @@ level      budget and policy
 easy       40 iterations, tree search, greedy playouts to the end with 30% random
            plays, no prior
 medium     150 iterations, the default search (planner playouts with the seat itself
-           as the racer, 16 plies, then the evaluation), racer prior
+           as the racer, 16 plies, then the evaluation), the racer's move on ties
 hard       600 iterations, the same (0.02 s a move at the median, 0.17 s at the 90th
            percentile: the race stops once one move is clearly best)
 expert     2000 iterations, the same (0.02 s at the median, 0.33 s at the 90th)
