@@ -23,8 +23,10 @@ MEXICAN: Final = -1
 
 ActionKind = Literal["play", "draw", "pass"]
 
+#: ASCII numbers of any length: a seat number that is no seat, or a tile outside the set,
+#: is readable (the action is then illegal, not unreadable)
 _ACTION_RE = re.compile(
-    r"^\s*(\d{1,4})\s*:\s*(?:(draw)|(pass)|(\d{1,3})\s*-\s*(\d{1,3})\s*@\s*(M|\d{1,4}))\s*$"
+    r"^\s*([0-9]+)\s*:\s*(?:(draw)|(pass)|([0-9]+)\s*-\s*([0-9]+)\s*@\s*(M|[0-9]+))\s*$"
 )
 
 
@@ -125,11 +127,16 @@ def parse_action(text: str) -> tuple[int, Action]:
         raise ActionFormatError(
             f"{text!r} is not an action: write 'S:a-b@T', 'S:a-b@M', 'S:draw' or 'S:pass'"
         )
-    seat = int(m.group(1))
-    if m.group(2):
-        return seat, DRAW
-    if m.group(3):
-        return seat, PASS
-    tile = Tile.of(int(m.group(4)), int(m.group(5)))
-    train = MEXICAN if m.group(6) == "M" else int(m.group(6))
+    try:
+        seat = int(m.group(1))
+        if m.group(2):
+            return seat, DRAW
+        if m.group(3):
+            return seat, PASS
+        tile = Tile.of(int(m.group(4)), int(m.group(5)))
+        train = MEXICAN if m.group(6) == "M" else int(m.group(6))
+    except ValueError:  # more digits than Python converts
+        raise ActionFormatError(
+            f"{text[:40]!r}... is not an action: its numbers are too long"
+        ) from None
     return seat, Action.play(tile, train)

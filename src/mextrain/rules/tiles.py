@@ -21,7 +21,8 @@ __all__ = [
     "tile_set",
 ]
 
-_TILE_RE = re.compile(r"^\s*(\d{1,3})\s*-\s*(\d{1,3})\s*$")
+#: two ASCII numbers of any length (``13-1`` is readable, merely not in a double-12 set)
+_TILE_RE = re.compile(r"^\s*([0-9]+)\s*-\s*([0-9]+)\s*$")
 
 
 class TileFormatError(ValueError):
@@ -74,7 +75,10 @@ def parse_tile(text: str) -> Tile:
     m = _TILE_RE.match(text)
     if m is None:
         raise TileFormatError(f"{text!r} is not a tile: write it like '5-12'")
-    return Tile.of(int(m.group(1)), int(m.group(2)))
+    try:
+        return Tile.of(int(m.group(1)), int(m.group(2)))
+    except ValueError:  # more digits than Python converts
+        raise TileFormatError(f"{text[:40]!r}... is not a tile: its numbers are too long") from None
 
 
 def iter_bits(mask: int) -> Iterator[int]:

@@ -46,7 +46,7 @@ class ActionMessage(_Strict):
 
     type: Literal["action"]
     move: Annotated[
-        str, Field(min_length=4, max_length=12, pattern=r"^(draw|pass|\d+-\d+@(M|\d+))$")
+        str, Field(min_length=4, max_length=12, pattern=r"^(draw|pass|[0-9]+-[0-9]+@(M|[0-9]+))$")
     ]
     version: Annotated[int, Field(ge=0)]
 
