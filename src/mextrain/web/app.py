@@ -253,11 +253,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 if raw["type"] == "websocket.disconnect":
                     break
                 if not limiter.allow():
+                    # a client that keeps sending through ``burst`` refusals in a row is
+                    # cut off; one that slows down starts afresh
                     strikes += 1
                     client.send(_error("rate", "too many messages: slow down"))
                     if strikes > settings.burst:
                         break
                     continue
+                strikes = 0
                 try:
                     message = parse_client_message(_text_of(raw, settings.max_message_bytes))
                     if isinstance(message, HintMessage):

@@ -117,10 +117,17 @@ class Client:
             self.close()
 
     def close(self) -> None:
+        """Stop the client: the transport sends what is queued, then ends at the ``None``
+        marker. Closed because its queue is full, it loses the oldest queued messages to
+        make room for the marker (it is being cut off), so the transport always ends."""
         if not self.closed:
             self.closed = True
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(None)
+            while True:
+                try:
+                    self.queue.put_nowait(None)
+                    break
+                except asyncio.QueueFull:
+                    self.queue.get_nowait()
 
     async def next_message(self) -> dict[str, Any] | None:
         return await self.queue.get()
