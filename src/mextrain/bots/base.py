@@ -7,7 +7,9 @@ never receives a `RoundState`, so it cannot see hidden tiles by construction.
 
 from __future__ import annotations
 
+import inspect
 import random
+import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
 
@@ -76,10 +78,30 @@ def make_bot(spec: str) -> Bot:
     name, params = parse_bot_spec(spec)
     if name not in _REGISTRY:
         raise BotSpecError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}")
+    factory = _REGISTRY[name]
+    _check_numbers(name, factory, params)
     try:
-        return _REGISTRY[name](**params)
-    except TypeError as err:
+        return factory(**params)
+    except (TypeError, ValueError) as err:  # an unknown parameter, or a value out of range
         raise BotSpecError(f"bad parameters for bot {name!r}: {err}") from None
+
+
+def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
+    """Refuse text where the factory's signature wants a number (``time_ms=abc``), naming
+    the parameter, rather than failing later on a comparison of text with a number."""
+    try:
+        signature = inspect.signature(factory, eval_str=True)
+    except (TypeError, ValueError, NameError):  # pragma: no cover - no signature to read
+        return
+    for key, value in params.items():
+        param = signature.parameters.get(key)
+        if param is None or not isinstance(value, str):
+            continue
+        kinds = typing.get_args(param.annotation) or (param.annotation,)
+        if str not in kinds and (int in kinds or float in kinds):
+            raise BotSpecError(
+                f"bad parameters for bot {name!r}: {key} must be a number, not {value!r}"
+            )
 
 
 def _load_builtin() -> None:

@@ -11,6 +11,7 @@ not a record or a position that is not in it.
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from typing import Any
@@ -71,6 +72,10 @@ def analyze(
 
     from .replay import _describe_error, _read
 
+    if time_ms is not None and not math.isfinite(time_ms):
+        raise click.BadParameter(
+            f"{time_ms} is not a number of milliseconds", param_hint="--time-ms"
+        )
     try:
         replayed = replay_record(load_record(_read(record)))
     except RecordError as err:

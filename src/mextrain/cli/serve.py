@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import click
@@ -85,6 +86,11 @@ def serve(
             f"the web server needs the 'web' extra: pip install 'mextrain[web]' ({err})"
         ) from None
     path = db or default_db()
+    try:  # a clear error now rather than a traceback from the server's startup
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sqlite3.connect(path).close()
+    except (OSError, sqlite3.Error) as err:
+        raise click.ClickException(f"cannot open the database {path}: {err}") from None
     settings = Settings(
         bot_delay=bot_delay,
         takeover_after=takeover_after,

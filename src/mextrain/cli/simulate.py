@@ -105,6 +105,15 @@ def simulate(
     entries = _split_bots(bots)
     if address is not None and backend != "ray":
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
+    if records_dir is not None:
+        # find out now, not after every game has been played, that records cannot be saved
+        try:
+            records_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise click.BadParameter(
+                f"cannot make the directory {records_dir}: {err.strerror or err}",
+                param_hint="--records",
+            ) from None
     bar = None
     progress = None
     if sys.stderr.isatty():
@@ -127,6 +136,8 @@ def simulate(
         )
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
+    except OSError as err:  # e.g. the records directory became unwritable meanwhile
+        raise click.ClickException(f"cannot save the records: {err}") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)

@@ -173,8 +173,8 @@ class ISMCTSBot:
             # means come from different deals and a rarely visited move's mean is a fluke
             # more often, so the tree keeps the prior's move unless it is beaten clearly
             confidence = 0.0 if algorithm == "rollout" else 1.0
-        if confidence < 0:
-            raise ValueError(f"confidence must be at least 0, not {confidence}")
+        if not confidence >= 0 or math.isinf(confidence):
+            raise ValueError(f"confidence must be a number at least 0, not {confidence}")
         self.confidence = confidence
         #: decisions taken by the fallback bot because the history could not be resampled
         self.fallbacks = 0
@@ -283,6 +283,7 @@ def _level(name: str) -> Any:
         return ISMCTSBot(**{**LEVELS[name], **params, "name": name})
 
     factory.__doc__ = f"The {name!r} strength level: ISMCTS with {LEVELS[name]}."
+    factory.__wrapped__ = ISMCTSBot  # type: ignore[attr-defined]  # (its parameters)
     return factory
 
 

@@ -78,8 +78,11 @@ class SearchConfig:
     def check(self) -> None:
         if self.iterations is not None and self.iterations < 1:
             raise ValueError(f"iterations must be at least 1, not {self.iterations}")
-        if self.time_ms is not None and self.time_ms <= 0:
-            raise ValueError(f"time_ms must be positive, not {self.time_ms}")
+        if self.time_ms is not None and not 0 < self.time_ms < math.inf:
+            raise ValueError(f"time_ms must be a positive number, not {self.time_ms}")
+        for key in ("exploration", "margin_scale", "race_z"):
+            if not math.isfinite(getattr(self, key)):
+                raise ValueError(f"{key} must be a finite number, not {getattr(self, key)}")
         if not 0.0 <= self.epsilon <= 1.0:
             raise ValueError(f"epsilon must be from 0 to 1, not {self.epsilon}")
         if not 0.0 <= self.margin_weight <= 1.0:

@@ -1,0 +1,344 @@
+"""The CLI under bad input: gets a clear error, a non-zero exit, no
+traceback, and nothing on disk is lost or half-written."""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from mextrain.cli import main
+
+RECORDS = Path(__file__).parent / "records"
+COMPLETE = RECORDS / "double6_complete.json"
+ILLEGAL = RECORDS / "illegal_draw_with_a_play.json"
+UNREADABLE = RECORDS / "unreadable_tile.json"
+MEXTRAIN = Path(sys.executable).parent / "mextrain"
+
+
+def invoke(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args))
+
+
+def assert_clean_error(result: Result, *words: str) -> None:
+    """Non-zero exit, a short message naming the problem, no Python exception."""
+    exc = result.exception
+    assert exc is None or isinstance(exc, SystemExit), f"uncaught {exc!r}"
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    err = result.stderr if result.stderr else result.stdout
+    assert len(err.strip().splitlines()) <= 6, err
+    for word in words:
+        assert word in err, err
+
+
+def sim(*extra: str, bots: str = "random,greedy", players: str = "2", games: str = "2") -> Result:
+    return invoke(
+        "simulate",
+        "--players",
+        players,
+        "--bots",
+        bots,
+        "--games",
+        games,
+        "--seed",
+        "1",
+        "--rounds",
+        "1",
+        "--jobs",
+        "1",
+        *extra,
+    )
+
+
+# --------------------------------------------------------------------- simulate: bots
+
+
+@pytest.mark.parametrize(
+    ("bots", "word"),
+    [
+        ("random,nosuch", "unknown bot 'nosuch'"),
+        ("random,ismcts:foo=1", "foo"),
+        ("random,greedy:x=1", "'x'"),
+        ("random,ismcts:iterations", "not key=value"),
+        ("random,planner:search=x", "search"),
+        ("random,,", "empty bot entry"),
+        (",", "empty bot entry"),
+        ("random", "need 2 bot entries"),
+        ("random,greedy,planner", "need 2 bot entries"),
+    ],
+)
+def test_simulate_bad_bots_are_clean_errors(bots: str, word: str) -> None:
+    assert_clean_error(sim(bots=bots), word)
+
+
+# out-of-range bot parameters are a clear error, not a traceback
+@pytest.mark.parametrize(
+    "bots",
+    ["random,ismcts:iterations=-5", "random,ismcts:iterations=0", "random,ismcts:time_ms=-1"],
+)
+def test_simulate_out_of_range_bot_parameter(bots: str) -> None:
+    assert_clean_error(sim(bots=bots), "must be")
+
+
+# text where a number is wanted: the error names the parameter
+def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
+    result = sim(bots="random,ismcts:time_ms=abc")
+    assert_clean_error(result, "time_ms")
+
+
+# ------------------------------------------------------------------ simulate: rules etc
+
+
+@pytest.mark.parametrize(
+    ("rules", "word"),
+    [
+        ("nosuch", "unknown preset 'nosuch'"),
+        ("{bad", "not a JSON object"),
+        ('{"preset":"nosuch"}', "unknown preset"),
+        ('{"preset":"classic","bogus":1}', "bogus: unknown option"),
+        ('{"preset":"classic","draw_until_playable":"maybe"}', "draw_until_playable"),
+    ],
+)
+def test_simulate_bad_rules(rules: str, word: str) -> None:
+    assert_clean_error(sim("--rules", rules), word)
+
+
+@pytest.mark.parametrize(
+    ("extra", "kw", "word"),
+    [
+        ((), {"players": "3", "bots": "random,greedy,random", "games": "4"}, "multiple of 3"),
+        ((), {"games": "0"}, "--games"),
+        ((), {"players": "20", "bots": "random", "games": "20"}, "2 to 8 players"),
+        (("--rounds", "0"), {}, "--rounds"),
+        (("--rounds", "99"), {}, "--rounds must be from 1 to 13"),
+        (("--jobs", "0"), {}, "--jobs"),
+        (("--jobs", "-3"), {}, "--jobs"),
+        (("--backend", "nosuch"), {}, "--backend"),
+        (("--address", "foo"), {}, "--address goes with --backend ray"),
+        (("--records", str(COMPLETE)), {}, "is a file"),
+    ],
+)
+def test_simulate_bad_numbers_and_options(
+    extra: tuple[str, ...], kw: dict[str, str], word: str
+) -> None:
+    assert_clean_error(sim(*extra, **kw), word)
+
+
+# an unwritable --records directory is refused before any game is played
+def test_simulate_unwritable_records_dir() -> None:
+    assert_clean_error(sim("--records", "/proc/x"), "/proc/x")
+
+
+def test_simulate_failure_leaves_records_dir_intact(tmp_path: Path) -> None:
+    keep = tmp_path / "keep.json"
+    keep.write_text("precious")
+    result = sim("--records", str(tmp_path), bots="random,nosuch")
+    assert_clean_error(result, "unknown bot")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.json"]
+    assert keep.read_text() == "precious"
+
+
+# ------------------------------------------------------------------------------ replay
+
+
+def _bad_files(tmp_path: Path) -> dict[str, Path]:
+    files = {
+        "empty": b"",
+        "bad": b"{not json",
+        "list": b"[]",
+        "obj": b"{}",
+        "binary": b"\xff\xfe\x00garbage",
+    }
+    out = {}
+    for name, data in files.items():
+        p = tmp_path / f"{name}.json"
+        p.write_bytes(data)
+        out[name] = p
+    out["missing"] = tmp_path / "missing.json"
+    out["dir"] = tmp_path
+    return out
+
+
+@pytest.mark.parametrize("kind", ["empty", "bad", "list", "obj", "binary", "missing", "dir"])
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_not_a_record_is_exit_2(tmp_path: Path, kind: str, command: str) -> None:
+    path = _bad_files(tmp_path)[kind]
+    before = path.read_bytes() if path.is_file() else None
+    extra = ["--round", "0", "--action", "0", "--iterations", "5"] if command == "analyze" else []
+    result = invoke(command, str(path), *extra)
+    assert_clean_error(result, "Not a game record")
+    assert result.exit_code == 2
+    if before is not None:
+        assert path.read_bytes() == before
+
+
+def test_replay_json_not_a_record(tmp_path: Path) -> None:
+    result = invoke("replay", "--json", str(tmp_path / "missing.json"))
+    assert result.exit_code == 2
+    assert '"valid": false' in result.stdout
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+@pytest.mark.parametrize("command", ["replay", "analyze"])
+def test_illegal_record_is_exit_1(command: str) -> None:
+    before = ILLEGAL.read_bytes()
+    extra = ["--round", "0", "--action", "5", "--iterations", "5"] if command == "analyze" else []
+    result = invoke(command, str(ILLEGAL), *extra)
+    assert_clean_error(result, "Illegal record", "round 0, action 1")
+    assert result.exit_code == 1
+    assert ILLEGAL.read_bytes() == before
+
+
+def test_replay_unreadable_tile() -> None:
+    assert_clean_error(invoke("replay", str(UNREADABLE)), "'1-three' is not a tile")
+
+
+# ----------------------------------------------------------------------------- analyze
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("--round", "0", "--action", "99999"), "round 0 has actions 0 to 11, not 99999"),
+        (("--round", "0", "--action", "-1"), "not -1"),
+        (("--round", "99", "--action", "0"), "rounds 0 to 0, not 99"),
+        (("--round", "-1", "--action", "0"), "not -1"),
+        (("--round", "0", "--action", "0", "--iterations", "0"), "--iterations"),
+        (("--round", "0", "--action", "0", "--time-ms", "0"), "--time-ms"),
+        (("--round", "0", "--action", "0", "--policy", "nosuch"), "--policy"),
+        (("--json", "--round", "0", "--action", "99999"), "not 99999"),
+    ],
+)
+def test_analyze_out_of_range(args: tuple[str, ...], word: str) -> None:
+    result = invoke("analyze", str(COMPLETE), "--iterations", "5", *args)
+    assert_clean_error(result, word)
+
+
+# `--time-ms nan` is refused (a deadline of nan would never come)
+def test_analyze_time_ms_nan_does_not_hang() -> None:
+    try:
+        proc = subprocess.run(
+            [
+                str(MEXTRAIN),
+                "analyze",
+                str(COMPLETE),
+                "--round",
+                "0",
+                "--action",
+                "0",
+                "--time-ms",
+                "nan",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("analyze --time-ms nan hangs")
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr
+
+
+# ------------------------------------------------------------------------------- solve
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("--start", "12", "12-5", "5-x"), "'5-x' is not a tile"),
+        (("--start", "12", "12-99"), "pips go from 0 to 12"),
+        (("--start", "99", "12-5"), "--start 99"),
+        (("--start", "-1", "12-5"), "--start -1"),
+        (("--start", "12", "12-5", "12-5"), "given twice"),
+        (("--start", "12", "--max-pip", "31", "12-5"), "--max-pip"),
+        (("--start", "x", "12-5"), "--start"),
+    ],
+)
+def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
+    assert_clean_error(invoke("solve", *args), word)
+
+
+# -------------------------------------------------------------------------------- play
+# Only the validation path: every case below must fail before the terminal UI starts.
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("--rules", "nosuch"), "unknown preset 'nosuch'"),
+        (("--option", "bogus=1"), "bogus: unknown option"),
+        (("--option", "draw_until_playable=maybe"), "must be true or false"),
+        (("--option", "noequals"), "is not NAME=VALUE"),
+        (("--seats", "greedy,nosuch"), "unknown bot 'nosuch'"),
+        (("--seats", "ismcts:iterations=-5,greedy"), "iterations must be at least 1"),
+        (("--players", "20"), "2 to 8 players, not 20"),
+        (("--players", "1"), "not 1"),
+        (("--lang", "xx"), "--lang"),
+    ],
+)
+def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
+    assert_clean_error(invoke("play", "--delay", "0", *args), word)
+
+
+def test_play_resume_missing_file(tmp_path: Path) -> None:
+    result = invoke("play", "--resume", "--file", str(tmp_path / "missing.json"))
+    assert_clean_error(result, "does not exist")
+
+
+def test_play_resume_malformed_file_is_kept(tmp_path: Path) -> None:
+    saved = tmp_path / "saved.json"
+    saved.write_text("{not json")
+    digest = hashlib.sha256(saved.read_bytes()).hexdigest()
+    result = invoke("play", "--resume", "--file", str(saved))
+    assert_clean_error(result, "cannot resume")
+    assert hashlib.sha256(saved.read_bytes()).hexdigest() == digest
+
+
+# ------------------------------------------------------------------------------- serve
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("--port", "70000"), "--port"),
+        (("--port", "-1"), "--port"),
+        (("--bot-delay", "-1"), "--bot-delay"),
+        (("--takeover-after", "-1"), "--takeover-after"),
+        (("--round-pause", "-1"), "--round-pause"),
+        (("--messages-per-second", "0"), "--messages-per-second"),
+        (("--log-level", "loud"), "--log-level"),
+    ],
+)
+def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
+    assert_clean_error(invoke("serve", *args), word)
+
+
+def test_serve_db_is_a_directory(tmp_path: Path) -> None:
+    assert_clean_error(invoke("serve", "--db", str(tmp_path), "--port", "0"), "is a directory")
+
+
+# an unopenable --db is a clear error before the server starts
+def test_serve_unwritable_db_is_clean_error() -> None:
+    try:
+        proc = subprocess.run(
+            [str(MEXTRAIN), "serve", "--db", "/proc/x.db", "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        pytest.fail("serve with an unopenable --db kept running")
+    assert proc.returncode != 0
+    assert "/proc/x.db" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# `ismcts:time_ms=nan` (or inf) is no budget: refused
+def test_simulate_nan_time_budget_is_refused() -> None:
+    assert_clean_error(sim(bots="random,ismcts:time_ms=nan,iterations=2"), "time_ms")
