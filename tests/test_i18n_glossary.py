@@ -1,0 +1,356 @@
+"""The fr/it/fi catalogs against the project's glossary of the game's own words.
+
+Glossary words (fr / it / fi) checked here:
+  the game / Mexican train: Train mexicain / Treno messicano / Meksikon juna
+  tile: domino / tessera, domino / domino, nappula
+  double: double / doppio / kaksinkertainen domino (colloquial: tupla)
+  engine: moyeu / stazione / keskus
+  personal train: train personnel / treno personale / oma juna
+  marker: marqueur / segnalino / junamerkki
+  boneyard: gare de triage (pioche) / cantiere del treno (mazzo) / ratapiha
+  draw: tirer (piocher) / pescare / nostaa
+  pass: passer / passare / ohittaa
+  pips: pépins, points / puntini / pisteet
+  round: tour (manche) / turno, round / kierros
+  turn: tour / turno / vuoro
+  open double: double ouvert / doppio aperto / avoin tupla
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from mextrain.i18n import LANGUAGES, NAMESPACES, catalog
+from mextrain.rules.options import PRESET_NAMES
+from mextrain.web.tables import bot_levels
+
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+SRC = Path(__file__).resolve().parents[1] / "src" / "mextrain"
+CATALOG_DIR = SRC / "i18n" / "catalogs"
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def line_of(namespace: str, lang: str, key: str) -> int:
+    text = (CATALOG_DIR / f"{namespace}.{lang}.json").read_text(encoding="utf-8")
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip().startswith(f'"{key}"'):
+            return n
+    return -1
+
+
+def all_strings(lang: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for ns in NAMESPACES:
+        merged.update(catalog(ns, lang))
+    return merged
+
+
+# --- (2) completeness, placeholders ------------------------------------------------------
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+@pytest.mark.parametrize("lang", OTHERS)
+def test_same_keys_non_empty_same_placeholders(namespace: str, lang: str) -> None:
+    en, other = catalog(namespace, "en"), catalog(namespace, lang)
+    assert set(en) == set(other)
+    for key, text in other.items():
+        assert text.strip(), key
+        assert placeholders(text) == placeholders(en[key]), key
+
+
+# Strings that may legitimately be identical to English (symbols, loanwords, names).
+_SAME_OK = {
+    "game.total",
+    "game.double",
+    "game.round",
+    "tui.name.bot",
+    "tui.round_end.points",
+    "web.table",
+    "web.bot.expert",
+    "tui.level.expert",
+    "web.seat.bot",
+    "web.hint.chance",
+    "tui.hint.chance",
+    "web.rounds",
+    # Italian "Round" is a glossary word (round†)
+    "tui.status.round",
+    "tui.log.round",
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_no_english_left_untranslated(lang: str) -> None:
+    en, other = all_strings("en"), all_strings(lang)
+    same = {
+        k
+        for k, v in other.items()
+        if v == en[k] and k not in _SAME_OK and re.search(r"[A-Za-z]{3}", re.sub(r"\{\w+\}", "", v))
+    }
+    assert same == set()
+
+
+# --- code uses only keys that exist ------------------------------------------------------
+
+
+def _js_keys() -> set[str]:
+    keys: set[str] = set()
+    for js in (SRC / "web" / "static").glob("*.js"):
+        keys |= set(
+            re.findall(r"\bt\(\"((?:game|web|tui)\.[a-z_.]+)\"", js.read_text(encoding="utf-8"))
+        )
+    return keys
+
+
+def _py_keys(folder: str) -> set[str]:
+    keys: set[str] = set()
+    for py in (SRC / folder).rglob("*.py"):
+        keys |= set(
+            re.findall(
+                r"[\"']((?:game|tui|web)\.[a-z_]+\.?[a-z_.]*)[\"']", py.read_text(encoding="utf-8")
+            )
+        )
+    return {k for k in keys if not k.endswith(".") and k.split(".")[1]}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_key_used_by_the_uis_exists(lang: str) -> None:
+    strings = all_strings(lang)
+    used = _js_keys() | _py_keys("tui") | _py_keys("cli")
+    used = {k for k in used if k.split(".")[0] in NAMESPACES and not k.endswith((".py", ".json"))}
+    assert used, "no keys found"
+    assert sorted(k for k in used if k not in strings) == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_dynamic_keys_exist(lang: str) -> None:
+    s = all_strings(lang)
+    js = (SRC / "web" / "static" / "app.js").read_text(encoding="utf-8")
+    house = re.findall(r"\"(\w+)\"", re.search(r"const HOUSE = \[(.*?)\]", js).group(1))
+    needed = [f"web.house.{h}" for h in house]
+    needed += [f"web.preset.{p}" for p in PRESET_NAMES] + [f"tui.preset.{p}" for p in PRESET_NAMES]
+    needed += [f"web.bot.{b}" for b in bot_levels()] + [f"tui.level.{b}" for b in bot_levels()]
+    assert [k for k in needed if k not in s] == []
+
+
+# --- (3) encoding ------------------------------------------------------------------------
+
+_MOJIBAKE = re.compile(r"Ã.|Â|â€|Ä[¤¶]|Ã¤|\ufffd|\\u00|&[a-z]+;")
+
+
+@pytest.mark.parametrize("path", sorted(CATALOG_DIR.glob("*.json")), ids=lambda p: p.name)
+def test_catalog_is_clean_utf8(path: Path) -> None:
+    raw = path.read_bytes()
+    assert not raw.startswith(b"\xef\xbb\xbf")
+    text = raw.decode("utf-8")
+    json.loads(text)
+    assert not _MOJIBAKE.search(text)
+    assert "\x00" not in text
+
+
+@pytest.mark.parametrize("path", sorted((SRC / "web" / "static").glob("*.*")), ids=lambda p: p.name)
+def test_static_files_are_utf8_without_mojibake(path: Path) -> None:
+    if path.suffix not in {".js", ".html", ".css"}:
+        pytest.skip("not text")
+    text = path.read_bytes().decode("utf-8")
+    assert not re.search(r"Ã.|â€|\ufffd", text)
+
+
+def test_french_accents_present() -> None:
+    fr = all_strings("fr")
+    assert fr["game.error.round_over"].startswith("La manche est terminée")
+    assert "Échap" in fr["tui.close"]
+    fi = all_strings("fi")
+    assert fi["game.total"] == "Yhteensä"
+    assert "päättyi" in fi["tui.round_end.title"]
+
+
+# --- (1) glossary words in the game catalog (shared by all UIs) --------------------------
+
+GAME_GLOSSARY = {
+    "fr": {
+        "game.name": ["Train mexicain"],
+        "game.tile": ["domino"],
+        "game.double": ["double"],
+        "game.engine": ["moyeu"],
+        "game.train.mexican": ["train mexicain"],
+        "game.marker": ["marqueur"],
+        "game.boneyard": ["gare de triage", "pioche"],
+        "game.draw": ["tirer", "piocher"],
+        "game.pass": ["passer"],
+        "game.pips": ["pépins", "points"],
+        "game.round": ["tour", "manche"],
+        "game.turn": ["tour"],
+        "game.open_double": ["double ouvert"],
+    },
+    "it": {
+        "game.name": ["Treno messicano"],
+        "game.tile": ["tessera", "domino"],
+        "game.double": ["doppio"],
+        "game.engine": ["stazione"],
+        "game.train.own": ["treno"],
+        "game.train.mexican": ["treno messicano"],
+        "game.marker": ["segnalino"],
+        "game.boneyard": ["cantiere del treno", "mazzo"],
+        "game.draw": ["pesca"],
+        "game.pass": ["passa"],
+        "game.pips": ["puntini"],
+        "game.round": ["turno", "round"],
+        "game.turn": ["turno"],
+        "game.open_double": ["doppio aperto"],
+    },
+    "fi": {
+        "game.name": ["Meksikon juna"],
+        "game.tile": ["domino", "nappula"],
+        "game.double": ["kaksinkertainen domino", "tupla"],
+        "game.engine": ["keskus"],
+        "game.train.own": ["oma juna"],
+        "game.train.mexican": ["Meksikon juna"],
+        "game.train.mexican_the": ["Meksikon juna"],
+        "game.marker": ["junamerkki"],
+        "game.boneyard": ["ratapiha"],
+        "game.draw": ["nosta"],
+        "game.pass": ["ohita"],
+        "game.pips": ["pisteet"],
+        "game.round": ["kierros"],
+        "game.turn": ["vuoro"],
+        "game.open_double": ["avoin tupla"],
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "key"), [(lang, key) for lang, m in GAME_GLOSSARY.items() for key in m]
+)
+def test_game_catalog_uses_glossary_word(lang: str, key: str) -> None:
+    text = catalog("game", lang)[key].lower()
+    assert any(word.lower() in text for word in GAME_GLOSSARY[lang][key]), (key, text)
+
+
+# --- (1) the same words everywhere: terminal and web -------------------------------------
+
+# Words that contradict the glossary / the game catalog, per language.
+FORBIDDEN = {
+    "fi": {
+        # the game catalog says "Meksikon juna" (glossary: Meksikon juna†)
+        "meksikolai": "Meksikon juna",
+        # the game catalog says "domino" (glossary: domino†, nappula†)
+        "laatta": "domino",
+        "laatan": "domino",
+    },
+    "fr": {
+        # the game catalog says "domino" (glossary: domino†)
+        "tuile": "domino",
+        "mexicaine": "train mexicain",
+    },
+    "it": {
+        # a round is "Round" in game/tui (glossary: turno, round); "mano" is a hand
+        r"\bman[oi]\b(?! nascost)": "round",
+        "messicana": "treno messicano",
+    },
+}
+
+# Strings where the word is legitimately something else ("mano" = hand in Italian).
+_HAND_KEYS = {
+    "web.your_hand",
+    "tui.hand.hidden_title",
+    "tui.hand.hidden",
+    "tui.watch.hands",
+    "tui.pass.body",
+    "tui.hand.title",
+    "tui.hand.empty",
+    "tui.help.keys",
+    "tui.help.rules",
+    "tui.error.tile_first",
+    "tui.plan.none",
+    "web.tiles_in_hand",
+}
+
+
+def _violations(lang: str, namespaces: tuple[str, ...]) -> list[str]:
+    found = []
+    for ns in namespaces:
+        for key, text in catalog(ns, lang).items():
+            for pattern, want in FORBIDDEN[lang].items():
+                if lang == "it" and key in _HAND_KEYS:
+                    continue
+                if re.search(pattern, text, re.IGNORECASE):
+                    found.append(
+                        f"{ns}.{lang}.json:{line_of(ns, lang, key)} {key}={text!r} (want {want})"
+                    )
+    return found
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_game_and_tui_catalogs_are_consistent_with_glossary(lang: str) -> None:
+    assert _violations(lang, ("game", "tui")) == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_web_catalog_is_consistent_with_glossary(lang: str) -> None:
+    assert _violations(lang, ("web",)) == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_web_marker_word_matches_game(lang: str) -> None:
+    marker = catalog("game", lang)["game.marker"].lower()
+    assert marker in catalog("web", lang)["web.marker_up"].lower()
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_tui_uses_game_words(lang: str) -> None:
+    g, t = catalog("game", lang), catalog("tui", lang)
+    assert g["game.engine"].lower() in t["tui.status.engine"].lower()
+    assert g["game.boneyard"].lower() in t["tui.status.boneyard"].lower()
+    assert g["game.round"].lower() in t["tui.status.round"].lower()
+    assert g["game.round"].lower() in t["tui.log.round"].lower()
+    assert g["game.open_double"].lower()[:8] in t["tui.table.open_doubles"].lower()
+    assert g["game.marker"].lower() in t["tui.help.keys"].lower()
+    assert g["game.marker"].lower() in t["tui.help.rules"].lower()
+    assert g["game.train.mexican"].lower() in t["tui.help.rules"].lower()
+    assert g["game.train.mexican"].lower() in t["tui.house.mexican_after_own_train"].lower()
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_round_word_same_in_tui_and_web(lang: str) -> None:
+    """The web and the terminal name a round with the same word."""
+    g = catalog("game", lang)["game.round"].lower()
+    w = catalog("web", lang)
+    for key in ("web.round_end", "web.round_over"):
+        assert g in w[key].lower(), (key, w[key])
+
+
+# --- key bar: each language advertises the same keys --------------------------------------
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_key_bar_lists_same_keys(lang: str) -> None:
+    """Every key of the English bar, in the same order (the bar must fit 80 columns, so
+    the longer languages separate their entries by one space, not two)."""
+    en_bar = catalog("tui", "en")["tui.keys.bar"]
+    en = [entry.split(" ")[0] for entry in re.split(r"\s{2,}", en_bar.strip())]
+    bar = catalog("tui", lang)["tui.keys.bar"]
+    tokens = bar.split()
+    pos = 0
+    for key in en:
+        assert key in tokens[pos:], (key, bar)
+        pos = tokens.index(key, pos) + 1
+    assert len(bar) <= 80
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_help_keys_lists_same_keys(lang: str) -> None:
+    def letters(text: str) -> set[str]:
+        return {ln.split()[0] for ln in text.splitlines()[1:] if re.match(r"[a-z?] ", ln)}
+
+    en = catalog("tui", "en")["tui.help.keys"]
+    other = catalog("tui", lang)["tui.help.keys"]
+    assert len(other.splitlines()) == len(en.splitlines())
+    assert letters(other) == letters(en) == set("mo dphvutsq?".replace(" ", ""))
