@@ -1,4 +1,4 @@
-"""Game records against RECORD.md, clause by clause: the fields, their types and order,
+"""Game records against docs/RECORDS.md, clause by clause: the fields, their types and order,
 the exit codes for unreadable (2) and illegal (1) records, replay, results and the CLI's
 output."""
 

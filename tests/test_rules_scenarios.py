@@ -1,6 +1,6 @@
 """Golden scenarios: one game record per rule of RULES.md, with what must hold.
 
-Every file in ``tests/golden/`` is a game record (RECORD.md) with an explicit deal, plus an
+Every file in ``tests/golden/`` is a game record (docs/RECORDS.md) with an explicit deal, plus an
 ``expect`` list written by hand from the rules text, not from the engine. Each check names
 the round (default 0) and how many of that round's actions have been applied (``after``;
 ``"end"`` or missing means all of them), then states what must hold there:

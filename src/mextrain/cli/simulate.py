@@ -74,7 +74,7 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
     "records_dir",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Save every game as a record (RECORD.md) in this directory.",
+    help="Save every game as a record (docs/RECORDS.md) in this directory.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 def simulate(

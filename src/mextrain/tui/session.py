@@ -1,7 +1,7 @@
 """A game at the terminal table, without the screen: seats, bots, saving, resuming, undo.
 
 The session owns a `Match` and applies every action through the engine; it never decides
-what is legal. Every action is saved at once as a game record (RECORD.md) with one extra
+what is legal. Every action is saved at once as a game record (docs/RECORDS.md) with one extra
 field, ``"play"``, that says which seats are people and which are bots, so that
 ``mextrain play --resume`` can carry on where the game stopped.
 """
