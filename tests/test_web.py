@@ -50,7 +50,8 @@ def client(db: Path) -> Iterator[TestClient]:
 
 
 class Conn:
-    """A websocket with a reader thread, so reads can time out."""
+    """A websocket with a reader thread, so reads can time out; keeps every payload it
+    receives and notices when the server closes it (``closed``)."""
 
     def __init__(self, tc: TestClient, code: str, token: str | None, lang: str = "en") -> None:
         self.cm = tc.websocket_connect(f"/ws/{code}")
@@ -58,6 +59,7 @@ class Conn:
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
         self.last: dict[str, Any] | None = None
+        self.closed = False
         self.ws.send_text(json.dumps({"type": "hello", "token": token, "lang": lang}))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -69,12 +71,18 @@ class Conn:
         except Exception:
             self.inbox.put(None)
 
-    def get(self, timeout: float = 10.0) -> dict[str, Any]:
-        message = self.inbox.get(timeout=timeout)
-        assert message is not None, "the connection closed"
+    def _take(self, message: dict[str, Any] | None) -> None:
+        if message is None:
+            self.closed = True
+            return
         self.seen.append(message)
         if message["type"] == "state":
             self.last = message
+
+    def get(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = self.inbox.get(timeout=timeout)
+        self._take(message)
+        assert message is not None, "the connection closed"
         return message
 
     def drain(self) -> None:
@@ -83,11 +91,9 @@ class Conn:
                 message = self.inbox.get_nowait()
             except queue.Empty:
                 return
+            self._take(message)
             if message is None:
                 return
-            self.seen.append(message)
-            if message["type"] == "state":
-                self.last = message
 
     def until(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
         """The first message (from now) for which ``pred`` holds."""
@@ -154,8 +160,8 @@ def tiles_in(value: Any) -> set[str]:
             lo, hi = sorted((int(a), int(b)))
             found.add(f"{lo}-{hi}")
     elif isinstance(value, dict):
-        for v in value.values():
-            found |= tiles_in(v)
+        for k, v in value.items():
+            found |= tiles_in(k) | tiles_in(v)
     elif isinstance(value, list):
         for v in value:
             found |= tiles_in(v)

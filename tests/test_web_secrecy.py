@@ -4,10 +4,7 @@
 from __future__ import annotations
 
 import json
-import queue
 import random
-import re
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,25 +16,10 @@ from fastapi.testclient import TestClient
 from mextrain.records import load_record, replay_record
 from mextrain.rules import RoundState
 from mextrain.rules.view import SeatView
-from mextrain.web import Settings, create_app
+from mextrain.web import create_app
+from test_web import Conn, create, is_state, keys_in, my_turn, settings, tiles_in
 
-SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
-TILE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
 SECRET_KEYS = {"boneyard", "seed", "hands", "deal", "token", "token_hash", "initial", "drawn"}
-
-
-def settings(**changes: Any) -> Settings:
-    base = Settings(
-        bot_delay=0,
-        takeover_after=60,
-        round_pause=0,
-        start_bot="greedy",
-        takeover_bot="greedy",
-        hint_iterations=20,
-    )
-    for key, value in changes.items():
-        setattr(base, key, value)
-    return base
 
 
 @pytest.fixture
@@ -49,113 +31,6 @@ def db(tmp_path: Path) -> Path:
 def client(db: Path) -> Iterator[TestClient]:
     with TestClient(create_app(db, settings())) as c:
         yield c
-
-
-class Conn:
-    """A websocket with a reader thread; keeps every payload it receives."""
-
-    def __init__(self, tc: TestClient, code: str, token: str | None) -> None:
-        self.cm = tc.websocket_connect(f"/ws/{code}")
-        self.ws = self.cm.__enter__()
-        self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        self.seen: list[dict[str, Any]] = []
-        self.last: dict[str, Any] | None = None
-        self.closed = False
-        self.ws.send_text(json.dumps({"type": "hello", "token": token, "lang": "en"}))
-        self.thread = threading.Thread(target=self._read, daemon=True)
-        self.thread.start()
-
-    def _read(self) -> None:
-        try:
-            while True:
-                self.inbox.put(json.loads(self.ws.receive_text()))
-        except Exception:
-            self.inbox.put(None)
-
-    def _take(self, message: dict[str, Any] | None) -> None:
-        if message is None:
-            self.closed = True
-            return
-        self.seen.append(message)
-        if message["type"] == "state":
-            self.last = message
-
-    def get(self, timeout: float = 10.0) -> dict[str, Any]:
-        message = self.inbox.get(timeout=timeout)
-        self._take(message)
-        assert message is not None, "the connection closed"
-        return message
-
-    def drain(self) -> None:
-        while True:
-            try:
-                message = self.inbox.get_nowait()
-            except queue.Empty:
-                return
-            self._take(message)
-            if message is None:
-                return
-
-    def until(self, pred: Any, timeout: float = 10.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while True:
-            message = self.get(max(0.01, deadline - time.monotonic()))
-            if pred(message):
-                return message
-
-    def send(self, message: dict[str, Any] | str) -> None:
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
-
-    def close(self) -> None:
-        self.cm.__exit__(None, None, None)
-        self.thread.join(5)
-
-
-def create(tc: TestClient, seats: list[str], name: str = "Ana", **options: Any) -> dict[str, Any]:
-    body = {"name": name, "preset": "classic", "options": {**SHORT, **options}, "seats": seats}
-    res = tc.post("/api/tables", json=body)
-    assert res.status_code == 201, res.text
-    data: dict[str, Any] = res.json()
-    return data
-
-
-def is_state(m: dict[str, Any]) -> bool:
-    return m["type"] == "state"
-
-
-def my_turn(seat: int) -> Any:
-    def pred(m: dict[str, Any]) -> bool:
-        r = m.get("round")
-        return bool(is_state(m) and r and r["current_seat"] == seat and r["legal_moves"])
-
-    return pred
-
-
-def tiles_in(value: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(value, str):
-        for a, b in TILE.findall(value):
-            lo, hi = sorted((int(a), int(b)))
-            found.add(f"{lo}-{hi}")
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            found |= tiles_in(k) | tiles_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            found |= tiles_in(v)
-    return found
-
-
-def keys_in(value: Any) -> set[str]:
-    out: set[str] = set()
-    if isinstance(value, dict):
-        out |= set(value)
-        for v in value.values():
-            out |= keys_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            out |= keys_in(v)
-    return out
 
 
 def norm(tile: Any) -> str:
