@@ -173,7 +173,7 @@ class ISMCTSBot:
             # means come from different deals and a rarely visited move's mean is a fluke
             # more often, so the tree keeps the prior's move unless it is beaten clearly
             confidence = 0.0 if algorithm == "rollout" else 1.0
-        if not confidence >= 0 or math.isinf(confidence):
+        if not 0 <= confidence < math.inf:  # (refuses nan too)
             raise ValueError(f"confidence must be a number at least 0, not {confidence}")
         self.confidence = confidence
         #: decisions taken by the fallback bot because the history could not be resampled
