@@ -22,7 +22,9 @@ The weights maximise the likelihood of those outcomes under the conditional logi
   own spread plus its bias. Both are printed as mean squared errors, for the deciding
   seat and for all seats.
 
-The last line is the weight tuple for `WEIGHTS` in ``src/mextrain/search/evaluate.py``.
+``shipped`` is what the evaluation uses for that preset now (`weights_for`). The last line
+is the weight tuple for `WEIGHTS` (classic) or `RULE_WEIGHTS[preset]` in
+``src/mextrain/search/evaluate.py``.
 """
 
 from __future__ import annotations
@@ -121,7 +123,7 @@ def main() -> None:
         return float(-(z[idx] * np.log(p + 1e-12)).sum() / (len(idx) * args.samples))
 
     fitted = minimize(lambda w: loss(w, train), np.zeros(x.shape[-1]), method="BFGS").x
-    shipped = np.array(weights_for(n))
+    shipped = np.array(weights_for(n, Rules.preset(args.preset)))
     value = z[test].mean(1, keepdims=True)  # the positions' worth (mean over samples)
     print(
         f"{args.preset}, {n} seats: {count} positions x {args.samples} samples"

@@ -33,6 +33,8 @@ their hands (`resample.py`), and ``infer=history`` every play of the round, acro
 ``opponents=policy`` plays the other seats by the planner inside the tree; ``quiet=N`` plays
 cut playouts on while a seat holds N tiles or fewer (`ismcts.finish`). These are options:
 at 200 ms a move against the planner none was measurably stronger (see docs/BOTS.md).
+``weights=P`` scores cut playouts with preset P's evaluation weights whatever the rules
+(by default, ``rules``, those fitted for the rules being played: `evaluate.weights_for`).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -105,6 +107,7 @@ class ISMCTSBot:
         name: str = "ismcts",
         depth: int | str | None = None,
         quiet: int = 0,
+        weights: str = "rules",
     ) -> None:
         self.name = name
         if algorithm not in ALGORITHMS:
@@ -128,7 +131,7 @@ class ISMCTSBot:
         self._policy = make_policy(policy, epsilon)
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
-        self._evaluator = Evaluator()
+        self._evaluator = Evaluator(weights)
         own_bot = planner_style(own)
         self.own = own
         if isinstance(self._policy, FastPlannerPlayout):

@@ -20,10 +20,12 @@ off the full state, hidden tiles included -- the searches evaluate determinizati
 - how many turns it is behind the seat to move (one weight per place in the order).
 
 The weights were fitted by maximum likelihood on the outcomes of playouts from
-determinized positions of rounds between ``planner`` bots (classic rules), one set per
-number of seats: ``python benchmarks/evaluation.py --players N`` refits them and reports
-how well they predict. Other rule sets use the same weights: the features mean the same
-there, the fit is only less exact.
+determinized positions of rounds between ``planner`` bots, one set per number of seats:
+``python benchmarks/evaluation.py --players N [--preset P]`` refits them and reports how
+well they predict. `WEIGHTS` are the classic rules' fits; `RULE_WEIGHTS` those of the
+presets whose play differs enough that the classic weights mispredict (cardinal, where
+a marker goes up whenever a turn skips the seat's own train). A rule set uses the fits
+of the preset it is closest to (`family`: the most options that shape play alike).
 """
 
 from __future__ import annotations
@@ -31,9 +33,9 @@ from __future__ import annotations
 import math
 
 from mextrain.bots.trains import TrainSearch
-from mextrain.rules import RoundState
+from mextrain.rules import PRESETS, RoundState, Rules
 
-__all__ = ["FEATURES", "WEIGHTS", "Evaluator"]
+__all__ = ["FEATURES", "RULE_WEIGHTS", "WEIGHTS", "Evaluator", "family", "weights_for"]
 
 #: the per-seat features, in the order of a weight vector (then one weight per place
 #: behind the seat to move: 1, 2, ... seats behind)
@@ -60,13 +62,55 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
     8: (-0.667, -1.589, 0.012, -0.826, 0.181, 0.049, 0.477,
         -0.605, -0.66, -0.749, -0.824, -0.919, -1.004, -1.094),
 }
+
+#: fitted weights of other presets, per number of seats (`benchmarks/evaluation.py
+#: --preset P`); a preset not listed uses `WEIGHTS` (relaxed: a fit of its own predicted
+#: no better)
+RULE_WEIGHTS: dict[str, dict[int, tuple[float, ...]]] = {
+    "cardinal": {
+        4: (-0.081, -0.698, 0.018, 0.172, -0.018, 0.027, 0.151, -0.258, -0.392, -0.492),
+        5: (-0.11, -0.932, 0.021, 0.205, -0.023, 0.038, 0.22, -0.235, -0.328, -0.428, -0.499),
+        6: (-0.154, -1.033, 0.021, 0.318, -0.041, 0.05, 0.193,
+            -0.141, -0.29, -0.388, -0.47, -0.569),
+        7: (-0.193, -1.12, 0.019, 0.288, -0.055, 0.047, 0.176,
+            -0.12, -0.274, -0.415, -0.525, -0.597, -0.672),
+        8: (-0.258, -1.231, 0.014, 0.26, -0.042, 0.064, 0.197,
+            -0.06, -0.206, -0.346, -0.497, -0.573, -0.702, -0.714),
+        9: (-0.376, -1.307, 0.008, 0.276, -0.049, 0.081, 0.115,
+            -0.209, -0.288, -0.443, -0.594, -0.704, -0.813, -0.924, -1.046),
+        10: (-0.416, -1.384, 0.008, 0.297, -0.077, 0.095, 0.102,
+            -0.079, -0.175, -0.33, -0.451, -0.554, -0.728, -0.73, -0.894, -0.951),
+    },
+}
 # fmt: on
 
+#: the options that shape play (and so what the features are worth)
+_PLAY_OPTIONS = (
+    "first_turn",
+    "double_follow_up",
+    "open_doubles_block",
+    "own_train_first",
+    "marker_rule",
+)
 
-def weights_for(players: int) -> tuple[float, ...]:
-    """The weights for ``players`` seats: those fitted for the nearest number of seats,
-    with the turn-order weights cut or extended (the last repeated) to fit."""
-    near = WEIGHTS[min(WEIGHTS, key=lambda k: (abs(k - players), k))]
+
+def family(rules: Rules) -> str:
+    """The preset whose play ``rules`` is closest to: the one that agrees with it on
+    the most options that shape play (the first preset, classic, on a tie)."""
+
+    def agree(name: str) -> int:
+        preset = PRESETS[name]
+        return sum(getattr(rules, o) == getattr(preset, o) for o in _PLAY_OPTIONS)
+
+    return max(PRESETS, key=agree)
+
+
+def weights_for(players: int, rules: Rules | None = None) -> tuple[float, ...]:
+    """The weights for ``players`` seats under ``rules`` (classic if not given): those
+    fitted for the rules' `family` (or classic) and the nearest number of seats, with the
+    turn-order weights cut or extended (the last repeated) to fit."""
+    table = WEIGHTS if rules is None else RULE_WEIGHTS.get(family(rules), WEIGHTS)
+    near = table[min(table, key=lambda k: (abs(k - players), k))]
     base, order = near[: len(FEATURES)], near[len(FEATURES) :]
     turns = tuple(order[min(i, len(order) - 1)] for i in range(players - 1))
     return base + turns
@@ -74,11 +118,19 @@ def weights_for(players: int) -> tuple[float, ...]:
 
 class Evaluator:
     """Win chances of every seat in a full position (see the module docstring). Keeps a
-    train-search memo across calls: one evaluator per search thread."""
+    train-search memo across calls: one evaluator per search thread. ``weights`` picks
+    the fits: ``rules`` (those of the rule set being played) or a preset's name."""
 
-    def __init__(self) -> None:
+    def __init__(self, weights: str = "rules") -> None:
+        if weights != "rules" and weights not in PRESETS:
+            names = ", ".join(("rules", *PRESETS))
+            raise ValueError(f"weights must be one of {names}, not {weights}")
+        #: ``rules``: the fits of the position's rule set's `family`; a preset name: that
+        #: preset's fits whatever the rules
+        self.weights = weights
         self._search: TrainSearch | None = None
-        self._weights: dict[int, tuple[float, ...]] = {}
+        # the weights of the last rule set and number of seats seen
+        self._last: tuple[Rules | None, int, tuple[float, ...]] = (None, 0, ())
 
     def _train_search(self, state: RoundState) -> TrainSearch:
         search = self._search
@@ -117,9 +169,11 @@ class Evaluator:
     def win_probabilities(self, state: RoundState) -> list[float]:
         """Each seat's chance to win the round from ``state`` (they sum to 1)."""
         n = state.n
-        weights = self._weights.get(n)
-        if weights is None:
-            weights = self._weights[n] = weights_for(n)
+        rules, seats, weights = self._last
+        if rules is not state.rules or seats != n:
+            chosen = state.rules if self.weights == "rules" else PRESETS[self.weights]
+            weights = weights_for(n, chosen)
+            self._last = (state.rules, n, weights)
         utils = [
             sum(w * f for w, f in zip(weights, row, strict=True)) for row in self.features(state)
         ]
