@@ -161,6 +161,14 @@ def test_copies_are_independent_and_serialise(game: tuple[Rules, int, int, int])
         if rng.random() < 0.1:
             snapshots.append((state.copy(), state.fingerprint(), state.to_dict()))
         state.apply(rng.choice(state.legal_actions()))
+    # the round as dealt, replayed, is the round again
+    replayed = state.as_dealt()
+    assert replayed.history == []
+    assert replayed.initial.hands == state.initial.hands
+    assert replayed.initial.boneyard == state.initial.boneyard
+    for seat, action in state.history:
+        replayed.apply(action, seat)
+    assert replayed.fingerprint() == state.fingerprint()
     for copy, fingerprint, data in snapshots:
         assert copy.fingerprint() == fingerprint  # untouched by play on the original
         assert RoundState.from_dict(data).fingerprint() == fingerprint

@@ -120,15 +120,6 @@ def test_mean_interval_matches_scipy(values: list[float]) -> None:
     assert hi == pytest.approx(shi, rel=1e-8)
 
 
-def test_mean_interval_single_value_has_no_interval() -> None:
-    mean, lo, hi = mean_interval([4.0])
-    assert mean == 4.0
-    assert math.isnan(lo)
-    assert math.isnan(hi)
-    with pytest.raises(ValueError, match="at least one value"):
-        mean_interval([])
-
-
 # ---------------------------------------------------------------- shared small runs
 
 

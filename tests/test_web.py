@@ -131,24 +131,41 @@ def my_turn(seat: int) -> Any:
     return pred
 
 
-def play_out(conns: dict[int, Conn], rng: random.Random, limit: float = 60.0) -> dict[str, Any]:
-    """Play every human seat with random legal moves until the match is complete."""
+def play_out(
+    conns: dict[int, Conn], rng: random.Random, *, hints: bool = False, limit: float = 90.0
+) -> dict[str, Any]:
+    """Play the human seats until the match is complete (with hints if asked)."""
     deadline = time.monotonic() + limit
     sent: dict[int, int] = {}
+    hinted: dict[int, int] = {}
     while time.monotonic() < deadline:
         for conn in conns.values():
             conn.drain()
+            assert not conn.closed, "a connection was dropped"
         for conn in conns.values():
             if conn.last and conn.last["sheet"].get("complete"):
                 return conn.last
         for seat, conn in conns.items():
             m = conn.last
             r = m and m["round"]
-            mine = bool(m and r and r["current_seat"] == seat and r["legal_moves"])
-            if mine and m and r and sent.get(seat) != m["version"]:
-                sent[seat] = m["version"]
-                move = rng.choice(r["legal_moves"])
-                conn.send({"type": "action", "move": move, "version": m["version"]})
+            if not (m and r and r["current_seat"] == seat and r["legal_moves"]):
+                continue
+            version = m["version"]
+            if sent.get(seat) == version:
+                continue
+            move = rng.choice(r["legal_moves"])
+            if hints and hinted.get(seat) != version:
+                hinted[seat] = version
+                conn.send({"type": "hint", "version": version})
+                answer = conn.until(lambda x: x["type"] in ("hint", "error"), timeout=30)
+                assert answer["type"] == "hint", answer
+                assert answer["move"] in r["legal_moves"]
+                assert {x["move"] for x in answer["moves"]} <= set(r["legal_moves"])
+                move = answer["move"]
+            sent[seat] = version
+            conn.send({"type": "action", "move": move, "version": version})
+            if hints:
+                time.sleep(0.1)  # a human pace: stay well under the rate limit
         time.sleep(0.005)
     raise AssertionError("the game did not finish in time")
 

@@ -13,24 +13,19 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+import test_web
 from mextrain.records import load_record, replay_record
 from mextrain.rules import RoundState
 from mextrain.rules.view import SeatView
 from mextrain.web import create_app
-from test_web import Conn, create, is_state, keys_in, my_turn, settings, tiles_in
+from test_web import Conn, create, is_state, keys_in, my_turn, play_out, settings, tiles_in
 
 SECRET_KEYS = {"boneyard", "seed", "hands", "deal", "token", "token_hash", "initial", "drawn"}
 
 
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "web.sqlite3"
-
-
-@pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, settings())) as c:
-        yield c
+# test_web's fixtures: a fresh database file, and a client of an app on it
+db = test_web.db
+client = test_web.client
 
 
 def norm(tile: Any) -> str:
@@ -68,14 +63,7 @@ class Oracle:
 
     def position(self, round_index: int, actions: int) -> RoundState:
         played = self.rounds[round_index]
-        state = RoundState.from_deal(
-            played.rules,
-            played.n,
-            played.round_index,
-            [played.ts.tiles_of(mask) for mask in played.initial.hands],
-            [played.ts.tiles[i] for i in played.initial.boneyard],
-            played.starter,
-        )
+        state = played.as_dealt()
         for seat, action in played.history[:actions]:
             state.apply(action, seat)
         return state
@@ -113,45 +101,6 @@ def check_payloads(conn: Conn, seat: int | None, oracle: Oracle) -> int:
         last_hidden = hidden
         checked += 1
     return checked
-
-
-def play_out(
-    conns: dict[int, Conn], rng: random.Random, *, hints: bool = False, limit: float = 90.0
-) -> dict[str, Any]:
-    """Play the human seats until the match is complete (with hints if asked)."""
-    deadline = time.monotonic() + limit
-    sent: dict[int, int] = {}
-    hinted: dict[int, int] = {}
-    while time.monotonic() < deadline:
-        for conn in conns.values():
-            conn.drain()
-            assert not conn.closed, "a connection was dropped"
-        for conn in conns.values():
-            if conn.last and conn.last["sheet"].get("complete"):
-                return conn.last
-        for seat, conn in conns.items():
-            m = conn.last
-            r = m and m["round"]
-            if not (m and r and r["current_seat"] == seat and r["legal_moves"]):
-                continue
-            version = m["version"]
-            if sent.get(seat) == version:
-                continue
-            move = rng.choice(r["legal_moves"])
-            if hints and hinted.get(seat) != version:
-                hinted[seat] = version
-                conn.send({"type": "hint", "version": version})
-                answer = conn.until(lambda x: x["type"] in ("hint", "error"), timeout=30)
-                assert answer["type"] == "hint", answer
-                assert answer["move"] in r["legal_moves"]
-                assert {x["move"] for x in answer["moves"]} <= set(r["legal_moves"])
-                move = answer["move"]
-            sent[seat] = version
-            conn.send({"type": "action", "move": move, "version": version})
-            if hints:
-                time.sleep(0.1)  # a human pace: stay well under the rate limit
-        time.sleep(0.005)
-    raise AssertionError("the game did not finish in time")
 
 
 def http_payloads(tc: TestClient, code: str) -> list[Any]:

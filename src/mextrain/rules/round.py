@@ -355,6 +355,14 @@ class RoundState:
                     self.hands[seat] |= 1 << self.boneyard[self.bone_pos]
                     self.bone_pos += 1
 
+    def as_dealt(self) -> RoundState:
+        """The round as it was dealt, before any action: the same deal and starter (apply
+        ``history`` to it, seat by seat, to replay the round)."""
+        deal = self.initial
+        return RoundState._start(
+            self.rules, self.n, self.round_index, list(deal.hands), deal.boneyard, self.starter
+        )
+
     def copy(self) -> RoundState:
         """An independent copy (cheap: tuples and the boneyard are shared)."""
         c = RoundState.__new__(RoundState)

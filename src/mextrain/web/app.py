@@ -342,14 +342,7 @@ def _replay_frames(
     """Each round from its deal, one frame per action, every hand face up."""
     out = []
     for played in rounds:
-        state = RoundState.from_deal(
-            played.rules,
-            played.n,
-            played.round_index,
-            [played.ts.tiles_of(mask) for mask in played.initial.hands],
-            [played.ts.tiles[i] for i in played.initial.boneyard],
-            played.starter,
-        )
+        state = played.as_dealt()
         frames = [_frame(state, None)]
         for seat, action in played.history:
             state.apply(action, seat)
