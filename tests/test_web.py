@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from mextrain.i18n import LANGUAGES, catalog
 from mextrain.records import load_record, replay_record
 from mextrain.web import Settings, create_app
 
@@ -468,11 +469,39 @@ def test_http_validation(client: TestClient) -> None:
     assert res.status_code == 409
     assert client.post("/api/tables/NOSUCH/join", json={"name": "Ben"}).status_code == 404
     assert client.get("/api/games/999/record").status_code == 404
+    # refusals carry a stable code the browser shows in its player's language
+    assert res.json()["detail"]["code"] == "full"
+    assert refusal(client.post("/api/tables/NOSUCH/join", json={"name": "Ben"})) == "no_table"
+    assert refusal(client.get("/api/tables/NOSUCH")) == "no_table"
+    assert refusal(client.get("/api/games/999/record")) == "no_game"
+    assert refusal(client.get("/api/games/999/replay")) == "no_game"
+    assert refusal(client.post("/api/tables", json={**base, "seats": ["bot:nobody"]})) == "bot"
+    too_many = client.post("/api/tables", json={**base, "options": {"rounds": 99}})
+    assert refusal(too_many) == "options"
+    assert "rounds" in too_many.json()["detail"]["message"]
     assert client.get("/").status_code == 200
     assert client.get(f"/t/{made['code']}").status_code == 200
     strings = client.get("/api/i18n/fi").json()["strings"]
     assert strings["web.your_turn"] == "Sinun vuorosi"
     assert strings["game.draw"]
+
+
+def refusal(res: Any) -> str:
+    """The stable code of an HTTP refusal (a key of the web catalogue, ``web.error.*``)."""
+    assert res.status_code >= 400, res.text
+    detail = res.json()["detail"]
+    assert set(detail) == {"code", "message"}, detail
+    assert detail["message"]
+    code: str = detail["code"]
+    return code
+
+
+def test_every_refusal_code_has_its_words_in_every_language() -> None:
+    codes = {"no_table", "no_game", "bot", "options", "full", "started", "finished"}
+    for lang in LANGUAGES:
+        strings = catalog("web", lang)
+        assert {f"web.error.{c}" for c in codes} <= set(strings), lang
+        assert "{detail}" in strings["web.error.options"], lang
 
 
 # -- seats held by tokens -----------------------------------------------------------------
@@ -644,3 +673,96 @@ def test_a_finished_table_leaves_memory_and_is_read_back_on_demand(db: Path) -> 
             assert again["round"]["history"] == final["round"]["history"]
         finally:
             watcher.close()
+
+
+# -- joining late -------------------------------------------------------------------------
+
+
+def test_a_late_joiner_takes_a_seat_a_bot_kept_and_keeps_it_across_a_restart(db: Path) -> None:
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy", "open", "open"])
+        code = made["code"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+            ana.send({"type": "start"})
+            started = ana.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            # the seats left open at the start may be taken; the one created as a bot not
+            assert [s["joinable"] for s in started["table"]["seats"]] == [False, False, True, True]
+            ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"})
+            assert ben.status_code == 200, ben.text
+            assert ben.json()["seat"] == 2
+            told = ana.until(lambda m: is_state(m) and m["table"]["seats"][2]["kind"] == "human")
+            assert told["table"]["seats"][2]["name"] == "Ben"
+            assert [s["joinable"] for s in told["table"]["seats"]] == [False, False, False, True]
+        finally:
+            ana.close()
+    # the join is in the table's log: a restarted server still seats Ben there
+    with TestClient(create_app(db, settings())) as tc:
+        seats = tc.get(f"/api/tables/{code}").json()["seats"]
+        assert [(s["kind"], s["joinable"]) for s in seats] == [
+            ("human", False),
+            ("bot", False),
+            ("human", False),
+            ("bot", True),
+        ]
+        cleo = tc.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
+        assert cleo["seat"] == 3
+        assert refusal(tc.post(f"/api/tables/{code}/join", json={"name": "Dan"})) == "full"
+        conns = {
+            0: Conn(tc, code, made["token"]),
+            2: Conn(tc, code, ben.json()["token"]),
+            3: Conn(tc, code, cleo["token"]),
+        }
+        try:
+            assert conns[2].get()["seat"] == 2
+            assert conns[3].get()["seat"] == 3
+            final = play_out(conns, random.Random(8))
+        finally:
+            for conn in conns.values():
+                conn.close()
+        record = tc.get(f"/api/games/{final['table']['game_id']}/record")
+        assert record.json()["players"] == ["Ana", "Bot 2 (greedy)", "Ben", "Cleo"]
+        held = held_per_round(record.text)
+        for seat, conn in conns.items():  # the late joiners saw their own seat's tiles only
+            assert check_no_leaks(conn, seat, held) > 0
+        assert refusal(tc.post(f"/api/tables/{code}/join", json={"name": "Dan"})) == "finished"
+
+
+def test_a_stand_in_bot_stops_the_moment_its_seat_is_taken(db: Path) -> None:
+    with TestClient(create_app(db, settings(bot_delay=0.02))) as tc:
+        made = create(tc, ["open", "bot:greedy"])
+        code = made["code"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+            ana.send({"type": "start"})
+            ana.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+            assert ben["seat"] == 1
+            # Ben has not connected (and takes a minute to be replaced): when his turn
+            # comes, the table waits for him instead of the bot that kept his seat
+            while True:
+                m = ana.until(is_state)
+                r = m["round"]
+                if r["current_seat"] == 1 and not r["ended"]:
+                    break
+                if r["current_seat"] == 0 and r["legal_moves"]:
+                    move = r["legal_moves"][0]
+                    ana.send({"type": "action", "move": move, "version": m["version"]})
+            time.sleep(0.5)
+            ana.drain()
+            assert ana.last is not None
+            assert ana.last["version"] == m["version"]
+            assert not ana.last["table"]["seats"][1]["bot_playing"]
+            with_ben = Conn(tc, code, ben["token"])
+            try:
+                mine = with_ben.until(my_turn(1))
+                move = mine["round"]["legal_moves"][0]
+                with_ben.send({"type": "action", "move": move, "version": mine["version"]})
+                moved = ana.until(lambda x: is_state(x) and x["version"] > m["version"])
+                assert moved["round"]["history"][-1].startswith("1:") or moved["round"]["ended"]
+            finally:
+                with_ben.close()
+        finally:
+            ana.close()

@@ -310,3 +310,45 @@ def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path
             _shot(page, "07-phone-it-large-numbers")
         finally:
             context.close()
+
+
+def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
+    server: str, page: object
+) -> None:
+    from playwright.sync_api import Page, expect
+
+    assert isinstance(page, Page)
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    # a refusal from the lobby's HTTP API comes in the player's language
+    page.goto(server + "/")
+    page.get_by_label("Language").select_option("fr")
+    page.get_by_label("Votre nom").fill("Ben")
+    page.get_by_label("Code de la table").fill("NOSUCH")
+    page.get_by_role("button", name="Rejoindre").click()
+    expect(page.get_by_role("alert")).to_have_text("Aucune table n'a ce code.")
+    page.get_by_label("Langue").select_option("en")
+
+    # Ana starts at once: the open seat goes to a bot that keeps it warm
+    made = _create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    page.evaluate(
+        "([code, token]) => localStorage.setItem('mextrain.token.' + code, token)",
+        [made["code"], made["token"]],
+    )
+    page.goto(f"{server}/t/{made['code']}")
+    page.get_by_role("button", name="Start the game").click()
+    expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    # the same browser, without Ana's token, is a spectator who may take the bot's seat
+    page.evaluate("code => localStorage.removeItem('mextrain.token.' + code)", made["code"])
+    page.reload()
+    expect(page.get_by_text("watching")).to_be_visible()
+    banner = page.locator(".late-join")
+    expect(banner).to_contain_text("Bot 2")
+    _shot(page, "08-late-join")
+    banner.get_by_label("Your name").fill("Ben")
+    banner.get_by_role("button", name="Join").click()
+    expect(page.get_by_role("group", name="Your hand")).to_be_visible()
+    expect(page.locator(".late-join")).to_have_count(0)
+    expect(page.get_by_text("watching")).to_have_count(0)
+    assert page.locator(".hand-tile").count() > 0
+    assert not errors, errors

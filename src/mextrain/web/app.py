@@ -105,7 +105,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     def table_or_404(request: Request, code: str) -> Table:
         table = manager_of(request).get(code)
         if table is None:
-            raise HTTPException(404, "no table with that code")
+            raise _refuse(404, "no_table", "no table with that code")
         return table
 
     # -- pages (one page app: the browser routes) -----------------------------------
@@ -145,8 +145,10 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         spec.update((str(k), v) for k, v in body.options.items())
         try:
             table, token = manager_of(request).create(spec, list(body.seats), body.name)
-        except (RulesError, TableError, ValueError) as err:
-            raise HTTPException(400, str(err)) from None
+        except TableError as err:
+            raise _refuse(400, err.code, err.message) from None
+        except (RulesError, ValueError) as err:
+            raise _refuse(400, "options", str(err)) from None
         return {"code": table.code, "seat": 0, "token": token, "link": f"/t/{table.code}"}
 
     @app.post("/api/tables/{code}/join")
@@ -155,7 +157,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         try:
             seat, token = table.join(body.name)
         except TableError as err:
-            raise HTTPException(409, err.message) from None
+            raise _refuse(409, err.code, err.message) from None
         return {"code": table.code, "seat": seat, "token": token}
 
     @app.get("/api/tables/{code}")
@@ -165,7 +167,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             return table.public()
         stored = store_of(request).table(code.upper())
         if stored is None:
-            raise HTTPException(404, "no table with that code")
+            raise _refuse(404, "no_table", "no table with that code")
         game = store_of(request).game_of_table(stored.id)
         return {
             "code": stored.code,
@@ -185,7 +187,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     async def record(game_id: int, request: Request) -> Response:
         game = store_of(request).game(game_id)
         if game is None:
-            raise HTTPException(404, "no such game")
+            raise _refuse(404, "no_game", "no such game")
         return Response(
             game.record,
             media_type="application/json",
@@ -197,7 +199,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         """Every position of a finished game, all hands shown, for the replay viewer."""
         game = store_of(request).game(game_id)
         if game is None:
-            raise HTTPException(404, "no such game")
+            raise _refuse(404, "no_game", "no such game")
         result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
         return await asyncio.to_thread(
             _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
@@ -312,6 +314,12 @@ def _text_of(raw: MutableMapping[str, Any], limit: int) -> str:
     if len(text.encode()) > limit:
         raise MessageError("too_large", f"messages are limited to {limit} bytes")
     return str(text)
+
+
+def _refuse(status: int, code: str, message: str) -> HTTPException:
+    """An HTTP refusal the browser can show in its player's language: ``detail`` holds a
+    stable ``code`` (its text is in the web catalogue) and the English ``message``."""
+    return HTTPException(status, {"code": code, "message": message})
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

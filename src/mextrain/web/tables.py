@@ -141,6 +141,7 @@ class Seat:
     token_hash: str = ""
     clients: set[Client] = field(default_factory=set)
     away_since: float | None = None  # a human with no connection, since when
+    stand_in: bool = False  # a bot given this seat at the start: a late joiner may take it
 
 
 def hash_token(token: str) -> str:
@@ -203,10 +204,13 @@ class Table:
         if kind == "join":
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
+            seat.bot, seat.stand_in = "", False
+            self._bots.pop(data["seat"], None)
         elif kind == "start":
             for index, spec in data["bots"].items():
                 seat = self.seats[int(index)]
                 seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec, int(index))
+                seat.stand_in = True
             self.match = Match.new(self.rules, len(self.seats), self._rng)
             self.status = "playing"
         elif kind == "action":
@@ -224,15 +228,24 @@ class Table:
     # -- seats ------------------------------------------------------------------------
 
     def join(self, name: str) -> tuple[int, str]:
-        """Take the first open seat; return it and the seat's secret token."""
-        if self.status != "waiting":
-            raise TableError("started", "the game has already started")
+        """Take the first open seat; return it and the seat's secret token.
+
+        Before the start that is a seat nobody holds. Once the game is in play it is a seat
+        a bot was given at the start (a stand-in): the late joiner plays it from the next
+        move on, with the hand and the score the bot leaves. Seats created as bot seats
+        stay bots.
+        """
+        if self.status == "finished":
+            raise TableError("finished", "the game is over")
+        wanted = "open" if self.status == "waiting" else "stand_in"
         for index, seat in enumerate(self.seats):
-            if seat.kind == "open":
+            if (seat.kind == "open") if wanted == "open" else seat.stand_in:
                 token = secrets.token_urlsafe(24)
                 self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
                 self.seats[index].away_since = time.monotonic()
-                if all(s.kind != "open" for s in self.seats):
+                if self.status == "playing":
+                    self.changed()
+                elif all(s.kind != "open" for s in self.seats):
                     self.start()
                 else:
                     self.broadcast()
@@ -475,6 +488,7 @@ class Table:
                     "bot": seat.bot if seat.kind == "bot" else None,
                     "connected": bool(seat.clients),
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
+                    "joinable": seat.stand_in,
                 }
                 for i, seat in enumerate(self.seats)
             ],

@@ -42,15 +42,19 @@ async function api(path, body) {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(typeof data.detail === "string" ? data.detail : t("web.error.request"));
+  if (!res.ok) {
+    const d = data.detail;
+    throw new Error(d && typeof d === "object" && !Array.isArray(d) ? errorText(d) : t("web.error.request"));
+  }
   return data;
 }
 
-// The server's refusals in the player's language (rule errors come translated already).
+// The server's refusals in the player's language (rule errors come translated already;
+// {detail} in a catalogue text is the server's own English wording, for the specifics).
 function errorText(err) {
   if (!err) return "";
   const key = `web.error.${err.code}`;
-  return err.code && err.code !== "illegal" && key in STRINGS ? t(key) : err.message;
+  return err.code && err.code !== "illegal" && key in STRINGS ? t(key, { detail: err.message }) : err.message;
 }
 
 function go(path) {
@@ -304,17 +308,21 @@ function TablePage({ code, big }) {
   const view = msg.round;
   const names = table.seats.map((s, i) => s.name || t("game.seat", { number: i + 1 }));
 
+  const joinTable = async (e) => {
+    e.preventDefault();
+    try {
+      const res = await api(`/api/tables/${table.code}/join`, { name: joinName.trim() });
+      localStorage.setItem("mextrain.name", joinName.trim());
+      localStorage.setItem(tokenKey(res.code), res.token);
+      location.reload();
+    } catch (err) { setError({ message: err.message }); }
+  };
+  const joinForm = html`<form onSubmit=${joinTable} class="inline join-form">
+    <label>${t("web.your_name")} <input value=${joinName} maxlength="24" onInput=${(e) => setJoinName(e.target.value)} /></label>
+    <button class="primary" disabled=${!joinName.trim()}>${t("web.lobby.join_button")}</button></form>`;
+
   if (table.status === "waiting") {
     const link = `${location.origin}/t/${table.code}`;
-    const joinTable = async (e) => {
-      e.preventDefault();
-      try {
-        const res = await api(`/api/tables/${table.code}/join`, { name: joinName.trim() });
-        localStorage.setItem("mextrain.name", joinName.trim());
-        localStorage.setItem(tokenKey(res.code), res.token);
-        location.reload();
-      } catch (err) { setError({ message: err.message }); }
-    };
     return html`<section class="waiting">
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
       <p>${t("web.share")} <a href=${link}>${link}</a></p>
@@ -325,9 +333,7 @@ function TablePage({ code, big }) {
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" onClick=${() => send({ type: "start" })}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>`
-        : html`<form onSubmit=${joinTable} class="inline">
-          <label>${t("web.your_name")} <input value=${joinName} maxlength="24" onInput=${(e) => setJoinName(e.target.value)} /></label>
-          <button class="primary" disabled=${!joinName.trim()}>${t("web.lobby.join_button")}</button></form>`}
+        : joinForm}
     </section>`;
   }
 
@@ -372,6 +378,8 @@ function TablePage({ code, big }) {
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
     ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
+    ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
+      <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class="layout">
       <div class="board" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
