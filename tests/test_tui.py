@@ -19,13 +19,20 @@ pytest.importorskip("textual")
 from click.testing import CliRunner
 from textual.content import Content
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, RichLog, Select, Static
+from textual.widgets import Checkbox, Input, RichLog, Select, Static
 
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator, error_text
 from mextrain.records import GameRecord, load_record, replay_record
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Match, Rules
-from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec, WatchApp, parse_seats
+from mextrain.tui import (
+    GameSession,
+    GameSetup,
+    PlayApp,
+    SeatSpec,
+    WatchApp,
+    parse_seats,
+)
 from mextrain.tui.hints import hints_for, planned_train
 from mextrain.tui.render import hint_words, train_key, trains_markup
 from mextrain.tui.screens import (
@@ -654,6 +661,69 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
             assert status.startswith("Kierros 1/13")
 
     run(scenario)
+
+
+def test_people_name_themselves_on_the_start_screen() -> None:
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy", "greedy")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, StartScreen)
+            # a name box for people only: it appears when a seat becomes a person's
+            assert screen.query_one("#name-0", Input).display
+            assert not screen.query_one("#name-1", Input).display
+            screen.query_one("#seat-1", Select).value = "human"
+            await pilot.pause()
+            assert screen.query_one("#name-1", Input).display
+            screen.query_one("#name-0", Input).value = "Ana"
+            screen.query_one("#name-1", Input).value = "ana "
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            # two seats cannot share a name: the screen says so and stays
+            assert app.screen is screen
+            error = plain(screen.query_one("#start-error", Static))
+            assert error == "Two seats are called ana: give them different names."
+            screen.query_one("#name-1", Input).value = "Ben"
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.names[:2] == ["Ana", "Ben"]
+            table = app.table
+            assert table is not None
+            assert "Ana" in plain(table.query_one("#status", Static))
+            assert session.path is not None
+            saved = load_record(session.path.read_bytes())
+            assert list(saved.players)[:2] == ["Ana", "Ben"]
+
+    run(scenario)
+
+
+def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    started: list[GameSetup] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self.setup))
+    ok = CliRunner().invoke(
+        main, ["play", "--seats", "greedy,you,you", "--names", "Ana, Ben", "--lang", "en"]
+    )
+    assert ok.exit_code == 0, ok.output
+    assert started[0].names == ("", "Ana", "Ben")
+    assert seat_names(started[0].seats, Translator("en"), started[0].names) == [
+        "Greedy 1",
+        "Ana",
+        "Ben",
+    ]
+    for args, words in [
+        (["--seats", "you,greedy", "--names", "Ana,Ben"], "2 names for 1 people"),
+        (["--seats", "you,you", "--names", "Ana,ANA"], "Two seats are called ANA"),
+        (["--seats", "you,greedy", "--names", "Greedy 2"], "Two seats are called Greedy 2"),
+        (["--seats", "you,greedy", "--names", "A" * 25], "at most 24 characters"),
+        (["--resume", "--names", "Ana"], "keeps the names"),
+    ]:
+        refused = CliRunner().invoke(main, ["play", "--lang", "en", *args])
+        assert refused.exit_code == 2, (args, refused.output)
+        assert words in refused.output, (args, refused.output)
+    assert len(started) == 1
 
 
 def test_the_replay_viewer_steps_through_a_record_with_every_hand_shown() -> None:

@@ -85,6 +85,13 @@ def _with_house(rules: Rules, options: tuple[str, ...]) -> Rules:
     help="Comma-separated seats: 'you' (or 'human') or a bot name, e.g. you,expert,hard.",
 )
 @click.option(
+    "--names",
+    default=None,
+    metavar="LIST",
+    help="Comma-separated names for the people at the keyboard, in seat order "
+    "(default: Player 1, ...).",
+)
+@click.option(
     "--lang",
     default=None,
     type=click.Choice(LANGUAGES),
@@ -113,6 +120,7 @@ def play(
     options: tuple[str, ...],
     players: int | None,
     seats: str | None,
+    names: str | None,
     lang: str | None,
     delay: float | None,
     seed: int | None,
@@ -132,6 +140,10 @@ def play(
     t = Translator(language)
     pause = DEFAULT_DELAY if delay is None else max(0.0, delay)
     if resume:
+        if names is not None:
+            raise click.BadParameter(
+                "a resumed game keeps the names it was saved with", param_hint="--names"
+            )
         path = file or latest_unfinished()
         if path is None:
             raise click.ClickException(t("tui.cli.no_saved_game"))
@@ -165,7 +177,8 @@ def play(
         kinds = parse_seats(seats if seats else ["human", default_bot()], count)
     except (BotSpecError, ValueError) as err:
         raise click.BadParameter(str(err), param_hint="--seats") from None
-    setup = GameSetup(rules, tuple(kinds), language)
+    chosen = _names_by_seat(names, kinds, t)
+    setup = GameSetup(rules, tuple(kinds), language, chosen)
     app = PlayApp(
         setup=setup,
         lang=language,
@@ -175,3 +188,27 @@ def play(
         light=light,
     )
     app.run()
+
+
+def _names_by_seat(text: str | None, kinds: list[str], t: Translator) -> tuple[str, ...]:
+    """``--names``: the people's names in seat order, as one entry per seat ("" for bots
+    and for people left unnamed)."""
+    if text is None:
+        return ()
+    from mextrain.tui import HUMAN, check_names, seat_names
+
+    given = [n.strip() for n in text.split(",")]
+    people = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
+    if len(given) > len(people):
+        raise click.BadParameter(
+            t("tui.cli.names_unused", given=len(given), people=len(people)),
+            param_hint="--names",
+        )
+    chosen = [""] * len(kinds)
+    for seat, name in zip(people, given, strict=False):
+        chosen[seat] = name
+    try:
+        check_names(seat_names(kinds, t, chosen), t)
+    except ValueError as err:
+        raise click.BadParameter(str(err), param_hint="--names") from None
+    return tuple(chosen)

@@ -5,19 +5,28 @@ Built on Textual; needs the ``tui`` extra (``pip install mextrain[tui]``).
 """
 
 from .app import DEFAULT_DELAY, PlayApp, TableScreen
-from .screens import GameSetup, seat_names
-from .session import DATA_DIR_ENV, GameSession, SeatSpec, latest_unfinished, parse_seats
+from .screens import GameSetup, check_names, seat_names
+from .session import (
+    DATA_DIR_ENV,
+    HUMAN,
+    GameSession,
+    SeatSpec,
+    latest_unfinished,
+    parse_seats,
+)
 from .watch import WatchApp
 
 __all__ = [
     "DATA_DIR_ENV",
     "DEFAULT_DELAY",
+    "HUMAN",
     "GameSession",
     "GameSetup",
     "PlayApp",
     "SeatSpec",
     "TableScreen",
     "WatchApp",
+    "check_names",
     "latest_unfinished",
     "parse_seats",
     "seat_names",

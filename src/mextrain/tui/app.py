@@ -70,6 +70,7 @@ CSS = """
 #start Checkbox { border: none; padding: 0; height: 1; }
 #start-keys { dock: bottom; height: 1; background: $boost; }
 #start Select { width: 1fr; }
+#start Input.name { width: 22; margin-left: 1; }
 #start-error { text-style: bold; }
 .section { margin-top: 1; text-style: bold; }
 """
@@ -521,7 +522,7 @@ class PlayApp(App[None]):
             return
         self.lang = setup.lang
         t = Translator(setup.lang)
-        names = seat_names(setup.seats, t)
+        names = seat_names(setup.seats, t, setup.names)
         seats = [SeatSpec(kind, name) for kind, name in zip(setup.seats, names, strict=True)]
         session = GameSession.new(setup.rules, seats, seed=self.seed, save=self.save)
         self.open_table(session)

@@ -11,7 +11,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from mextrain.bots import bot_names
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
@@ -31,6 +31,7 @@ __all__ = [
     "ScoreSheetScreen",
     "StartScreen",
     "TrainsScreen",
+    "check_names",
     "seat_names",
 ]
 
@@ -45,6 +46,8 @@ HOUSE_FLAGS = (
 )
 #: the lengths of game offered (rounds); the full game is the rules' own count
 SHORT_GAMES = (1, 4, 7)
+#: the longest name a person may give themselves (as at the web tables)
+MAX_NAME = 24
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,21 +57,37 @@ class GameSetup:
     rules: Rules
     seats: tuple[str, ...]
     lang: str
+    #: the names people gave themselves, by seat ("" or missing: "Player N")
+    names: tuple[str, ...] = ()
 
 
-def seat_names(kinds: Sequence[str], t: Translator) -> list[str]:
-    """Names for the seats: "Player 1" for a person at seat 1, "Expert 3" for a bot at
-    seat 3 (names read well in every message: "Player 1 must play")."""
+def seat_names(kinds: Sequence[str], t: Translator, chosen: Sequence[str] = ()) -> list[str]:
+    """Names for the seats: the name a person chose (``chosen[seat]``), else "Player 1" for a
+    person at seat 1; "Expert 3" for a bot at seat 3 (names read well in every message:
+    "Player 1 must play")."""
     names = []
     for seat, kind in enumerate(kinds):
         if kind == HUMAN:
-            names.append(t("tui.name.player", number=seat + 1))
+            own = chosen[seat].strip() if seat < len(chosen) else ""
+            names.append(own or t("tui.name.player", number=seat + 1))
         else:
             level = kind.split(":", 1)[0]
             key = f"tui.level.{level}"
             shown = t(key) if t.has(key) else level.capitalize()
             names.append(t("tui.name.bot", level=shown, number=seat + 1))
     return names
+
+
+def check_names(names: Sequence[str], t: Translator) -> None:
+    """Refuse (ValueError, in the player's words) a name that is too long or that two seats
+    share: every message names seats, so each must be told apart."""
+    seen: set[str] = set()
+    for name in names:
+        if len(name) > MAX_NAME:
+            raise ValueError(t("tui.start.name_too_long", name=name, count=MAX_NAME))
+        if name.casefold() in seen:
+            raise ValueError(t("tui.start.same_name", name=name))
+        seen.add(name.casefold())
 
 
 def _bot_choices() -> list[str]:
@@ -90,6 +109,7 @@ class StartScreen(Screen[GameSetup]):
         self.preset = setup.rules.preset_name
         self.players = len(setup.seats)
         self.seats = list(setup.seats)
+        self.names = list(setup.names)
         overrides = dict(setup.rules.overrides)
         self.flags = {flag: bool(overrides.get(flag, False)) for flag in HOUSE_FLAGS}
         self.rounds = setup.rules.round_count
@@ -155,6 +175,17 @@ class StartScreen(Screen[GameSetup]):
                     yield Select(
                         options, value=kind, allow_blank=False, compact=True, id=f"seat-{seat}"
                     )
+                    name = Input(
+                        self.names[seat] if seat < len(self.names) else "",
+                        placeholder=t("tui.name.player", number=seat + 1),
+                        max_length=MAX_NAME,
+                        compact=True,
+                        id=f"name-{seat}",
+                        classes="name",
+                    )
+                    name.tooltip = t("tui.start.name")
+                    name.display = kind == HUMAN  # a name box for people only
+                    yield name
             yield Static(t("tui.start.house"), classes="section")
             for flag in HOUSE_FLAGS:
                 yield Checkbox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
@@ -169,7 +200,12 @@ class StartScreen(Screen[GameSetup]):
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
         value = event.value
-        if sid.startswith("seat-") or value is Select.NULL:
+        if value is Select.NULL:
+            return
+        if sid.startswith("seat-"):
+            found = self.query(f"#name-{sid.removeprefix('seat-')}")
+            if found:
+                found.first(Input).display = value == HUMAN
             return
         self._collect_safely()
         if sid == "lang":
@@ -201,6 +237,14 @@ class StartScreen(Screen[GameSetup]):
                 value = self.seats[seat] if seat < len(self.seats) else _bot_choices()[-1]
             seats.append(str(value))
         self.seats = seats
+        names = []
+        for seat in range(max(self.players, len(self.names))):
+            found = self.query(f"#name-{seat}")
+            if found:
+                names.append(found.first(Input).value.strip())
+            else:
+                names.append(self.names[seat] if seat < len(self.names) else "")
+        self.names = names
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         cid = event.checkbox.id or ""
@@ -218,14 +262,19 @@ class StartScreen(Screen[GameSetup]):
         base = Rules.preset(self.preset)
         if self.rounds != base.round_count:
             overrides["rounds"] = list(base.rounds[: self.rounds])
+        names = tuple(
+            name if kind == HUMAN else ""
+            for kind, name in zip(seats, self.names[: self.players], strict=True)
+        )
         try:
             rules = Rules.preset(self.preset, **overrides)
             rules.check_players(len(seats))
-        except RulesError as err:
+            check_names(seat_names(seats, self.t, names), self.t)
+        except (RulesError, ValueError) as err:
             self.error = str(err)
             self.query_one("#start-error", Static).update(escape(self.error))
             return
-        self.dismiss(GameSetup(rules, seats, self.lang))
+        self.dismiss(GameSetup(rules, seats, self.lang, names))
 
 
 class PassScreen(Screen[None]):
