@@ -10,7 +10,7 @@ from mextrain import __version__
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mextrain")
 def main() -> None:
-    """Mexican Train dominoes: play, replay, solve and simulate."""
+    """Mexican Train dominoes: play, replay, solve, simulate and keep statistics."""
 
 
 def _register() -> None:
@@ -31,6 +31,9 @@ def _register() -> None:
     from . import solve
 
     main.add_command(solve.solve)
+    from . import stats
+
+    main.add_command(stats.stats)
 
 
 _register()

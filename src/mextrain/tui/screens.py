@@ -17,6 +17,7 @@ from mextrain.bots import bot_names
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
+from .history import read_history, stats_text, summarize
 from .render import round_result_markup, score_sheet_markup, trains_markup
 from .session import HUMAN
 
@@ -30,6 +31,7 @@ __all__ = [
     "RoundEndScreen",
     "ScoreSheetScreen",
     "StartScreen",
+    "StatsScreen",
     "TrainsScreen",
     "check_names",
     "seat_names",
@@ -100,6 +102,7 @@ class StartScreen(Screen[GameSetup]):
 
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
         Binding("ctrl+s", "start", "Start", show=False),
+        Binding("ctrl+t", "stats", "Statistics", show=False),
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
@@ -190,7 +193,9 @@ class StartScreen(Screen[GameSetup]):
             for flag in HOUSE_FLAGS:
                 yield Checkbox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
             yield Static(escape(self.error), id="start-error")
-            yield Button(t("tui.start.go"), variant="primary", id="go")
+            with Horizontal(classes="row"):
+                yield Button(t("tui.start.go"), variant="primary", id="go")
+                yield Button(t("tui.start.stats"), id="stats")
         yield Static(escape(t("tui.start.keys")), id="start-keys")
 
     def _level(self, name: str) -> str:
@@ -254,6 +259,11 @@ class StartScreen(Screen[GameSetup]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "go":
             self.action_start()
+        elif event.button.id == "stats":
+            self.action_stats()
+
+    def action_stats(self) -> None:
+        self.app.push_screen(StatsScreen(self.t))
 
     def action_start(self) -> None:
         self._collect_safely()
@@ -381,6 +391,21 @@ class ScoreSheetScreen(_Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
             yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
+            yield Static(f"[dim]{self.t('tui.close')}[/dim]")
+
+
+class StatsScreen(_Closable):
+    """How the people who play here are doing: every saved game, summed up per person."""
+
+    def __init__(self, t: Translator) -> None:
+        super().__init__()
+        self.t = t
+
+    def compose(self) -> ComposeResult:
+        history = read_history()
+        with VerticalScroll(classes="dialog"):
+            yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
+            yield Static(escape(stats_text(history, summarize(history.games), self.t)), id="stats")
             yield Static(f"[dim]{self.t('tui.close')}[/dim]")
 
 

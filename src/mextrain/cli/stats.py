@@ -1,0 +1,58 @@
+"""``mextrain stats``: how the people who play in the terminal are doing.
+
+Reads every game ``mextrain play`` saved (or those of ``--dir``), replays each through the
+engine and sums up each person's finished games: games, wins with a 95% interval, points,
+rounds won, and the bot levels they met. ``--json`` prints one object.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
+
+
+@click.command()
+@click.option(
+    "--dir",
+    "folder",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Read the games saved in this folder (default: where mextrain play saves them).",
+)
+@click.option("--name", default=None, help="Only this person (the name they played under).")
+@click.option(
+    "--lang",
+    default=None,
+    type=click.Choice(LANGUAGES),
+    help="Language (default: from the locale).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
+def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool) -> None:
+    """Statistics of the games played in the terminal, per person."""
+    try:
+        from mextrain.tui.history import read_history, stats_text, summarize
+    except ImportError as err:  # pragma: no cover - depends on the installed extras
+        raise click.ClickException(
+            f"statistics need the 'tui' extra (pip install 'mextrain[tui]'): {err}"
+        ) from None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise click.BadParameter(f"{folder} is not a folder", param_hint="--dir")
+    history = read_history(folder)
+    people = summarize(history.games, name)
+    if as_json:
+        finished = sum(g.complete for g in history.games)
+        doc = {
+            "folder": str(history.folder),
+            "finished": finished,
+            "unfinished": len(history.games) - finished,
+            "skipped": [str(p) for p in history.skipped],
+            "people": [p.to_dict() for p in people],
+        }
+        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    t = Translator(normalise_language(lang) or detect_language())
+    click.echo(stats_text(history, people, t))

@@ -1,0 +1,260 @@
+"""Statistics of the games played in the terminal: every saved game is a record
+(`session.GameSession.save`), read back and replayed here, and summed up per person.
+
+Shown by ``mextrain stats`` and by the start screen's statistics screen. People are told
+apart by the names they played under; bots are not counted as players, only as the
+opponents people met.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mextrain.i18n import Translator
+from mextrain.records import RecordError, load_record, replay_record
+from mextrain.sim.stats import wilson_interval
+
+from .session import _EXTRA_FIELD, HUMAN, games_dir
+
+__all__ = [
+    "History",
+    "Opponent",
+    "PersonStats",
+    "PlayedGame",
+    "read_game",
+    "read_history",
+    "stats_text",
+    "summarize",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One saved game, replayed: who sat where and how it stands."""
+
+    path: Path
+    players: tuple[str, ...]
+    #: each seat's kind when it was last saved: "human" or a bot spec ("expert")
+    kinds: tuple[str, ...]
+    preset: str
+    totals: tuple[int, ...]
+    #: the lowest totals (the winners, once complete)
+    winners: tuple[int, ...]
+    #: per finished round, the seats with its lowest score (whoever went out)
+    round_winners: tuple[tuple[int, ...], ...]
+    complete: bool
+
+    @property
+    def people(self) -> list[int]:
+        return [seat for seat, kind in enumerate(self.kinds) if kind == HUMAN]
+
+
+@dataclass(slots=True)
+class Opponent:
+    """A person's games with one bot level at the table."""
+
+    level: str
+    games: int = 0
+    wins: int = 0
+
+
+@dataclass(slots=True)
+class PersonStats:
+    """One person's finished games. A win shared on equal lowest totals counts as a win."""
+
+    name: str
+    games: int = 0
+    wins: int = 0
+    points: int = 0  # the totals of every finished game, summed
+    best: int | None = None  # the lowest total of a finished game
+    rounds: int = 0  # finished rounds in those games
+    rounds_won: int = 0  # rounds ended with the person's lowest score (gone out, mostly)
+    unfinished: int = 0
+    opponents: dict[str, Opponent] = field(default_factory=dict)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def win_interval(self) -> tuple[float, float]:
+        """Wilson 95% interval of the win rate (0 to 1 without games)."""
+        return wilson_interval(self.wins, self.games) if self.games else (0.0, 1.0)
+
+    @property
+    def average(self) -> float | None:
+        return self.points / self.games if self.games else None
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "name": self.name,
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "win_interval": [round(x, 4) for x in self.win_interval],
+            "average_points": None if self.average is None else round(self.average, 2),
+            "best_total": self.best,
+            "rounds": self.rounds,
+            "rounds_won": self.rounds_won,
+            "unfinished": self.unfinished,
+            "opponents": [
+                {"level": o.level, "games": o.games, "wins": o.wins}
+                for o in sorted(self.opponents.values(), key=lambda o: (-o.games, o.level))
+            ],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """The games of a folder: those read, and the files that were not games of ours."""
+
+    folder: Path
+    games: tuple[PlayedGame, ...]
+    #: files that are not legal records, or records saved by something else than
+    #: ``mextrain play`` (which seats were people is unknown): left out
+    skipped: tuple[Path, ...]
+
+
+def read_game(path: Path) -> PlayedGame:
+    """A saved game, replayed through the engine. Raises `RecordError` for a file that is
+    not a legal record, `ValueError` for a record that does not say who played it."""
+    raw = json.loads(path.read_bytes())
+    result = replay_record(load_record(raw))
+    extra = raw.get(_EXTRA_FIELD)
+    seats = extra.get("seats") if isinstance(extra, dict) else None
+    players = result.record.players
+    if not isinstance(seats, list) or len(seats) != len(players):
+        raise ValueError(f"{path.name} does not say which seats were people")
+    round_winners = tuple(
+        tuple(seat for seat, s in enumerate(r.scores) if s == min(r.scores))
+        for r in result.rounds
+        if r.scores is not None
+    )
+    return PlayedGame(
+        path=path,
+        players=tuple(players),
+        kinds=tuple(str(k) for k in seats),
+        preset=result.record.rules.preset_name,
+        totals=tuple(result.totals),
+        winners=tuple(result.winners),
+        round_winners=round_winners,
+        complete=result.complete,
+    )
+
+
+def read_history(folder: Path | None = None) -> History:
+    """Every game saved in ``folder`` (default: where ``mextrain play`` saves), oldest
+    first (the file names are the start times)."""
+    where = games_dir() if folder is None else folder
+    games: list[PlayedGame] = []
+    skipped: list[Path] = []
+    paths = sorted(where.glob("*.json")) if where.is_dir() else []
+    for path in paths:
+        try:
+            games.append(read_game(path))
+        except (RecordError, ValueError, OSError):
+            skipped.append(path)
+    return History(where, tuple(games), tuple(skipped))
+
+
+def _level(kind: str) -> str:
+    return kind.split(":", 1)[0]
+
+
+def summarize(games: Iterable[PlayedGame], name: str | None = None) -> list[PersonStats]:
+    """Per person (or only ``name``, compared without case): most finished games first."""
+    people: dict[str, PersonStats] = {}
+    for game in games:
+        for seat in game.people:
+            who = game.players[seat]
+            if name is not None and who.casefold() != name.casefold():
+                continue
+            stats = people.setdefault(who, PersonStats(who))
+            if not game.complete:
+                stats.unfinished += 1
+                continue
+            won = seat in game.winners
+            stats.games += 1
+            stats.wins += won
+            total = game.totals[seat]
+            stats.points += total
+            stats.best = total if stats.best is None else min(stats.best, total)
+            stats.rounds += len(game.round_winners)
+            stats.rounds_won += sum(seat in w for w in game.round_winners)
+            for level in sorted({_level(k) for k in game.kinds if k != HUMAN}):
+                met = stats.opponents.setdefault(level, Opponent(level))
+                met.games += 1
+                met.wins += won
+    return sorted(people.values(), key=lambda p: (-p.games, -p.unfinished, p.name.casefold()))
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -> str:
+    """The statistics as plain text in the player's language: where the games are, one
+    line per person, then whom each met. Fits 80 columns for names up to 12 characters."""
+    finished = sum(g.complete for g in history.games)
+    lines = [
+        t(
+            "tui.stats.where",
+            folder=str(history.folder),
+            finished=finished,
+            unfinished=len(history.games) - finished,
+        )
+    ]
+    if history.skipped:
+        lines.append(t("tui.stats.skipped", count=len(history.skipped)))
+    if not people:
+        lines += ["", t("tui.stats.none")]
+        return "\n".join(lines)
+    heads = [t(f"tui.stats.head.{k}") for k in _COLUMNS]
+    rows = []
+    for p in people:
+        lo, hi = p.win_interval
+        rows.append(
+            [
+                p.name,
+                str(p.games),
+                str(p.wins),
+                f"{_percent(p.win_rate)} ({100 * lo:.0f}-{_percent(hi)})" if p.games else "-",
+                "-" if p.average is None else f"{p.average:.1f}",
+                "-" if p.best is None else str(p.best),
+                f"{p.rounds_won}/{p.rounds}",
+            ]
+        )
+    widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = (c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join([first, *rest]).rstrip()
+
+    lines += ["", line(heads), *(line(r) for r in rows)]
+    met = [p for p in people if p.opponents]
+    if met:
+        lines.append("")
+        for p in met:
+            parts = [
+                t(
+                    "tui.stats.against_one",
+                    level=_shown(o.level, t),
+                    wins=o.wins,
+                    games=o.games,
+                )
+                for o in sorted(p.opponents.values(), key=lambda o: (-o.games, o.level))
+            ]
+            lines.append(t("tui.stats.against", name=p.name, list=" · ".join(parts)))
+    return "\n".join(lines)
+
+
+_COLUMNS = ("player", "games", "won", "rate", "average", "best", "rounds")
+
+
+def _shown(level: str, t: Translator) -> str:
+    key = f"tui.level.{level}"
+    return t(key) if t.has(key) else level

@@ -1,0 +1,160 @@
+"""Statistics of the games played in the terminal (`mextrain.tui.history`, ``mextrain
+stats``, the start screen's statistics): each saved game is replayed and summed up per
+person, checked against the matches as they were played."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from click.testing import CliRunner
+from textual.widgets import Static
+
+from mextrain.bots import make_bot
+from mextrain.cli import main
+from mextrain.i18n import Translator
+from mextrain.rules import Match, Rules
+from mextrain.sim.stats import wilson_interval
+from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec
+from mextrain.tui.history import read_history, stats_text, summarize
+from mextrain.tui.screens import StartScreen, StatsScreen
+from test_tui import plain
+
+RECORDS = Path(__file__).parent / "records"
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    return tmp_path
+
+
+def played(seats: list[tuple[str, str]], seed: int, *, finish: bool = True) -> Match:
+    """A game saved as ``mextrain play`` saves it, every seat (people too) moved by a
+    greedy bot; unfinished games stop after their first round."""
+    session = GameSession.new(
+        Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={2: 7, 3: 6}),
+        [SeatSpec(kind, name) for kind, name in seats],
+        seed=seed,
+    )
+    bot, rng = make_bot("greedy"), random.Random(seed)
+    while not session.match.is_complete:
+        state = session.match.current
+        if state.is_over:
+            if not finish:
+                break
+            session.match.next_round(session.rng)
+        else:
+            state.apply(bot.act(state.view(state.current_seat), rng), state.current_seat)
+        session.save()
+    return session.match
+
+
+def test_each_persons_games_wins_points_and_opponents_match_the_games_played() -> None:
+    matches = [
+        played([("human", "Ana"), ("expert", "Expert 2"), ("human", "Ben")], seed)
+        for seed in range(4)
+    ]
+    matches.append(played([("human", "ana"), ("greedy", "Greedy 2")], 9))
+    unfinished = played([("human", "Ana"), ("hard", "Hard 2")], 10, finish=False)
+    history = read_history()
+    assert len(history.games) == 6
+    assert not history.skipped
+    people = {p.name: p for p in summarize(history.games)}
+    assert set(people) == {"Ana", "Ben", "ana"}  # names are people's own: case counts
+    for name, seat, games in [("Ana", 0, matches[:4]), ("Ben", 2, matches[:4])]:
+        p = people[name]
+        assert p.games == 4
+        assert p.wins == sum(seat in m.winners for m in games)
+        assert p.points == sum(m.totals[seat] for m in games)
+        assert p.best == min(m.totals[seat] for m in games)
+        assert p.rounds == 12
+        assert p.rounds_won == sum(
+            scores[seat] == min(scores) for m in games for scores in m.round_scores()
+        )
+        assert p.win_interval == wilson_interval(p.wins, 4)
+        assert set(p.opponents) == {"expert"}
+        assert (p.opponents["expert"].games, p.opponents["expert"].wins) == (4, p.wins)
+    assert people["Ana"].unfinished == 1  # the unfinished game counts apart
+    assert len(unfinished.rounds) == 1
+    assert people["Ben"].unfinished == 0
+    assert people["ana"].opponents["greedy"].games == 1
+    # one person only, the name compared without case
+    assert {p.name for p in summarize(history.games, "ANA")} == {"Ana", "ana"}
+
+
+def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
+    played([("human", "Ana"), ("greedy", "Greedy 2")], 1)
+    games = data_dir / "games"
+    (games / "broken.json").write_text("{not json", encoding="utf-8")
+    # a legal record saved by something else: which seats were people is unknown
+    shutil.copy(RECORDS / "double6_complete.json", games / "elsewhere.json")
+    shutil.copy(RECORDS / "illegal_draw_with_a_play.json", games / "illegal.json")
+    history = read_history()
+    assert len(history.games) == 1
+    assert sorted(p.name for p in history.skipped) == [
+        "broken.json",
+        "elsewhere.json",
+        "illegal.json",
+    ]
+    text = stats_text(history, summarize(history.games), Translator("en"))
+    assert "3 files left out" in text
+    assert read_history(data_dir / "nowhere").games == ()
+
+
+def test_stats_command_text_and_json() -> None:
+    matches = [played([("human", "Ana"), ("planner", "Planner 2")], s) for s in range(3)]
+    wins = sum(0 in m.winners for m in matches)
+    out = CliRunner().invoke(main, ["stats", "--json"])
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert (doc["finished"], doc["unfinished"], doc["skipped"]) == (3, 0, [])
+    (ana,) = doc["people"]
+    assert ana["name"] == "Ana"
+    assert (ana["games"], ana["wins"]) == (3, wins)
+    assert ana["average_points"] == round(sum(m.totals[0] for m in matches) / 3, 2)
+    assert ana["opponents"] == [{"level": "planner", "games": 3, "wins": wins}]
+    text = CliRunner().invoke(main, ["stats", "--lang", "fr"])
+    assert text.exit_code == 0
+    lines = text.output.splitlines()
+    assert lines[0].startswith("Parties enregistrées dans ")
+    assert lines[0].endswith(": 3 terminées, 0 en cours.")
+    assert lines[2].split()[:3] == ["Joueur", "Parties", "Gagnées"]
+    assert lines[3].split()[:3] == ["Ana", "3", str(wins)]
+    assert lines[-1] == f"Ana contre : Stratège {wins}/3"
+    assert max(len(line) for line in lines[2:]) <= 80
+    nobody = CliRunner().invoke(main, ["stats", "--name", "Zoe", "--lang", "en"])
+    assert nobody.output.splitlines()[-1] == "Nobody has played a game here yet."
+    not_a_folder = CliRunner().invoke(
+        main, ["stats", "--dir", str(RECORDS / "double6_complete.json")]
+    )
+    assert not_a_folder.exit_code == 2
+
+
+def test_the_start_screen_shows_the_statistics() -> None:
+    played([("human", "Ana"), ("expert", "Expert 2")], 3)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), "it")
+        app = PlayApp(setup=setup, lang="it", delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+            shown = plain(app.screen.query_one("#stats", Static))
+            assert "Giocatore" in shown
+            assert "Ana contro: Esperto" in shown
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, StartScreen)
+
+    asyncio.run(scenario())
