@@ -346,10 +346,24 @@ class _Replay:
             if a.kind == "play":
                 assert a.tile is not None
                 plays_by[s].append((j, 1 << ids[a.tile]))
+        # the seat to move may have just drawn and not yet played or passed: its drawn
+        # tile may fit (it is about to play it), so that draw counts as a tile drawn since
+        pending = (
+            len(history) - 1
+            if history
+            and view.ended is None
+            and history[-1][1].kind == "draw"
+            and history[-1][0] == view.current_seat != mine
+            else -1
+        )
         for i, seat, void in events + draw_voids:
-            # the draws since (a draw's own tile counts only if it was then played: a drawn
-            # tile the seat passed on did not fit, so it is outside the void)
-            drawn = sum(1 for j in draws_by[seat] if j > i or (j == i and j in known_at[seat]))
+            # the draws since (a draw's own tile counts only if it was then played, or may
+            # yet be: a drawn tile the seat passed on did not fit, so it is outside the void)
+            drawn = sum(
+                1
+                for j in draws_by[seat]
+                if j > i or (j == i and (j in known_at[seat] or j == pending))
+            )
             if not drawn:
                 voids[seat] |= void  # still holds exactly
                 continue
