@@ -120,6 +120,7 @@ def test_samples_keep_what_the_seat_knows(table: tuple[str, int], seed: int, sto
 # the seat to move has just drawn (the boneyard's last tile) and not yet played or passed:
 # the drawn tile may fit, so what it showed by drawing binds only softly
 @example(table=("classic", 4), seed=0, stop=0.0)
+@example(table=("classic", 2), seed=163, stop=0.0)
 def test_every_seat_can_resample_not_only_the_one_to_move(
     table: tuple[str, int], seed: int, stop: float
 ) -> None:

@@ -268,6 +268,17 @@ class _Replay:
         st = self.start()
         n = view.players
         history = view.history
+        # the seat to move may have just drawn and not yet played or passed: its drawn
+        # tile may fit (it is about to play it), so that draw shows a void for the hand it
+        # held before, not for the drawn tile
+        pending = (
+            len(history) - 1
+            if history
+            and view.ended is None
+            and history[-1][1].kind == "draw"
+            and history[-1][0] == view.current_seat != mine
+            else -1
+        )
         last_draw = [-1] * n
         events: list[tuple[int, int, int]] = []  # (index, seat, void) of forced passes
         snaps: list[tuple[int, int, RoundState, Action]] = []
@@ -295,6 +306,14 @@ class _Replay:
                         fits = after & void
                         top = self.rng.choice(_bits(fits or after))
                         need[seat] = after & ~(1 << top)
+                    if top is None and i == pending:
+                        # drawn just now, not yet played or passed on: the tile may fit (one
+                        # that does leaves the most tiles outside the void for the hand)
+                        spare = self.unseen(st) & ~self._needed(need)
+                        pool = _bits(spare & void) or _bits(spare)
+                        if not pool:
+                            raise ResampleError("no tile can be the drawn one")
+                        top = self.rng.choice(pool)
                     if top is None:
                         # the drawn tile fits nowhere either: put a tile outside the void on top
                         pool = _bits(self.unseen(st) & ~void & ~self._needed(need))
@@ -346,16 +365,6 @@ class _Replay:
             if a.kind == "play":
                 assert a.tile is not None
                 plays_by[s].append((j, 1 << ids[a.tile]))
-        # the seat to move may have just drawn and not yet played or passed: its drawn
-        # tile may fit (it is about to play it), so that draw counts as a tile drawn since
-        pending = (
-            len(history) - 1
-            if history
-            and view.ended is None
-            and history[-1][1].kind == "draw"
-            and history[-1][0] == view.current_seat != mine
-            else -1
-        )
         for i, seat, void in events + draw_voids:
             # the draws since (a draw's own tile counts only if it was then played, or may
             # yet be: a drawn tile the seat passed on did not fit, so it is outside the void)
