@@ -1,0 +1,145 @@
+"""The game both environments drive: a match under the rules, dealt from a seeded RNG, with
+the rewards of each round as it ends."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from mextrain.rules import Action, Match, Rules, SeatView
+
+from .encoding import ActionCodec, ObservationCodec
+
+__all__ = ["REWARDS", "Game", "episode_rules"]
+
+Reward = Literal["points", "win"]
+#: ``points``: at each round's end every seat gets minus the points it scored in it (the
+#: game is to score few); ``win``: at the episode's end each winner (the lowest total;
+#: a tie shares) gets 1 / the number of winners, the others 0
+REWARDS: Final = ("points", "win")
+
+
+def episode_rules(rules: str | Rules | dict[str, Any], rounds: int | None) -> Rules:
+    """The rules of one episode: a preset name, a rules spec or `Rules`, cut to its first
+    ``rounds`` rounds (None: the whole match)."""
+    base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+    if rounds is None:
+        return base
+    if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
+        raise ValueError(f"rounds must be a whole number of at least 1, not {rounds!r}")
+    if rounds > base.round_count:
+        raise ValueError(f"these rules have {base.round_count} rounds, not {rounds}")
+    return base.with_options(rounds=list(base.rounds[:rounds]))
+
+
+class Game:
+    """A match in play, and the rewards it has paid since `take_rewards` was last called."""
+
+    def __init__(self, rules: Rules, players: int, reward: str) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.rules = rules
+        self.players = players
+        self.reward = reward
+        self.actions = ActionCodec(rules, players)
+        self.observations = ObservationCodec(rules, players)
+        self.rng = random.Random(0)
+        self.match = Match(rules, players)
+        self._pending = [0.0] * players
+
+    def reset(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.match = Match.new(self.rules, self.players, self.rng)
+        self._pending = [0.0] * self.players
+
+    @property
+    def over(self) -> bool:
+        return self.match.is_complete
+
+    @property
+    def to_move(self) -> int:
+        return self.match.current.current_seat
+
+    def view(self, seat: int) -> SeatView:
+        return self.match.current.view(seat)
+
+    def apply(self, seat: int, action: Action) -> None:
+        """Take ``action`` for ``seat`` (raises `IllegalActionError`, changing nothing, if it
+        is not legal); a round that ends is scored and the next one dealt."""
+        state = self.match.current
+        state.apply(action, seat)
+        if not state.is_over:
+            return
+        scores = state.scores()
+        assert scores is not None
+        if self.reward == "points":
+            for s, points in enumerate(scores):
+                self._pending[s] -= points
+        if self.match.is_complete:
+            if self.reward == "win":
+                winners = self.match.winners
+                for s in winners:
+                    self._pending[s] += 1.0 / len(winners)
+        else:
+            self.match.next_round(self.rng)
+
+    def take_rewards(self) -> list[float]:
+        out, self._pending = self._pending, [0.0] * self.players
+        return out
+
+    def totals_before_round(self) -> list[int]:
+        """The match totals of the rounds before the one in play (or the last one)."""
+        scores = self.match.round_scores()
+        current = self.match.current
+        if current.is_over:
+            scores = scores[:-1]
+        totals = [0] * self.players
+        for row in scores:
+            for s, points in enumerate(row):
+                totals[s] += points
+        return totals
+
+    def observe(self, seat: int) -> dict[str, Any]:
+        state = self.match.current
+        return {
+            "observation": self.observations.encode_state(state, seat, self.totals_before_round()),
+            "action_mask": self.actions.mask_of_state(state, seat),
+        }
+
+    def mask(self, seat: int) -> npt.NDArray[np.int8]:
+        return self.actions.mask_of_state(self.match.current, seat)
+
+    def describe(self, seat: int | None = None) -> str:
+        """The position as text (the seat's hand if one is given), for ``render``."""
+        state = self.match.current
+        view = state.view(seat if seat is not None else state.current_seat)
+        lines = [
+            f"round {view.round_index + 1}/{self.rules.round_count}, engine "
+            f"{view.engine}-{view.engine}, boneyard {view.boneyard_size}, "
+            f"seat {view.current_seat} to move" + (" (round over)" if view.ended else "")
+        ]
+        for train in view.trains:
+            name = "Mexican" if train.is_mexican else f"seat {train.owner}"
+            flags = (" marker" if train.marker_up else "") + (
+                " open double" if train.open_double else ""
+            )
+            lines.append(f"  {name}: {' '.join(train.oriented(view.engine)) or '-'}{flags}")
+        lines.append("  hand sizes: " + " ".join(str(n) for n in view.hand_sizes))
+        if seat is not None:
+            lines.append(f"  seat {seat}'s hand: " + " ".join(str(t) for t in view.hand))
+        lines.append("  totals: " + " ".join(str(t) for t in self.match.totals))
+        return "\n".join(lines)
+
+
+def check_opponents(specs: Sequence[str], count: int) -> list[str]:
+    """``count`` bot specs: one given for all, or exactly one per other seat."""
+    specs = list(specs)
+    if len(specs) == 1:
+        specs *= count
+    if len(specs) != count:
+        raise ValueError(f"give one opponent bot for all seats or {count}, not {len(specs)}")
+    return specs

@@ -1,0 +1,155 @@
+"""A Gymnasium environment: one learning seat against bots.
+
+    env = MexicanTrainEnv(rules="classic", players=4, opponents=["planner"])
+    obs, info = env.reset(seed=1)
+    action = np.flatnonzero(obs["action_mask"])[0]
+    obs, reward, terminated, truncated, info = env.step(action)
+
+The agent plays ``seat``; after each of its actions the bots play until it is the agent's
+turn again or the episode is over. See docs/RL.md for the spaces and rewards.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, SupportsFloat
+
+import gymnasium as gym
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from mextrain.bots import Bot, make_bot
+from mextrain.rules import IllegalActionError, Rules
+
+from .game import Game, check_opponents, episode_rules
+
+__all__ = ["RENDER_MODES", "MexicanTrainEnv"]
+
+RENDER_MODES = ("ansi",)
+
+#: an observation: ``{"observation": float32 vector, "action_mask": int8 vector}``
+Observation = dict[str, Any]
+
+
+def observation_space(game: Game) -> spaces.Dict:
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, shape=(game.observations.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.actions.size,), dtype=np.int8),
+        }
+    )
+
+
+class MexicanTrainEnv(gym.Env[Observation, np.int64]):
+    """Mexican Train for one agent at ``seat``; the other seats are ``opponents`` (bot
+    specs: one for all, or one per other seat in seat order).
+
+    ``rounds``: rounds per episode (None: the whole match). ``reward``: ``points`` (minus
+    the agent's points at each round's end) or ``win`` (1 at the end if it has the lowest
+    total, shared on a tie). An action the mask does not allow changes nothing: with
+    ``illegal="penalty"`` (the default) it earns ``illegal_reward`` and the agent moves
+    again, ``info["illegal"]`` saying why; with ``illegal="raise"`` it raises the
+    engine's `IllegalActionError`.
+    """
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        rules: str | Rules | dict[str, Any] = "classic",
+        players: int = 2,
+        opponents: Sequence[str] = ("planner",),
+        seat: int = 0,
+        rounds: int | None = 1,
+        reward: str = "points",
+        illegal: str = "penalty",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        if illegal not in ("penalty", "raise"):
+            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        if not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
+        self.game = Game(episode_rules(rules, rounds), players, reward)
+        self.seat = seat
+        self.opponent_specs = check_opponents(opponents, players - 1)
+        others = [s for s in range(players) if s != seat]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(spec) for s, spec in zip(others, self.opponent_specs, strict=True)
+        }
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.observation_space = observation_space(self.game)
+        self.action_space = spaces.Discrete(self.game.actions.size)
+        self._bot_rng = random.Random(0)
+        self._started = False
+
+    # -- the Gymnasium API -----------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        deal_seed, bot_seed = (int(x) for x in self.np_random.integers(0, 2**62, size=2))
+        self.game.reset(deal_seed)
+        self._bot_rng = random.Random(bot_seed)
+        self._bots_play()
+        while self.game.over:  # the bots ended the episode before the agent's first move
+            self.game.reset(int(self.np_random.integers(0, 2**62)))
+            self._bots_play()
+        self.game.take_rewards()  # what the bots' moves paid before the agent's first turn
+        self._started = True
+        return self._observe(), self._info()
+
+    def step(
+        self, action: np.int64 | int
+    ) -> tuple[Observation, SupportsFloat, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self.game.over:
+            raise RuntimeError("the episode is over: call reset()")
+        move = self.game.actions.action(int(action), self.seat)
+        try:
+            self.game.apply(self.seat, move)
+        except IllegalActionError as err:
+            if self.illegal == "raise":
+                raise
+            info = self._info()
+            info["illegal"] = str(err)
+            return self._observe(), self.illegal_reward, False, False, info
+        self._bots_play()
+        reward = self.game.take_rewards()[self.seat]
+        return self._observe(), reward, self.game.over, False, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.game.describe(self.seat)
+        return None
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal actions as booleans (the name maskable learners look for)."""
+        return self.game.mask(self.seat).astype(bool)
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _bots_play(self) -> None:
+        game = self.game
+        while not game.over and game.to_move != self.seat:
+            seat = game.to_move
+            game.apply(seat, self.bots[seat].act(game.view(seat), self._bot_rng))
+
+    def _observe(self) -> Observation:
+        return self.game.observe(self.seat)
+
+    def _info(self) -> dict[str, Any]:
+        match = self.game.match
+        return {
+            "round": match.round_index,
+            "totals": list(match.totals),
+            "action_mask": self.game.mask(self.seat),
+        }

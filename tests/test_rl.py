@@ -1,0 +1,280 @@
+"""The reinforcement-learning interfaces: action indices and masks, observations that hold
+nothing hidden, the Gymnasium and PettingZoo environments against their own checkers, and
+rewards that add up to the match's scores."""
+
+from __future__ import annotations
+
+import random
+import warnings
+from typing import Any
+
+import pytest
+
+pytest.importorskip("gymnasium")
+pytest.importorskip("pettingzoo")
+
+import gymnasium
+import numpy as np
+from gymnasium.utils.env_checker import check_env
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pettingzoo.test import api_test, seed_test
+
+from mextrain.rl import ENV_ID, ActionCodec, MexicanTrainEnv, ObservationCodec, episode_rules
+from mextrain.rl.pettingzoo_env import MexicanTrainAECEnv, env, raw_env
+from mextrain.rules import MEXICAN, IllegalActionError, Rules
+from mextrain.search import InfoState
+from test_search_resample import _position
+
+TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("cardinal", 6)]
+
+
+# -- actions and observations ----------------------------------------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(TABLES), st.integers(0, 10_000), st.floats(0.0, 0.2))
+def test_every_legal_action_has_its_own_index_and_the_mask_is_the_legal_set(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    preset, players = table
+    state = _position(preset, players, seed, stop)
+    codec = ActionCodec(state.rules, players)
+    view = state.view(state.current_seat)
+    indices = [codec.index(a, view.seat) for a in view.legal_actions]
+    assert len(set(indices)) == len(indices)
+    for action, index in zip(view.legal_actions, indices, strict=True):
+        assert codec.action(index, view.seat) == action
+    mask = codec.mask(view)
+    assert mask.dtype == np.int8
+    assert set(np.flatnonzero(mask)) == set(indices)
+    # another seat, not to move, has an empty mask
+    other = (view.seat + 1) % players
+    assert not codec.mask(state.view(other)).any()
+    # the environments' fast path, straight off the state, agrees for every seat
+    for seat in range(players):
+        assert np.array_equal(codec.mask_of_state(state, seat), codec.mask(state.view(seat)))
+
+
+def test_action_indices_are_seat_relative() -> None:
+    rules = Rules.preset("classic")
+    codec = ActionCodec(rules, 4)
+    assert codec.size == 91 * 5 + 2
+    tile = codec.ts.tiles[7]
+    for seat in range(4):
+        own = codec.action(7 * 5 + 0, seat)
+        assert (own.tile, own.train) == (tile, seat)
+        assert codec.action(7 * 5 + 1, seat).train == (seat + 1) % 4
+        assert codec.action(7 * 5 + 4, seat).train == MEXICAN
+    assert codec.action(codec.draw_index, 2).kind == "draw"
+    assert codec.action(codec.pass_index, 2).kind == "pass"
+    for bad in (-1, codec.size):
+        with pytest.raises(ValueError, match="out of range"):
+            codec.action(bad, 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(TABLES), st.integers(0, 10_000), st.floats(0.0, 0.2))
+def test_an_observation_holds_only_what_the_seat_sees(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    preset, players = table
+    state = _position(preset, players, seed, stop)
+    codec = ObservationCodec(state.rules, players)
+    rng = random.Random(seed)
+    for seat in range(players):
+        view = state.view(seat)
+        obs = codec.encode(view)
+        assert obs.shape == (codec.size,)
+        assert obs.dtype == np.float32
+        assert obs.min() >= 0.0
+        assert obs.max() <= 1.0
+        assert obs[codec.block("hand")].sum() == len(view.hand)
+        on_table = sum(len(t.tiles) for t in view.trains) + 1  # the engine
+        assert obs[codec.block("table")].sum() == on_table
+        assert obs[codec.block("to_move")].sum() == 1
+        assert obs[codec.block("to_move")][(view.current_seat - seat) % players] == 1
+        assert obs[codec.block("hand_size")][0] * codec.ts.size == pytest.approx(len(view.hand))
+        # the other hands and the boneyard dealt again, consistently with this seat's
+        # knowledge: the observation does not change
+        totals = [rng.randrange(600) for _ in range(players)]
+        assert np.array_equal(codec.encode_state(state, seat, totals), codec.encode(view, totals))
+        other = InfoState(view, rng).sample(rng)
+        assert other.hands != state.hands or other.boneyard != state.boneyard or players == 2
+        assert np.array_equal(codec.encode(other.view(seat)), obs)
+
+
+def test_observation_blocks_cover_the_vector() -> None:
+    codec = ObservationCodec(Rules.preset("cardinal"), 5)
+    assert sum(length for _, length in codec.blocks) == codec.size
+    assert codec.block("open_end") == slice(182, 182 + 6 * 13)
+
+
+# -- Gymnasium ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"players": 2},
+        {"rules": "cardinal", "players": 4, "opponents": ["greedy", "planner", "random"]},
+        {"rules": "relaxed", "players": 3, "seat": 2, "reward": "win", "rounds": 2},
+    ],
+)
+def test_the_gymnasium_checker_passes(kwargs: dict[str, Any]) -> None:
+    check_env(gymnasium.make(ENV_ID, **kwargs).unwrapped)
+
+
+def play_episode(env_: MexicanTrainEnv, seed: int) -> tuple[float, list[int]]:
+    """Random legal moves to the end: the return, and the actions taken."""
+    rng = np.random.default_rng(seed)
+    obs, info = env_.reset(seed=seed)
+    assert np.array_equal(obs["action_mask"], info["action_mask"])
+    assert np.array_equal(env_.action_masks(), obs["action_mask"].astype(bool))
+    total, taken, done = 0.0, [], False
+    while not done:
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        taken.append(action)
+        obs, reward, done, truncated, info = env_.step(action)
+        assert not truncated
+        assert "illegal" not in info
+        total += float(reward)
+    return total, taken
+
+
+def test_points_rewards_add_up_to_minus_the_agents_total() -> None:
+    env_ = MexicanTrainEnv(players=3, opponents=["greedy", "random"], seat=1, rounds=3)
+    for seed in range(3):
+        total, _ = play_episode(env_, seed)
+        match = env_.game.match
+        assert match.is_complete
+        assert len(match.rounds) == 3
+        assert total == -match.totals[1]
+
+
+def test_a_win_reward_is_paid_once_at_the_end() -> None:
+    env_ = MexicanTrainEnv(players=2, opponents=["planner"], reward="win", rounds=2)
+    for seed in range(4):
+        total, _ = play_episode(env_, seed)
+        winners = env_.game.match.winners
+        assert total == (1.0 / len(winners) if 0 in winners else 0.0)
+
+
+def test_the_same_seed_gives_the_same_episode() -> None:
+    env_ = MexicanTrainEnv(players=4, opponents=["planner"], rounds=2)
+    first = play_episode(env_, 11)
+    record = [list(r.history) for r in env_.game.match.rounds]
+    again = play_episode(env_, 11)
+    assert again == first
+    assert [list(r.history) for r in env_.game.match.rounds] == record
+
+
+def test_a_whole_match_episode() -> None:
+    env_ = MexicanTrainEnv(
+        Rules.preset("classic", max_pip=6, hand_size={2: 7}), rounds=None, opponents=["random"]
+    )
+    total, _ = play_episode(env_, 5)
+    assert len(env_.game.match.rounds) == 7
+    assert total == -env_.game.match.totals[0]
+
+
+def test_an_illegal_action_changes_nothing() -> None:
+    env_ = MexicanTrainEnv(players=2, opponents=["greedy"], render_mode="ansi")
+    obs, _ = env_.reset(seed=3)
+    before = env_.render()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    again, reward, done, truncated, info = env_.step(illegal)
+    assert reward == -1.0
+    assert not done
+    assert not truncated
+    assert info["illegal"]  # the engine's reason, in words
+    assert np.array_equal(again["observation"], obs["observation"])
+    assert env_.render() == before
+    strict = MexicanTrainEnv(players=2, opponents=["greedy"], illegal="raise")
+    strict.reset(seed=3)
+    with pytest.raises(IllegalActionError):
+        strict.step(illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        strict.step(strict.action_space.n)
+
+
+def test_bad_settings_are_refused_clearly() -> None:
+    for kwargs, words in [
+        ({"rounds": 0}, "at least 1"),
+        ({"rounds": 14}, "13 rounds"),
+        ({"reward": "money"}, "reward must be one of"),
+        ({"players": 3, "opponents": ["greedy", "greedy", "greedy"]}, "opponent bot"),
+        ({"seat": 2}, "seat must be"),
+        ({"illegal": "ignore"}, "illegal must be"),
+        ({"render_mode": "human"}, "render_mode"),
+        ({"rules": "cardinal", "players": 2}, "4 to 10"),
+        ({"opponents": ["nobody"]}, "nobody"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            MexicanTrainEnv(**kwargs)
+    with pytest.raises(RuntimeError, match="reset"):
+        MexicanTrainEnv().step(0)
+    assert episode_rules("relaxed", 4).rounds == (12, 11, 10, 9)
+
+
+# -- PettingZoo -----------------------------------------------------------------------------------
+
+# PettingZoo's checker advises Box observations; a dict with the action mask is its own
+# convention for turn-based games (its classic environments do the same).
+ADVICE = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+
+
+def quiet_advice() -> warnings.catch_warnings[None]:
+    caught = warnings.catch_warnings()
+    caught.__enter__()
+    for advice in ADVICE:
+        warnings.filterwarnings("ignore", message=advice, category=UserWarning)
+    return caught
+
+
+@pytest.mark.parametrize("kwargs", [{"players": 2}, {"rules": "cardinal", "players": 5}])
+def test_the_pettingzoo_checkers_pass(kwargs: dict[str, Any]) -> None:
+    caught = quiet_advice()
+    try:
+        api_test(env(**kwargs), num_cycles=300)
+        seed_test(lambda: env(**kwargs), num_cycles=300)
+    finally:
+        caught.__exit__(None, None, None)
+
+
+def test_every_agents_rewards_add_up_to_minus_its_total() -> None:
+    aec = raw_env(players=4, rounds=2)
+    for seed in range(3):
+        aec.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        returns = dict.fromkeys(aec.possible_agents, 0.0)
+        for agent in aec.agent_iter():
+            obs, reward, termination, truncation, info = aec.last()
+            returns[agent] += float(reward)
+            if termination or truncation:
+                aec.step(None)
+                continue
+            # only the agent to move has legal actions
+            for other in aec.agents:
+                assert aec.observe(other)["action_mask"].any() == (other == agent)
+            assert np.array_equal(info["action_mask"], obs["action_mask"])
+            aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        totals = aec.game.match.totals
+        assert returns == {f"player_{s}": -float(totals[s]) for s in range(4)}
+
+
+def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_again() -> None:
+    aec = MexicanTrainAECEnv(players=3)
+    aec.reset(seed=2)
+    agent = aec.agent_selection
+    obs = aec.observe(agent)
+    aec.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert aec.agent_selection == agent
+    assert aec.rewards[agent] == -1.0
+    assert aec.infos[agent]["illegal"]
+    assert np.array_equal(aec.observe(agent)["observation"], obs["observation"])
+    with pytest.raises(ValueError, match="None"):
+        aec.step(None)
