@@ -14,7 +14,7 @@ from mextrain.rules import Action, Match, Rules, SeatView
 
 from .encoding import ActionCodec, ObservationCodec
 
-__all__ = ["REWARDS", "Game", "episode_rules"]
+__all__ = ["RENDER_MODES", "REWARDS", "Game", "check_modes", "check_opponents", "episode_rules"]
 
 Reward = Literal["points", "win"]
 #: ``points``: at each round's end every seat gets minus the points it scored in it (the
@@ -133,6 +133,18 @@ class Game:
             lines.append(f"  seat {seat}'s hand: " + " ".join(str(t) for t in view.hand))
         lines.append("  totals: " + " ".join(str(t) for t in self.match.totals))
         return "\n".join(lines)
+
+
+#: what ``render()`` can return: the table as text
+RENDER_MODES: Final = ("ansi",)
+
+
+def check_modes(illegal: str, render_mode: str | None) -> None:
+    """The settings both environments share, checked with a clear error."""
+    if illegal not in ("penalty", "raise"):
+        raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
 
 
 def check_opponents(specs: Sequence[str], count: int) -> list[str]:

@@ -23,11 +23,9 @@ from gymnasium import spaces
 from mextrain.bots import Bot, make_bot
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import Game, check_opponents, episode_rules
+from .game import RENDER_MODES, Game, check_modes, check_opponents, episode_rules
 
-__all__ = ["RENDER_MODES", "MexicanTrainEnv"]
-
-RENDER_MODES = ("ansi",)
+__all__ = ["MexicanTrainEnv"]
 
 #: an observation: ``{"observation": float32 vector, "action_mask": int8 vector}``
 Observation = dict[str, Any]
@@ -68,10 +66,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
     ) -> None:
-        if illegal not in ("penalty", "raise"):
-            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_modes(illegal, render_mode)
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
         self.game = Game(episode_rules(rules, rounds), players, reward)

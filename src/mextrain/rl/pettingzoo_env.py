@@ -24,8 +24,8 @@ from pettingzoo.utils import wrappers
 
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import Game, episode_rules
-from .gym_env import RENDER_MODES, Observation, observation_space
+from .game import RENDER_MODES, Game, check_modes, episode_rules
+from .gym_env import Observation, observation_space
 
 __all__ = ["MexicanTrainAECEnv", "env", "raw_env"]
 
@@ -53,10 +53,7 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if illegal not in ("penalty", "raise"):
-            raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+        check_modes(illegal, render_mode)
         self.game = Game(episode_rules(rules, rounds), players, reward)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
