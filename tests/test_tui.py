@@ -700,6 +700,24 @@ def test_people_name_themselves_on_the_start_screen() -> None:
     run(scenario)
 
 
+def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:
+    odd = "[/]Ana [b"
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "greedy", "greedy"), "en", (odd,))
+        app = app_for(setup, seed=5)
+        async with app.run_test(size=(120, 40)) as pilot:
+            moves = await play_round_by_keys(pilot, app)
+            assert moves > 0
+            table = app.table
+            assert table is not None
+            assert odd in plain(app.screen.query_one("#round-result", Static))
+            trains = plain(table.query_one("#trains", Static))
+            assert odd[:9] in trains
+
+    run(scenario)
+
+
 def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[GameSetup] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self.setup))
@@ -718,6 +736,7 @@ def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--seats", "you,you", "--names", "Ana,ANA"], "Two seats are called ANA"),
         (["--seats", "you,greedy", "--names", "Greedy 2"], "Two seats are called Greedy 2"),
         (["--seats", "you,greedy", "--names", "A" * 25], "at most 24 characters"),
+        (["--seats", "you,greedy", "--names", "Ana\nBen"], "control characters"),
         (["--resume", "--names", "Ana"], "keeps the names"),
     ]:
         refused = CliRunner().invoke(main, ["play", "--lang", "en", *args])

@@ -16,7 +16,6 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
@@ -27,6 +26,7 @@ from .hints import hints_for, planned_train
 from .render import (
     TRAIN_KEYS,
     describe_action,
+    escape,
     hand_markup,
     hint_words,
     playable_tiles,

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
-from textual.markup import escape
-
 from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
 
 __all__ = [
     "TRAIN_KEYS",
     "describe_action",
+    "escape",
     "hand_markup",
     "hint_words",
     "playable_tiles",
@@ -29,6 +28,20 @@ __all__ = [
     "train_markup",
     "trains_markup",
 ]
+
+#: after a trailing backslash, so that it cannot disarm the markup that follows
+_ZERO_WIDTH_SPACE = "\u200b"
+
+
+def escape(text: str) -> str:
+    r"""``text`` as typed, inside Textual markup: every ``[`` escaped (Textual never reads
+    a ``[`` after a backslash as a tag, and shows ``\[`` as ``[``). Textual's own `escape`
+    leaves a ``[`` that does not look like a tag, so a name such as ``Ana [b`` would
+    swallow the markup after it. A trailing backslash gets a zero-width space after it, or
+    it would disarm the tag that follows."""
+    out = text.replace("[", "\\[")
+    return out + _ZERO_WIDTH_SPACE if out.endswith("\\") else out
+
 
 #: tiles of a train shown on its one-line row (the trains screen shows them all)
 SHOWN_TILES = 7

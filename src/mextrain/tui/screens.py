@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.markup import escape
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -18,7 +17,7 @@ from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import read_history, stats_text, summarize
-from .render import round_result_markup, score_sheet_markup, trains_markup
+from .render import escape, round_result_markup, score_sheet_markup, trains_markup
 from .session import HUMAN
 
 __all__ = [
@@ -81,10 +80,13 @@ def seat_names(kinds: Sequence[str], t: Translator, chosen: Sequence[str] = ()) 
 
 
 def check_names(names: Sequence[str], t: Translator) -> None:
-    """Refuse (ValueError, in the player's words) a name that is too long or that two seats
-    share: every message names seats, so each must be told apart."""
+    """Refuse (ValueError, in the player's words) a name that is too long, holds control
+    characters, or that two seats share: every message names seats, so each must be told
+    apart."""
     seen: set[str] = set()
     for name in names:
+        if not name.isprintable():
+            raise ValueError(t("tui.start.name_unprintable", name=repr(name)))
         if len(name) > MAX_NAME:
             raise ValueError(t("tui.start.name_too_long", name=name, count=MAX_NAME))
         if name.casefold() in seen:

@@ -8,14 +8,19 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.markup import escape
 from textual.widgets import Static
 
 from mextrain.i18n import Translator, detect_language
 from mextrain.records import GameRecord, replay_record
 from mextrain.rules import Match, RoundState
 
-from .render import describe_action, round_result_markup, status_markup, trains_markup
+from .render import (
+    describe_action,
+    escape,
+    round_result_markup,
+    status_markup,
+    trains_markup,
+)
 
 __all__ = ["WatchApp", "watch_record"]
 
