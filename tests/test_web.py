@@ -497,7 +497,7 @@ def refusal(res: Any) -> str:
 
 
 def test_every_refusal_code_has_its_words_in_every_language() -> None:
-    codes = {"no_table", "no_game", "bot", "options", "full", "started", "finished"}
+    codes = {"no_table", "no_game", "bot", "options", "full", "started", "finished", "name_taken"}
     for lang in LANGUAGES:
         strings = catalog("web", lang)
         assert {f"web.error.{c}" for c in codes} <= set(strings), lang
@@ -706,6 +706,8 @@ def test_a_late_joiner_takes_a_seat_a_bot_kept_and_keeps_it_across_a_restart(db:
             ("human", False),
             ("bot", True),
         ]
+        # names tell the seats apart: one already at the table is refused
+        assert refusal(tc.post(f"/api/tables/{code}/join", json={"name": "ben"})) == "name_taken"
         cleo = tc.post(f"/api/tables/{code}/join", json={"name": "Cleo"}).json()
         assert cleo["seat"] == 3
         assert refusal(tc.post(f"/api/tables/{code}/join", json={"name": "Dan"})) == "full"

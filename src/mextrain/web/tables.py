@@ -237,6 +237,8 @@ class Table:
         """
         if self.status == "finished":
             raise TableError("finished", "the game is over")
+        if any(s.kind != "open" and s.name.casefold() == name.casefold() for s in self.seats):
+            raise TableError("name_taken", f"someone at this table is already called {name}")
         wanted = "open" if self.status == "waiting" else "stand_in"
         for index, seat in enumerate(self.seats):
             if (seat.kind == "open") if wanted == "open" else seat.stand_in:
