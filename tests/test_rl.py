@@ -20,10 +20,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
-from mextrain.rl import ENV_ID, ActionCodec, MexicanTrainEnv, ObservationCodec, episode_rules
+from mextrain.bots import register_bot
+from mextrain.rl import (
+    ENV_ID,
+    ActionCodec,
+    MexicanTrainEnv,
+    ObservationCodec,
+    PolicyBot,
+    episode_rules,
+)
 from mextrain.rl.pettingzoo_env import MexicanTrainAECEnv, env, raw_env
 from mextrain.rules import MEXICAN, IllegalActionError, Rules
 from mextrain.search import InfoState
+from mextrain.sim import simulate
 from test_search_resample import _position
 
 TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4), ("cardinal", 6)]
@@ -278,3 +287,27 @@ def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_aga
     assert np.array_equal(aec.observe(agent)["observation"], obs["observation"])
     with pytest.raises(ValueError, match="None"):
         aec.step(None)
+
+
+# -- a policy as a bot ------------------------------------------------------------------------
+
+
+def test_a_policy_plays_as_a_bot_in_tournaments_and_as_an_opponent() -> None:
+    seen: list[int] = []
+
+    def first_legal(obs: dict[str, Any]) -> int:
+        seen.append(int(obs["observation"].shape[0]))
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    register_bot("test-first-legal", lambda: PolicyBot(first_legal, "test-first-legal"))
+    report = simulate("classic", 2, ["test-first-legal", "greedy"], games=4, seed=1, rounds=1)
+    assert sum(e.wins for e in report.entries) == pytest.approx(4)
+    assert set(seen) == {ObservationCodec(Rules.preset("classic"), 2).size}
+    before = len(seen)
+    play_episode(MexicanTrainEnv(players=3, opponents=["test-first-legal"]), 2)
+    assert len(seen) > before
+    # a policy that ignores the mask gets a clear error, naming it and the legal actions
+    sloppy = PolicyBot(lambda obs: int(np.flatnonzero(obs["action_mask"] == 0)[0]), "sloppy")
+    state = _position("classic", 3, 7, 0.1)
+    with pytest.raises(ValueError, match=r"sloppy chose action .* the legal actions are"):
+        sloppy.act(state.view(state.current_seat), random.Random(1))

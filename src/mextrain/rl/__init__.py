@@ -12,6 +12,7 @@ import gymnasium
 from .encoding import ActionCodec, ObservationCodec
 from .game import REWARDS, episode_rules
 from .gym_env import MexicanTrainEnv
+from .policy import PolicyBot
 
 __all__ = [
     "ENV_ID",
@@ -19,6 +20,7 @@ __all__ = [
     "ActionCodec",
     "MexicanTrainEnv",
     "ObservationCodec",
+    "PolicyBot",
     "episode_rules",
 ]
 

@@ -1,0 +1,54 @@
+"""A learnt policy as a mextrain bot, so that it can play wherever bots play: `simulate`
+tournaments, the terminal, the web tables, or as an opponent in `MexicanTrainEnv`.
+
+    register_bot("mine", lambda: PolicyBot(my_policy, "mine"))
+    simulate("classic", 4, ["mine", "planner", "planner", "planner"], games=400, seed=1)
+
+``my_policy`` gets the observation an environment gives (``{"observation", "action_mask"}``)
+and returns an action index. A bot sees one round, not the match: the observation's
+``totals`` block is 0 here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from mextrain.rules import Action, Rules, SeatView
+
+from .encoding import ActionCodec, ObservationCodec
+
+__all__ = ["PolicyBot"]
+
+
+class PolicyBot:
+    """Plays the action index ``policy(observation)`` chooses; an index that is not a
+    legal action is a `ValueError` naming it (a policy should follow the mask)."""
+
+    def __init__(self, policy: Callable[[dict[str, Any]], int], name: str = "policy") -> None:
+        self.policy = policy
+        self.name = name
+        self._codecs: dict[tuple[Rules, int], tuple[ObservationCodec, ActionCodec]] = {}
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        key = (view.rules, view.players)
+        codecs = self._codecs.get(key)
+        if codecs is None:
+            codecs = (ObservationCodec(*key), ActionCodec(*key))
+            self._codecs[key] = codecs
+        observations, actions = codecs
+        chosen = int(
+            self.policy(
+                {"observation": observations.encode(view), "action_mask": actions.mask(view)}
+            )
+        )
+        wanted = actions.action(chosen, view.seat)
+        for action in view.legal_actions:
+            if action == wanted:
+                return action
+        legal = ", ".join(str(a) for a in view.legal_actions)
+        raise ValueError(
+            f"{self.name} chose action {chosen} ({wanted}), which is not legal here; "
+            f"the legal actions are {legal}"
+        )
