@@ -1,5 +1,5 @@
-"""A learnt policy as a mextrain bot, so that it can play wherever bots play: `simulate`
-tournaments, the terminal, the web tables, or as an opponent in `MexicanTrainEnv`.
+"""A learnt policy as a mextrain bot, so that it can play wherever bots are built by name
+in your program: `simulate` tournaments, or as an opponent in `MexicanTrainEnv`.
 
     register_bot("mine", lambda: PolicyBot(my_policy, "mine"))
     simulate("classic", 4, ["mine", "planner", "planner", "planner"], games=400, seed=1)
