@@ -498,6 +498,7 @@ def refusal(res: Any) -> str:
 
 def test_every_refusal_code_has_its_words_in_every_language() -> None:
     codes = {"no_table", "no_game", "bot", "options", "full", "started", "finished", "name_taken"}
+    codes |= {"invalid", "request"}  # the browser's own, for refusals without a code
     for lang in LANGUAGES:
         strings = catalog("web", lang)
         assert {f"web.error.{c}" for c in codes} <= set(strings), lang

@@ -327,6 +327,11 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     page.get_by_label("Code de la table").fill("NOSUCH")
     page.get_by_role("button", name="Rejoindre").click()
     expect(page.get_by_role("alert")).to_have_text("Aucune table n'a ce code.")
+    page.get_by_label("Votre nom").fill("<Ben>")
+    page.get_by_role("button", name="Rejoindre").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "Ce nom n'est pas accepté : de 1 à 24 caractères, sans < ni >."
+    )
     page.get_by_label("Langue").select_option("en")
 
     # Ana starts at once: the open seat goes to a bot that keeps it warm

@@ -44,7 +44,9 @@ async function api(path, body) {
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     const d = data.detail;
-    throw new Error(d && typeof d === "object" && !Array.isArray(d) ? errorText(d) : t("web.error.request"));
+    // 422: the form did not validate; the only free text the lobby sends is a name
+    throw new Error(d && typeof d === "object" && !Array.isArray(d) ? errorText(d)
+      : res.status === 422 ? t("web.error.invalid") : t("web.error.request"));
   }
   return data;
 }
