@@ -769,3 +769,58 @@ def test_a_stand_in_bot_stops_the_moment_its_seat_is_taken(db: Path) -> None:
                 with_ben.close()
         finally:
             ana.close()
+
+
+# -- playing again ------------------------------------------------------------------------
+
+
+def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
+    tiny = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy", "open"], **tiny)
+        code = made["code"]
+        ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        watcher = Conn(tc, code, None)
+        try:
+            ana.until(is_state)
+            ana.send({"type": "rematch"})
+            assert errors_of(ana)["code"] == "not_finished"
+            play_out({0: ana, 2: ben}, random.Random(3))
+            watcher.send({"type": "rematch"})
+            assert errors_of(watcher)["code"] == "spectator"
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+            assert again["seat"] == 0
+            assert again["code"] != code
+            # everyone at the old table is told where the next game is
+            told = ben.until(lambda m: is_state(m) and m["table"]["next"] == again["code"])
+            assert told["table"]["status"] == "finished"
+            new = tc.get(f"/api/tables/{again['code']}").json()
+            assert new["status"] == "waiting"
+            assert new["rules"] == tc.get(f"/api/tables/{code}").json()["rules"]
+            # Ana first; then the seats in turn order: the bot stays, Ben's seat is open
+            assert [(s["kind"], s["name"]) for s in new["seats"]] == [
+                ("human", "Ana"),
+                ("bot", "Bot 2 (greedy)"),
+                ("open", ""),
+            ]
+            ben.send({"type": "rematch"})
+            joined = ben.until(lambda m: m["type"] == "rematch")
+            assert (joined["code"], joined["seat"]) == (again["code"], 2)
+            assert tc.get(f"/api/tables/{again['code']}").json()["status"] == "playing"
+            # the new seat's token is Ben's there
+            there = Conn(tc, again["code"], joined["token"])
+            try:
+                assert there.get()["seat"] == 2
+            finally:
+                there.close()
+            ben.send({"type": "rematch"})  # asked twice: he is already there under his name
+            assert errors_of(ben)["code"] == "name_taken"
+        finally:
+            for conn in (ana, ben, watcher):
+                conn.close()
+    # the pointer to the next game is in the old table's log
+    with TestClient(create_app(db, settings())) as tc:
+        assert tc.get(f"/api/tables/{code}").json()["next"] == again["code"]

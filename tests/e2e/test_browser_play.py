@@ -191,10 +191,19 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     assert min(scores) >= 0
 
     # the replay viewer steps through the game with every hand shown
+    finished = page.url
     dialog.get_by_role("link", name="Replay").click()
     expect(page.locator(".replay-hand")).to_have_count(4, timeout=10_000)
     page.get_by_role("button", name="Forward one step").click()
     _shot(page, "05-replay")
+
+    # back at the finished table: play again, at a new table with the same bots
+    page.goto(finished)
+    page.locator(".again").get_by_role("button", name="Play again").click()
+    page.wait_for_url(lambda url: url != finished and "/t/" in url, timeout=10_000)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    expect(page.locator(".again")).to_have_count(0)
+    _shot(page, "09-play-again")
     assert not errors, errors
 
 

@@ -36,6 +36,7 @@ from .messages import (
     JoinTable,
     MessageError,
     PingMessage,
+    RematchMessage,
     StartMessage,
     parse_client_message,
 )
@@ -267,6 +268,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                     message = parse_client_message(_text_of(raw, settings.max_message_bytes))
                     if isinstance(message, HintMessage):
                         client.send(await table.hint(client, message.version))
+                    elif isinstance(message, RematchMessage):
+                        client.send(manager_of(websocket).rematch(table, client))
                     else:
                         _handle(table, client, message)
                 except MessageError as err:

@@ -20,6 +20,7 @@ __all__ = [
     "JoinTable",
     "MessageError",
     "PingMessage",
+    "RematchMessage",
     "StartMessage",
     "parse_client_message",
 ]
@@ -66,8 +67,14 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class RematchMessage(_Strict):
+    """Play again, once the game is over: a new table with the same rules and bots."""
+
+    type: Literal["rematch"]
+
+
 ClientMessage = Annotated[
-    HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage,
+    HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -84,7 +91,7 @@ class MessageError(ValueError):
 
 def parse_client_message(
     text: str,
-) -> HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage:
+) -> HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage:
     """Validate one message's text; raise `MessageError` with a short reason."""
     try:
         message = _ADAPTER.validate_json(text)
@@ -93,7 +100,8 @@ def parse_client_message(
         where = ".".join(str(p) for p in first["loc"]) or "message"
         raise MessageError("malformed", f"{where}: {first['msg']}") from None
     assert isinstance(
-        message, HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage
+        message,
+        HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage,
     )
     return message
 

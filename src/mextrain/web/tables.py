@@ -170,6 +170,8 @@ class Table:
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
         self.game_id: int | None = None
         self.spectators: set[Client] = set()
+        #: the table of the game played next by the same people ("play again")
+        self.next_code: str | None = None
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
         self._bot_task: asyncio.Task[None] | None = None
@@ -220,6 +222,8 @@ class Table:
         elif kind == "deal":
             assert self.match is not None
             self.match.next_round(self._rng)
+        elif kind == "rematch":
+            self.next_code = data["code"]
         else:
             raise RuntimeError(f"table {self.code}: unknown event {kind!r}")
         if self.match is not None and self.match.is_complete:
@@ -495,7 +499,24 @@ class Table:
                 for i, seat in enumerate(self.seats)
             ],
             "game_id": self.game_id,
+            "next": self.next_code,
         }
+
+    def rematch_seats(self, first: int) -> list[str]:
+        """The other seats of a new game started from this one by seat ``first`` (who takes
+        the new table's seat 0; the others follow in turn order): people's seats and the
+        seats bots only kept warm are open again, bot seats stay bots."""
+        n = len(self.seats)
+        out = []
+        for step in range(1, n):
+            seat = self.seats[(first + step) % n]
+            out.append(f"bot:{seat.bot}" if seat.kind == "bot" and not seat.stand_in else "open")
+        return out
+
+    def point_to(self, code: str) -> None:
+        """Log the table of the next game and tell everyone here."""
+        self._log("rematch", {"code": code})
+        self.broadcast()
 
     def message_for(self, seat: int | None) -> dict[str, Any]:
         """The state message for one seat (None: a spectator, who sees no hand)."""
@@ -621,6 +642,28 @@ class TableManager:
         seat, token = table.join(name)
         assert seat == 0
         return table, token
+
+    def rematch(self, table: Table, client: Client) -> dict[str, Any]:
+        """Play again: the first seated player to ask opens a new table with the same rules
+        and bots, and every later one joins it. Returns the message for ``client``: the
+        new table's code, its seat there and its token."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators cannot start a new game")
+        if table.status != "finished":
+            raise TableError("not_finished", "the game is not over yet")
+        name = table.seats[client.seat].name
+        if table.next_code is None:
+            spec = table.rules.to_spec()
+            nxt, token = self.create(spec, table.rematch_seats(client.seat), name)
+            seat = 0
+            table.point_to(nxt.code)
+        else:
+            found = self.get(table.next_code)
+            if found is None:
+                raise TableError("no_table", "the next game's table is gone")
+            nxt = found
+            seat, token = nxt.join(name)
+        return {"type": "rematch", "code": nxt.code, "seat": seat, "token": token}
 
     def _unload(self, table: Table) -> None:
         """A finished table nobody watches leaves memory; `get` reads it back on demand."""

@@ -86,7 +86,8 @@ function App() {
   };
   let page;
   let m;
-  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} code=${m[1].toUpperCase()} big=${big} />`;
+  // keyed by code: "play again" moves to another table, which starts afresh
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} />`;
   else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
   else if (path === "/stats") page = html`<${StatsPage} />`;
   else page = html`<${Lobby} />`;
@@ -229,6 +230,10 @@ function useTableSocket(code) {
           if (m.code === "no_table" || m.code === "bad_token") { setFatal(m.code); stop = true; }
           setError(m);
         } else if (m.type === "hint") setHint(m);
+        else if (m.type === "rematch") {  // play again: the new table, our seat's token
+          localStorage.setItem(tokenKey(m.code), m.token);
+          go(`/t/${m.code}`);
+        }
       };
       ws.onclose = () => {
         setOnline(false);
@@ -440,8 +445,9 @@ function TablePage({ code, big }) {
     </div>`}
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
+    <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
-      onClose=${() => setDialog(null)} />`}
+      you=${you} send=${send} onClose=${() => setDialog(null)} />`}
   </section>`;
 }
 
@@ -458,7 +464,25 @@ function ScoreSheet({ sheet, names }) {
   </table>`;
 }
 
-function EndDialog({ dialog, sheet, names, table, onClose }) {
+// Play again: the first seated player to ask opens a new table (same rules, same bots);
+// the others join it. A seat that already has the new table's token just goes there.
+function playAgain(table, send) {
+  if (table.next && localStorage.getItem(tokenKey(table.next))) go(`/t/${table.next}`);
+  else send({ type: "rematch" });
+}
+
+function AgainBar({ table, you, send }) {
+  if (table.status !== "finished") return null;
+  if (you === null) {
+    return table.next ? html`<p class="again"><a href=${`/t/${table.next}`}
+      onClick=${(e) => { e.preventDefault(); go(`/t/${table.next}`); }}>${t("web.again.watch")}</a></p>` : null;
+  }
+  return html`<div class="again"><p>${table.next ? t("web.again.started") : t("web.again.ask")}</p>
+    <button class="primary" onClick=${() => playAgain(table, send)}>
+      ${table.next ? t("web.again.join") : t("web.again.button")}</button></div>`;
+}
+
+function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
   const ref = useRef(null);
   useEffect(() => { ref.current && ref.current.focus(); }, []);
   const scores = sheet.rounds[dialog.round] || [];
@@ -473,6 +497,8 @@ function EndDialog({ dialog, sheet, names, table, onClose }) {
         <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a> ·
         <a href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
       <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
+      ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
+        ${table.next ? t("web.again.join") : t("web.again.button")}</button>`}
     </div></div>`;
 }
 
