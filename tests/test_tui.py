@@ -30,6 +30,7 @@ from mextrain.tui import (
     GameSetup,
     PlayApp,
     SeatSpec,
+    TableScreen,
     WatchApp,
     parse_seats,
 )
@@ -696,6 +697,38 @@ def test_people_name_themselves_on_the_start_screen() -> None:
             assert session.path is not None
             saved = load_record(session.path.read_bytes())
             assert list(saved.players)[:2] == ["Ana", "Ben"]
+
+    run(scenario)
+
+
+def test_play_again_after_the_match_keeps_the_rules_seats_and_names() -> None:
+    rules = Rules.preset("classic", max_pip=6, hand_size={3: 6}, rounds=1)
+
+    async def scenario() -> None:
+        setup = GameSetup(rules, ("human", "greedy", "random"), "en", ("Ana",))
+        app = app_for(setup, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_round_by_keys(pilot, app)
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, MatchEndScreen)
+            assert "n: play again" in plain(app.screen.query_one(".dialog").query(Static).last())
+            first = app.session
+            assert first is not None
+            await pilot.press("n")
+            await settle(pilot, app)
+            again = app.session
+            assert again is not None
+            assert again is not first
+            assert again.rules == first.rules
+            assert [(s.kind, s.name) for s in again.seats] == [
+                (s.kind, s.name) for s in first.seats
+            ]
+            assert again.names[0] == "Ana"
+            assert not again.match_over
+            assert again.path != first.path  # saved as a game of its own
+            assert app.table is not None
+            assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
 
     run(scenario)
 

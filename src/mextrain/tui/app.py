@@ -299,6 +299,23 @@ class TableScreen(Screen[None]):
         self.advance()
         return True
 
+    def again(self, again: bool | None) -> None:
+        """After the match: a new game with the same rules, seats and names (fresh deals)."""
+        if not again:
+            return
+        session = self.session
+        setup = GameSetup(
+            session.rules,
+            tuple(s.kind for s in session.seats),
+            self.lang,
+            tuple(s.name if s.is_human else "" for s in session.seats),
+        )
+        app = self.app
+        assert isinstance(app, PlayApp)
+        app.pop_screen()  # this table
+        app.seed = None
+        app.begin(setup)
+
     def log_round_end(self) -> None:
         state = self.session.state
         if state.ended == "out" and state.out_seat is not None:
@@ -309,7 +326,7 @@ class TableScreen(Screen[None]):
     def after_round_end(self, _: None = None) -> None:
         session = self.session
         if session.match_over:
-            self.app.push_screen(MatchEndScreen(session.match, self.names, self.t))
+            self.app.push_screen(MatchEndScreen(session.match, self.names, self.t), self.again)
             return
         session.next_round()
         if session.hot_seat:

@@ -360,10 +360,15 @@ class RoundEndScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class MatchEndScreen(Screen[None]):
-    """The totals and the winners, and the whole score sheet."""
+class MatchEndScreen(Screen[bool]):
+    """The totals and the winners, and the whole score sheet; ``n`` plays again (the
+    screen is dismissed with True: a new game, same rules, seats and names)."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit"), Binding("escape", "app.quit", "Quit")]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("n", "again", "Play again"),
+        Binding("q", "app.quit", "Quit"),
+        Binding("escape", "app.quit", "Quit"),
+    ]
 
     def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
         super().__init__()
@@ -380,6 +385,9 @@ class MatchEndScreen(Screen[None]):
             yield Static(t(key, names=", ".join(winners)), id="winners")
             yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
             yield Static(f"[dim]{t('tui.match_end.keys')}[/dim]")
+
+    def action_again(self) -> None:
+        self.dismiss(True)
 
 
 class ScoreSheetScreen(_Closable):
