@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mextrain.cli import main
+from mextrain.store import ServerLock
 
 RECORDS = Path(__file__).parent / "records"
 COMPLETE = RECORDS / "double6_complete.json"
@@ -320,6 +321,14 @@ def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
 
 def test_serve_db_is_a_directory(tmp_path: Path) -> None:
     assert_clean_error(invoke("serve", "--db", str(tmp_path), "--port", "0"), "is a directory")
+
+
+def test_serve_refuses_a_database_another_server_holds(tmp_path: Path) -> None:
+    db = tmp_path / "busy.sqlite3"
+    with ServerLock(db):  # as a running server holds it
+        assert_clean_error(
+            invoke("serve", "--db", str(db), "--port", "0"), "one server per database"
+        )
 
 
 # an unopenable --db is a clear error before the server starts

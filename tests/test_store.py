@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.records import load_record, replay_record
-from mextrain.store import Store
+from mextrain.store import DatabaseInUse, ServerLock, Store
 from mextrain.web.tables import Client, Settings, TableManager
 
 
@@ -163,3 +163,30 @@ def test_a_log_with_a_gap_is_left_out_and_logged(
     assert manager.broken == {"GAP234"}
     assert manager.get("GAP234") is None
     assert store.tables()[0].config == config
+
+
+def test_one_server_per_database(tmp_path: Path) -> None:
+    db = tmp_path / "one.sqlite3"
+    with ServerLock(db):
+        with pytest.raises(DatabaseInUse, match="run one server per database"):
+            ServerLock(db).acquire()
+        with ServerLock(tmp_path / "other.sqlite3"):  # another database is free
+            pass
+    with ServerLock(db):  # released: the next server may start
+        pass
+    with ServerLock(":memory:"), ServerLock(":memory:"):  # nothing to share
+        pass
+
+
+def test_a_second_server_on_the_same_database_does_not_start(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from mextrain.web import create_app
+
+    db = tmp_path / "web.sqlite3"
+    with TestClient(create_app(db)) as first:
+        assert first.get("/api/options").status_code == 200
+        with pytest.raises(DatabaseInUse), TestClient(create_app(db)):
+            pass
+    with TestClient(create_app(db)) as again:  # the first has stopped: the file is free
+        assert again.get("/api/options").status_code == 200

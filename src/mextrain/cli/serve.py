@@ -91,6 +91,13 @@ def serve(
         sqlite3.connect(path).close()
     except (OSError, sqlite3.Error) as err:
         raise click.ClickException(f"cannot open the database {path}: {err}") from None
+    from mextrain.store import DatabaseInUse, ServerLock
+
+    try:  # the server takes the lock itself as it starts; this says why it cannot, early
+        with ServerLock(path):
+            pass
+    except (DatabaseInUse, OSError) as err:
+        raise click.ClickException(str(err)) from None
     settings = Settings(
         bot_delay=bot_delay,
         takeover_after=takeover_after,

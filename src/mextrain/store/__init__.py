@@ -8,5 +8,15 @@ The seed and the seat tokens' hashes never leave this package's callers' server 
 """
 
 from .events import Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
+from .lock import DatabaseInUse, ServerLock
 
-__all__ = ["Event", "GameSummary", "PlayerStats", "Store", "StoredGame", "StoredTable"]
+__all__ = [
+    "DatabaseInUse",
+    "Event",
+    "GameSummary",
+    "PlayerStats",
+    "ServerLock",
+    "Store",
+    "StoredGame",
+    "StoredTable",
+]

@@ -26,7 +26,7 @@ from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, RulesError
-from mextrain.store import Store
+from mextrain.store import ServerLock, Store
 
 from .messages import (
     ActionMessage,
@@ -73,17 +73,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = Store(db)
-        manager = TableManager(store, settings)
-        manager.restore()
-        app.state.store = store
-        app.state.manager = manager
-        manager.resume()
-        try:
-            yield
-        finally:
-            await manager.close()
-            store.close()
+        with ServerLock(db):  # one server per database (DatabaseInUse otherwise)
+            store = Store(db)
+            manager = TableManager(store, settings)
+            manager.restore()
+            app.state.store = store
+            app.state.manager = manager
+            manager.resume()
+            try:
+                yield
+            finally:
+                await manager.close()
+                store.close()
 
     app = FastAPI(
         title="mextrain",
