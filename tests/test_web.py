@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from mextrain.i18n import LANGUAGES, catalog
 from mextrain.records import load_record, replay_record
+from mextrain.sim.stats import wilson_interval
 from mextrain.web import Settings, create_app
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
@@ -286,6 +287,9 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     assert names["Ana"]["games"] == 1
     assert names["Ana"]["average"] == replayed.totals[0]
     assert names["Ana"]["wins"] == int(0 in replayed.winners)
+    assert names["Ana"]["win_rate"] == names["Ana"]["wins"]
+    lo, hi = wilson_interval(names["Ana"]["wins"], 1)
+    assert names["Ana"]["win_interval"] == [round(lo, 4), round(hi, 4)]
     assert stats["recent"][0]["id"] == game_id
     # the replay viewer's frames: one per action plus the deal, every hand shown
     frames = client.get(f"/api/games/{game_id}/replay").json()

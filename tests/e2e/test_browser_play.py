@@ -8,6 +8,7 @@ Runs in its own pytest process (``-m browser``). Without Chromium these tests sk
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -365,4 +366,11 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     expect(page.locator(".late-join")).to_have_count(0)
     expect(page.get_by_text("watching")).to_have_count(0)
     assert page.locator(".hand-tile").count() > 0
+    # the statistics page: games, wins with their interval, average score
+    page.goto(server + "/stats")
+    expect(page.get_by_role("columnheader", name="Win rate (95% interval)")).to_be_visible()
+    recent = page.locator(".recent li").first.inner_text()
+    assert re.match(r"#\d+ \S", recent), recent  # words kept apart
+    assert " — Winners: " in recent, recent
+    _shot(page, "10-stats")
     assert not errors, errors

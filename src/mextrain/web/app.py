@@ -26,6 +26,7 @@ from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, RulesError
+from mextrain.sim.stats import wilson_interval
 from mextrain.store import ServerLock, Store
 
 from .messages import (
@@ -210,10 +211,15 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
         store = store_of(request)
-        return {
-            "players": [p.to_dict() for p in store.player_stats(name)],
-            "recent": [g.to_dict() for g in store.recent_games(10, name)],
-        }
+        players = []
+        for p in store.player_stats(name):
+            row = p.to_dict()
+            # a win shared on equal lowest totals counts as a win, as in the terminal's
+            lo, hi = wilson_interval(p.wins, p.games) if p.games else (0.0, 1.0)
+            row["win_rate"] = round(p.wins / p.games, 4) if p.games else 0.0
+            row["win_interval"] = [round(lo, 4), round(hi, 4)]
+            players.append(row)
+        return {"players": players, "recent": [g.to_dict() for g in store.recent_games(10, name)]}
 
     # -- play ------------------------------------------------------------------------
 

@@ -550,6 +550,8 @@ function ReplayPage({ id, big }) {
 
 // -- statistics -------------------------------------------------------------------------
 
+const pct = (x) => `${Math.round(100 * x)}%`;
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
@@ -557,13 +559,15 @@ function StatsPage() {
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
     <table class="sheet"><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
-      <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.average")}</th></tr></thead>
-      <tbody>${data.players.map((p) => html`<tr><th scope="row">${p.name}</th><td>${p.games}</td><td>${p.wins}</td><td>${p.average}</td></tr>`)}</tbody></table>
+      <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.rate")}</th>
+      <th scope="col">${t("web.stats.average")}</th></tr></thead>
+      <tbody>${data.players.map((p) => html`<tr><th scope="row">${p.name}</th><td>${p.games}</td><td>${p.wins}</td>
+        <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${p.average}</td></tr>`)}</tbody></table>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => html`<li>
       <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
-      ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${n} ${g.totals[s]}`).join(", ")}
-      — ${t("game.winners")}: ${g.winners.map((s) => g.players[s]).join(", ")}</li>`)}</ul>
+      ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${n} ${g.totals[s]}`).join(", ")}`}
+      ${` — ${t("game.winners")}: ${g.winners.map((s) => g.players[s]).join(", ")}`}</li>`)}</ul>
   </section>`;
 }
 
