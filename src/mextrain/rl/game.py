@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Final, Literal
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -16,7 +16,6 @@ from .encoding import ActionCodec, ObservationCodec
 
 __all__ = ["RENDER_MODES", "REWARDS", "Game", "check_modes", "check_opponents", "episode_rules"]
 
-Reward = Literal["points", "win"]
 #: ``points``: at each round's end every seat gets minus the points it scored in it (the
 #: game is to score few); ``win``: at the episode's end each winner (the lowest total;
 #: a tie shares) gets 1 / the number of winners, the others 0
