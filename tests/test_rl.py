@@ -161,6 +161,24 @@ def test_points_rewards_add_up_to_minus_the_agents_total() -> None:
         assert total == -match.totals[1]
 
 
+def test_skip_forced_makes_every_step_a_choice() -> None:
+    kwargs: dict[str, Any] = {"players": 4, "opponents": ["greedy"], "rounds": 2}
+    kwargs["skip_forced"] = True
+    check_env(gymnasium.make(ENV_ID, **kwargs).unwrapped)
+    env_ = MexicanTrainEnv(**kwargs)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        obs, _ = env_.reset(seed=seed)
+        total, steps, done = 0.0, 0, False
+        while not done:
+            assert obs["action_mask"].sum() >= 2  # never a forced move
+            obs, reward, done, _, _ = env_.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            total += float(reward)
+            steps += 1
+        assert steps > 0
+        assert total == -env_.game.match.totals[0]
+
+
 def test_a_win_reward_is_paid_once_at_the_end() -> None:
     env_ = MexicanTrainEnv(players=2, opponents=["planner"], reward="win", rounds=2)
     for seed in range(4):

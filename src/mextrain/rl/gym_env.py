@@ -49,7 +49,8 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
     total, shared on a tie). An action the mask does not allow changes nothing: with
     ``illegal="penalty"`` (the default) it earns ``illegal_reward`` and the agent moves
     again, ``info["illegal"]`` saying why; with ``illegal="raise"`` it raises the
-    engine's `IllegalActionError`.
+    engine's `IllegalActionError`. With ``skip_forced`` the agent's forced moves (a single
+    legal action: most draws and passes) are played for it, so every step is a choice.
     """
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
@@ -65,6 +66,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        skip_forced: bool = False,
     ) -> None:
         check_modes(illegal, render_mode)
         if not 0 <= seat < players:
@@ -79,6 +81,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
+        self.skip_forced = skip_forced
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.actions.size)
         self._bot_rng = random.Random(0)
@@ -93,11 +96,12 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         deal_seed, bot_seed = (int(x) for x in self.np_random.integers(0, 2**62, size=2))
         self.game.reset(deal_seed)
         self._bot_rng = random.Random(bot_seed)
-        self._bots_play()
-        while self.game.over:  # the bots ended the episode before the agent's first move
+        self._advance()
+        while self.game.over:  # the episode ended before the agent's first choice
             self.game.reset(int(self.np_random.integers(0, 2**62)))
-            self._bots_play()
-        self.game.take_rewards()  # what the bots' moves paid before the agent's first turn
+            self._advance()
+        # a round that ended before the agent's first move (only in theory) pays its
+        # rewards with the first step's
         self._started = True
         return self._observe(), self._info()
 
@@ -117,7 +121,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
             info = self._info()
             info["illegal"] = str(err)
             return self._observe(), self.illegal_reward, False, False, info
-        self._bots_play()
+        self._advance()
         reward = self.game.take_rewards()[self.seat]
         return self._observe(), reward, self.game.over, False, self._info()
 
@@ -132,11 +136,19 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
 
     # -- inside ------------------------------------------------------------------------------
 
-    def _bots_play(self) -> None:
+    def _advance(self) -> None:
+        """The bots move (and, with ``skip_forced``, the agent's forced moves are made)
+        until the agent has a choice or the episode is over."""
         game = self.game
-        while not game.over and game.to_move != self.seat:
+        while not game.over:
             seat = game.to_move
-            game.apply(seat, self.bots[seat].act(game.view(seat), self._bot_rng))
+            if seat == self.seat:
+                legal = game.match.current.legal_actions()
+                if not self.skip_forced or len(legal) != 1:
+                    return
+                game.apply(seat, legal[0])
+            else:
+                game.apply(seat, self.bots[seat].act(game.view(seat), self._bot_rng))
 
     def _observe(self) -> Observation:
         return self.game.observe(self.seat)
