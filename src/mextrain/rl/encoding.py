@@ -16,7 +16,7 @@ Action index, for a double-``max_pip`` set of ``T`` tiles and ``P`` players:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import numpy as np
@@ -58,7 +58,8 @@ class ActionCodec:
             return self.pass_index
         assert action.tile is not None
         assert action.train is not None
-        tile_id = self.ts.id_of(action.tile)
+        # the engine's actions know their tile's id; others are looked up
+        tile_id = action.tile_id if action.tile_id >= 0 else self.ts.id_of(action.tile)
         return tile_id * self.trains + self.relative_train(action.train, seat)
 
     def action(self, index: int, seat: int) -> Action:
@@ -74,31 +75,18 @@ class ActionCodec:
 
     def mask(self, view: SeatView) -> npt.NDArray[np.int8]:
         """1 for each legal action of the view's seat (all 0 when it is not its turn)."""
-        out = np.zeros(self.size, dtype=np.int8)
-        for action in view.legal_actions:
-            out[self.index(action, view.seat)] = 1
-        return out
+        return self._mask(view.legal_actions, view.seat)
 
     def mask_of_state(self, state: RoundState, seat: int) -> npt.NDArray[np.int8]:
         """`mask` of ``state.view(seat)``, without building the view (the environments'
         fast path)."""
+        mine = state.ended is None and state.current_seat == seat
+        return self._mask(state.legal_actions() if mine else (), seat)
+
+    def _mask(self, legal: Sequence[Action], seat: int) -> npt.NDArray[np.int8]:
         out = np.zeros(self.size, dtype=np.int8)
-        if state.ended is not None or state.current_seat != seat:
-            return out
-        n, trains = self.players, self.trains
-        for action in state.legal_actions():
-            kind = action.kind
-            if kind == "play":
-                assert action.train is not None
-                train = action.train
-                relative = n if train == MEXICAN else (train - seat) % n
-                tid = action.tile_id
-                if tid < 0:
-                    assert action.tile is not None
-                    tid = self.ts.ids[action.tile]
-                out[tid * trains + relative] = 1
-            else:
-                out[self.draw_index if kind == "draw" else self.pass_index] = 1
+        for action in legal:
+            out[self.index(action, seat)] = 1
         return out
 
 
@@ -153,54 +141,22 @@ class ObservationCodec:
     ) -> npt.NDArray[np.float32]:
         """The observation of ``view`` (``totals``: the match totals before this round,
         by absolute seat; zeros if not given)."""
-        n = self.players
-        me = view.seat
-        tiles = float(self.ts.size)
-        pips = self.rules.max_pip + 1
-        obs = np.zeros(self.size, dtype=np.float32)
         ids = self.ts.ids
-        lo = self._offsets["hand"][0]
-        for tile in view.hand:
-            obs[lo + ids[tile]] = 1.0
-        lo = self._offsets["table"][0]
-        obs[lo + self.ts.double_id[view.engine]] = 1.0
-        ends = self._offsets["open_end"][0]
-        started = self._offsets["started"][0]
-        marker = self._offsets["marker"][0]
-        double = self._offsets["open_double"][0]
-        length = self._offsets["train_length"][0]
-        for train in view.trains:
-            r = n if train.owner == MEXICAN else (train.owner - me) % n
-            for tile in train.tiles:
-                obs[lo + ids[tile]] = 1.0
-            obs[ends + r * pips + train.open_end] = 1.0
-            obs[started + r] = float(train.started)
-            obs[marker + r] = float(train.marker_up)
-            obs[double + r] = float(train.open_double)
-            obs[length + r] = len(train.tiles) / tiles
-        if view.open_doubles:
-            oldest = view.open_doubles[0]
-            r = n if oldest == MEXICAN else (oldest - me) % n
-            obs[self._offsets["oldest_double"][0] + r] = 1.0
-        lo = self._offsets["hand_size"][0]
-        for seat, size in enumerate(view.hand_sizes):
-            obs[lo + (seat - me) % n] = size / tiles
-        obs[self._offsets["boneyard"][0]] = view.boneyard_size / tiles
-        obs[self._offsets["engine"][0] + view.engine] = 1.0
-        if view.ended is None:
-            obs[self._offsets["to_move"][0] + (view.current_seat - me) % n] = 1.0
-            obs[self._offsets["drew"][0]] = float(view.drew)
-            obs[self._offsets["owes_follow_up"][0]] = float(view.owes_follow_up)
-        obs[self._offsets["starter"][0] + (view.starter - me) % n] = 1.0
-        obs[self._offsets["round"][0]] = view.round_index / self.rules.round_count
-        self._totals(obs, me, totals)
-        return obs
-
-    def _totals(self, obs: npt.NDArray[np.float32], me: int, totals: Sequence[int] | None) -> None:
-        if totals is not None:
-            lo = self._offsets["totals"][0]
-            for seat, total in enumerate(totals):
-                obs[lo + (seat - me) % self.players] = min(total / TOTAL_SCALE, 1.0)
+        return self._encode(
+            view.seat,
+            [ids[t] for t in view.hand],
+            [(t.owner, [ids[x] for x in t.tiles], t.open_end, t.marker_up) for t in view.trains],
+            view.open_doubles,
+            view.hand_sizes,
+            view.boneyard_size,
+            view.engine,
+            None if view.ended is not None else view.current_seat,
+            view.drew,
+            view.owes_follow_up,
+            view.starter,
+            view.round_index,
+            totals,
+        )
 
     def encode_state(
         self, state: RoundState, seat: int, totals: Sequence[int] | None = None
@@ -208,54 +164,87 @@ class ObservationCodec:
         """`encode` of ``state.view(seat)``, read straight off the state (the environments'
         fast path). It reads the seat's own hand and the public table only; a test checks it
         against `encode` of the view."""
+        markers = state.markers
+        return self._encode(
+            seat,
+            iter_bits(state.hands[seat]),
+            [
+                (t, state.trains[t], state.ends[t], t != MEXICAN and bool(markers >> t & 1))
+                for t in (*range(self.players), MEXICAN)
+            ],
+            state.open_doubles,
+            [hand.bit_count() for hand in state.hands],
+            state.boneyard_size,
+            state.engine,
+            None if state.ended is not None else state.current_seat,
+            state.drew,
+            state.owe,
+            state.starter,
+            state.round_index,
+            totals,
+        )
+
+    def _encode(
+        self,
+        me: int,
+        hand: Iterable[int],
+        trains: Sequence[tuple[int, Sequence[int], int, bool]],
+        open_doubles: Sequence[int],
+        hand_sizes: Sequence[int],
+        boneyard: int,
+        engine: int,
+        to_move: int | None,
+        drew: bool,
+        owes_follow_up: bool,
+        starter: int,
+        round_index: int,
+        totals: Sequence[int] | None,
+    ) -> npt.NDArray[np.float32]:
+        """The vector from one seat's knowledge: the tile ids of its hand; per train (owner,
+        tile ids, open end, marker up); the rest as in a `SeatView` (``to_move`` None once
+        the round is over)."""
         n = self.players
-        me = seat
         tiles = float(self.ts.size)
         pips = self.rules.max_pip + 1
-        off = self._offsets
+        off = {name: lo for name, (lo, _) in self._offsets.items()}
         # indices set to 1, then (index, value) pairs: one numpy write each at the end
         ones: list[int] = []
         put: list[tuple[int, float]] = []
-        lo = off["hand"][0]
-        ones.extend(lo + tid for tid in iter_bits(state.hands[me]))
-        table = off["table"][0]
-        ones.append(table + self.ts.double_id[state.engine])
-        ends, started = off["open_end"][0], off["started"][0]
-        marker, double = off["marker"][0], off["open_double"][0]
-        length = off["train_length"][0]
-        markers = state.markers
-        open_doubles = state.open_doubles
-        for owner in (*range(n), MEXICAN):
-            ids = state.trains[owner]
-            r = n if owner == MEXICAN else (owner - me) % n
-            ones.extend(table + tid for tid in ids)
-            ones.append(ends + r * pips + state.ends[owner])
+
+        def rel(seat: int) -> int:
+            return n if seat == MEXICAN else (seat - me) % n
+
+        ones.extend(off["hand"] + tid for tid in hand)
+        ones.append(off["table"] + self.ts.double_id[engine])
+        for owner, ids, end, marker in trains:
+            r = rel(owner)
+            ones.extend(off["table"] + tid for tid in ids)
+            ones.append(off["open_end"] + r * pips + end)
             if ids:
-                ones.append(started + r)
-                put.append((length + r, len(ids) / tiles))
-            if owner != MEXICAN and markers >> owner & 1:
-                ones.append(marker + r)
+                ones.append(off["started"] + r)
+                put.append((off["train_length"] + r, len(ids) / tiles))
+            if marker:
+                ones.append(off["marker"] + r)
             if owner in open_doubles:
-                ones.append(double + r)
+                ones.append(off["open_double"] + r)
         if open_doubles:
-            oldest = open_doubles[0]
-            ones.append(off["oldest_double"][0] + (n if oldest == MEXICAN else (oldest - me) % n))
-        lo = off["hand_size"][0]
-        for s, hand in enumerate(state.hands):
-            put.append((lo + (s - me) % n, hand.bit_count() / tiles))
-        put.append((off["boneyard"][0], state.boneyard_size / tiles))
-        ones.append(off["engine"][0] + state.engine)
-        if state.ended is None:
-            ones.append(off["to_move"][0] + (state.current_seat - me) % n)
-            if state.drew:
-                ones.append(off["drew"][0])
-            if state.owe:
-                ones.append(off["owes_follow_up"][0])
-        ones.append(off["starter"][0] + (state.starter - me) % n)
-        put.append((off["round"][0], state.round_index / self.rules.round_count))
+            ones.append(off["oldest_double"] + rel(open_doubles[0]))
+        for seat, size in enumerate(hand_sizes):
+            put.append((off["hand_size"] + rel(seat), size / tiles))
+        put.append((off["boneyard"], boneyard / tiles))
+        ones.append(off["engine"] + engine)
+        if to_move is not None:
+            ones.append(off["to_move"] + rel(to_move))
+            if drew:
+                ones.append(off["drew"])
+            if owes_follow_up:
+                ones.append(off["owes_follow_up"])
+        ones.append(off["starter"] + rel(starter))
+        put.append((off["round"], round_index / self.rules.round_count))
+        for seat, total in enumerate(totals or ()):
+            put.append((off["totals"] + rel(seat), min(total / TOTAL_SCALE, 1.0)))
         obs = np.zeros(self.size, dtype=np.float32)
         obs[ones] = 1.0
         where, values = zip(*put, strict=True)
         obs[list(where)] = values
-        self._totals(obs, me, totals)
         return obs

@@ -92,15 +92,9 @@ class Game:
 
     def totals_before_round(self) -> list[int]:
         """The match totals of the rounds before the one in play (or the last one)."""
-        scores = self.match.round_scores()
-        current = self.match.current
-        if current.is_over:
-            scores = scores[:-1]
-        totals = [0] * self.players
-        for row in scores:
-            for s, points in enumerate(row):
-                totals[s] += points
-        return totals
+        totals = self.match.totals
+        last = self.match.current.scores()  # None while the round is in play
+        return totals if last is None else [t - p for t, p in zip(totals, last, strict=True)]
 
     def observe(self, seat: int) -> dict[str, Any]:
         state = self.match.current

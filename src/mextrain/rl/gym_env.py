@@ -103,7 +103,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         # a round that ended before the agent's first move (only in theory) pays its
         # rewards with the first step's
         self._started = True
-        return self._observe(), self._info()
+        return self._observe()
 
     def step(
         self, action: np.int64 | int
@@ -118,12 +118,13 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         except IllegalActionError as err:
             if self.illegal == "raise":
                 raise
-            info = self._info()
+            obs, info = self._observe()
             info["illegal"] = str(err)
-            return self._observe(), self.illegal_reward, False, False, info
+            return obs, self.illegal_reward, False, False, info
         self._advance()
         reward = self.game.take_rewards()[self.seat]
-        return self._observe(), reward, self.game.over, False, self._info()
+        obs, info = self._observe()
+        return obs, reward, self.game.over, False, info
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":
@@ -150,13 +151,13 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
             else:
                 game.apply(seat, self.bots[seat].act(game.view(seat), self._bot_rng))
 
-    def _observe(self) -> Observation:
-        return self.game.observe(self.seat)
-
-    def _info(self) -> dict[str, Any]:
+    def _observe(self) -> tuple[Observation, dict[str, Any]]:
+        """The observation and its info (the mask again, as a copy of its own)."""
+        obs = self.game.observe(self.seat)
         match = self.game.match
-        return {
+        info = {
             "round": match.round_index,
             "totals": list(match.totals),
-            "action_mask": self.game.mask(self.seat),
+            "action_mask": obs["action_mask"].copy(),
         }
+        return obs, info

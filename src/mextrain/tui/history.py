@@ -24,6 +24,7 @@ __all__ = [
     "Opponent",
     "PersonStats",
     "PlayedGame",
+    "level_name",
     "read_game",
     "read_history",
     "stats_text",
@@ -164,6 +165,12 @@ def _level(kind: str) -> str:
     return kind.split(":", 1)[0]
 
 
+def level_name(level: str, t: Translator) -> str:
+    """A bot level as the player reads it ("Esperto"), or its own name if it has none."""
+    key = f"tui.level.{level}"
+    return t(key) if t.has(key) else level
+
+
 def summarize(games: Iterable[PlayedGame], name: str | None = None) -> list[PersonStats]:
     """Per person (or only ``name``, compared without case): most finished games first."""
     people: dict[str, PersonStats] = {}
@@ -242,7 +249,7 @@ def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -
             parts = [
                 t(
                     "tui.stats.against_one",
-                    level=_shown(o.level, t),
+                    level=level_name(o.level, t),
                     wins=o.wins,
                     games=o.games,
                 )
@@ -253,8 +260,3 @@ def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -
 
 
 _COLUMNS = ("player", "games", "won", "rate", "average", "best", "rounds")
-
-
-def _shown(level: str, t: Translator) -> str:
-    key = f"tui.level.{level}"
-    return t(key) if t.has(key) else level

@@ -16,7 +16,7 @@ from mextrain.bots import bot_names
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
-from .history import read_history, stats_text, summarize
+from .history import level_name, read_history, stats_text, summarize
 from .render import escape, round_result_markup, score_sheet_markup, trains_markup
 from .session import HUMAN
 
@@ -172,7 +172,7 @@ class StartScreen(Screen[GameSetup]):
             for seat in range(self.players):
                 kind = self.seats[seat] if seat < len(self.seats) else bots[-1]
                 options = [(t("tui.start.human"), HUMAN)]
-                options += [(self._level(b), b) for b in bots]
+                options += [(level_name(b, t), b) for b in bots]
                 if kind not in {value for _, value in options}:
                     options.append((kind, kind))
                 with Horizontal(classes="row"):
@@ -199,10 +199,6 @@ class StartScreen(Screen[GameSetup]):
                 yield Button(t("tui.start.go"), variant="primary", id="go")
                 yield Button(t("tui.start.stats"), id="stats")
         yield Static(escape(t("tui.start.keys")), id="start-keys")
-
-    def _level(self, name: str) -> str:
-        key = f"tui.level.{name}"
-        return self.t(key) if self.t.has(key) else name
 
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""

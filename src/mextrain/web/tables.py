@@ -243,13 +243,13 @@ class Table:
             raise TableError("finished", "the game is over")
         if any(s.kind != "open" and s.name.casefold() == name.casefold() for s in self.seats):
             raise TableError("name_taken", f"someone at this table is already called {name}")
-        wanted = "open" if self.status == "waiting" else "stand_in"
+        waiting = self.status == "waiting"
         for index, seat in enumerate(self.seats):
-            if (seat.kind == "open") if wanted == "open" else seat.stand_in:
+            if seat.kind == "open" if waiting else seat.stand_in:
                 token = secrets.token_urlsafe(24)
                 self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
                 self.seats[index].away_since = time.monotonic()
-                if self.status == "playing":
+                if not waiting:
                     self.changed()
                 elif all(s.kind != "open" for s in self.seats):
                     self.start()
