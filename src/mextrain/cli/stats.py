@@ -39,8 +39,6 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
         raise click.ClickException(
             f"statistics need the 'tui' extra (pip install 'mextrain[tui]'): {err}"
         ) from None
-    if folder is not None and folder.exists() and not folder.is_dir():
-        raise click.BadParameter(f"{folder} is not a folder", param_hint="--dir")
     history = read_history(folder)
     people = summarize(history.games, name)
     if as_json:
