@@ -141,7 +141,6 @@ class Seat:
     token_hash: str = ""
     clients: set[Client] = field(default_factory=set)
     away_since: float | None = None  # a human with no connection, since when
-    stand_in: bool = False  # a bot given this seat at the start: a late joiner may take it
 
 
 def hash_token(token: str) -> str:
@@ -206,13 +205,12 @@ class Table:
         if kind == "join":
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
-            seat.bot, seat.stand_in = "", False
+            seat.bot = ""
             self._bots.pop(data["seat"], None)
         elif kind == "start":
             for index, spec in data["bots"].items():
                 seat = self.seats[int(index)]
                 seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec, int(index))
-                seat.stand_in = True
             self.match = Match.new(self.rules, len(self.seats), self._rng)
             self.status = "playing"
         elif kind == "action":
@@ -245,7 +243,7 @@ class Table:
             raise TableError("name_taken", f"someone at this table is already called {name}")
         waiting = self.status == "waiting"
         for index, seat in enumerate(self.seats):
-            if seat.kind == "open" if waiting else seat.stand_in:
+            if seat.kind == "open" if waiting else self.stand_in(index):
                 token = secrets.token_urlsafe(24)
                 self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
                 self.seats[index].away_since = time.monotonic()
@@ -257,6 +255,11 @@ class Table:
                     self.broadcast()
                 return index, token
         raise TableError("full", "every seat is taken")
+
+    def stand_in(self, index: int) -> bool:
+        """A bot holds the seat only because nobody had taken it at the start: a late
+        joiner may take it."""
+        return self.seats[index].kind == "bot" and self.config["seats"][index] == "open"
 
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:
@@ -494,7 +497,7 @@ class Table:
                     "bot": seat.bot if seat.kind == "bot" else None,
                     "connected": bool(seat.clients),
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
-                    "joinable": seat.stand_in,
+                    "joinable": self.stand_in(i),
                 }
                 for i, seat in enumerate(self.seats)
             ],
@@ -509,8 +512,10 @@ class Table:
         n = len(self.seats)
         out = []
         for step in range(1, n):
-            seat = self.seats[(first + step) % n]
-            out.append(f"bot:{seat.bot}" if seat.kind == "bot" and not seat.stand_in else "open")
+            index = (first + step) % n
+            seat = self.seats[index]
+            kept = seat.kind == "bot" and not self.stand_in(index)
+            out.append(f"bot:{seat.bot}" if kept else "open")
         return out
 
     def point_to(self, code: str) -> None:
