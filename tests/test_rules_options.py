@@ -133,6 +133,8 @@ BAD_OPTIONS: list[tuple[dict[str, Any], set[str]]] = [
     ({"preset": "classic", "first_turn_run": True, "first_turn": "single"}, {"first_turn_run"}),
     ({"preset": "classic", "double_blank_points": -25}, {"double_blank_points"}),
     ({"preset": "classic", "double_blank_points": "fifty"}, {"double_blank_points"}),
+    ({"preset": "classic", "double_blank_points": 25.0}, {"double_blank_points"}),
+    ({"preset": "classic", "double_blank_points": True}, {"double_blank_points"}),
     ({"preset": "classic", "unsatisfied_double_penalty": -1}, {"unsatisfied_double_penalty"}),
     ({"preset": "classic", "unsatisfied_double_penalty": 2.5}, {"unsatisfied_double_penalty"}),
     ({"preset": "classic", "rounds": [13]}, {"rounds"}),

@@ -258,7 +258,7 @@ def _normalise(key: str, value: Any) -> Any:
             raise RulesError(key, f"must be true or false, not {value!r}")
         return value
     if key == "double_blank_points":
-        if value not in (0, 25, 50) or isinstance(value, bool):
+        if not _is_int(value) or value not in (0, 25, 50):
             raise RulesError(
                 key, f"the double blank counts 25 or 50 points (0: off), not {value!r}"
             )

@@ -581,14 +581,19 @@ class RoundState:
 
     def _compute_legal(self) -> _Legal:
         s = self.seat
+        # after a draw only the drawn tile may be played; it is the only candidate from the
+        # start, so that own-train-first asks whether *it* fits the seat's own train (a held
+        # tile that the draw itself made playable, e.g. a last double under
+        # no_going_out_on_double, is not a play)
+        only = 1 << self.drawn if self.drawn >= 0 else -1
         if self.owe:
-            plays = self._access_plays(s, self._avail(s, follow_up=True), self.turns)
+            plays = self._access_plays(s, self._avail(s, follow_up=True) & only, self.turns)
         elif self.run and self.plays:
-            mask = self._avail(s, follow_up=False) & self._pm[self.ends[s]]
+            mask = self._avail(s, follow_up=False) & only & self._pm[self.ends[s]]
             plays = ((s, mask),) if mask else ()
         elif self._simple and not self.open_doubles:
             # the common case, inlined: own train, the Mexican train, marked trains
-            hand = self.hands[s]
+            hand = self.hands[s] & only
             pm = self._pm
             ends = self.ends
             found = []
@@ -608,13 +613,7 @@ class RoundState:
                     found.append((train, mask))
             plays = tuple(found)
         else:
-            plays = self._start_plays(s, self.turns)
-        if plays and self.drawn >= 0:
-            # after a draw only the drawn tile may be played (with the base rules nothing else
-            # can fit anyway; a house rule such as no_going_out_on_double can make a held
-            # tile playable by the draw itself)
-            bit = 1 << self.drawn
-            plays = tuple((train, bit) for train, mask in plays if mask & bit)
+            plays = self._start_plays(s, self.turns, only)
         if plays:
             legal: _Legal = (plays, False, bool(self.run and self.plays and not self.owe))
         else:
@@ -635,9 +634,12 @@ class RoundState:
             hand &= ~self.ts.double_mask
         return hand
 
-    def _start_plays(self, seat: int, turns: int) -> tuple[tuple[int, int], ...]:
-        """Plays open to ``seat`` at the start of a turn (``turns`` turns completed before)."""
-        avail = self._avail(seat, follow_up=False)
+    def _start_plays(
+        self, seat: int, turns: int, only: int = -1
+    ) -> tuple[tuple[int, int], ...]:
+        """Plays open to ``seat`` at the start of a turn (``turns`` turns completed before),
+        with the tiles of ``only`` (a mask; all by default)."""
+        avail = self._avail(seat, follow_up=False) & only
         if self.open_doubles and self.rules.open_doubles_block:
             train = self.open_doubles[0]
             mask = avail & self._pm[self.ends[train]]
