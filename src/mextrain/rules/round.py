@@ -634,9 +634,7 @@ class RoundState:
             hand &= ~self.ts.double_mask
         return hand
 
-    def _start_plays(
-        self, seat: int, turns: int, only: int = -1
-    ) -> tuple[tuple[int, int], ...]:
+    def _start_plays(self, seat: int, turns: int, only: int = -1) -> tuple[tuple[int, int], ...]:
         """Plays open to ``seat`` at the start of a turn (``turns`` turns completed before),
         with the tiles of ``only`` (a mask; all by default)."""
         avail = self._avail(seat, follow_up=False) & only
