@@ -1,0 +1,409 @@
+"""One step of policy iteration: fit the racer's move to the search's values, then play it.
+
+    python benchmarks/policy_fit.py [--preset classic] [--players 4] [--positions 10000]
+                                    [--samples 32] [--deals 2000] [--search-deals 300]
+                                    [--search-iterations 200] [--seed 12] [--jobs 2]
+
+The search bot plays one move better than its own playout policy (the ``racer``) by racing
+the legal moves on determinizations. Policy iteration would fold that gain back into the
+policy: this measures how much of it a richer move score can learn, and what the search
+gains from playing on with the better policy.
+
+1. **Positions.** Rounds of one ``racer`` (every seat in turn) against ``planner`` bots,
+   played on the full state; at about a third of the racer's decisions with two or more
+   plays, every play is scored like the search scores it (``--samples`` determinizations
+   from the seat's own view, each play then 16 plies of playout and the static
+   evaluation; the reward of `mextrain.search.ismcts`).
+2. **Fit.** A move score linear in per-play features read from the seat's own knowledge
+   (the racer's terms -- extras and their pips, planned pips, doubles it can or cannot
+   cover, its marker -- and others: the train it goes on, the tile's pips, how many unseen
+   tiles and how many of its own extras match the end it leaves on a shared train,
+   whether that end is dead, whether it plays on the train of a seat close to going out,
+   the tiles it can still play afterwards), chosen to maximise the searched value of its
+   choices (a softmax policy, gradient ascent from the racer's own weights). Fitted on
+   70% of the positions, it prints for the other 30% the mean value of the racer's
+   choice, of the fitted score's, and of the search's (the best play on half the
+   determinizations, valued on the other half): what a one-step search gains there.
+   The same fit restricted to the racer's own terms shows how much is just other weights.
+3. **Play.** The fitted score (fitted again on all positions) against the racer, each as
+   the one seat against planners on the same deals, seat rotated (``--deals`` deals); and
+   the search bot at ``--search-iterations`` a move with the fitted score as its own
+   playout policy against the default bot (``--search-deals``; 0 skips it).
+
+Needs numpy (``pip install 'mextrain[bench]'``). This is research, not a bot: nothing in
+``mextrain`` uses the fitted weights.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from mextrain.bots.trains import TrainSearch
+from mextrain.rules import MEXICAN, RoundState, Rules
+from mextrain.search import FastPlannerPlayout, InfoState
+from mextrain.search.bots import ISMCTSBot
+from mextrain.search.evaluate import Evaluator
+from mextrain.search.ismcts import finish
+from mextrain.search.policy import _play_table
+
+NAMES = (
+    "extras_pips",
+    "plan_pips",
+    "extras",
+    "cover_double",
+    "uncover_block",
+    "marker_own",
+    "mexican",
+    "other_train",
+    "tile_pips",
+    "rush_pips",
+    "support",
+    "unseen_new",
+    "block_opp",
+    "mobility",
+    "is_double",
+    "dead_end",
+    "own_unseen_new",
+)
+#: the racer's score in these terms (`mextrain.bots.planner.RacerBot`)
+RACER_TERMS = {
+    "extras_pips": -1.0,
+    "extras": -12.0,
+    "cover_double": 10.0,
+    "uncover_block": 4.0,
+    "marker_own": 6.0,
+    "mexican": 0.01,
+}
+RACER_NAMES = ("extras_pips", "plan_pips", "extras", "cover_double", "uncover_block",
+               "marker_own", "mexican")  # fmt: skip
+DEPTH = 16
+SAMPLE_SHARE = 0.35
+
+
+def unseen_tiles(state: RoundState, seat: int) -> int:
+    """The tiles ``seat`` cannot see: neither in its hand nor on the table (as a mask)."""
+    ts = state.ts
+    played = 1 << ts.double_id[state.engine]
+    for train in state.trains:
+        for tid in train:
+            played |= 1 << tid
+    return ts.all_mask & ~state.hands[seat] & ~played
+
+
+def features(
+    state: RoundState, tid: int, train: int, search: TrainSearch, unseen: int
+) -> list[float]:
+    """`NAMES` for the seat to move playing tile ``tid`` on ``train``: only its own hand
+    and what is public (``unseen`` from `unseen_tiles`)."""
+    ts = state.ts
+    pm = ts.pip_mask
+    seat = state.seat
+    hand = state.hands[seat]
+    own_end = state.ends[seat]
+    own = train == seat
+    low = 1 << tid
+    total = ts.pip_sum[tid]
+    left = hand ^ low
+    if own:
+        count, plan_pips, used = search.best(left, total - own_end)
+    else:
+        count, plan_pips, used = search.best_without(hand, own_end, low)
+    is_double = bool(low & ts.double_mask)
+    cover = is_double and bool(left & pm[total >> 1])
+    uncover = is_double and not cover and state.rules.open_doubles_block
+    mexican = train == MEXICAN
+    other = not own and not mexican
+    new_end = total - state.ends[train]
+    ends_here = (unseen & pm[new_end]).bit_count()
+    support = (left & ~used & pm[new_end]).bit_count() if not own else 0
+    dead = not own and ends_here == 0 and not left & pm[new_end]
+    sizes = [h.bit_count() for h in state.hands]
+    rush = any(sizes[s] <= 2 for s in range(state.n) if s != seat)
+    ends = list(state.ends)
+    ends[train] = new_end
+    reach = pm[ends[seat]] | pm[ends[MEXICAN]]
+    marked = state.markers & ~(1 << seat)
+    while marked:
+        bit = marked & -marked
+        reach |= pm[ends[bit.bit_length() - 1]]
+        marked ^= bit
+    return [
+        ts.pips_of(hand) - total - plan_pips,
+        plan_pips,
+        hand.bit_count() - 1 - count,
+        float(cover),
+        float(uncover),
+        float(own and state.markers >> seat & 1),
+        float(mexican),
+        float(other),
+        total,
+        total if rush else 0,
+        support,
+        ends_here if not own else 0,
+        float(other and sizes[train] <= 3),
+        (left & reach).bit_count(),
+        float(is_double),
+        float(dead),
+        ends_here if own else 0,
+    ]
+
+
+class ScoredPlayout(FastPlannerPlayout):
+    """Seat ``seat`` plays the play with the best linear score of its `features`; the
+    other seats play the planner's move."""
+
+    def __init__(self, weights: np.ndarray, seat: int) -> None:
+        super().__init__()
+        self.weights = [float(w) for w in weights]
+        self.own_seat = seat
+        self._trains: TrainSearch | None = None
+
+    def choose(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
+    ) -> tuple[int, int]:
+        if state.seat != self.own_seat or hand is not None:
+            return super().choose(state, plays, hand)
+        search = self._trains
+        if search is None or search.ts is not state.ts or len(search._memo) > 200_000:
+            search = self._trains = TrainSearch(state.ts)
+        unseen = unseen_tiles(state, state.seat)
+        best, best_score = (-1, 0), -math.inf
+        for train, mask in plays:
+            m = mask
+            while m:
+                bit = m & -m
+                m ^= bit
+                tid = bit.bit_length() - 1
+                f = features(state, tid, train, search, unseen)
+                score = sum(w * x for w, x in zip(self.weights, f, strict=True))
+                if score > best_score:
+                    best_score, best = score, (tid, train)
+        return best
+
+
+Position = tuple[list[list[float]], list[list[float]], int]  # features, values, racer's
+
+
+def _positions(job: tuple[str, int, int, int, int]) -> list[Position]:
+    preset, players, count, samples, seed = job
+    rules = Rules.preset(preset)
+    rng = random.Random(seed)
+    evaluator = Evaluator()
+    table = _play_table(rules.max_pip, players)
+    search = TrainSearch(RoundState.new(rules, players, 0, rng).ts)
+    out: list[Position] = []
+    r = 0
+    while len(out) < count:
+        me = r % players
+        r += 1
+        state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+        game = FastPlannerPlayout.for_seat(me, "racer")
+        inner = FastPlannerPlayout.for_seat(me, "racer")
+        while state.ended is None and len(out) < count:
+            plays = state.legal_plays()
+            cands = [(tid, train) for train, mask in plays for tid in _bits(mask)]
+            if state.seat == me and len(cands) >= 2 and rng.random() < SAMPLE_SHARE:
+                info = InfoState(state.view(me), rng)
+                unseen = unseen_tiles(state, me)
+                feats = [features(state, tid, train, search, unseen) for tid, train in cands]
+                values: list[list[float]] = [[] for _ in cands]
+                for _ in range(samples):
+                    base = info.sample(rng)
+                    for i, (tid, train) in enumerate(cands):
+                        s = base.copy()
+                        s.apply(table[tid][train + 1])
+                        reward, _w, _s = finish(s, inner, rng, DEPTH, table, evaluator, 0.25, 50.0)
+                        values[i].append(reward[me])
+                out.append((feats, values, cands.index(game.choose(state, plays))))
+            game.move(state, table)
+    return out
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        bit = mask & -mask
+        out.append(bit.bit_length() - 1)
+        mask ^= bit
+    return out
+
+
+def _pack(
+    positions: list[Position], names: tuple[str, ...]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    cols = [NAMES.index(n) for n in names]
+    k = max(len(p[0]) for p in positions)
+    n = len(positions)
+    feats = np.zeros((n, k, len(cols)))
+    value = np.zeros((n, k))
+    half_a = np.zeros((n, k))
+    half_b = np.zeros((n, k))
+    valid = np.zeros((n, k), bool)
+    racer = np.zeros(n, int)
+    for j, (f, v, r) in enumerate(positions):
+        arr = np.array(v)
+        h = arr.shape[1] // 2
+        m = len(f)
+        feats[j, :m] = np.array(f)[:, cols]
+        value[j, :m] = arr.mean(1)
+        half_a[j, :m] = arr[:, :h].mean(1)
+        half_b[j, :m] = arr[:, h:].mean(1)
+        valid[j, :m] = True
+        racer[j] = r
+    return feats, value, half_a, half_b, valid, racer
+
+
+def fit(feats: np.ndarray, value: np.ndarray, valid: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Weights that maximise the mean value of a softmax policy's choices (Adam, from
+    ``start``, on standardised features); returned in the features' own units."""
+    scale = feats[valid].std(0)
+    scale[scale == 0] = 1.0
+    x = feats / scale
+    w = start * scale
+    centred = value - (value * valid).sum(1, keepdims=True) / valid.sum(1, keepdims=True)
+    temp = 0.02
+    m1 = np.zeros_like(w)
+    m2 = np.zeros_like(w)
+    for t in range(1, 2001):
+        s = np.where(valid, x @ w / temp, -1e18)
+        p = np.exp(s - s.max(1, keepdims=True)) * valid
+        p /= p.sum(1, keepdims=True)
+        mean = (p * centred).sum(1, keepdims=True)
+        grad = np.einsum("pk,pkd->d", p * (centred - mean), x) / len(x) / temp
+        m1 = 0.9 * m1 + 0.1 * grad
+        m2 = 0.999 * m2 + 0.001 * grad * grad
+        w = w + 0.05 * (m1 / (1 - 0.9**t)) / (np.sqrt(m2 / (1 - 0.999**t)) + 1e-8)
+    result: np.ndarray = w / scale
+    return result
+
+
+def _choose(feats: np.ndarray, valid: np.ndarray, w: np.ndarray) -> np.ndarray:
+    picked: np.ndarray = np.where(valid, feats @ w, -np.inf).argmax(1)
+    return picked
+
+
+def _value(value: np.ndarray, picks: np.ndarray) -> float:
+    return float(value[np.arange(len(value)), picks].mean())
+
+
+def _racer_start(names: tuple[str, ...]) -> np.ndarray:
+    return np.array([RACER_TERMS.get(n, 0.0) for n in names])
+
+
+def _play(job: tuple[str, int, int, int, list[float] | None, int | None]) -> list[float]:
+    """Win shares of the one seat (fitted score, or the racer with ``None``; with
+    ``iterations`` the search bot playing on with it) on deals ``range(first, first +
+    count)``, each with the seat in every place."""
+    preset, players, first, count, weights, iterations = job
+    rules = Rules.preset(preset)
+    table = _play_table(rules.max_pip, players)
+    shares = []
+    for d in range(first, first + count):
+        rng = random.Random(1_000_003 * 7 + d)
+        base = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+        for me in range(players):
+            state = base.copy()
+            policy = (
+                ScoredPlayout(np.array(weights), me)
+                if weights is not None
+                else FastPlannerPlayout.for_seat(me, "racer")
+            )
+            bot = None
+            if iterations is not None:
+                bot = ISMCTSBot(iterations=iterations)
+                if weights is not None:
+                    bot._policy = policy  # the search plays on with the fitted score
+            others = FastPlannerPlayout()
+            bot_rng = random.Random(d * 31 + me)
+            while state.ended is None:
+                if state.seat != me:
+                    others.move(state, table)
+                elif bot is None:
+                    policy.move(state, table)
+                else:
+                    legal = state.legal_actions()
+                    one = len(legal) == 1
+                    state.apply(legal[0] if one else bot.act(state.view(me), bot_rng))
+            scores = state.scores()
+            assert scores is not None
+            best = min(scores)
+            shares.append(1.0 / scores.count(best) if scores[me] == best else 0.0)
+    return shares
+
+
+def _paired(a: list[float], b: list[float]) -> str:
+    d = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(d) / len(d)
+    se = math.sqrt(sum((x - mean) ** 2 for x in d) / (len(d) - 1) / len(d))
+    return (
+        f"{sum(a) / len(a):.4f} against {sum(b) / len(b):.4f} over {len(a)} rounds: "
+        f"{mean:+.4f} (standard error {se:.4f})"
+    )
+
+
+def _run(pool: Any, jobs: int, job: Any, count: int, *rest: Any) -> list[Any]:
+    chunks = [count // jobs + (i < count % jobs) for i in range(jobs)]
+    starts = [sum(chunks[:i]) for i in range(jobs)]
+    parts = pool.map(
+        job, [(*rest[:2], s, c, *rest[2:]) for s, c in zip(starts, chunks, strict=True)]
+    )
+    return [x for part in parts for x in part]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--preset", default="classic")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--positions", type=int, default=10_000)
+    parser.add_argument("--samples", type=int, default=32, help="determinizations a position")
+    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--search-deals", type=int, default=300)
+    parser.add_argument("--search-iterations", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--jobs", type=int, default=2)
+    a = parser.parse_args()
+    started = time.perf_counter()
+    with multiprocessing.Pool(a.jobs) as pool:
+        per = [a.positions // a.jobs + (i < a.positions % a.jobs) for i in range(a.jobs)]
+        jobs = [(a.preset, a.players, n, a.samples, a.seed * 1000 + i) for i, n in enumerate(per)]
+        positions = [p for part in pool.map(_positions, jobs) for p in part]
+        print(f"{len(positions)} positions ({time.perf_counter() - started:.0f} s)")
+        cut = int(len(positions) * 0.7)
+        for names, label in ((NAMES, "all features"), (RACER_NAMES, "the racer's terms")):
+            tr = _pack(positions[:cut], names)
+            te = _pack(positions[cut:], names)
+            w = fit(tr[0], tr[1], tr[4], _racer_start(names))
+            feats, value, half_a, half_b, valid, racer = te
+            searched = np.where(valid, half_a, -np.inf).argmax(1)
+            print(
+                f"held out, {label}: racer {_value(value, racer):.4f}, fitted "
+                f"{_value(value, _choose(feats, valid, w)):.4f}; the search's pick (half "
+                f"the samples) valued on the other half {_value(half_b, searched):.4f}, "
+                f"the racer's there {_value(half_b, racer):.4f}"
+            )
+        every = _pack(positions, NAMES)
+        weights = fit(every[0], every[1], every[4], _racer_start(NAMES))
+        shown = ", ".join(f"{n} {w:.2f}" for n, w in zip(NAMES, weights, strict=True))
+        print(f"weights (all positions): {shown}")
+        w_list = [float(x) for x in weights]
+        fitted = _run(pool, a.jobs, _play, a.deals, a.preset, a.players, w_list, None)
+        racer = _run(pool, a.jobs, _play, a.deals, a.preset, a.players, None, None)
+        print(f"alone against planners: fitted {_paired(fitted, racer)}")
+        if a.search_deals:
+            it = a.search_iterations
+            on_fitted = _run(pool, a.jobs, _play, a.search_deals, a.preset, a.players, w_list, it)
+            default = _run(pool, a.jobs, _play, a.search_deals, a.preset, a.players, None, it)
+            print(f"search ({it} iterations) playing on with the fitted score: "
+                  f"{_paired(on_fitted, default)}")  # fmt: skip
+    print(f"{time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
