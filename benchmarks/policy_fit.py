@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from mextrain.bots.trains import TrainSearch
-from mextrain.rules import MEXICAN, RoundState, Rules
+from mextrain.rules import MEXICAN, RoundState, Rules, iter_bits
 from mextrain.search import FastPlannerPlayout, InfoState
 from mextrain.search.bots import ISMCTSBot
 from mextrain.search.evaluate import Evaluator
@@ -176,11 +176,7 @@ class ScoredPlayout(FastPlannerPlayout):
         unseen = unseen_tiles(state, state.seat)
         best, best_score = (-1, 0), -math.inf
         for train, mask in plays:
-            m = mask
-            while m:
-                bit = m & -m
-                m ^= bit
-                tid = bit.bit_length() - 1
+            for tid in iter_bits(mask):
                 f = features(state, tid, train, search, unseen)
                 score = sum(w * x for w, x in zip(self.weights, f, strict=True))
                 if score > best_score:
@@ -208,7 +204,7 @@ def _positions(job: tuple[str, int, int, int, int]) -> list[Position]:
         inner = FastPlannerPlayout.for_seat(me, "racer")
         while state.ended is None and len(out) < count:
             plays = state.legal_plays()
-            cands = [(tid, train) for train, mask in plays for tid in _bits(mask)]
+            cands = [(tid, train) for train, mask in plays for tid in iter_bits(mask)]
             if state.seat == me and len(cands) >= 2 and rng.random() < SAMPLE_SHARE:
                 info = InfoState(state.view(me), rng)
                 unseen = unseen_tiles(state, me)
@@ -223,15 +219,6 @@ def _positions(job: tuple[str, int, int, int, int]) -> list[Position]:
                         values[i].append(reward[me])
                 out.append((feats, values, cands.index(game.choose(state, plays))))
             game.move(state, table)
-    return out
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        bit = mask & -mask
-        out.append(bit.bit_length() - 1)
-        mask ^= bit
     return out
 
 
