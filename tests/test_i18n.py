@@ -16,7 +16,7 @@ from mextrain.i18n import (
     error_text,
     normalise_language,
 )
-from mextrain.rules import PASS, Action, IllegalActionError, RoundState, Rules, Tile
+from mextrain.rules import PASS, Action, IllegalActionError, RoundState, Rules, Tile, tile_set
 
 
 def placeholders(template: str) -> set[str]:
@@ -110,3 +110,28 @@ def test_every_error_code_has_a_message() -> None:
     english = catalog("game", "en")
     missing = sorted(c for c in codes if f"game.error.{c}" not in english)
     assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Ana", "0-1", "their own train", "4"]),
+        ("fr", ["Ana", "0-1", "son propre train", "4"]),
+        ("it", ["Ana", "0-1", "il proprio treno", "4"]),
+        ("fi", ["Ana", "0-1", "oma juna", "4"]),
+    ],
+)
+def test_a_tile_that_does_not_fit_names_the_player(lang: str, words: list[str]) -> None:
+    # "0-1 does not fit their own train" had no subject for "their"
+    rules = Rules.preset("classic", max_pip=4, hand_size={"2": 3})
+    hands = [[Tile(0, 4), Tile(0, 1), Tile(1, 2)], [Tile(2, 3), Tile(3, 3), Tile(1, 1)]]
+    dealt = {*hands[0], *hands[1], Tile(4, 4)}
+    boneyard = [t for t in tile_set(4).tiles if t not in dealt]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(Action.play(Tile(0, 1), 0))
+    assert info.value.code == "wrong_end"
+    text = error_text(info.value, lang, {0: "Ana", 1: "Ben"})
+    assert text.startswith("Ana")
+    for word in words[1:]:
+        assert word in text
