@@ -127,6 +127,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     _shot(page, "02-table")
 
     clicks = drags = keys = draws = 0
+    logged = False
     deadline = time.monotonic() + 240
     while time.monotonic() < deadline:
         if page.locator(".overlay").is_visible():
@@ -171,6 +172,13 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
             arg=version_before,
             timeout=15_000,
         )
+        if not logged and clicks + drags + keys == 1:
+            # the log of the last moves, newest first, names who did what
+            log = page.locator(".move-log li")
+            expect(log.first).to_be_visible()
+            expect(page.locator(".move-log")).to_contain_text("Ana: ")
+            assert log.count() <= 8
+            logged = True
     else:
         _shot(page, "99-timeout")
         pytest.fail("the round did not end in time")
@@ -182,6 +190,9 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     assert drags > 0, "no tile was played by dragging"
     assert clicks > 0, "no tile was played by clicking"
     assert keys > 0, "no tile was played with the keyboard"
+    assert logged, "the log of moves was not checked"
+    log_text = page.locator(".move-log").inner_text()
+    assert "on Mexican train" not in log_text  # "on the Mexican train"
     # the score sheet has the round's scores and totals: four numbers in each row
     sheet = page.locator("table.sheet[aria-label='Score sheet']")
     cells = sheet.locator("tbody tr").first.locator("td")

@@ -421,6 +421,7 @@ function TablePage({ code, big }) {
       </div>
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
+        ${view && html`<${MoveLog} history=${view.history} names=${names} trainLabel=${trainLabel} />`}
       </aside>
     </div>
     ${you !== null && view && html`<div class="hand-area">
@@ -448,6 +449,31 @@ function TablePage({ code, big }) {
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
       you=${you} send=${send} onClose=${() => setDialog(null)} />`}
+  </section>`;
+}
+
+// The round's last moves, newest first: what the others did while you waited.
+const LOG_LENGTH = 8;
+
+function MoveLog({ history, names, trainLabel }) {
+  const moves = history.slice(-LOG_LENGTH).reverse();
+  const words = (text) => {
+    const [seatText, action] = text.split(":");
+    const seat = Number(seatText);
+    const who = names[seat];
+    if (action === "draw") return t("web.log.draw", { who });
+    if (action === "pass") return t("web.log.pass", { who });
+    const [tile, where] = action.split("@");
+    const owner = where === "M" ? "M" : Number(where);
+    const train = owner === "M" ? t("game.train.mexican_the")
+      : owner === seat ? t("game.train.own_the") : trainLabel(owner);
+    return t("web.log.play", { who, tile, train });
+  };
+  return html`<section class="move-log" aria-label=${t("web.log.title")}>
+    <h2>${t("web.log.title")}</h2>
+    ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
+      class=${i === 0 ? "newest" : ""}>${words(m)}</li>`)}</ol>`
+      : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
 
