@@ -135,6 +135,8 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
         if not page.locator(".turn.mine").is_visible():
             page.wait_for_timeout(50)
             continue
+        # your turn lasts until you move: the tab's title says so meanwhile
+        expect(page).to_have_title("Your turn · Mexican Train")
         version_before = page.locator(".hand-tile").count()
         playable = page.locator(".hand-tile.playable")
         if playable.count():
@@ -173,7 +175,6 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
             timeout=15_000,
         )
         if not logged and clicks + drags + keys == 1:
-            # the log of the last moves, newest first, names who did what
             log = page.locator(".move-log li")
             expect(log.first).to_be_visible()
             expect(page.locator(".move-log")).to_contain_text("Ana: ")
@@ -184,6 +185,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
         pytest.fail("the round did not end in time")
 
     _shot(page, "04-round-end")
+    expect(page).to_have_title("Mexican Train")  # the game is over: nobody's turn
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("The game is over")
     expect(dialog.get_by_role("link", name="Download the record")).to_be_visible()

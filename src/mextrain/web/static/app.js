@@ -303,6 +303,13 @@ function TablePage({ code, big }) {
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
+  // the tab's title says when it is your turn (friends switch tabs while others play)
+  const yourTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
+    && !msg.round.ended);
+  useEffect(() => {
+    document.title = yourTurn ? `${t("web.your_turn")} · ${t("game.name")}` : t("game.name");
+    return () => { document.title = t("game.name"); };
+  }, [yourTurn, LANG]);
 
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
