@@ -330,6 +330,10 @@ def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path
             # large-number mode draws digits, not pips
             assert page.locator(".hand svg text").count() > 0
             assert page.locator(".hand svg circle").count() == 0
+            # the last moves, in Italian, three of them on a phone
+            log = page.get_by_role("region", name="Ultime mosse")
+            expect(log).to_contain_text("Cy: ")
+            assert log.locator("li:visible").count() <= 3
             _shot(page, "07-phone-it-large-numbers")
         finally:
             context.close()
