@@ -428,7 +428,7 @@ function TablePage({ code, big }) {
       </div>
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
-        ${view && html`<${MoveLog} history=${view.history} names=${names} trainLabel=${trainLabel} />`}
+        ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
       </aside>
     </div>
     ${you !== null && view && html`<div class="hand-area">
@@ -462,20 +462,24 @@ function TablePage({ code, big }) {
 // The round's last moves, newest first: what the others did while you waited.
 const LOG_LENGTH = 8;
 
-function MoveLog({ history, names, trainLabel }) {
+// A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 5-9 on the
+// Mexican train", "Ben: draws".
+function moveWords(text, names) {
+  const [seatText, action] = text.split(":");
+  const seat = Number(seatText);
+  const who = names[seat];
+  if (action === "draw") return t("web.log.draw", { who });
+  if (action === "pass") return t("web.log.pass", { who });
+  const [tile, where] = action.split("@");
+  const owner = where === "M" ? "M" : Number(where);
+  const train = owner === "M" ? t("game.train.mexican_the")
+    : owner === seat ? t("game.train.own_the") : t("game.train.of", { name: names[owner] });
+  return t("web.log.play", { who, tile, train });
+}
+
+function MoveLog({ history, names }) {
   const moves = history.slice(-LOG_LENGTH).reverse();
-  const words = (text) => {
-    const [seatText, action] = text.split(":");
-    const seat = Number(seatText);
-    const who = names[seat];
-    if (action === "draw") return t("web.log.draw", { who });
-    if (action === "pass") return t("web.log.pass", { who });
-    const [tile, where] = action.split("@");
-    const owner = where === "M" ? "M" : Number(where);
-    const train = owner === "M" ? t("game.train.mexican_the")
-      : owner === seat ? t("game.train.own_the") : trainLabel(owner);
-    return t("web.log.play", { who, tile, train });
-  };
+  const words = (text) => moveWords(text, names);
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
@@ -569,7 +573,7 @@ function ReplayPage({ id, big }) {
         onInput=${(e) => setStep(Number(e.target.value))} />
       <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
-      <span class="muted">${frame.action || t("web.replay.deal")}</span>
+      <span class="muted replay-move">${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
       <strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
