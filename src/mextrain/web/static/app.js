@@ -479,11 +479,10 @@ function moveWords(text, names) {
 
 function MoveLog({ history, names }) {
   const moves = history.slice(-LOG_LENGTH).reverse();
-  const words = (text) => moveWords(text, names);
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
-      class=${i === 0 ? "newest" : ""}>${words(m)}</li>`)}</ol>`
+      class=${i === 0 ? "newest" : ""}>${moveWords(m, names)}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
