@@ -828,3 +828,74 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
     # the pointer to the next game is in the old table's log
     with TestClient(create_app(db, settings())) as tc:
         assert tc.get(f"/api/tables/{code}").json()["next"] == again["code"]
+
+
+def test_people_back_at_a_finished_table_share_it_and_play_again_together(db: Path) -> None:
+    # a finished table nobody watches leaves memory; two people coming back to it must
+    # meet at the same table again, so that the second "play again" joins the first's
+    tiny = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["open", "bot:greedy"], **tiny)
+        code = made["code"]
+        ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        try:
+            play_out({0: ana, 1: ben}, random.Random(5))
+        finally:
+            ana.close()
+            ben.close()
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 5
+        while code in manager.tables and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert code not in manager.tables  # unloaded once both had gone
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        try:
+            ana.until(is_state)
+            ben.until(is_state)
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+            ben.until(lambda m: is_state(m) and m["table"]["next"] == again["code"])
+            ben.send({"type": "rematch"})
+            joined = ben.until(lambda m: m["type"] == "rematch")
+            assert (joined["code"], joined["seat"]) == (again["code"], 1)
+            assert not ben.closed
+            assert tc.get(f"/api/tables/{again['code']}").json()["status"] == "playing"
+        finally:
+            ana.close()
+            ben.close()
+        # one new table, not one per person
+        created = [c for c in (t.code for t in manager.store.tables(unfinished=True)) if c != code]
+        assert created == [again["code"]]
+
+
+def test_comings_and_goings_do_not_hold_up_the_next_deal(db: Path) -> None:
+    # the pause between rounds runs once: a spectator who keeps reconnecting does not
+    # restart it (it used to, and could stall the table for good)
+    pause = 0.6
+    with TestClient(create_app(db, settings(round_pause=pause))) as tc:
+        made = create(tc, ["bot:greedy"], rounds=2)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            rng = random.Random(1)
+            while True:
+                state = ana.until(is_state)
+                if state["round"]["ended"]:
+                    break
+                if state["round"]["current_seat"] == 0 and state["round"]["legal_moves"]:
+                    move = rng.choice(state["round"]["legal_moves"])
+                    ana.send({"type": "action", "move": move, "version": state["version"]})
+            ended_at = time.monotonic()
+            dealt = False
+            while time.monotonic() < ended_at + 10 * pause and not dealt:
+                watcher = Conn(tc, made["code"], None)
+                watcher.until(is_state)
+                watcher.close()
+                ana.drain()
+                dealt = bool(ana.last and ana.last["round"] and not ana.last["round"]["ended"])
+                time.sleep(pause / 4)
+            assert dealt, "the next round was not dealt while a spectator came and went"
+        finally:
+            ana.close()

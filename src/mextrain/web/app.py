@@ -252,6 +252,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             await websocket.close(1008)
             return
         client = Client(seat, normalise_language(hello.lang) or "en", settings.max_queue)
+        # the table as it is now: a finished one may have left memory during the hello,
+        # and everyone connected to it must share one object (one "play again")
+        table = manager_of(websocket).get(code, hold=True) or table
         client.send({"type": "welcome", "seat": seat, "code": table.code})
         sender = asyncio.create_task(_pump(websocket, client))
         table.connect(client)

@@ -175,6 +175,8 @@ class Table:
         self._bot_rng = random.Random()
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        #: the timer is the pause before the next deal: comings and goings leave it running
+        self._timer_deals = False
         self._tasks: set[asyncio.Task[None]] = set()
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
@@ -383,10 +385,19 @@ class Table:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self._timer_deals = False
 
     def _schedule(self) -> None:
-        self._cancel_timer()
         match = self.match
+        between_rounds = (
+            self.status == "playing"
+            and match is not None
+            and match.current.is_over
+            and not match.is_complete
+        )
+        if between_rounds and self._timer_deals:
+            return  # the next deal is already on its way: a join or a reconnect does not delay it
+        self._cancel_timer()
         if self.status != "playing" or match is None:
             return
         loop = asyncio.get_running_loop()
@@ -395,6 +406,7 @@ class Table:
             if match.is_complete:
                 return
             self._timer = loop.call_later(self.settings.round_pause, self._deal)
+            self._timer_deals = True
             return
         seat = state.current_seat
         if self.bot_plays(seat):
@@ -408,6 +420,7 @@ class Table:
 
     def _deal(self) -> None:
         self._timer = None
+        self._timer_deals = False
         if self.match is not None and self.match.current.is_over and not self.match.is_complete:
             self._log("deal", {"round": len(self.match.rounds)})
             self.changed()
@@ -607,7 +620,7 @@ class TableManager:
         for stored in self.store.tables(unfinished=True):
             self._load(stored)
 
-    def _load(self, stored: StoredTable) -> Table | None:
+    def _load(self, stored: StoredTable, hold: bool = False) -> Table | None:
         if stored.code in self.broken:
             return None
         table = Table(self.store, stored, self.settings)
@@ -618,7 +631,10 @@ class TableManager:
             log.exception("table %s: its log cannot be replayed; it is left out", stored.code)
             self.broken.add(stored.code)
             return None
-        if table.status != "finished":  # finished tables are read-only: no need to keep them
+        if table.status != "finished" or hold:
+            # a finished table is read-only: it is kept only while someone is connected
+            # to it (`hold`), so that everyone at it shares one object (and one "play
+            # again"); it leaves when the last of them goes (`_unload`)
             self.tables[table.code] = table
         return table
 
@@ -681,14 +697,15 @@ class TableManager:
             if code not in self.tables and not self.store.code_taken(code):
                 return code
 
-    def get(self, code: str) -> Table | None:
-        """A table by code; a finished one is read back from the store on demand."""
+    def get(self, code: str, hold: bool = False) -> Table | None:
+        """A table by code; a finished one is read back from the store on demand, and kept
+        in memory with ``hold`` (for a connection about to join it)."""
         code = code.upper()
         table = self.tables.get(code)
         if table is None:
             stored = self.store.table(code)
             if stored is not None:
-                table = self._load(stored)
+                table = self._load(stored, hold)
         return table
 
     async def close(self) -> None:
