@@ -899,3 +899,30 @@ def test_comings_and_goings_do_not_hold_up_the_next_deal(db: Path) -> None:
             assert dealt, "the next round was not dealt while a spectator came and went"
         finally:
             ana.close()
+
+
+def test_a_seat_whose_connection_stops_reading_is_taken_over(db: Path) -> None:
+    # a connection too slow to read its messages is cut off when its outbox is full; its
+    # seat must count as away at once (a bot takes over in time), even though its socket
+    # may still be stuck in a send
+    from mextrain.web.tables import Client
+
+    with TestClient(create_app(db, settings(takeover_after=0.3, bot_delay=0.02))) as tc:
+        made = create(tc, ["bot:greedy"], rounds=2)
+        code = made["code"]
+        table = tc.app.state.manager.get(code)  # type: ignore[attr-defined]
+        stuck = Client(0, "en", max_queue=2)  # seat 0's only connection, never drained
+        tc.portal.call(table.connect, stuck)  # type: ignore[union-attr]
+        seat = tc.get(f"/api/tables/{code}").json()["seats"][0]
+        assert seat["connected"]
+        for _ in range(4):  # each spectator's coming and going sends everyone a state
+            Conn(tc, code, None).close()
+        assert stuck.closed
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            seat = tc.get(f"/api/tables/{code}").json()["seats"][0]
+            if seat["bot_playing"]:
+                break
+            time.sleep(0.05)
+        assert not seat["connected"]
+        assert seat["bot_playing"], "nobody plays for a seat whose connection stopped reading"

@@ -290,12 +290,16 @@ class Table:
         self.changed()
 
     def disconnect(self, client: Client) -> None:
+        """``client`` is gone (or cut off); its seat counts as away once it has no other
+        connection. Calling it again for the same client changes nothing."""
         client.close()
         if client.seat is None:
             self.spectators.discard(client)
             self._check_idle()
             return
         seat = self.seats[client.seat]
+        if client not in seat.clients:
+            return
         seat.clients.discard(client)
         if not seat.clients and seat.kind == "human":
             seat.away_since = time.monotonic()
@@ -577,10 +581,17 @@ class Table:
         if self.status == "finished" and self.game_id is None:
             self.finish()
         cache: dict[int | None, dict[str, Any]] = {}
+        cut = []
         for client in self.clients():
             if client.seat not in cache:
                 cache[client.seat] = self.message_for(client.seat)
             client.send(cache[client.seat])
+            if client.closed:
+                cut.append(client)
+        # a connection too slow to read its messages has been cut off: it no longer holds
+        # its seat (a bot takes over in time), whatever its transport is still waiting on
+        for client in cut:
+            self.disconnect(client)
 
 
 def _move(action: Action) -> str:
