@@ -386,6 +386,10 @@ def test_a_stale_move_is_refused(seated: tuple[Conn, dict[str, Any]]) -> None:
         (json.dumps({"type": "action", "move": "5-6@M"}), "malformed"),
         (json.dumps({"type": "action", "move": "5-6@M", "version": 0, "seat": 1}), "malformed"),
         (json.dumps({"type": "action", "move": "5-6 on M", "version": 0}), "malformed"),
+        # the version is a whole number, not text, a truth value or a float
+        (json.dumps({"type": "action", "move": "draw", "version": "0"}), "malformed"),
+        (json.dumps({"type": "action", "move": "draw", "version": False}), "malformed"),
+        (json.dumps({"type": "hint", "version": 0.0}), "malformed"),
         (json.dumps({"type": "action", "move": "99-1@M", "version": 0}), "stale"),
         (json.dumps({"type": "hello", "token": None}), "hello_again"),
         (json.dumps({"type": "ping", "pad": "x" * 5000}), "too_large"),

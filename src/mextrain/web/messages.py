@@ -29,6 +29,10 @@ Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<
 SeatSpec = Annotated[str, Field(pattern=r"^(open|bot:[a-z][a-z0-9_]{0,23})$")]
 
 
+#: a position number: a JSON integer, never "3", true or 3.0
+Version = Annotated[int, Field(ge=0, strict=True)]
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
 
@@ -49,7 +53,7 @@ class ActionMessage(_Strict):
     move: Annotated[
         str, Field(min_length=4, max_length=12, pattern=r"^(draw|pass|[0-9]+-[0-9]+@(M|[0-9]+))$")
     ]
-    version: Annotated[int, Field(ge=0)]
+    version: Version
 
 
 class StartMessage(_Strict):
@@ -60,7 +64,7 @@ class StartMessage(_Strict):
 
 class HintMessage(_Strict):
     type: Literal["hint"]
-    version: Annotated[int, Field(ge=0)]
+    version: Version
 
 
 class PingMessage(_Strict):
