@@ -626,6 +626,39 @@ def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
         assert errors_of(conn)["code"] in ("not_your_turn", "stale")
 
 
+def test_one_analysis_answers_every_connection_of_a_seat(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a hint is the same for the same view and version: many connections of one seat
+    # asking at once (or again) share one search instead of loading the server
+    import mextrain.web.tables as tables
+
+    calls = []
+    real = tables.analyze
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        time.sleep(0.3)  # long enough for the other requests to arrive meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tables, "analyze", counted)
+    made = create(client, ["bot:greedy"])
+    conns = [Conn(client, made["code"], made["token"]) for _ in range(3)]
+    try:
+        state = conns[0].until(my_turn(0))
+        for conn in conns:
+            conn.send({"type": "hint", "version": state["version"]})
+        hints = [conn.until(lambda m: m["type"] in ("hint", "error")) for conn in conns]
+        conns[0].send({"type": "hint", "version": state["version"]})
+        hints.append(conns[0].until(lambda m: m["type"] in ("hint", "error")))
+        assert all(h["type"] == "hint" for h in hints), hints
+        assert all(h == hints[0] for h in hints)
+        assert len(calls) == 1
+    finally:
+        for conn in conns:
+            conn.close()
+
+
 def test_a_move_sent_just_before_disconnecting_is_applied_once(client: TestClient) -> None:
     made = create(client, ["bot:greedy"])
     conn = Conn(client, made["code"], made["token"])

@@ -30,6 +30,7 @@ from mextrain.rules import (
     IllegalActionError,
     Match,
     Rules,
+    SeatView,
     TileFormatError,
     parse_action,
 )
@@ -175,6 +176,7 @@ class Table:
         self._bot_rng = random.Random()
         self._bot_task: asyncio.Task[None] | None = None
         self._timer: asyncio.TimerHandle | None = None
+        self._hints: dict[tuple[int, int], asyncio.Future[dict[str, Any]]] = {}
         #: the timer is the pause before the next deal: comings and goings leave it running
         self._timer_deals = False
         self._tasks: set[asyncio.Task[None]] = set()
@@ -359,6 +361,17 @@ class Table:
         view = self.match.current.view(client.seat)
         if not view.is_my_turn:
             raise TableError("not_your_turn", "hints are for your own turn")
+        # one analysis per seat and position, however many connections ask (a hint is the
+        # same for the same view and version): shared while it runs, kept until the table
+        # moves on
+        key = (client.seat, version)
+        job = self._hints.get(key)
+        if job is None:
+            self._hints = {k: j for k, j in self._hints.items() if k[1] == version}
+            job = self._hints[key] = asyncio.ensure_future(self._analyse(view, version))
+        return await asyncio.shield(job)
+
+    async def _analyse(self, view: SeatView, version: int) -> dict[str, Any]:
         # the search bot's analysis, from the player's own view: it thinks for a while, so
         # not on the event loop (the view is a frozen snapshot)
         ranked = await asyncio.to_thread(
