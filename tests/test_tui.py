@@ -655,6 +655,8 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
             assert session.rules.draw_until_playable
             assert [s.kind for s in session.seats][:2] == ["human", "random"]
             assert session.players == 4
+            # the seats cardinal added are the level a player expects, not the last bot
+            assert [s.kind for s in session.seats][2:] == ["medium", "medium"]
             assert app.lang == "fi"
             table = app.table
             assert table is not None
@@ -729,6 +731,38 @@ def test_play_again_after_the_match_keeps_the_rules_seats_and_names() -> None:
             assert again.path != first.path  # saved as a game of its own
             assert app.table is not None
             assert sum(isinstance(s, TableScreen) for s in app.screen_stack) == 1
+
+    run(scenario)
+
+
+def test_a_window_left_open_when_the_round_ends_closes_under_the_round_end() -> None:
+    # the help (or trains, or score sheet) open while a bot ends the round used to stay
+    # on the stack under the round-end screen: it covered the next round and swallowed its
+    # keys, and "play again" then popped it instead of the old table
+    rules = Rules.preset("classic", max_pip=6, hand_size={3: 6}, rounds=2)
+
+    async def scenario() -> None:
+        setup = GameSetup(rules, ("human", "greedy", "greedy"), "en", ("Ana",))
+        app = app_for(setup, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await play_round_by_keys(pilot, app)
+            table = app.table
+            assert table is not None
+            assert isinstance(app.screen, RoundEndScreen)
+            # the same moment with the help open: the round has just ended under it
+            app.pop_screen()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            table._ended_shown = None
+            table.advance()
+            await pilot.pause()
+            names = [type(s).__name__ for s in app.screen_stack]
+            assert names[-2:] == ["TableScreen", "RoundEndScreen"], names
+            await pilot.press("enter")  # the next round, with nothing over the table
+            await settle(pilot, app)
+            assert app.screen is table or isinstance(app.screen, RoundEndScreen)
+            assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
 
     run(scenario)
 

@@ -35,6 +35,7 @@ from .render import (
     trains_markup,
 )
 from .screens import (
+    Closable,
     GameSetup,
     HelpScreen,
     MatchEndScreen,
@@ -238,6 +239,10 @@ class TableScreen(Screen[None]):
             if self._ended_shown != state.round_index:
                 self._ended_shown = state.round_index
                 self.log_round_end()
+                # a window left open over the table (help, trains, score sheet) closes:
+                # the round's end comes first, and the table must be under it
+                while isinstance(self.app.screen, Closable):
+                    self.app.pop_screen()
                 self.app.push_screen(
                     RoundEndScreen(session.match, state, self.names, self.t),
                     self.after_round_end,
@@ -312,6 +317,8 @@ class TableScreen(Screen[None]):
         )
         app = self.app
         assert isinstance(app, PlayApp)
+        while app.screen is not self and len(app.screen_stack) > 2:
+            app.pop_screen()  # anything left over this table
         app.pop_screen()  # this table
         app.seed = None
         app.begin(setup)

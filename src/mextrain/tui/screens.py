@@ -94,6 +94,10 @@ def check_names(names: Sequence[str], t: Translator) -> None:
         seen.add(name.casefold())
 
 
+#: the bot a seat added on the start screen gets until someone chooses
+DEFAULT_BOT = "medium"
+
+
 def _bot_choices() -> list[str]:
     known = bot_names()
     return [b for b in BOT_LEVELS if b in known] + [b for b in known if b not in BOT_LEVELS]
@@ -170,7 +174,7 @@ class StartScreen(Screen[GameSetup]):
                     id="rounds",
                 )
             for seat in range(self.players):
-                kind = self.seats[seat] if seat < len(self.seats) else bots[-1]
+                kind = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
                 options = [(t("tui.start.human"), HUMAN)]
                 options += [(level_name(b, t), b) for b in bots]
                 if kind not in {value for _, value in options}:
@@ -237,7 +241,7 @@ class StartScreen(Screen[GameSetup]):
             found = self.query(f"#seat-{seat}")
             value = found.first(Select).value if found else Select.NULL
             if value is Select.NULL:
-                value = self.seats[seat] if seat < len(self.seats) else _bot_choices()[-1]
+                value = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
             seats.append(str(value))
         self.seats = seats
         names = []
@@ -312,7 +316,10 @@ class PassScreen(Screen[None]):
         self.dismiss(None)
 
 
-class _Closable(ModalScreen[None]):
+class Closable(ModalScreen[None]):
+    """A window over the table (help, trains, score sheet, statistics) that any key of
+    the usual three closes."""
+
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "close", "Close"),
         Binding("q", "close", "Close", show=False),
@@ -386,7 +393,7 @@ class MatchEndScreen(Screen[bool]):
         self.dismiss(True)
 
 
-class ScoreSheetScreen(_Closable):
+class ScoreSheetScreen(Closable):
     def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
         super().__init__()
         self.match = match
@@ -400,7 +407,7 @@ class ScoreSheetScreen(_Closable):
             yield Static(f"[dim]{self.t('tui.close')}[/dim]")
 
 
-class StatsScreen(_Closable):
+class StatsScreen(Closable):
     """How the people who play here are doing: every saved game, summed up per person."""
 
     def __init__(self, t: Translator) -> None:
@@ -415,7 +422,7 @@ class StatsScreen(_Closable):
             yield Static(f"[dim]{self.t('tui.close')}[/dim]")
 
 
-class TrainsScreen(_Closable):
+class TrainsScreen(Closable):
     """Every train with every tile, scrollable."""
 
     def __init__(self, view: SeatView, names: Sequence[str], t: Translator) -> None:
@@ -435,7 +442,7 @@ class TrainsScreen(_Closable):
             yield Static(f"[dim]{t('tui.close')}[/dim]")
 
 
-class HelpScreen(_Closable):
+class HelpScreen(Closable):
     """The keys, then the rules in the player's language."""
 
     def __init__(self, t: Translator, rules: Rules | None = None) -> None:
