@@ -22,6 +22,8 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.web import Settings, create_app
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
+#: a one-round game over in a few moves (for playing again)
+TINY = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
 TILE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
 SECRET_KEYS = {"boneyard", "seed", "hands", "deal", "token", "token_hash"}
 
@@ -816,9 +818,8 @@ def test_a_stand_in_bot_stops_the_moment_its_seat_is_taken(db: Path) -> None:
 
 
 def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
-    tiny = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
     with TestClient(create_app(db, settings())) as tc:
-        made = create(tc, ["bot:greedy", "open"], **tiny)
+        made = create(tc, ["bot:greedy", "open"], **TINY)
         code = made["code"]
         ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
         ana = Conn(tc, code, made["token"])
@@ -870,9 +871,8 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
 def test_people_back_at_a_finished_table_share_it_and_play_again_together(db: Path) -> None:
     # a finished table nobody watches leaves memory; two people coming back to it must
     # meet at the same table again, so that the second "play again" joins the first's
-    tiny = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
     with TestClient(create_app(db, settings())) as tc:
-        made = create(tc, ["open", "bot:greedy"], **tiny)
+        made = create(tc, ["open", "bot:greedy"], **TINY)
         code = made["code"]
         ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
         ana = Conn(tc, code, made["token"])
