@@ -35,7 +35,7 @@ from mextrain.tui import (
     parse_seats,
 )
 from mextrain.tui.hints import hints_for, planned_train
-from mextrain.tui.render import hint_words, train_key, trains_markup
+from mextrain.tui.render import hint_words, score_sheet_markup, train_key, trains_markup
 from mextrain.tui.screens import (
     HelpScreen,
     MatchEndScreen,
@@ -765,6 +765,20 @@ def test_a_window_left_open_when_the_round_ends_closes_under_the_round_end() -> 
             assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
 
     run(scenario)
+
+
+def test_a_name_with_brackets_keeps_its_score_sheet_column() -> None:
+    # the padding was counted on the escaped name: each "[" shifted its heading left
+    match = Match.new(Rules.preset("classic"), players=3, rng=random.Random(1))
+    t = Translator("en")
+    lines = Content.from_markup(score_sheet_markup(match, t, ["A[b", "[[x]]", "Cy"])).plain
+    head, first = lines.split("\n")[:2]
+    plain_head = Content.from_markup(score_sheet_markup(match, t, ["Aab", "aaxaa", "Cy"])).plain
+    assert head.endswith("Cy")
+    assert len(head) == len(plain_head.split("\n")[0])
+    assert head.index("A[b") == plain_head.index("Aab")
+    assert head.index("[[x]]") == plain_head.index("aaxaa")
+    assert len(head) == len(first)
 
 
 def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:

@@ -224,7 +224,7 @@ def round_result_markup(
     for seat, name in enumerate(names):
         tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
         points = t("tui.round_end.points", points=scores[seat])
-        lines.append(f"{escape(name):<{width}}  {points:>10}  {tiles}")
+        lines.append(f"{escape(f'{name:<{width}}')}  {points:>10}  {tiles}")
     return "\n".join(lines)
 
 
@@ -235,7 +235,8 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     engine_word = t("game.engine")
     engine_word = engine_word[:1].upper() + engine_word[1:]
     head = f"{t('game.round'):<6}{engine_word:>7} " + "".join(
-        f"{escape(name[:col]):>{col + 1}}" for name in names
+        escape(f"{name[:col]:>{col + 1}}")
+        for name in names  # padded as shown, then escaped
     )
     lines = [f"[b]{head}[/b]"]
     scores = match.round_scores()
