@@ -317,8 +317,6 @@ class TableScreen(Screen[None]):
         )
         app = self.app
         assert isinstance(app, PlayApp)
-        while app.screen is not self and len(app.screen_stack) > 2:
-            app.pop_screen()  # anything left over this table
         app.pop_screen()  # this table
         app.seed = None
         app.begin(setup)

@@ -304,12 +304,12 @@ function TablePage({ code, big }) {
   }, [sheet && sheet.rounds.length]);
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
-  const yourTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
+  const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
     && !msg.round.ended);
   useEffect(() => {
-    document.title = yourTurn ? `${t("web.your_turn")} · ${t("game.name")}` : t("game.name");
+    document.title = myTurn ? `${t("web.your_turn")} · ${t("game.name")}` : t("game.name");
     return () => { document.title = t("game.name"); };
-  }, [yourTurn, LANG]);
+  }, [myTurn, LANG]);
 
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
@@ -374,7 +374,6 @@ function TablePage({ code, big }) {
   live.current = { legal, move, send, you, version: msg.version, setSelected, setDialog, setDragging };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const myTurn = view && you !== null && view.current_seat === you && !view.ended;
   const hintMove = hint && (hint.move === "draw" ? t("game.draw") : hint.move === "pass" ? t("game.pass")
     : t("web.hint.play", { tile: hint.move.split("@")[0], train: trainLabel(hint.move.split("@")[1] === "M" ? "M" : Number(hint.move.split("@")[1])) }));
   const hintText = hint && (typeof hint.win_probability === "number"
