@@ -15,6 +15,7 @@ from mextrain.i18n import (
     detect_language,
     error_text,
     normalise_language,
+    plural_form,
 )
 from mextrain.rules import PASS, Action, IllegalActionError, RoundState, Rules, Tile, tile_set
 
@@ -68,6 +69,51 @@ def test_missing_key_falls_back_to_english_then_key() -> None:
     t = Translator("fi")
     assert t("game.no.such.key") == "game.no.such.key"
     assert Translator("xx").lang == "en"
+
+
+@pytest.mark.parametrize(
+    ("lang", "counts"),
+    [
+        ("en", {0: "other", 1: "one", 2: "other", 21: "other"}),
+        ("fr", {0: "one", 1: "one", 2: "other", 21: "other"}),
+        ("it", {0: "other", 1: "one", 2: "other", 11: "other"}),
+        ("fi", {0: "other", 1: "one", 2: "other", 101: "other"}),
+    ],
+)
+def test_plural_forms_follow_cldr(lang: str, counts: dict[int, str]) -> None:
+    assert {n: plural_form(lang, n) for n in counts} == counts
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two", "zero"),
+    [
+        ("en", "1 tile in hand", "2 tiles in hand", "0 tiles in hand"),
+        ("fr", "1 domino en main", "2 dominos en main", "0 domino en main"),
+        ("it", "1 tessera in mano", "2 tessere in mano", "0 tessere in mano"),
+        ("fi", "1 domino kädessä", "2 dominoa kädessä", "0 dominoa kädessä"),
+    ],
+)
+def test_a_count_takes_the_plural_form_of_its_number(
+    lang: str, one: str, two: str, zero: str
+) -> None:
+    t = Translator(lang)
+    assert [t.plural("tui.hand.tiles", n) for n in (1, 2, 0)] == [one, two, zero]
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+def test_every_plural_key_has_both_forms(namespace: str) -> None:
+    keys = set(catalog(namespace, "en"))
+    stems = {k.rsplit(".", 1)[0] for k in keys if k.endswith((".one", ".other"))}
+    for stem in stems:
+        assert {f"{stem}.one", f"{stem}.other"} <= keys, stem
+        assert stem not in keys, f"{stem} is both a string and a plural"
+        for form in ("one", "other"):
+            assert placeholders(catalog(namespace, "en")[f"{stem}.{form}"]) >= {"count"}
+
+
+def test_a_plural_missing_in_one_language_falls_back_to_english() -> None:
+    assert Translator("fi").plural("tui.no.such", 3) == "tui.no.such"
+    assert Translator("xx").plural("tui.plan.count", 1) == "1 tile"
 
 
 def every_error() -> list[IllegalActionError]:

@@ -333,7 +333,7 @@ def test_a_human_plays_a_whole_round_against_bots_by_keys(preset: str) -> None:
                 assert name in result
                 points = session.state.scores()
                 assert points is not None
-                assert f"{points[seat]} pts" in result
+                assert Translator("en").plural("tui.round_end.points", points[seat]) in result
             human_moves = [a for s, a in session.state.history if s == 0]
             assert len(human_moves) == moves
             await pilot.press("enter")  # the next round is dealt
@@ -395,6 +395,13 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
                 playable = {a.tile for a in view.legal_actions if a.kind == "play"}
                 stuck = [tile for tile in table.hand() if tile not in playable]
                 assert stuck
+                t = Translator(lang)
+                assert plain(table.query_one("#hand-title", Static)) == t(
+                    "tui.hand.title",
+                    name=names[0],
+                    tiles=t.plural("tui.hand.tiles", len(table.hand())),
+                    playable=t.plural("tui.hand.playable", len(playable)),
+                )
                 await pilot.press("home", *["right"] * table.hand().index(stuck[0]), "enter")
                 with pytest.raises(IllegalActionError) as refused:
                     session.state.copy().apply(Action.play(stuck[0], 0))
@@ -575,7 +582,8 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
                     laid.append(tile.oriented(pip))
                     pip = tile.other_end(pip)
                 tiles = " ".join(laid)
-                assert text == t("tui.plan.text", end=start, count=len(train), tiles=tiles)
+                count = t.plural("tui.plan.count", len(train))
+                assert text == t("tui.plan.text", end=start, count=count, tiles=tiles)
             else:
                 assert text == t("tui.plan.none", end=start)
 

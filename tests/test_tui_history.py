@@ -106,6 +106,13 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     ]
     text = stats_text(history, summarize(history.games), Translator("en"))
     assert "3 files left out" in text
+    assert "Games saved in" in text
+    assert ": 1 finished, 0 unfinished." in text
+    (data_dir / "games" / "broken.json").unlink()
+    (data_dir / "games" / "illegal.json").unlink()
+    one = stats_text(read_history(), summarize(history.games), Translator("fr"))
+    assert "1 fichier laissé de côté : pas une partie de mextrain play, ou abîmé." in one
+    assert ": 1 terminée, 0 en cours." in one
     assert read_history(data_dir / "nowhere").games == ()
 
 

@@ -3,9 +3,12 @@
 Strings live in JSON message catalogs, one file per namespace and language:
 ``catalogs/<namespace>.<lang>.json`` (``game`` for the game's own words and the rule
 errors, shared by every interface; ``tui`` and ``web`` for each interface). Keys are
-dotted names, values are `str.format` templates. A key missing in one language falls back
-to English, then to the key itself, so a gap shows up as text, never as a crash; the test
-suite checks that every catalog has every English key with the same placeholders.
+dotted names, values are `str.format` templates. A string with a number in it has one key
+per plural form, ``<key>.one`` and ``<key>.other`` (CLDR's categories: French says
+"0 domino", English "0 tiles"), and `Translator.plural` picks the form for the number. A key
+missing in one language falls back to English, then to the key itself, so a gap shows up
+as text, never as a crash; the test suite checks that every catalog has every English key
+with the same placeholders.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ __all__ = [
     "detect_language",
     "error_text",
     "normalise_language",
+    "plural_form",
 ]
 
 LANGUAGES: Final = ("en", "fr", "it", "fi")
@@ -77,6 +81,23 @@ def catalog(namespace: str, lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+def _fill(template: str, params: Mapping[str, object]) -> str:
+    """A template with its placeholders filled; as it is when they do not fit, so a
+    broken translation shows as text, never as a crash."""
+    try:
+        return template.format(**params)
+    except (KeyError, IndexError, ValueError):
+        return template
+
+
+def plural_form(lang: str, count: int) -> str:
+    """CLDR's cardinal plural category of a whole number: ``"one"`` or ``"other"`` (our four
+    languages have only these two; French counts 0 as one, the others only 1)."""
+    if lang == "fr":
+        return "one" if count in (0, 1) else "other"
+    return "one" if count == 1 else "other"
+
+
 class Translator:
     """``t("game.draw")`` in one language, with English as the fallback."""
 
@@ -94,10 +115,20 @@ class Translator:
         template = catalog(namespace, self.lang).get(key)
         if template is None:
             template = catalog(namespace, DEFAULT_LANGUAGE).get(key, key)
-        try:
-            return template.format(**params)
-        except (KeyError, IndexError, ValueError):
-            return template
+        return _fill(template, params)
+
+    def plural(self, key: str, count: int, **params: object) -> str:
+        """``t.plural("tui.hand.tiles", 1)`` → "1 tile in hand": the template of ``key``'s
+        plural form for ``count`` (``{count}`` in it), English as the fallback."""
+        namespace = key.split(".", 1)[0]
+        for lang in (self.lang, DEFAULT_LANGUAGE):
+            strings = catalog(namespace, lang)
+            template = strings.get(f"{key}.{plural_form(lang, count)}", strings.get(f"{key}.other"))
+            if template is not None:
+                break
+        else:
+            template = key
+        return _fill(template, {"count": count, **params})
 
     def train_label(self, train: int, actor: int, names: Mapping[int, str] | None = None) -> str:
         """ "the Mexican train", "its own train" (the actor's) or "Ana's train"."""

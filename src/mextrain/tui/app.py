@@ -188,8 +188,8 @@ class TableScreen(Screen[None]):
                 t(
                     "tui.hand.title",
                     name=escape(self.names[self.viewer]),
-                    count=len(tiles),
-                    playable=len(playable),
+                    tiles=t.plural("tui.hand.tiles", len(tiles)),
+                    playable=t.plural("tui.hand.playable", len(playable)),
                 )
             )
             hand.update(hand_markup(tiles, t, playable, self.cursor, self.chosen))
@@ -466,7 +466,14 @@ class TableScreen(Screen[None]):
         for tile in train:
             laid.append(tile.oriented(pip))
             pip = tile.other_end(pip)
-        self.say(self.t("tui.plan.text", end=start, count=len(train), tiles=" ".join(laid)))
+        self.say(
+            self.t(
+                "tui.plan.text",
+                end=start,
+                count=self.t.plural("tui.plan.count", len(train)),
+                tiles=" ".join(laid),
+            )
+        )
 
     def action_undo(self) -> None:
         session = self.session

@@ -210,12 +210,12 @@ def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -
         t(
             "tui.stats.where",
             folder=str(history.folder),
-            finished=finished,
-            unfinished=len(history.games) - finished,
+            finished=t.plural("tui.stats.finished", finished),
+            unfinished=t.plural("tui.stats.unfinished", len(history.games) - finished),
         )
     ]
     if history.skipped:
-        lines.append(t("tui.stats.skipped", count=len(history.skipped)))
+        lines.append(t.plural("tui.stats.skipped", len(history.skipped)))
     if not people:
         lines += ["", t("tui.stats.none")]
         return "\n".join(lines)

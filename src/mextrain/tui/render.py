@@ -223,7 +223,7 @@ def round_result_markup(
     width = max(len(n) for n in names)
     for seat, name in enumerate(names):
         tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
-        points = t("tui.round_end.points", points=scores[seat])
+        points = t.plural("tui.round_end.points", scores[seat])
         lines.append(f"{escape(f'{name:<{width}}')}  {points:>10}  {tiles}")
     return "\n".join(lines)
 

@@ -167,7 +167,7 @@ class StartScreen(Screen[GameSetup]):
                 yield Label(t("tui.start.length"), classes="field")
                 lengths = sorted({*SHORT_GAMES, base.round_count})
                 yield Select(
-                    [(t("tui.start.rounds", count=n), n) for n in lengths],
+                    [(t.plural("tui.start.rounds", n), n) for n in lengths],
                     value=self.rounds if self.rounds in lengths else base.round_count,
                     allow_blank=False,
                     compact=True,
