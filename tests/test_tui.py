@@ -160,7 +160,7 @@ def test_session_saves_every_action_and_loads_back(data_dir: Path) -> None:
         session.apply(rng.choice(session.state.legal_actions()))
         saved = json.loads(session.path.read_text(encoding="utf-8"))
         assert saved["rounds"][-1]["actions"] == [a.notation(s) for s, a in session.state.history]
-    assert saved["play"] == {"seats": ["human", "random"]}
+    assert saved["play"] == {"seats": ["human", "random"], "seed": 5}
     assert latest_unfinished() == session.path
     again = GameSession.load(session.path)
     assert [s.kind for s in again.seats] == ["human", "random"]
@@ -187,6 +187,71 @@ def test_undo_goes_back_to_the_humans_last_decision() -> None:
     assert [a.notation(s) for s, a in after.history] == before
     assert after.current_seat == 0
     assert after.hands[0] == hand_before
+
+
+SMALL = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={2: 7, 3: 6})
+
+
+def drive(session: GameSession, actions: int | None = None) -> None:
+    """Play on: people take their last legal action, bots their own; stop after
+    ``actions`` actions or at the end of the match."""
+    while not session.match_over and actions != 0:
+        if session.round_over:
+            session.next_round()
+            continue
+        seat = session.state.current_seat
+        if session.is_human(seat):
+            session.apply(session.state.legal_actions()[-1])
+        else:
+            session.apply(session.bot_action(seat, session.view(seat)))
+        actions = None if actions is None else actions - 1
+
+
+def test_a_resumed_game_deals_and_plays_as_if_it_never_stopped(data_dir: Path) -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("random", "Ben"), SeatSpec("greedy", "Cy")]
+    whole = GameSession.new(SMALL, seats, seed=7, save=False)
+    drive(whole)
+    for stop in (5, 40):  # in the first round; in a later one
+        first = GameSession.new(SMALL, seats, seed=7)
+        drive(first, stop)
+        assert first.path is not None
+        resumed = GameSession.load(first.path)
+        assert resumed.seed == 7
+        drive(resumed)
+        assert resumed.record() == whole.record()
+    other = GameSession.new(SMALL, seats, seed=7)
+    drive(other, 5)
+    assert other.path is not None
+    reseeded = GameSession.load(other.path, seed=8)  # --seed on --resume: new later deals
+    drive(reseeded)
+    assert reseeded.record().rounds[0].hands == whole.record().rounds[0].hands
+    assert reseeded.record().rounds[1].hands != whole.record().rounds[1].hands
+
+
+def test_a_game_without_a_seed_saves_one_and_a_resumed_one_keeps_it(data_dir: Path) -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("random", "Ben")]
+    session = GameSession.new(SMALL, seats)
+    drive(session, 3)
+    assert session.path is not None
+    saved = json.loads(session.path.read_text(encoding="utf-8"))
+    assert saved["play"]["seed"] == session.seed
+    assert GameSession.load(session.path).seed == session.seed
+    assert GameSession.new(SMALL, seats).seed != session.seed
+
+
+def test_undo_and_the_same_move_meet_the_same_bot_replies() -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("random", "Ben"), SeatSpec("random", "Cy")]
+    for seed in range(5):
+        session = GameSession.new(SMALL, seats, seed=seed, save=False)
+        drive(session, 1)
+        while not session.can_undo():
+            drive(session, 1)
+        while session.state.current_seat != 0 and not session.round_over:
+            drive(session, 1)
+        before = session.state.history
+        assert session.undo()
+        drive(session, len(before) - len(session.state.history))
+        assert session.state.history == before
 
 
 def test_undo_is_refused_with_two_people() -> None:

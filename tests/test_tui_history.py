@@ -50,7 +50,7 @@ def played(seats: list[tuple[str, str]], seed: int, *, finish: bool = True) -> M
         if state.is_over:
             if not finish:
                 break
-            session.match.next_round(session.rng)
+            session.next_round()
         else:
             state.apply(bot.act(state.view(state.current_seat), rng), state.current_seat)
         session.save()

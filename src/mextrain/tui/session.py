@@ -2,8 +2,14 @@
 
 The session owns a `Match` and applies every action through the engine; it never decides
 what is legal. Every action is saved at once as a game record (docs/RECORDS.md) with one extra
-field, ``"play"``, that says which seats are people and which are bots, so that
-``mextrain play --resume`` can carry on where the game stopped.
+field, ``"play"``, that says which seats are people and which are bots and holds the
+game's seed, so that ``mextrain play --resume`` can carry on where the game stopped.
+
+Chance comes from the seed alone: round ``k`` is dealt from a generator seeded with
+``(seed, "deal", k)``, and a bot's decision from one seeded with ``(seed, "bot", seat,
+round, actions so far)``. So a game is the same whether it is played in one sitting,
+saved and resumed, or undone and replayed: the same moves meet the same deals and the
+same bot replies.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -122,19 +129,23 @@ class GameSession:
         rules: Rules,
         seats: Sequence[SeatSpec],
         match: Match,
-        rng: random.Random,
+        seed: int,
         path: Path | None,
     ) -> None:
         self.rules = rules
         self.seats = list(seats)
         self.match = match
-        self.rng = rng
+        #: where every deal and every bot's random choice comes from (saved with the game)
+        self.seed = seed
         self.path = path
         self.bots: dict[int, Bot] = {
             seat: make_bot(spec.kind) for seat, spec in enumerate(self.seats) if not spec.is_human
         }
-        #: one RNG per bot, drawn from the session's, so bots do not disturb the deals
-        self.bot_rngs = {seat: random.Random(rng.getrandbits(64)) for seat in self.bots}
+
+    def rng(self, *purpose: object) -> random.Random:
+        """A generator for one ``purpose`` of this game (``"deal", 3``), the same for the
+        same seed whenever it is asked for."""
+        return random.Random(":".join(str(part) for part in (self.seed, *purpose)))
 
     # -- building ------------------------------------------------------------------------
 
@@ -146,9 +157,11 @@ class GameSession:
         seed: int | None = None,
         save: bool = True,
     ) -> GameSession:
-        rng = random.Random(seed)
-        match = Match.new(rules, len(seats), rng)
-        session = cls(rules, seats, match, rng, _new_path() if save else None)
+        if seed is None:
+            seed = secrets.randbits(63)
+        match = Match(rules, len(seats))
+        session = cls(rules, seats, match, seed, _new_path() if save else None)
+        match.next_round(session.rng("deal", 0))
         session.save()
         return session
 
@@ -156,17 +169,19 @@ class GameSession:
     def load(
         cls, path: Path, seats: Sequence[str] | None = None, seed: int | None = None
     ) -> GameSession:
-        """Resume the saved game at ``path``; ``seats`` (kinds) overrides the saved seats."""
+        """Resume the saved game at ``path``; ``seats`` (kinds) overrides the saved seats,
+        ``seed`` the saved seed (a game saved without one gets a new one)."""
         raw = json.loads(path.read_text(encoding="utf-8"))
         record = load_record(raw)
         match = replay_record(record).match
         names = record.players
+        extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
+        extra = extra if isinstance(extra, dict) else {}
         kinds: list[str]
         if seats is not None:
             kinds = list(seats)
         else:
-            extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
-            saved = extra.get("seats") if isinstance(extra, dict) else None
+            saved = extra.get("seats")
             if isinstance(saved, list) and len(saved) == len(names):
                 kinds = [str(k) for k in saved]
             else:  # a record from elsewhere: the first seat plays, the others are bots
@@ -174,7 +189,11 @@ class GameSession:
         if len(kinds) != len(names):
             raise ValueError(f"the saved game has {len(names)} seats, not {len(kinds)}")
         specs = [SeatSpec(kind, name) for kind, name in zip(kinds, names, strict=True)]
-        return cls(record.rules, specs, match, random.Random(seed), path)
+        if seed is None:
+            saved_seed = extra.get("seed")
+            ok = isinstance(saved_seed, int) and not isinstance(saved_seed, bool)
+            seed = saved_seed if ok else secrets.randbits(63)
+        return cls(record.rules, specs, match, seed, path)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -222,10 +241,11 @@ class GameSession:
 
     def bot_action(self, seat: int, view: SeatView) -> Action:
         """The bot's choice for ``view`` (safe to call off the UI thread: views are frozen)."""
-        return self.bots[seat].act(view, self.bot_rngs[seat])
+        rng = self.rng("bot", seat, view.round_index, len(view.history))
+        return self.bots[seat].act(view, rng)
 
     def next_round(self) -> RoundState:
-        state = self.match.next_round(self.rng)
+        state = self.match.next_round(self.rng("deal", len(self.match.rounds)))
         self.save()
         return state
 
@@ -270,7 +290,7 @@ class GameSession:
 
     def record_document(self) -> dict[str, Any]:
         doc = self.record().to_dict()
-        doc[_EXTRA_FIELD] = {"seats": [s.kind for s in self.seats]}
+        doc[_EXTRA_FIELD] = {"seats": [s.kind for s in self.seats], "seed": self.seed}
         return doc
 
     def save(self) -> None:
