@@ -191,8 +191,10 @@ class GameSession:
         specs = [SeatSpec(kind, name) for kind, name in zip(kinds, names, strict=True)]
         if seed is None:
             saved_seed = extra.get("seed")
-            ok = isinstance(saved_seed, int) and not isinstance(saved_seed, bool)
-            seed = saved_seed if ok else secrets.randbits(63)
+            if isinstance(saved_seed, int) and not isinstance(saved_seed, bool):
+                seed = saved_seed
+            else:
+                seed = secrets.randbits(63)
         return cls(record.rules, specs, match, seed, path)
 
     # -- reading -------------------------------------------------------------------------
