@@ -4,6 +4,7 @@ traceback, and nothing on disk is lost or half-written."""
 from __future__ import annotations
 
 import hashlib
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -351,3 +352,36 @@ def test_serve_unwritable_db_is_clean_error() -> None:
 # `ismcts:time_ms=nan` (or inf) is no budget: refused
 def test_simulate_nan_time_budget_is_refused() -> None:
     assert_clean_error(sim(bots="random,ismcts:time_ms=nan,iterations=2"), "time_ms")
+
+
+# JSON can spell a lone surrogate ("\ud800"), which no UTF-8 output can hold: such a
+# record is "not a record" (exit 2), said in one line or one JSON object, never a traceback
+@pytest.mark.parametrize("where", ["players", "format", "actions"])
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_lone_surrogate_in_a_record_is_a_clean_format_error(
+    tmp_path: Path, where: str, as_json: bool
+) -> None:
+    doc = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    if where == "actions":
+        doc["rounds"][0]["actions"].append("\ud800")
+    elif where == "players":
+        doc["players"][0] = "Ana\ud800"
+    else:
+        doc["format"] = "\ud800"
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(doc), encoding="ascii")  # the escape as JSON writes it
+    args = [str(MEXTRAIN), "replay", str(path), *(["--json"] if as_json else [])]
+    proc = subprocess.run(args, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    if as_json:
+        report = json.loads(proc.stdout)
+        assert report["valid"] is False
+        assert where in report["error"]["reason"]
+        assert "\ud800" in report["error"]["reason"] or "\\ud800" in report["error"]["reason"]
+    else:
+        assert proc.stdout == b""
+        line = proc.stderr.decode("utf-8")
+        assert line.startswith("Not a game record:")
+        assert where in line
+        assert "\\ud800" in line

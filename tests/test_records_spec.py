@@ -163,6 +163,16 @@ def test_not_json_exit_2(text: str) -> None:
     assert info.value.exit_code == 2
 
 
+def test_a_name_that_is_not_unicode_text_is_not_a_record(recs: dict[str, Doc]) -> None:
+    doc = copy.deepcopy(recs["one"])
+    doc["players"][1] = "Ben\udcff"  # a lone surrogate, as JSON can spell one
+    with pytest.raises(RecordFormatError) as info:
+        load_record(json.dumps(doc))
+    assert info.value.exit_code == 2
+    assert "players[1]" in str(info.value)
+    assert "\\udcff" in str(info.value)
+
+
 def test_structure_checked_before_replay(recs: dict[str, Doc]) -> None:
     # an illegal action in round 0 and a wrong player count, but an unreadable tile in round 1
     doc = mutated(recs["two"], set_action(0, 0, "1:pass"))

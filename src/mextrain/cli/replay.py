@@ -67,7 +67,10 @@ def _read(file: str) -> bytes:
 
 
 def _print_json(obj: dict[str, Any]) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False))
+    text = json.dumps(obj, ensure_ascii=False)
+    # a lone surrogate read from a record (JSON can spell one, UTF-8 cannot) is written
+    # back as the JSON escape it came as
+    click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 def _describe_error(err: RecordError) -> str:

@@ -8,6 +8,7 @@ the actions are legal is the replay's job (`mextrain.records.replay`), and the e
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -252,12 +253,22 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+_SURROGATE: Final = re.compile(r"[\ud800-\udfff]")
+
+
+def _is_text(value: object) -> bool:
+    """A string that is Unicode text: JSON can spell a lone surrogate (``"\\ud800"``),
+    which no UTF-8 file or terminal can hold."""
+    return isinstance(value, str) and not _SURROGATE.search(value)
+
+
 def _show(value: object) -> str:
-    """A value as JSON spells it, shortened."""
+    """A value as JSON spells it, shortened (a lone surrogate escaped as JSON escapes it)."""
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -327,6 +338,12 @@ class _Reader:
             raise RecordFormatError(
                 "players", f"must be a list of seat names (text), not {_show(value)}"
             )
+        for seat, name in enumerate(value):
+            if not _is_text(name):
+                raise RecordFormatError(
+                    f"players[{seat}]",
+                    f"must be Unicode text, not {_show(name)} (a lone surrogate)",
+                )
         return tuple(value)
 
     def round(self, raw: Any, index: int, rules: Rules) -> RoundRecord:
