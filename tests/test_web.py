@@ -471,6 +471,14 @@ def test_http_validation(client: TestClient) -> None:
     assert client.post("/api/tables", json={**base, "seats": ["bot:nobody"]}).status_code == 400
     assert client.post("/api/tables", json={**base, "extra": 1}).status_code == 422
     assert client.post("/api/tables", json={**base, "name": ""}).status_code == 422
+    for unseen in ("   ", "Ana\u202e", "A\u200bna", "\u00a0", "Ana\x7f", "A\u0085na"):
+        assert client.post("/api/tables", json={**base, "name": unseen}).status_code == 422
+    spaced = client.post("/api/tables", json={**base, "name": "  Ana Maria "})
+    assert spaced.status_code == 201
+    assert spaced.json()["seat"] == 0
+    state = client.get(f"/api/tables/{spaced.json()['code']}").json()
+    assert "Ana Maria" in json.dumps(state)
+    assert "  Ana Maria " not in json.dumps(state)
     assert client.post("/api/tables", json={**base, "seats": ["open"] * 9}).status_code == 400
     assert client.post("/api/tables", json={**base, "options": {"rounds": 99}}).status_code == 400
     made = create(client, ["bot:greedy"])

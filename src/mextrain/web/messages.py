@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 __all__ = [
     "ActionMessage",
@@ -25,7 +25,22 @@ __all__ = [
     "parse_client_message",
 ]
 
-Name = Annotated[str, Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$")]
+
+def _shown_name(name: str) -> str:
+    """A name as everyone will see it: no space around it, and every character one you
+    can see (no control, format or bidirectional characters: U+202E could make a name
+    read backwards), as the terminal game asks too."""
+    name = name.strip()
+    if not name or not name.isprintable():
+        raise ValueError("a name is 1 to 24 characters you can see")
+    return name
+
+
+Name = Annotated[
+    str,
+    Field(min_length=1, max_length=24, pattern=r"^[^\x00-\x1f<>]+$"),
+    AfterValidator(_shown_name),
+]
 SeatSpec = Annotated[str, Field(pattern=r"^(open|bot:[a-z][a-z0-9_]{0,23})$")]
 
 
