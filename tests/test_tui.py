@@ -17,6 +17,7 @@ import pytest
 pytest.importorskip("textual")
 
 from click.testing import CliRunner
+from rich.cells import cell_len
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, RichLog, Select, Static
@@ -35,7 +36,13 @@ from mextrain.tui import (
     parse_seats,
 )
 from mextrain.tui.hints import hints_for, planned_train
-from mextrain.tui.render import hint_words, score_sheet_markup, train_key, trains_markup
+from mextrain.tui.render import (
+    hint_words,
+    round_result_markup,
+    score_sheet_markup,
+    train_key,
+    trains_markup,
+)
 from mextrain.tui.screens import (
     HelpScreen,
     MatchEndScreen,
@@ -852,6 +859,33 @@ def test_a_name_with_brackets_keeps_its_score_sheet_column() -> None:
     assert head.index("A[b") == plain_head.index("Aab")
     assert head.index("[[x]]") == plain_head.index("aaxaa")
     assert len(head) == len(first)
+
+
+WIDE_NAMES = ["Ana 🎲", "李小龍", "Bartholomew", "Dee"]
+
+
+def test_wide_names_keep_the_columns_of_trains_results_and_score_sheet() -> None:
+    # an emoji or a CJK letter takes two cells: padding by characters shifted the rows
+    match = Match.new(Rules.preset("classic"), players=4, rng=random.Random(2))
+    state = match.current
+    rng = random.Random(2)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    t = Translator("en")
+    view = state.view(0)
+    rows = Content.from_markup(trains_markup(view, t, WIDE_NAMES)).plain.split("\n")
+    counts = [
+        cell_len(row[: row.index(f" {view.hand_sizes[seat]:>2}")])
+        for seat, row in enumerate(rows[:4])
+    ]
+    assert len(set(counts)) == 1, rows[:4]
+    assert "Bartholom…" in rows[2]
+    result = Content.from_markup(round_result_markup(state, t, WIDE_NAMES, lambda s: [])).plain
+    lines = result.split("\n")[2:]
+    ends = {cell_len(line.rstrip()) for line in lines}  # names, then points right-aligned
+    assert len(ends) == 1, lines
+    sheet = Content.from_markup(score_sheet_markup(match, t, WIDE_NAMES)).plain.split("\n")
+    assert {cell_len(line) for line in sheet[:2]} == {cell_len(sheet[0])}, sheet[:2]
 
 
 def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:

@@ -13,10 +13,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len
+
 from mextrain.i18n import Translator
 from mextrain.records import RecordError, load_record, replay_record
 from mextrain.sim.stats import wilson_interval
 
+from .render import fit
 from .session import _EXTRA_FIELD, HUMAN, games_dir
 
 __all__ = [
@@ -234,11 +237,11 @@ def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -
                 f"{p.rounds_won}/{p.rounds}",
             ]
         )
-    widths = [max(len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+    widths = [max(cell_len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
 
     def line(cells: list[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=True))
+        first = fit(cells[0], widths[0])
+        rest = (fit(c, w, right=True) for c, w in zip(cells[1:], widths[1:], strict=True))
         return "  ".join([first, *rest]).rstrip()
 
     lines += ["", line(heads), *(line(r) for r in rows)]

@@ -11,13 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 
+from rich.cells import cell_len, set_cell_size
+
 from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
 
 __all__ = [
     "TRAIN_KEYS",
+    "clip",
     "describe_action",
     "escape",
+    "fit",
     "hand_markup",
     "hint_words",
     "playable_tiles",
@@ -28,6 +32,24 @@ __all__ = [
     "train_markup",
     "trains_markup",
 ]
+
+
+def fit(text: str, width: int, *, right: bool = False) -> str:
+    """``text`` padded (or cut) to ``width`` terminal cells, on the right or, with
+    ``right``, on the left. Cells, not characters: an emoji or a CJK letter takes two, so
+    counting characters misaligns every column after a name like "Ana 🎲"."""
+    if cell_len(text) > width:
+        text = set_cell_size(text, width)
+    gap = " " * (width - cell_len(text))
+    return gap + text if right else text + gap
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` if it fits in ``width`` cells, else cut to fit with "…" at the end."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
 
 #: after a trailing backslash, so that it cannot disarm the markup that follows
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -77,14 +99,14 @@ def train_markup(
     if train.is_mexican:
         pointer = " "
         word = t("game.train.mexican")
-        label = escape(f"{(word[:1].upper() + word[1:])[:16]:<17}")
+        label = escape(fit(clip(word[:1].upper() + word[1:], 16), 17))
     else:
         pointer = "▶" if view.current_seat == owner and view.ended is None else " "
         count = view.hand_sizes[owner]
-        name = names[owner] if len(names[owner]) <= 10 else names[owner][:9] + "…"
+        name = fit(clip(names[owner], 10), 10)
         marker = "[b]⚑[/b]" if train.marker_up else " "
         last = "[b]![/b]" if count == 1 else " "
-        label = f"{escape(f'{name:<10}')} {marker} {count:>2}{last} "
+        label = f"{escape(name)} {marker} {count:>2}{last} "
     tiles = train.oriented(view.engine)
     hidden = 0
     if shown is not None and len(tiles) > shown:
@@ -220,11 +242,11 @@ def round_result_markup(
     else:
         head = t("game.ended.blocked")
     lines = [f"[b]{head[:1].upper()}{head[1:]}.[/b]", ""]
-    width = max(len(n) for n in names)
+    width = max(cell_len(n) for n in names)
     for seat, name in enumerate(names):
         tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
         points = t.plural("tui.round_end.points", scores[seat])
-        lines.append(f"{escape(f'{name:<{width}}')}  {points:>10}  {tiles}")
+        lines.append(f"{escape(fit(name, width))}  {fit(points, 10, right=True)}  {tiles}")
     return "\n".join(lines)
 
 
@@ -235,7 +257,7 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     engine_word = t("game.engine")
     engine_word = engine_word[:1].upper() + engine_word[1:]
     head = f"{t('game.round'):<6}{engine_word:>7} " + "".join(
-        escape(f"{name[:col]:>{col + 1}}")
+        escape(fit(clip(name, col), col + 1, right=True))
         for name in names  # padded as shown, then escaped
     )
     lines = [f"[b]{head}[/b]"]
