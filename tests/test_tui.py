@@ -1084,3 +1084,13 @@ def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(tmp_path: Pat
     assert swapped.humans == [session.players - 1]
     with pytest.raises(ValueError, match="seats"):
         GameSession.load(path, ["human"] * (session.players + 1))
+    # a shorter list is filled with its last bot, as for a new game
+    filled = GameSession.load(path, ["human", "random"])
+    assert [s.kind for s in filled.seats] == ["human"] + ["random"] * (session.players - 1)
+    people = GameSession.load(path, ["human"])
+    assert [s.kind for s in people.seats] == ["human"] + ["greedy"] * (session.players - 1)
+    out = CliRunner().invoke(
+        main, ["play", "--resume", "--file", str(path), "--seats", "you,x9", "--lang", "en"]
+    )
+    assert out.exit_code == 2
+    assert "x9" in out.output

@@ -169,7 +169,8 @@ class GameSession:
     def load(
         cls, path: Path, seats: Sequence[str] | None = None, seed: int | None = None
     ) -> GameSession:
-        """Resume the saved game at ``path``; ``seats`` (kinds) overrides the saved seats,
+        """Resume the saved game at ``path``; ``seats`` (kinds, filled up with the last bot
+        as for a new game) overrides the saved seats,
         ``seed`` the saved seed (a game saved without one gets a new one)."""
         raw = json.loads(path.read_text(encoding="utf-8"))
         record = load_record(raw)
@@ -178,8 +179,8 @@ class GameSession:
         extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
         extra = extra if isinstance(extra, dict) else {}
         kinds: list[str]
-        if seats is not None:
-            kinds = list(seats)
+        if seats is not None:  # as for a new game: a shorter list is filled with its last bot
+            kinds = parse_seats(seats, len(names))
         else:
             saved = extra.get("seats")
             if isinstance(saved, list) and len(saved) == len(names):
