@@ -297,7 +297,9 @@ def test_play_resume_malformed_file_is_kept(tmp_path: Path) -> None:
     saved.write_text("{not json")
     digest = hashlib.sha256(saved.read_bytes()).hexdigest()
     result = invoke("play", "--resume", "--file", str(saved))
-    assert_clean_error(result, "cannot resume")
+    assert_clean_error(result, "Cannot resume")
+    french = invoke("play", "--resume", "--file", str(saved), "--lang", "fr")
+    assert_clean_error(french, "Impossible de reprendre")
     assert hashlib.sha256(saved.read_bytes()).hexdigest() == digest
 
 

@@ -920,16 +920,22 @@ def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
         "Ben",
     ]
     for args, words in [
-        (["--seats", "you,greedy", "--names", "Ana,Ben"], "2 names for 1 people"),
+        (["--seats", "you,greedy", "--names", "Ana,Ben"], "2 names for 1 person"),
         (["--seats", "you,you", "--names", "Ana,ANA"], "Two seats are called ANA"),
         (["--seats", "you,greedy", "--names", "Greedy 2"], "Two seats are called Greedy 2"),
         (["--seats", "you,greedy", "--names", "A" * 25], "at most 24 characters"),
         (["--seats", "you,greedy", "--names", "Ana\nBen"], "control characters"),
         (["--resume", "--names", "Ana"], "keeps the names"),
+        (["--seats", "you,you,greedy", "--names", "A,B,C"], "3 names for 2 people"),
     ]:
         refused = CliRunner().invoke(main, ["play", "--lang", "en", *args])
         assert refused.exit_code == 2, (args, refused.output)
         assert words in refused.output, (args, refused.output)
+    for lang, words in [("fr", "2 noms pour 1 personne"), ("fi", "2 nimeä 1 pelaajalle")]:
+        args = ["play", "--lang", lang, "--seats", "you,greedy", "--names", "Ana,Ben"]
+        refused = CliRunner().invoke(main, args)
+        assert refused.exit_code == 2
+        assert words in refused.output, refused.output
     assert len(started) == 1
 
 

@@ -141,9 +141,7 @@ def play(
     pause = DEFAULT_DELAY if delay is None else max(0.0, delay)
     if resume:
         if names is not None:
-            raise click.BadParameter(
-                "a resumed game keeps the names it was saved with", param_hint="--names"
-            )
+            raise click.BadParameter(t("tui.cli.keeps_names"), param_hint="--names")
         path = file or latest_unfinished()
         if path is None:
             raise click.ClickException(t("tui.cli.no_saved_game"))
@@ -156,7 +154,7 @@ def play(
         try:
             session = GameSession.load(path, kinds, seed)
         except (ValueError, OSError) as err:
-            raise click.ClickException(f"cannot resume {path}: {err}") from None
+            raise click.ClickException(t("tui.cli.cannot_resume", path=path, reason=err)) from None
         PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return
     rules = _with_house(_rules(rules_text), options)
@@ -201,7 +199,11 @@ def _names_by_seat(text: str | None, kinds: list[str], t: Translator) -> tuple[s
     people = [seat for seat, kind in enumerate(kinds) if kind == HUMAN]
     if len(given) > len(people):
         raise click.BadParameter(
-            t("tui.cli.names_unused", given=len(given), people=len(people)),
+            t(
+                "tui.cli.names_unused",
+                names=t.plural("tui.cli.names", len(given)),
+                people=t.plural("tui.cli.people", len(people)),
+            ),
             param_hint="--names",
         )
     chosen = [""] * len(kinds)
