@@ -727,6 +727,45 @@ def test_a_finished_table_leaves_memory_and_is_read_back_on_demand(db: Path) -> 
             watcher.close()
 
 
+def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mextrain.web.tables as tables
+
+    monkeypatch.setattr(tables, "RECENT_FINISHED", 1)
+    rebuilt: list[str] = []
+    restore = tables.Table.restore
+
+    def counted(table: tables.Table) -> None:
+        rebuilt.append(table.code)
+        restore(table)
+
+    monkeypatch.setattr(tables.Table, "restore", counted)
+    with TestClient(create_app(db, settings())) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        codes = []
+        for seed in (1, 2):
+            made = create(tc, ["bot:greedy"], **TINY)
+            conn = Conn(tc, made["code"], made["token"])
+            try:
+                play_out({0: conn}, random.Random(seed))
+            finally:
+                conn.close()
+            codes.append(made["code"])
+        deadline = time.monotonic() + 5
+        while any(c in manager.tables for c in codes) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        manager.recent.clear()
+        first, second = codes
+        for _ in range(5):
+            assert tc.get(f"/api/tables/{first}").json()["status"] == "finished"
+        assert rebuilt == [first]  # read back once, then kept
+        assert tc.get(f"/api/tables/{second}").json()["status"] == "finished"
+        assert list(manager.recent) == [second]  # at most RECENT_FINISHED are kept
+        assert tc.get(f"/api/tables/{first}").json()["status"] == "finished"
+        assert rebuilt == [first, second, first]
+
+
 # -- joining late -------------------------------------------------------------------------
 
 
@@ -876,9 +915,13 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
         assert tc.get(f"/api/tables/{code}").json()["next"] == again["code"]
 
 
-def test_people_back_at_a_finished_table_share_it_and_play_again_together(db: Path) -> None:
+@pytest.mark.parametrize("evicted", [False, True])
+def test_people_back_at_a_finished_table_share_it_and_play_again_together(
+    db: Path, evicted: bool
+) -> None:
     # a finished table nobody watches leaves memory; two people coming back to it must
-    # meet at the same table again, so that the second "play again" joins the first's
+    # meet at the same table again, so that the second "play again" joins the first's,
+    # whether it is still among the recent tables or must be read back from the store
     with TestClient(create_app(db, settings())) as tc:
         made = create(tc, ["open", "bot:greedy"], **TINY)
         code = made["code"]
@@ -895,6 +938,8 @@ def test_people_back_at_a_finished_table_share_it_and_play_again_together(db: Pa
         while code in manager.tables and time.monotonic() < deadline:
             time.sleep(0.02)
         assert code not in manager.tables  # unloaded once both had gone
+        if evicted:
+            manager.recent.clear()
         ana = Conn(tc, code, made["token"])
         ben = Conn(tc, code, ben_join["token"])
         try:

@@ -16,6 +16,7 @@ import logging
 import random
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -629,6 +630,10 @@ def _spec_from_json(spec: Any) -> Any:
     return spec
 
 
+#: finished tables kept in memory after their last visitor left (`TableManager.recent`)
+RECENT_FINISHED = 32
+
+
 class TableManager:
     """Every table of a server, restored from the store at start."""
 
@@ -637,6 +642,9 @@ class TableManager:
         self.settings = settings
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()  # tables whose logs could not be replayed
+        #: finished tables read back lately and held by nobody, newest last: a finished
+        #: table's page asked for again is not rebuilt from its log each time
+        self.recent: OrderedDict[str, Table] = OrderedDict()
 
     def restore(self) -> None:
         """Rebuild every unfinished table. A table whose log cannot be replayed is left
@@ -660,7 +668,15 @@ class TableManager:
             # to it (`hold`), so that everyone at it shares one object (and one "play
             # again"); it leaves when the last of them goes (`_unload`)
             self.tables[table.code] = table
+        else:
+            self._remember(table)
         return table
+
+    def _remember(self, table: Table) -> None:
+        self.recent[table.code] = table
+        self.recent.move_to_end(table.code)
+        while len(self.recent) > RECENT_FINISHED:
+            self.recent.popitem(last=False)
 
     def resume(self) -> None:
         """Start bots and timers of restored tables (needs the running loop)."""
@@ -714,6 +730,7 @@ class TableManager:
         """A finished table nobody watches leaves memory; `get` reads it back on demand."""
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+            self._remember(table)
 
     def _new_code(self) -> str:
         while True:
@@ -726,6 +743,13 @@ class TableManager:
         in memory with ``hold`` (for a connection about to join it)."""
         code = code.upper()
         table = self.tables.get(code)
+        if table is None and code in self.recent:
+            table = self.recent[code]
+            if hold:  # one object for everyone at the table, as when it was loaded
+                del self.recent[code]
+                self.tables[code] = table
+            else:
+                self.recent.move_to_end(code)
         if table is None:
             stored = self.store.table(code)
             if stored is not None:
