@@ -387,3 +387,12 @@ def test_a_lone_surrogate_in_a_record_is_a_clean_format_error(
         assert line.startswith("Not a game record:")
         assert where in line
         assert "\\ud800" in line
+
+
+# Ray retries an address where nothing answers for minutes: the simulator says so at once
+@pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://nosuchhost.invalid:10001"])
+def test_simulate_on_an_unreachable_ray_cluster_is_a_clean_error(address: str) -> None:
+    pytest.importorskip("ray")
+    result = sim("--backend", "ray", "--address", address)
+    assert_clean_error(result, f"no Ray cluster answers at {address}")
+    assert result.exit_code == 1

@@ -329,3 +329,15 @@ def test_a_policy_plays_as_a_bot_in_tournaments_and_as_an_opponent() -> None:
     state = _position("classic", 3, 7, 0.1)
     with pytest.raises(ValueError, match=r"sloppy chose action .* the legal actions are"):
         sloppy.act(state.view(state.current_seat), random.Random(1))
+    for index in (-1, 10**6):
+        wild = PolicyBot(lambda obs, index=index: index, "wild")
+        with pytest.raises(ValueError, match=rf"wild chose action {index}, which is no action "):
+            wild.act(state.view(state.current_seat), random.Random(1))
+
+
+@pytest.mark.parametrize("players", [2, 7])
+def test_one_opponent_spec_given_as_text_is_one_for_all(players: int) -> None:
+    env_ = MexicanTrainEnv(players=players, opponents="random")
+    assert env_.opponent_specs == ["random"] * (players - 1)
+    with pytest.raises(ValueError, match="give one opponent bot for all seats or 2, not 3"):
+        MexicanTrainEnv(players=3, opponents=["random"] * 3)

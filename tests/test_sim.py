@@ -241,6 +241,51 @@ def test_an_illegal_bot_move_stops_the_job_with_its_name() -> None:
         play_game(cfg, 0)
 
 
+class FailingBot:
+    """Breaks on its first decision, as a bot with a bug would."""
+
+    name = "breaks"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        raise KeyError("no such train")
+
+
+register_bot("breaks", FailingBot)
+
+
+def test_a_bot_that_fails_stops_the_job_saying_where() -> None:
+    cfg = SimConfig(Rules.preset("classic"), 2, ("random", "breaks"), 2, 0)
+    with pytest.raises(
+        SimulationError,
+        match=r"bot 'breaks' at seat \d \(game 0, round 0\) failed: 'no such train'",
+    ) as info:
+        play_game(cfg, 0)
+    assert isinstance(info.value.__cause__, KeyError)
+
+
+def test_the_speed_figures_time_the_games_not_the_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import mextrain.sim as sim
+
+    def timed(config: SimConfig, **_: Any) -> list[GameResult]:
+        # two games played 3 s apart, each 1 s long, in a job that took far longer
+        played = [play_game(config, g) for g in range(config.games)]
+        return [
+            dataclasses.replace(r, started=1000.0 + 3 * r.game, finished=1001.0 + 3 * r.game)
+            for r in played
+        ]
+
+    monkeypatch.setattr(sim, "run_games", timed)
+    report = simulate("classic", 2, ["random", "greedy"], games=2, seed=1, rounds=1)
+    assert report.seconds == pytest.approx(4.0)
+    real = run_games(
+        SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("random", "random"), 2, 3)
+    )
+    assert all(0 < r.started <= r.finished for r in real)
+    assert real[0] == dataclasses.replace(real[0], started=0.0, finished=0.0)  # not its value
+
+
 # -- the summary -------------------------------------------------------------------------
 
 

@@ -140,9 +140,10 @@ def check_modes(illegal: str, render_mode: str | None) -> None:
         raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
 
 
-def check_opponents(specs: Sequence[str], count: int) -> list[str]:
-    """``count`` bot specs: one given for all, or exactly one per other seat."""
-    specs = list(specs)
+def check_opponents(specs: str | Sequence[str], count: int) -> list[str]:
+    """``count`` bot specs: one given for all (a list of one, or the spec itself), or
+    exactly one per other seat."""
+    specs = [specs] if isinstance(specs, str) else list(specs)
     if len(specs) == 1:
         specs *= count
     if len(specs) != count:

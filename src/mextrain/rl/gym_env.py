@@ -59,7 +59,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         self,
         rules: str | Rules | dict[str, Any] = "classic",
         players: int = 2,
-        opponents: Sequence[str] = ("planner",),
+        opponents: str | Sequence[str] = ("planner",),
         seat: int = 0,
         rounds: int | None = 1,
         reward: str = "points",

@@ -43,11 +43,16 @@ class PolicyBot:
                 {"observation": observations.encode(view), "action_mask": actions.mask(view)}
             )
         )
+        legal = ", ".join(str(a) for a in view.legal_actions)
+        if not 0 <= chosen < actions.size:
+            raise ValueError(
+                f"{self.name} chose action {chosen}, which is no action index "
+                f"(0 to {actions.size - 1}); the legal actions are {legal}"
+            )
         wanted = actions.action(chosen, view.seat)
         for action in view.legal_actions:
             if action == wanted:
                 return action
-        legal = ", ".join(str(a) for a in view.legal_actions)
         raise ValueError(
             f"{self.name} chose action {chosen} ({wanted}), which is not legal here; "
             f"the legal actions are {legal}"

@@ -6,7 +6,6 @@ game on a backend, write records if asked, and summarise per bot entry.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -102,9 +101,10 @@ def simulate(
     config.check()
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
-    start = time.perf_counter()
     results = run_games(config, jobs=jobs, backend=backend, address=address, progress=progress)
-    seconds = time.perf_counter() - start
+    # from the first game's start to the last one's end: starting and stopping the
+    # workers (or Ray) is not playing
+    seconds = max(r.finished for r in results) - min(r.started for r in results)
     if records is not None:
         write_records(results, records)
     return summarise(config, results, seconds, rules_spec=base.to_spec())

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import multiprocessing
+import socket
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
+from urllib.parse import urlsplit
 
 from .games import GameResult, SimConfig, SimulationError, play_games
 
@@ -88,6 +90,8 @@ def _run_ray(
             "the ray backend needs Ray: install mextrain with the 'ray' extra"
         ) from None
     started = False
+    if address is not None and not ray.is_initialized():
+        _check_reachable(address)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address is None:
@@ -112,3 +116,23 @@ def _run_ray(
     finally:
         if started:
             ray.shutdown()
+
+
+def _check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Fail in words, at once, when nothing answers at a cluster's ``host:port`` (Ray
+    itself would retry for minutes); ``auto`` and other forms are left to Ray."""
+    parts = urlsplit(address if "://" in address else f"//{address}")
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is no number: Ray says what is wrong with it
+        return
+    if not host or port is None:
+        return
+    try:
+        socket.create_connection((host, port), timeout=timeout).close()
+    except OSError as err:
+        reason = err.strerror or str(err) or type(err).__name__
+        raise SimulationError(
+            f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
+            "--head`, or leave out --address for a local Ray"
+        ) from None

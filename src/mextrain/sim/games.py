@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from mextrain.bots import Bot, make_bot
 from mextrain.rules import (
@@ -104,6 +105,10 @@ class GameResult:
     wins: tuple[float, ...]  # per entry: 1, a share of a split win, or 0
     actions: int
     record: str | None = None  # the game record (JSON text) when records are kept
+    #: wall-clock times (`time.time`) the game started and ended, for the speed figures:
+    #: comparable across the processes of one machine; not part of a result's value
+    started: float = field(default=0.0, compare=False)
+    finished: float = field(default=0.0, compare=False)
 
 
 def derive_seed(*parts: int | str) -> int:
@@ -135,6 +140,7 @@ def _names(config: SimConfig, entries: list[int]) -> list[str]:
 
 def play_game(config: SimConfig, game: int) -> GameResult:
     """Play game ``game`` of the job to the end and report it per entry."""
+    started = time.time()
     n = config.players
     deal, rotation = divmod(game, config.rotations)
     entries = seat_entries(n, rotation)
@@ -149,7 +155,16 @@ def play_game(config: SimConfig, game: int) -> GameResult:
             legal = state.legal_actions()
             seat = state.current_seat
             # with a single legal action there is no choice: the bot is not asked
-            action = legal[0] if len(legal) == 1 else bots[seat].act(state.view(seat), rngs[seat])
+            try:
+                if len(legal) == 1:
+                    action = legal[0]
+                else:
+                    action = bots[seat].act(state.view(seat), rngs[seat])
+            except Exception as err:  # a bot's own failure, said with where it happened
+                raise SimulationError(
+                    f"bot {config.bots[entries[seat]]!r} at seat {seat} (game {game}, "
+                    f"round {k}) failed: {err}"
+                ) from err
             try:
                 if not isinstance(action, Action):
                     raise IllegalActionError(f"{action!r} is not an action")
@@ -184,6 +199,8 @@ def play_game(config: SimConfig, game: int) -> GameResult:
         wins=tuple(wins),
         actions=actions,
         record=record,
+        started=started,
+        finished=time.time(),
     )
 
 
