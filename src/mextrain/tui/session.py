@@ -33,6 +33,7 @@ from mextrain.records import (
     replay_record,
 )
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
+from mextrain.sim.games import derive_seed
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -142,10 +143,10 @@ class GameSession:
             seat: make_bot(spec.kind) for seat, spec in enumerate(self.seats) if not spec.is_human
         }
 
-    def rng(self, *purpose: object) -> random.Random:
+    def rng(self, *purpose: int | str) -> random.Random:
         """A generator for one ``purpose`` of this game (``"deal", 3``), the same for the
-        same seed whenever it is asked for."""
-        return random.Random(":".join(str(part) for part in (self.seed, *purpose)))
+        same seed whenever it is asked for (seeded as the simulator seeds its games)."""
+        return random.Random(derive_seed(self.seed, *purpose))
 
     # -- building ------------------------------------------------------------------------
 
