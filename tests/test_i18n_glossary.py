@@ -85,6 +85,9 @@ _SAME_OK = {
     "tui.status.round",
     "tui.log.round",
     "tui.start.rounds.one",
+    # "Bot 2" is Italian too
+    "web.bot_name",
+    "web.bot_short",
 }
 
 
@@ -106,7 +109,7 @@ def _js_keys() -> set[str]:
     keys: set[str] = set()
     for js in (SRC / "web" / "static").glob("*.js"):
         keys |= set(
-            re.findall(r"\bt\(\"((?:game|web|tui)\.[a-z_.]+)\"", js.read_text(encoding="utf-8"))
+            re.findall(r"\btn?\(\"((?:game|web|tui)\.[a-z_.]+)\"", js.read_text(encoding="utf-8"))
         )
     return keys
 
@@ -269,6 +272,8 @@ _HAND_KEYS = {
     "tui.pass.body",
     "tui.hand.tiles.one",
     "tui.hand.tiles.other",
+    "web.hand_count.one",
+    "web.hand_count.other",
     "tui.hand.empty",
     "tui.help.keys",
     "tui.help.rules",

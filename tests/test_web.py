@@ -277,7 +277,7 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     replayed = replay_record(load_record(record.text))
     assert replayed.complete
     assert replayed.totals == final["sheet"]["totals"]
-    assert replayed.players == ("Ana", "Bot 2 (greedy)", "Ben")
+    assert replayed.players == ("Ana", "Bot 2 (beginner)", "Ben")
     held = held_per_round(record.text)
     assert check_no_leaks(ana, 0, held) > 10
     assert check_no_leaks(ben, 2, held) > 10
@@ -815,7 +815,7 @@ def test_a_late_joiner_takes_a_seat_a_bot_kept_and_keeps_it_across_a_restart(db:
             for conn in conns.values():
                 conn.close()
         record = tc.get(f"/api/games/{final['table']['game_id']}/record")
-        assert record.json()["players"] == ["Ana", "Bot 2 (greedy)", "Ben", "Cleo"]
+        assert record.json()["players"] == ["Ana", "Bot 2 (beginner)", "Ben", "Cleo"]
         held = held_per_round(record.text)
         for seat, conn in conns.items():  # the late joiners saw their own seat's tiles only
             assert check_no_leaks(conn, seat, held) > 0
@@ -892,7 +892,7 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
             # Ana first; then the seats in turn order: the bot stays, Ben's seat is open
             assert [(s["kind"], s["name"]) for s in new["seats"]] == [
                 ("human", "Ana"),
-                ("bot", "Bot 2 (greedy)"),
+                ("bot", "Bot 2 (beginner)"),
                 ("open", ""),
             ]
             ben.send({"type": "rematch"})

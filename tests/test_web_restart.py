@@ -184,7 +184,7 @@ def test_a_killed_server_restores_the_game_mid_round(tmp_path: Path) -> None:
 
     replayed = replay_record(load_record(record_text))
     assert replayed.complete
-    assert replayed.players == ("Ana", "Bot 2 (greedy)", "Ben")
+    assert replayed.players == ("Ana", "Bot 2 (beginner)", "Ben")
     assert replayed.totals == final["sheet"]["totals"]
     first_round = [a.notation() for a in load_record(record_text).rounds[0].actions]
     assert first_round[: len(before["round"]["history"])] == before["round"]["history"]

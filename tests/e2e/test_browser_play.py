@@ -7,109 +7,14 @@ Runs in its own pytest process (``-m browser``). Without Chromium these tests sk
 
 from __future__ import annotations
 
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from browser_kit import ARGS, ARTIFACTS, CHROMIUM, create_via_api, need_browser, shot
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("MEXTRAIN_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-
-
-def _need_browser() -> None:
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("MEXTRAIN_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"Chromium is required here and missing at {CHROMIUM}")
-        pytest.skip(f"no Chromium at {CHROMIUM}")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "e2e.sqlite3"
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "mextrain",
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        str(db),
-        "--bot-delay",
-        "0.05",
-        "--round-pause",
-        "1",
-        "--log-level",
-        "warning",
-    ]
-    proc = subprocess.Popen(cmd)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/api/options", timeout=1).close()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError("the server exited at start") from None
-                time.sleep(0.1)
-        else:
-            raise RuntimeError("the server did not start")
-        yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture
-def page(tmp_path: Path) -> Iterator[object]:
-    _need_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 860},
-            locale="en-GB",
-        )
-        try:
-            yield context.pages[0] if context.pages else context.new_page()
-        finally:
-            context.close()
-
-
-def _shot(page: object, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
 
 
 def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: object) -> None:
@@ -121,10 +26,10 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     page.goto(server + "/")
     page.get_by_label("Your name").fill("Ana")
     page.get_by_label("Rounds").fill("1")
-    _shot(page, "01-lobby")
+    shot(page, "01-lobby")
     page.get_by_role("button", name="Create the table").click()
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-    _shot(page, "02-table")
+    shot(page, "02-table")
 
     clicks = drags = keys = draws = 0
     logged = False
@@ -150,7 +55,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
                 target = page.locator(".train.target").first
                 expect(target).to_be_visible()
                 if clicks == 0:
-                    _shot(page, "03-selected")
+                    shot(page, "03-selected")
                 target.click()
                 clicks += 1
             else:
@@ -181,10 +86,10 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
             assert log.count() <= 8
             logged = True
     else:
-        _shot(page, "99-timeout")
+        shot(page, "99-timeout")
         pytest.fail("the round did not end in time")
 
-    _shot(page, "04-round-end")
+    shot(page, "04-round-end")
     expect(page).to_have_title("Mexican Train")  # the game is over: nobody's turn
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("The game is over")
@@ -213,7 +118,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     expect(page.locator(".replay-move")).to_have_text(
         re.compile(r"^(Ana|Bot \d \(medium\)): (\d+-\d+ on .*train|draws|passes)$")
     )
-    _shot(page, "05-replay")
+    shot(page, "05-replay")
 
     # back at the finished table: play again, at a new table with the same bots
     page.goto(finished)
@@ -221,7 +126,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
     page.wait_for_url(lambda url: url != finished and "/t/" in url, timeout=10_000)
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     expect(page.locator(".again")).to_have_count(0)
-    _shot(page, "09-play-again")
+    shot(page, "09-play-again")
     assert not errors, errors
 
 
@@ -252,39 +157,22 @@ def test_french_lobby_and_spectator_sees_no_hand(server: str, page: object) -> N
     page.goto(server + "/")
     page.get_by_label("Language").select_option("fr")
     expect(page.get_by_role("button", name="Créer la table")).to_be_visible()
-    body = {"name": "Bea", "seats": ["bot:random"], "options": {"rounds": 1}}
-    req = urllib.request.Request(
-        server + "/api/tables",
-        data=__import__("json").dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+    made = create_via_api(
+        server, {"name": "Bea", "seats": ["bot:random"], "options": {"rounds": 1}}
     )
-    with urllib.request.urlopen(req) as res:
-        code = __import__("json").load(res)["code"]
+    code = made["code"]
     page.goto(f"{server}/t/{code}")
     expect(page.get_by_text("spectateur")).to_be_visible(timeout=10_000)
     expect(page.locator(".train").first).to_be_visible()
     assert page.locator(".hand-tile").count() == 0
-    _shot(page, "06-spectator-fr")
-
-
-def _create_via_api(server: str, body: dict[str, object]) -> dict[str, str]:
-    import json
-
-    req = urllib.request.Request(
-        server + "/api/tables",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req) as res:
-        data: dict[str, str] = json.load(res)
-        return data
+    shot(page, "06-spectator-fr")
 
 
 def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path) -> None:
-    _need_browser()
+    need_browser()
     from playwright.sync_api import expect, sync_playwright
 
-    made = _create_via_api(
+    made = create_via_api(
         server, {"name": "Cy", "seats": ["bot:greedy", "bot:greedy"], "options": {"rounds": 1}}
     )
     with sync_playwright() as pw:
@@ -338,7 +226,7 @@ def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path
             log = page.get_by_role("region", name="Ultime mosse")
             expect(log).to_contain_text("Cy: ")
             assert log.locator("li:visible").count() <= 3
-            _shot(page, "07-phone-it-large-numbers")
+            shot(page, "07-phone-it-large-numbers")
         finally:
             context.close()
 
@@ -361,12 +249,12 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     page.get_by_label("Votre nom").fill("<Ben>")
     page.get_by_role("button", name="Rejoindre").click()
     expect(page.get_by_role("alert")).to_have_text(
-        "Ce nom n'est pas accepté : de 1 à 24 caractères, sans < ni >."
+        "Ce nom n'est pas accepté : de 1 à 24 caractères visibles, sans < ni >."
     )
     page.get_by_label("Langue").select_option("en")
 
     # Ana starts at once: the open seat goes to a bot that keeps it warm
-    made = _create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
     page.evaluate(
         "([code, token]) => localStorage.setItem('mextrain.token.' + code, token)",
         [made["code"], made["token"]],
@@ -380,7 +268,7 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     expect(page.get_by_text("watching")).to_be_visible()
     banner = page.locator(".late-join")
     expect(banner).to_contain_text("Bot 2")
-    _shot(page, "08-late-join")
+    shot(page, "08-late-join")
     banner.get_by_label("Your name").fill("Ben")
     banner.get_by_role("button", name="Join").click()
     expect(page.get_by_role("group", name="Your hand")).to_be_visible()
@@ -393,5 +281,5 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     recent = page.locator(".recent li").first.inner_text()
     assert re.match(r"#\d+ \S", recent), recent  # words kept apart
     assert " — Winners: " in recent, recent
-    _shot(page, "10-stats")
+    shot(page, "10-stats")
     assert not errors, errors

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
-from mextrain.i18n import error_text
+from mextrain.i18n import Translator, error_text
 from mextrain.records import GameRecord
 from mextrain.rules import (
     MEXICAN,
@@ -618,8 +618,11 @@ def _move(action: Action) -> str:
     return f"{action.tile}@{train}"
 
 
-def _bot_name(spec: str, seat: int) -> str:
-    return f"Bot {seat + 1} ({spec.split(':')[0]})"
+def _bot_name(level: str, seat: int) -> str:
+    """A bot seat's name in records and statistics: "Bot 2 (beginner)", with the level as
+    the lobby calls it (pages show it in each player's language)."""
+    english = Translator("en")
+    return english("web.bot_name", number=seat + 1, level=english(f"web.bot.{level}"))
 
 
 def _spec_from_json(spec: Any) -> Any:

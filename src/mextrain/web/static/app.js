@@ -17,6 +17,31 @@ function t(key, params = {}) {
   return template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
 }
 
+// A count in its plural form: the catalogues have "<key>.one" and "<key>.other", chosen
+// by the language's CLDR rule (French "0 domino", English "0 tiles").
+function tn(key, count, params = {}) {
+  const form = new Intl.PluralRules(LANG).select(count) === "one" ? "one" : "other";
+  const k = `${key}.${form}` in STRINGS ? `${key}.${form}` : `${key}.other`;
+  return t(k, { ...params, count });
+}
+
+const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// The names the table shows: people as they called themselves, bots by seat in the
+// reader's language ("Robot 2"; their level is on their train); records keep the
+// server's English names ("Bot 2 (medium)").
+function seatNames(seats) {
+  return seats.map((s, i) => (s.kind === "bot" && s.bot ? t("web.bot_short", { number: i + 1 })
+    : s.name || t("game.seat", { number: i + 1 })));
+}
+
+// A key that is the page's own shortcut: never with Ctrl, Alt or Cmd (Ctrl+P prints,
+// Ctrl+D bookmarks), nor while typing in a field or using a slider or list.
+function isShortcut(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) return false;
+  return !(e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName));
+}
+
 function pickLanguage() {
   const saved = localStorage.getItem("mextrain.lang");
   if (saved) return saved;
@@ -87,7 +112,7 @@ function App() {
   let page;
   let m;
   // keyed by code: "play again" moves to another table, which starts afresh
-  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} />`;
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} lang=${lang} />`;
   else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
   else if (path === "/stats") page = html`<${StatsPage} />`;
   else page = html`<${Lobby} />`;
@@ -104,7 +129,7 @@ function App() {
           </select></label>
       </nav>
     </header>
-    <main key=${lang}>${page}</main>`;
+    <main>${page}</main>`;
 }
 
 // -- lobby ------------------------------------------------------------------------------
@@ -118,6 +143,20 @@ function Lobby() {
   const [rounds, setRounds] = useState(13);
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
+  // one request at a time: a double click must not create two tables
+  const busy = useRef(false);
+  const [waiting, setWaiting] = useState(false);
+  const once = (work) => async (e) => {
+    e.preventDefault();
+    if (busy.current) return;
+    busy.current = true;
+    setWaiting(true);
+    setError("");
+    try { await work(); } catch (err) { setError(err.message); } finally {
+      busy.current = false;
+      setWaiting(false);
+    }
+  };
   useEffect(() => { api("/api/options").then((o) => {
     setOptions(o);
     const level = o.bots.includes("medium") ? "medium" : o.bots.includes("planner") ? "planner" : o.bots[o.bots.length - 1];
@@ -125,29 +164,22 @@ function Lobby() {
   }); }, []);
   if (!options) return html`<p>${t("web.loading")}</p>`;
   const remember = () => localStorage.setItem("mextrain.name", name.trim());
-  const create = async (e) => {
-    e.preventDefault();
-    setError("");
-    try {
-      const opts = { ...house };
-      if (rounds !== 13) opts.rounds = Number(rounds);
-      const res = await api("/api/tables", { name: name.trim(), preset, seats, options: opts });
-      remember();
-      localStorage.setItem(tokenKey(res.code), res.token);
-      go(res.link);
-    } catch (err) { setError(err.message); }
-  };
-  const join = async (e) => {
-    e.preventDefault();
-    setError("");
+  const create = once(async () => {
+    const opts = { ...house };
+    if (rounds !== 13) opts.rounds = Number(rounds);
+    const res = await api("/api/tables", { name: name.trim(), preset, seats, options: opts });
+    remember();
+    localStorage.setItem(tokenKey(res.code), res.token);
+    go(res.link);
+  });
+  const join = once(async () => {
     const c = code.trim().toUpperCase();
-    try {
-      const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
-      remember();
-      localStorage.setItem(tokenKey(res.code), res.token);
-      go(`/t/${res.code}`);
-    } catch (err) { setError(err.message); }
-  };
+    const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
+    remember();
+    localStorage.setItem(tokenKey(res.code), res.token);
+    go(`/t/${res.code}`);
+  });
+  const edit = (set) => (e) => { set(e.target.value); setError(""); };
   const setSeat = (i, v) => setSeats(seats.map((s, j) => (j === i ? v : s)));
   const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
   return html`
@@ -157,7 +189,7 @@ function Lobby() {
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <label class="field">${t("web.your_name")}
         <input name="name" value=${name} maxlength="24" required autocomplete="nickname"
-          onInput=${(e) => setName(e.target.value)} /></label>
+          onInput=${edit(setName)} /></label>
       <div class="cards">
         <form class="card" onSubmit=${create} aria-labelledby="create-h">
           <h2 id="create-h">${t("web.lobby.create")}</h2>
@@ -167,7 +199,7 @@ function Lobby() {
             </select></label>
           <label class="field">${t("web.rounds")}
             <input type="number" name="rounds" min="1" max="13" value=${rounds}
-              onInput=${(e) => setRounds(Number(e.target.value) || 13)} /></label>
+              onInput=${(e) => { setRounds(Number(e.target.value) || 13); setError(""); }} /></label>
           <fieldset>
             <legend>${t("web.house_rules")}</legend>
             ${HOUSE.map((k) => html`<label class="check"><input type="checkbox" checked=${!!house[k]}
@@ -186,14 +218,14 @@ function Lobby() {
             <button type="button" class="small" disabled=${seats.length >= 9}
               onClick=${() => setSeats([...seats, "open"])}>${t("web.seat.add")}</button>
           </fieldset>
-          <button type="submit" class="primary" disabled=${!name.trim()}>${t("web.lobby.create_button")}</button>
+          <button type="submit" class="primary" disabled=${!name.trim() || waiting}>${t("web.lobby.create_button")}</button>
         </form>
         <form class="card" onSubmit=${join} aria-labelledby="join-h">
           <h2 id="join-h">${t("web.lobby.join")}</h2>
           <label class="field">${t("web.code")}
             <input name="code" value=${code} maxlength="8" autocapitalize="characters"
-              onInput=${(e) => setCode(e.target.value)} /></label>
-          <button type="submit" class="primary" disabled=${!name.trim() || !code.trim()}>${t("web.lobby.join_button")}</button>
+              onInput=${edit(setCode)} /></label>
+          <button type="submit" class="primary" disabled=${!name.trim() || !code.trim() || waiting}>${t("web.lobby.join_button")}</button>
           <button type="button" disabled=${!code.trim()}
             onClick=${() => go(`/t/${code.trim().toUpperCase()}`)}>${t("web.lobby.watch")}</button>
         </form>
@@ -203,7 +235,7 @@ function Lobby() {
 
 // -- the table --------------------------------------------------------------------------
 
-function useTableSocket(code) {
+function useTableSocket(code, lang) {
   const [msg, setMsg] = useState(null);
   const [error, setError] = useState(null);
   const [hint, setHint] = useState(null);
@@ -221,7 +253,7 @@ function useTableSocket(code) {
       ws.onopen = () => {
         retry = 500;
         setOnline(true);
-        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang: LANG }));
+        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang }));
       };
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
@@ -242,7 +274,7 @@ function useTableSocket(code) {
     };
     connect();
     return () => { stop = true; clearTimeout(timer); wsRef.current && wsRef.current.close(); };
-  }, [code]);
+  }, [code, lang]);
   const send = useCallback((m) => {
     const ws = wsRef.current;
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(m));
@@ -250,12 +282,14 @@ function useTableSocket(code) {
   return { msg, error, setError, hint, setHint, online, fatal, send };
 }
 
-function TablePage({ code, big }) {
-  const { msg, error, setError, hint, setHint, online, fatal, send } = useTableSocket(code);
+function TablePage({ code, big, lang }) {
+  const { msg, error, setError, hint, setHint, online, fatal, send } = useTableSocket(code, lang);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
   const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
+  const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
+  const joining = useRef(false);
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
 
@@ -279,11 +313,12 @@ function TablePage({ code, big }) {
     };
     const onKey = (e) => {
       const c = live.current;
-      if (!c || (e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName))) return;
+      if (!c || !isShortcut(e)) return;
+      if (e.key === "Escape") { setSelected(null); setDialog(null); return; }
+      if (c.dialogOpen) return;  // the round's result is showing: keys are the dialog's
       if (e.key === "d" && c.legal.includes("draw")) c.move("draw");
       else if (e.key === "p" && c.legal.includes("pass")) c.move("pass");
       else if (e.key === "h" && c.you !== null) c.send({ type: "hint", version: c.version });
-      else if (e.key === "Escape") { setSelected(null); setDialog(null); }
     };
     window.addEventListener("pointermove", moveH, { passive: false });
     window.addEventListener("pointerup", up);
@@ -299,10 +334,15 @@ function TablePage({ code, big }) {
   useEffect(() => {
     if (!sheet) return;
     const n = sheet.rounds.length;
-    if (seenRounds !== null && n > seenRounds) setDialog({ round: n - 1, complete: sheet.complete });
+    if (seenRounds !== null && n > seenRounds) {
+      const r = msg.round;
+      const out = r && r.ended === "out" ? r.hand_sizes.indexOf(0) : -1;
+      setDialog({ round: n - 1, complete: sheet.complete, ended: r && r.ended, out });
+    }
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
+  useEffect(() => { if (error) setStarting(false); }, [error]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
     && !msg.round.ended);
@@ -320,16 +360,21 @@ function TablePage({ code, big }) {
   const table = msg.table;
   const you = msg.you;
   const view = msg.round;
-  const names = table.seats.map((s, i) => s.name || t("game.seat", { number: i + 1 }));
+  const names = seatNames(table.seats);
 
   const joinTable = async (e) => {
     e.preventDefault();
+    if (joining.current) return;
+    joining.current = true;
     try {
       const res = await api(`/api/tables/${table.code}/join`, { name: joinName.trim() });
       localStorage.setItem("mextrain.name", joinName.trim());
       localStorage.setItem(tokenKey(res.code), res.token);
       location.reload();
-    } catch (err) { setError({ message: err.message }); }
+    } catch (err) {
+      joining.current = false;
+      setError({ message: err.message });
+    }
   };
   const joinForm = html`<form onSubmit=${joinTable} class="inline join-form">
     <label>${t("web.your_name")} <input value=${joinName} maxlength="24" onInput=${(e) => setJoinName(e.target.value)} /></label>
@@ -342,10 +387,12 @@ function TablePage({ code, big }) {
       <p>${t("web.share")} <a href=${link}>${link}</a></p>
       ${error && html`<p class="error" role="alert">${error.message}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
-        ${s.kind === "open" ? html`<em>${t("web.seat.open")}</em>` : s.name}
+        ${s.kind === "open" ? html`<em>${t("web.seat.open")}</em>`
+          : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
         ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
-      ${you !== null ? html`<button class="primary" onClick=${() => send({ type: "start" })}>${t("web.start")}</button>
+      ${you !== null ? html`<button class="primary" disabled=${starting}
+            onClick=${() => { setStarting(true); send({ type: "start" }); }}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>`
         : joinForm}
     </section>`;
@@ -371,20 +418,22 @@ function TablePage({ code, big }) {
     if (!playableTiles.has(tile)) return;
     drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
   };
-  live.current = { legal, move, send, you, version: msg.version, setSelected, setDialog, setDragging };
+  live.current = { legal, move, send, you, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const hintMove = hint && (hint.move === "draw" ? t("game.draw") : hint.move === "pass" ? t("game.pass")
-    : t("web.hint.play", { tile: hint.move.split("@")[0], train: trainLabel(hint.move.split("@")[1] === "M" ? "M" : Number(hint.move.split("@")[1])) }));
+  const moveText = (m) => (m === "draw" ? t("game.draw") : m === "pass" ? t("game.pass")
+    : t("web.hint.play", { tile: m.split("@")[0], train: trainLabel(m.split("@")[1] === "M" ? "M" : Number(m.split("@")[1])) }));
   const hintText = hint && (typeof hint.win_probability === "number"
-    ? t("web.hint.chance", { move: hintMove, chance: Math.round(100 * hint.win_probability) })
-    : hintMove);
+    ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
+    : moveText(hint.move));
+  const hintMore = hint && (hint.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number")
+    .map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
 
   return html`<section class="table-page">
     <div class="status" role="status" aria-live="polite">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
-      ${view && html`<span class="engine-info">${t("game.engine")} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
-      <span>${t("game.boneyard")}: ${view ? view.boneyard_size : "-"}</span>
+      ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
+      <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
       <span class=${myTurn ? "turn mine" : "turn"}>${view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
@@ -393,7 +442,7 @@ function TablePage({ code, big }) {
     ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
-    <div class="layout">
+    <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
       <div class="board" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
           label=${t("game.engine")} /></div>
@@ -406,12 +455,17 @@ function TablePage({ code, big }) {
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
           const label = `${trainLabel(tr.owner)}. ${t("web.open_end", { pip: tr.open_end })}` +
+            (seatInfo ? `. ${tn("web.hand_count", view.hand_sizes[tr.owner])}` : "") +
             (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
             (isTarget ? `. ${t("web.play_here")}` : "");
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${() => playOn(key)}>
             <span class="train-owner">
-              ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">M</span> ${t("game.train.mexican")}` : names[tr.owner]}
+              ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">M</span> ${cap(t("game.train.mexican"))}`
+                : seatInfo.kind === "bot" && seatInfo.bot ? html`${names[tr.owner]}
+                  <span class="level">${t(`web.bot.${seatInfo.bot}`)}</span>` : names[tr.owner]}
+              ${seatInfo && seatInfo.kind === "human" && html`<span class=${seatInfo.connected ? "dot on" : "dot"}
+                title=${seatInfo.connected ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
               ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
               ${seatInfo && view.hand_sizes[tr.owner] === 1 && html`<span class="badge warn">${t("game.last_tile")}</span>`}
@@ -435,7 +489,8 @@ function TablePage({ code, big }) {
         <button onClick=${() => move("draw")} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
         <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
         <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-        ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}</span>`}
+        ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}${
+          hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}</span>` : ""}</span>`}
       </div>
       <div class="hand" role="group" aria-label=${t("web.your_hand")}>
         ${view.hand.map((tile) => {
@@ -490,7 +545,7 @@ function ScoreSheet({ sheet, names }) {
   const played = sheet.rounds.length;
   return html`<table class="sheet" aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
-    <thead><tr><th scope="col">${t("game.engine")}</th>${names.map((n) => html`<th scope="col">${n}</th>`)}</tr></thead>
+    <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
       <th scope="row">${e}-${e}</th>
       ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}</td>`)}</tr>`)}</tbody>
@@ -525,12 +580,14 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
   return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="end-title">
     <div class="dialog">
       <h2 id="end-title">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
+      ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
+        ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
       <table class="sheet small"><tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
-        <td>${scores[s]}</td><td>${t("game.total")}: ${sheet.totals[s]}</td></tr>`)}</tbody></table>
-      ${complete && html`<p class="winners">${t("game.winners")}: ${sheet.winners.map((s) => names[s]).join(", ")}</p>`}
+        <td>${scores[s]}</td><td>${t("web.total_points", { points: sheet.totals[s] })}</td></tr>`)}</tbody></table>
+      ${complete && html`<p class="winners">${t("web.winners_list", { names: sheet.winners.map((s) => names[s]).join(", ") })}</p>`}
       ${complete && table.game_id && html`<p>
-        <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a> ·
-        <a href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
+        <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
+          href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
       <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
       ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
         ${table.next ? t("web.again.join") : t("web.again.button")}</button>`}
@@ -547,7 +604,7 @@ function ReplayPage({ id, big }) {
   useEffect(() => { api(`/api/games/${id}/replay`).then(setData).catch((e) => setError(e.message)); }, [id]);
   useEffect(() => {
     const onKey = (e) => {
-      if (!data) return;
+      if (!data || !isShortcut(e)) return;  // the slider steps by itself when focused
       const n = data.rounds[round].frames.length;
       if (e.key === "ArrowRight") setStep((s) => Math.min(s + 1, n - 1));
       if (e.key === "ArrowLeft") setStep((s) => Math.max(s - 1, 0));
@@ -579,7 +636,8 @@ function ReplayPage({ id, big }) {
     <div class="trains">${frame.trains.map((tr) => html`<div class=${"train" + (tr.open_double ? " open-double" : "") + (tr.owner === "M" ? " mexican" : "")}>
       <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker">⚑</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
-    ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores && rnd.scores.join(" · ")}</p>`}
+    ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
+      && rnd.scores.map((p, s) => t("web.score_of", { name: names[s], points: p })).join(" · ")}</p>`}
   </section>`;
 }
 
@@ -602,7 +660,7 @@ function StatsPage() {
     <ul class="recent">${data.recent.map((g) => html`<li>
       <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${n} ${g.totals[s]}`).join(", ")}`}
-      ${` — ${t("game.winners")}: ${g.winners.map((s) => g.players[s]).join(", ")}`}</li>`)}</ul>
+      ${` — ${t("web.winners_list", { names: g.winners.map((s) => g.players[s]).join(", ") })}`}</li>`)}</ul>
   </section>`;
 }
 

@@ -1,0 +1,97 @@
+"""What the browser tests share: where Chromium is, how it is started, screenshots,
+tables made through the HTTP API, and playing a round by clicking like a person."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("MEXTRAIN_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "e2e"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def need_browser() -> None:
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("MEXTRAIN_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"Chromium is required here and missing at {CHROMIUM}")
+        pytest.skip(f"no Chromium at {CHROMIUM}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def shot(page: Any, name: str, full_page: bool = True) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+def create_via_api(server: str, body: dict[str, object]) -> dict[str, str]:
+    req = urllib.request.Request(
+        server + "/api/tables",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as res:
+        data: dict[str, str] = json.load(res)
+        return data
+
+
+def seat_page(page: Any, server: str, made: dict[str, str], lang: str = "en") -> None:
+    """Open a table made through the API as its creator (seat 1), in ``lang``."""
+    page.goto(server + "/stats")
+    page.evaluate(
+        "([code, token, lang]) => { localStorage.setItem('mextrain.token.' + code, token);"
+        " localStorage.setItem('mextrain.lang', lang); }",
+        [made["code"], made["token"], lang],
+    )
+    page.goto(f"{server}/t/{made['code']}")
+
+
+def play_until_over(page: Any, seconds: float = 120) -> None:
+    """Play the seat's turns by clicking (a playable tile, then its first train; else
+    draw or pass) until the round's result shows."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if page.locator(".overlay").is_visible():
+            return
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
+        playable = page.locator(".hand-tile.playable")
+        if playable.count():
+            playable.first.click()
+            page.locator(".train.target").first.click()
+        elif page.locator(".actions button").nth(0).is_enabled():
+            page.locator(".actions button").nth(0).click()  # draw
+        else:
+            page.locator(".actions button").nth(1).click()  # pass
+        page.wait_for_function(
+            "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+            " || document.querySelectorAll('.hand-tile').length !== hand"
+            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+            arg=list(before),
+            timeout=15_000,
+        )
+    shot(page, "99-play-until-over-timeout")
+    pytest.fail("the round did not end in time")

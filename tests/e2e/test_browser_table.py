@@ -1,0 +1,172 @@
+"""The table page as players meet it: room for the board on every screen, shortcuts
+that only fire when meant, one table per click, the round's end in words, hints with
+their runners-up, a language change that keeps the game in hand, and the replay."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser_kit import (
+    ARGS,
+    CHROMIUM,
+    create_via_api,
+    need_browser,
+    play_until_over,
+    seat_page,
+    shot,
+)
+
+pytestmark = pytest.mark.browser
+
+# (label, viewport, seats after the creator's, language)
+SCREENS = [
+    ("desktop-8-seats", (1280, 860), 7, "en"),
+    ("laptop-6-seats", (1024, 768), 5, "fr"),
+    ("desktop-4-seats", (1280, 860), 3, "fi"),
+    ("phone-6-seats", (390, 844), 5, "en"),
+    ("phone-sideways-4-seats", (844, 390), 3, "it"),
+]
+
+
+def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) -> None:
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            for label, (width, height), others, lang in SCREENS:
+                made = create_via_api(
+                    server,
+                    {"name": "Bartholomew Longname", "seats": ["bot:greedy"] * others},
+                )
+                context = browser.new_context(
+                    viewport={"width": width, "height": height}, locale=lang
+                )
+                page = context.new_page()
+                seat_page(page, server, made, lang)
+                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                size = page.evaluate(
+                    "() => ({board: document.querySelector('.board').offsetWidth,"
+                    " tiles: Math.min(...[...document.querySelectorAll('.train-tiles')]"
+                    ".map(e => e.offsetWidth)),"
+                    " page: document.scrollingElement.scrollWidth, view: innerWidth,"
+                    " hand: getComputedStyle(document.querySelector('.hand-area')).position})"
+                )
+                shot(page, f"11-{label}", full_page=False)
+                # no sideways scrolling of the page; the board has most of the width
+                assert size["page"] <= size["view"], (label, size)
+                share = 0.6 if others <= 3 and width >= 1200 else 0.9
+                assert size["board"] >= share * (width - 40), (label, size)
+                assert size["tiles"] >= 200, (label, size)  # room for a train's tiles
+                # a phone on its side: the hand does not stay over the trains
+                assert (size["hand"] == "static") == (height < 500), (label, size)
+                # bots by seat in the reader's language, their level on their train
+                bot = {"en": "Bot 2", "fr": "Robot 2", "fi": "Botti 2", "it": "Bot 2"}[lang]
+                expect(page.locator(".train").nth(1)).to_contain_text(bot)
+                context.close()
+        finally:
+            browser.close()
+
+
+def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    posts: list[str] = []
+
+    def count(request: Any) -> None:
+        if request.method == "POST" and request.url.endswith("/api/tables"):
+            posts.append(request.url)
+
+    page.on("request", count)
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Rounds").fill("1")
+    page.get_by_role("button", name="Create the table").dblclick()
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_timeout(300)
+    assert len(posts) == 1, posts  # a double click creates one table, not two
+
+    # the status line's words come from the catalogue, capitalised where they start
+    expect(page.locator(".status")).to_contain_text(re.compile(r"Engine .*Boneyard: \d+"))
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    log_before = page.locator(".move-log li").count()
+    hand_before = page.locator(".hand-tile").count()
+    # Ctrl+D is the browser's bookmark, Ctrl+P its print: never a draw or a pass
+    page.keyboard.press("Control+d")
+    page.keyboard.press("Control+p")
+    page.keyboard.press("Alt+d")
+    page.wait_for_timeout(400)
+    expect(page.locator(".turn.mine")).to_be_visible()
+    assert page.locator(".move-log li").count() == log_before
+    assert page.locator(".hand-tile").count() == hand_before
+
+    # the hint names the best move and the next ones, with their chances
+    page.keyboard.press("h")
+    hint = page.locator(".hint")
+    expect(hint).to_contain_text(re.compile(r"^Hint: .*\(\d+% to win the round\)"), timeout=30_000)
+    if page.locator(".hand-tile.playable").count() >= 2:
+        expect(hint.locator(".hint-more")).to_contain_text(re.compile(r"Also: .+ \d+%"))
+
+    # a language change keeps the chosen tile and the game: the page is not rebuilt
+    playable = page.locator(".hand-tile.playable")
+    if playable.count():
+        playable.first.click()
+        expect(page.locator(".hand-tile.selected")).to_have_count(1)
+        page.get_by_label("Language").select_option("fr")
+        expect(page.locator(".status")).to_contain_text("Pioche : ")
+        expect(page.locator(".hand-tile.selected")).to_have_count(1)
+        expect(page.get_by_role("button", name="Piocher")).to_be_visible()
+        page.keyboard.press("Escape")
+        page.get_by_label("Langue").select_option("en")
+    expect(page.get_by_role("button", name="Draw")).to_be_visible()
+    assert not errors, errors
+
+
+def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}},
+        },
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    play_until_over(page)
+    dialog = page.get_by_role("dialog")
+    # how the round ended, who went out or that it is blocked, with the points
+    expect(dialog.locator(".how-ended")).to_have_text(
+        re.compile(r"^((Ana|Bot 2) went out|The round is blocked)\.$")
+    )
+    expect(dialog).to_contain_text(re.compile(r"Total: \d+"))
+    expect(dialog.locator(".winners")).to_have_text(re.compile(r"^Winners: (Ana|Bot 2)"))
+    links = dialog.locator("p", has=page.get_by_role("link", name="Replay"))
+    expect(links).to_have_text("Download the record · Replay")
+    shot(page, "12-round-end-in-words")
+
+    dialog.get_by_role("link", name="Replay").click()
+    slider = page.get_by_role("slider", name="Step")
+    expect(slider).to_be_visible(timeout=10_000)
+    steps = page.locator(".controls span").filter(has_text=re.compile(r"^\d+ / \d+$"))
+    expect(steps).to_have_text(re.compile(r"^0 / \d+$"))
+    slider.focus()
+    page.keyboard.press("ArrowRight")  # the slider's own step; the page adds none
+    expect(steps).to_have_text(re.compile(r"^1 / \d+$"))
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("ArrowRight")  # off the slider, the page's own key steps
+    expect(steps).to_have_text(re.compile(r"^2 / \d+$"))
+    last = int(steps.inner_text().split(" / ")[1])
+    slider.fill(str(last))
+    # the round's end names each score's player
+    expect(page.locator(".replay")).to_contain_text(re.compile(r"Round over Ana \d+ · Bot 2 \("))
+    assert not errors, errors
