@@ -30,7 +30,7 @@ from mextrain.rl import (
     episode_rules,
 )
 from mextrain.rl.pettingzoo_env import MexicanTrainAECEnv, env, raw_env
-from mextrain.rules import MEXICAN, IllegalActionError, Rules
+from mextrain.rules import MEXICAN, IllegalActionError, Match, Rules
 from mextrain.search import InfoState
 from mextrain.sim import simulate
 from test_search_resample import _position
@@ -333,6 +333,44 @@ def test_a_policy_plays_as_a_bot_in_tournaments_and_as_an_opponent() -> None:
         wild = PolicyBot(lambda obs, index=index: index, "wild")
         with pytest.raises(ValueError, match=rf"wild chose action {index}, which is no action "):
             wild.act(state.view(state.current_seat), random.Random(1))
+
+
+def test_a_bot_at_a_match_is_shown_the_totals_before_the_round() -> None:
+    rules = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={3: 6})
+    rng = random.Random(4)
+    match = Match.new(rules, 3, rng)
+    codec = ObservationCodec(rules, 3)
+    for _ in range(3):
+        state = match.current
+        while not state.is_over:
+            seat = state.current_seat
+            view = match.view(seat)
+            before = match.totals
+            assert view.totals_before == tuple(before)  # the round in play is not scored yet
+            assert view._replace(totals_before=None) == state.view(seat)
+            assert np.array_equal(codec.encode(view), codec.encode_state(state, seat, before))
+            state.apply(rng.choice(state.legal_actions()))
+        if len(match.rounds) < 3:
+            match.next_round(rng)
+    assert match.view(0).totals_before == tuple(
+        t - s for t, s in zip(match.totals, match.round_scores()[-1], strict=True)
+    )
+    assert state.view(0).totals_before is None
+    assert match.copy().view(0) == match.view(0)
+
+
+def test_a_policy_in_a_tournament_sees_the_totals_its_environment_would_give() -> None:
+    totals: list[float] = []
+
+    def spy(obs: dict[str, Any]) -> int:
+        totals.append(float(obs["observation"][block].sum()))
+        return int(np.flatnonzero(obs["action_mask"])[0])
+
+    block = ObservationCodec(Rules.preset("classic"), 2).block("totals")
+    register_bot("test-totals-spy", lambda: PolicyBot(spy, "test-totals-spy"))
+    simulate("classic", 2, ["test-totals-spy", "greedy"], games=2, seed=3, rounds=2)
+    assert totals[0] == 0  # the first round: nothing scored yet
+    assert max(totals) > 0  # later rounds: the score sheet so far
 
 
 @pytest.mark.parametrize("players", [2, 7])

@@ -140,7 +140,10 @@ class ObservationCodec:
         self, view: SeatView, totals: Sequence[int] | None = None
     ) -> npt.NDArray[np.float32]:
         """The observation of ``view`` (``totals``: the match totals before this round,
-        by absolute seat; zeros if not given)."""
+        by absolute seat; by default the view's own `SeatView.totals_before`, zeros when
+        the view has none)."""
+        if totals is None:
+            totals = view.totals_before
         ids = self.ts.ids
         return self._encode(
             view.seat,

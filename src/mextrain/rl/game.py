@@ -64,7 +64,7 @@ class Game:
         return self.match.current.current_seat
 
     def view(self, seat: int) -> SeatView:
-        return self.match.current.view(seat)
+        return self.match.view(seat)
 
     def apply(self, seat: int, action: Action) -> None:
         """Take ``action`` for ``seat`` (raises `IllegalActionError`, changing nothing, if it

@@ -5,8 +5,9 @@ in your program: `simulate` tournaments, or as an opponent in `MexicanTrainEnv`.
     simulate("classic", 4, ["mine", "planner", "planner", "planner"], games=400, seed=1)
 
 ``my_policy`` gets the observation an environment gives (``{"observation", "action_mask"}``)
-and returns an action index. A bot sees one round, not the match: the observation's
-``totals`` block is 0 here.
+and returns an action index. Where a bot plays a match (tournaments, the environments'
+opponents, the terminal and web tables) its view carries the match totals so far, so the
+observation is the one the environment gives; a bare round's view has 0 there.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from .errors import DealError
 from .options import Rules
 from .round import RoundState
 from .tiles import Tile
+from .view import SeatView
 
 __all__ = ["Match", "winners_of"]
 
@@ -24,7 +25,7 @@ def winners_of(totals: Sequence[int]) -> list[int]:
 class Match:
     """The rounds of a game in order; only the last may still be in play."""
 
-    __slots__ = ("first_starter", "players", "rounds", "rules")
+    __slots__ = ("_before", "first_starter", "players", "rounds", "rules")
 
     def __init__(self, rules: Rules, players: int) -> None:
         rules.check_players(players)
@@ -33,6 +34,8 @@ class Match:
         self.rounds: list[RoundState] = []
         #: under ``rotate``: the seat that started round 0 (later rounds move one seat on)
         self.first_starter: int | None = None
+        #: the totals before the round in play (`view`)
+        self._before: tuple[int, ...] = (0,) * players
 
     @classmethod
     def new(cls, rules: Rules, players: int, rng: random.Random) -> Match:
@@ -106,8 +109,14 @@ class Match:
     def _add(self, state: RoundState) -> RoundState:
         if not self.rounds and self.rules.first_player == "rotate":
             self.first_starter = state.starter
+        self._before = tuple(self.totals)  # every earlier round is over by now
         self.rounds.append(state)
         return state
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` knows of the round in play, with the match totals before it (the
+        score sheet everyone sees), as a bot at this table is shown it."""
+        return self.current.view(seat)._replace(totals_before=self._before)
 
     # -- scores -------------------------------------------------------------------------
 
@@ -143,4 +152,5 @@ class Match:
         match = Match(self.rules, self.players)
         match.rounds = [r.copy() for r in self.rounds]
         match.first_starter = self.first_starter
+        match._before = self._before
         return match

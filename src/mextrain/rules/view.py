@@ -68,6 +68,9 @@ class SeatView(NamedTuple):
     history: tuple[tuple[int, Action], ...]  # every action so far; a draw shows no tile
     ended: RoundEnd | None
     scores: tuple[int, ...] | None
+    #: the match totals of the rounds before this one, by seat (public: the score sheet);
+    #: None for a view of a round on its own (`Match.view` fills it)
+    totals_before: tuple[int, ...] | None = None
 
     @classmethod
     def of(cls, state: RoundState, seat: int) -> SeatView:
@@ -148,4 +151,5 @@ class SeatView(NamedTuple):
             "history": [a.notation(s) for s, a in self.history],
             "ended": self.ended,
             "scores": None if self.scores is None else list(self.scores),
+            "totals_before": None if self.totals_before is None else list(self.totals_before),
         }

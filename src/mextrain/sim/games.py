@@ -159,7 +159,7 @@ def play_game(config: SimConfig, game: int) -> GameResult:
                 if len(legal) == 1:
                     action = legal[0]
                 else:
-                    action = bots[seat].act(state.view(seat), rngs[seat])
+                    action = bots[seat].act(match.view(seat), rngs[seat])
             except Exception as err:  # a bot's own failure, said with where it happened
                 raise SimulationError(
                     f"bot {config.bots[entries[seat]]!r} at seat {seat} (game {game}, "

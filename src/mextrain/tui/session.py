@@ -226,7 +226,8 @@ class GameSession:
         return len(self.humans) > 1
 
     def view(self, seat: int) -> SeatView:
-        return self.state.view(seat)
+        """``seat``'s view, with the match totals so far (as bots are shown it)."""
+        return self.match.view(seat)
 
     @property
     def round_over(self) -> bool:

@@ -449,7 +449,7 @@ class Table:
                 await asyncio.sleep(self.settings.bot_delay)
             action: Action | None = None
             if version == self.version and self.match is not None and self.bot_plays(seat):
-                view = self.match.current.view(seat)
+                view = self.match.view(seat)
                 bot = self._bot(seat)
                 rng = random.Random(self._bot_rng.getrandbits(64))
                 try:
