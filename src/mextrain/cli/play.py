@@ -134,7 +134,7 @@ def play(
         from mextrain.tui.session import latest_unfinished
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
-            f"the terminal game needs the 'tui' extra (pip install 'mextrain[tui]'): {err}"
+            f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
         ) from None
     language = normalise_language(lang) or detect_language()
     t = Translator(language)

@@ -83,7 +83,7 @@ def serve(
         from mextrain.web import Settings, create_app
     except ImportError as err:  # pragma: no cover - depends on the install
         raise click.ClickException(
-            f"the web server needs the 'web' extra: pip install 'mextrain[web]' ({err})"
+            f"the web server needs the 'web' extra: in a clone, pip install -e '.[web]' ({err})"
         ) from None
     path = db or default_db()
     try:  # a clear error now rather than a traceback from the server's startup

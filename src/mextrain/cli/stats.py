@@ -37,7 +37,7 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
         from mextrain.tui.history import read_history, stats_text, summarize
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
-            f"statistics need the 'tui' extra (pip install 'mextrain[tui]'): {err}"
+            f"statistics need the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
         ) from None
     history = read_history(folder)
     people = summarize(history.games, name)

@@ -2,7 +2,7 @@
 bots, `MexicanTrainEnv`) and a PettingZoo AEC environment (every seat an agent,
 `mextrain.rl.pettingzoo_env`), on the same seat-relative observations, action indices and
 legal-action masks (`ActionCodec`, `ObservationCodec`). Needs the ``rl`` extra
-(``pip install 'mextrain[rl]'``). See docs/RL.md.
+(``pip install -e '.[rl]'`` in a clone). See docs/RL.md.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The terminal interface: ``mextrain play`` (a full-screen game against bots or friends at
 the same keyboard) and ``mextrain replay FILE --watch`` (a recorded game, step by step).
 
-Built on Textual; needs the ``tui`` extra (``pip install mextrain[tui]``).
+Built on Textual; needs the ``tui`` extra (``pip install -e '.[tui]'`` in a clone).
 """
 
 from .app import DEFAULT_DELAY, PlayApp, TableScreen
