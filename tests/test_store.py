@@ -190,3 +190,16 @@ def test_a_second_server_on_the_same_database_does_not_start(tmp_path: Path) -> 
             pass
     with TestClient(create_app(db)) as again:  # the first has stopped: the file is free
         assert again.get("/api/options").status_code == 200
+
+
+def test_the_data_directory_is_shared_and_can_be_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mextrain.cli.serve import default_db
+    from mextrain.store import DATA_DIR_ENV, data_dir
+
+    monkeypatch.setenv(DATA_DIR_ENV, str(tmp_path))
+    assert data_dir() == tmp_path
+    assert default_db() == tmp_path / "mextrain.sqlite3"  # the server's too, not only play's
+    monkeypatch.delenv(DATA_DIR_ENV)
+    assert data_dir().name == "mextrain"

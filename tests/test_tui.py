@@ -1078,11 +1078,19 @@ def test_the_viewer_rebuilds_every_golden_record_move_by_move(path: Path) -> Non
         assert states[0].history == []
 
 
-def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(tmp_path: Path) -> None:
+def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(
+    tmp_path: Path, data_dir: Path
+) -> None:
     source = Path(__file__).parent / "records" / "double6_in_progress.json"
     path = tmp_path / "elsewhere.json"
     path.write_bytes(source.read_bytes())
     session = GameSession.load(path)
+    # the record is left as it was: the game goes on in a file of its own
+    assert session.path is not None
+    assert session.path.parent == data_dir / "games"
+    session.save()
+    assert path.read_bytes() == source.read_bytes()
+    assert GameSession.load(session.path).path == session.path  # ours from now on
     assert [s.kind for s in session.seats] == ["human"] + ["greedy"] * (session.players - 1)
     expected = replay_record(load_record(source.read_bytes())).match.current
     assert session.state.history == expected.history

@@ -473,6 +473,21 @@ def test_http_validation(client: TestClient) -> None:
     assert client.post("/api/tables", json={**base, "name": ""}).status_code == 422
     for unseen in ("   ", "Ana\u202e", "A\u200bna", "\u00a0", "Ana\x7f", "A\u0085na"):
         assert client.post("/api/tables", json={**base, "name": unseen}).status_code == 422
+    # refusals of every kind have one shape: {"code", "message"}, naming the field
+    for body, field in [
+        ({**base, "name": "<b>"}, "name"),
+        ({**base, "seats": ["bot:Easy"]}, "seats.0"),
+        ({"seats": ["bot:greedy"]}, "name"),
+        ({**base, "extra": 1}, "extra"),
+    ]:
+        refused = client.post("/api/tables", json=body)
+        assert refused.status_code == 422
+        detail = refused.json()["detail"]
+        assert detail["code"] == "invalid"
+        assert detail["message"].startswith(f"{field}: "), detail
+    join = client.post("/api/tables/ABCDEF/join", content=b"{not json")
+    assert join.status_code == 422
+    assert join.json()["detail"]["code"] == "invalid"
     spaced = client.post("/api/tables", json={**base, "name": "  Ana Maria "})
     assert spaced.status_code == 201
     assert spaced.json()["seat"] == 0

@@ -11,10 +11,11 @@ __all__ = ["default_db", "serve"]
 
 
 def default_db() -> Path:
-    """``mextrain.sqlite3`` in the user's data directory."""
-    from platformdirs import user_data_dir
+    """``mextrain.sqlite3`` in mextrain's data directory (``$MEXTRAIN_DATA_DIR`` or the
+    user's)."""
+    from mextrain.store import data_dir
 
-    return Path(user_data_dir("mextrain", appauthor=False)) / "mextrain.sqlite3"
+    return data_dir() / "mextrain.sqlite3"
 
 
 @click.command()
@@ -30,7 +31,10 @@ def default_db() -> Path:
     "db",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="SQLite database file [default: mextrain.sqlite3 in the user data dir].",
+    help=(
+        "SQLite database file [default: mextrain.sqlite3 in $MEXTRAIN_DATA_DIR, else the "
+        "user data dir]."
+    ),
 )
 @click.option(
     "--bot-delay",

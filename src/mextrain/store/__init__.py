@@ -9,8 +9,10 @@ The seed and the seat tokens' hashes never leave this package's callers' server 
 
 from .events import Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
 from .lock import DatabaseInUse, ServerLock
+from .places import DATA_DIR_ENV, data_dir
 
 __all__ = [
+    "DATA_DIR_ENV",
     "DatabaseInUse",
     "Event",
     "GameSummary",
@@ -19,4 +21,5 @@ __all__ = [
     "Store",
     "StoredGame",
     "StoredTable",
+    "data_dir",
 ]

@@ -15,7 +15,6 @@ same bot replies.
 from __future__ import annotations
 
 import json
-import os
 import random
 import secrets
 from collections.abc import Sequence
@@ -34,6 +33,7 @@ from mextrain.records import (
 )
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
 from mextrain.sim.games import derive_seed
+from mextrain.store import DATA_DIR_ENV, data_dir
 
 __all__ = [
     "DATA_DIR_ENV",
@@ -46,8 +46,6 @@ __all__ = [
     "parse_seats",
 ]
 
-#: environment variable that overrides where games are saved
-DATA_DIR_ENV: Final = "MEXTRAIN_DATA_DIR"
 #: the seat kind of a person at the keyboard
 HUMAN: Final = "human"
 _HUMAN_WORDS: Final = frozenset({"human", "you", "me", "person"})
@@ -86,16 +84,6 @@ def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[s
         if kind != HUMAN:
             make_bot(kind)  # raises BotSpecError for an unknown bot
     return kinds
-
-
-def data_dir() -> Path:
-    """Where mextrain keeps its files: ``$MEXTRAIN_DATA_DIR``, else the user's data dir."""
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir("mextrain"))
 
 
 def games_dir() -> Path:
@@ -171,13 +159,16 @@ class GameSession:
         cls, path: Path, seats: Sequence[str] | None = None, seed: int | None = None
     ) -> GameSession:
         """Resume the saved game at ``path``; ``seats`` (kinds, filled up with the last bot
-        as for a new game) overrides the saved seats,
-        ``seed`` the saved seed (a game saved without one gets a new one)."""
+        as for a new game) overrides the saved seats, ``seed`` the saved seed (a game
+        saved without one gets a new one). A game saved by `mextrain play` goes on in its
+        own file; a record from elsewhere is left as it is, and the game goes on in a new
+        file among the saved games."""
         raw = json.loads(path.read_text(encoding="utf-8"))
         record = load_record(raw)
         match = replay_record(record).match
         names = record.players
         extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
+        ours = isinstance(extra, dict)
         extra = extra if isinstance(extra, dict) else {}
         kinds: list[str]
         if seats is not None:  # as for a new game: a shorter list is filled with its last bot
@@ -197,7 +188,7 @@ class GameSession:
                 seed = saved_seed
             else:
                 seed = secrets.randbits(63)
-        return cls(record.rules, specs, match, seed, path)
+        return cls(record.rules, specs, match, seed, path if ours else _new_path())
 
     # -- reading -------------------------------------------------------------------------
 

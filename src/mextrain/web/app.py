@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
@@ -96,6 +97,16 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        # a request body that does not validate is refused like every other request:
+        # ``detail`` is {"code", "message"}, the message naming the field at fault
+        errors = exc.errors()
+        first = errors[0] if errors else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
+        message = f"{where}: {first.get('msg', 'not valid')}"
+        return JSONResponse({"detail": {"code": "invalid", "message": message}}, status_code=422)
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager
