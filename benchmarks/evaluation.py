@@ -35,7 +35,6 @@ import random
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
-from scipy.optimize import minimize
 
 from mextrain.bots import make_bot
 from mextrain.rules import RoundState, Rules
@@ -121,6 +120,8 @@ def main() -> None:
     def loss(w: np.ndarray, idx: np.ndarray) -> float:
         p = probabilities(w, x[idx])
         return float(-(z[idx] * np.log(p + 1e-12)).sum() / (len(idx) * args.samples))
+
+    from scipy.optimize import minimize  # the bench extra: after --help, which needs none
 
     fitted = minimize(lambda w: loss(w, train), np.zeros(x.shape[-1]), method="BFGS").x
     shipped = np.array(weights_for(n, Rules.preset(args.preset)))

@@ -64,7 +64,13 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
     ("spec", "message"),
     [
         ("nosuchbot", "unknown bot 'nosuchbot'"),
-        ("greedy:depth=3", "bad parameters for bot 'greedy'"),
+        # an unknown parameter names the ones the bot takes, not Python's __init__
+        (
+            "greedy:depth=3",
+            r"bot 'greedy' has no parameter 'depth' \(its parameters: random_ties\)",
+        ),
+        ("random:x=1", r"bot 'random' has no parameter 'x' \(it takes none\)"),
+        ("ismcts:time_ms=abc", "bad parameters for bot 'ismcts': time_ms must be a number"),
         ("greedy:oops", "is not key=value"),
     ],
 )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +285,19 @@ def test_the_speed_figures_time_the_games_not_the_workers(
     )
     assert all(0 < r.started <= r.finished for r in real)
     assert real[0] == dataclasses.replace(real[0], started=0.0, finished=0.0)  # not its value
+
+
+def test_the_text_report_counts_in_words_and_keeps_long_bot_names_in_columns() -> None:
+    long_spec = "ismcts:iterations=2,policy=planner,depth=4"
+    report = simulate("classic", 2, [long_spec, "random"], games=2, seed=1, rounds=2)
+    text = report.to_text()
+    assert text.startswith("2 games (1 deal x 2 seat rotations), 2 rounds each, 2 players")
+    rows = [line for line in text.splitlines() if re.match(r"^ ?\d  ", line)]
+    assert [row.split()[1] for row in rows] == [long_spec, "random"]
+    assert len({row.index(" [") for row in rows}) == 1  # the interval columns line up
+    spec = {"preset": "classic", "double_blank_points": 50}
+    custom = simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=1).to_text()
+    assert "rules {" + '"preset": "classic"' in custom  # JSON, not a Python dict
 
 
 # -- the summary -------------------------------------------------------------------------

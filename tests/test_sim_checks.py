@@ -367,7 +367,7 @@ def test_cli_reproducible_across_jobs_and_records(tmp_path: Path) -> None:
 def test_cli_text_matches_json(tmp_path: Path) -> None:
     js = json.loads(_cli(*BASE, "--seed", "9", "--jobs", "1", "--json", cwd=tmp_path))
     text = _cli(*BASE, "--seed", "9", "--jobs", "1", cwd=tmp_path)
-    assert "12 games (4 deals x 3 seat rotations), 1 round(s) each, 3 players" in text
+    assert "12 games (4 deals x 3 seat rotations), 1 round each, 3 players" in text
     rows = [ln for ln in text.splitlines() if re.match(r"^\s*\d+  [a-z]", ln)]
     assert len(rows) == 3
     for row, entry in zip(rows, js["entries"], strict=True):

@@ -724,9 +724,13 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
             assert players.value == 4  # cardinal is for 4 to 10
             app.screen.query_one("#seat-1", Select).value = "random"
             await pilot.pause()
-            app.screen.query_one("#flag-draw_until_playable", Checkbox).focus()
+            box = app.screen.query_one("#flag-draw_until_playable", Checkbox)
+            # the mark itself says off (blank) or on (✓), not only its colour
+            assert box.render().plain.startswith("▐ ▌")
+            box.focus()
             await pilot.press("space")  # below the fold at 80x24: focus scrolls to it
             await pilot.pause()
+            assert box.render().plain.startswith("▐✓▌")
             await pilot.press("ctrl+s")
             await settle(pilot, app)
             session = app.session

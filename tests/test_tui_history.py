@@ -137,8 +137,10 @@ def test_stats_command_text_and_json() -> None:
     assert lines[3].split()[:3] == ["Ana", "3", str(wins)]
     assert lines[-1] == f"Ana contre : Stratège {wins}/3"
     assert max(len(line) for line in lines[2:]) <= 80
+    # games are saved, none of them Zoe's: said so, not "nobody has played"
     nobody = CliRunner().invoke(main, ["stats", "--name", "Zoe", "--lang", "en"])
-    assert nobody.output.splitlines()[-1] == "Nobody has played a game here yet."
+    assert nobody.exit_code == 0
+    assert nobody.output.splitlines()[-1] == "No saved game has a person called Zoe."
     not_a_folder = CliRunner().invoke(
         main, ["stats", "--dir", str(RECORDS / "double6_complete.json")]
     )

@@ -87,12 +87,22 @@ def make_bot(spec: str) -> Bot:
 
 
 def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
-    """Refuse text where the factory's signature wants a number (``time_ms=abc``), naming
-    the parameter, rather than failing later on a comparison of text with a number."""
+    """Refuse a parameter the factory does not take, naming the ones it does, and text where
+    it wants a number (``time_ms=abc``), rather than fail inside it with Python's words."""
     try:
         signature = inspect.signature(factory, eval_str=True)
     except (TypeError, ValueError, NameError):  # pragma: no cover - no signature to read
         return
+    known = [
+        p.name
+        for p in signature.parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)
+    ]
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
+    for key in params:
+        if key not in known and not takes_any:
+            offer = f"its parameters: {', '.join(known)}" if known else "it takes none"
+            raise BotSpecError(f"bot {name!r} has no parameter {key!r} ({offer})")
     for key, value in params.items():
         param = signature.parameters.get(key)
         if param is None or not isinstance(value, str):

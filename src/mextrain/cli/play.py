@@ -104,7 +104,10 @@ def _with_house(rules: Rules, options: tuple[str, ...]) -> Rules:
     help="Seconds between bots' moves (default 0.8; 0 for no pause).",
 )
 @click.option(
-    "--seed", type=int, default=None, help="Seed for the deals (the same seed, the same game)."
+    "--seed",
+    type=int,
+    default=None,
+    help="The game's seed: its deals and the bots' random choices (same seed, same game).",
 )
 @click.option("--light", is_flag=True, help="Colours for a light terminal background.")
 @click.option("--resume", is_flag=True, help="Carry on with the last unfinished game.")

@@ -113,7 +113,12 @@ def describe_result(result: ReplayResult) -> str:
     if result.complete:
         title = "Winner" if len(result.winners) == 1 else "Winners (tied)"
         lines.append(f"{title}: {winners} (lowest total).")
-        lines.append(f"The game is complete: all {rules.round_count} rounds were played.")
+        played = (
+            "its one round was"
+            if rules.round_count == 1
+            else f"all {rules.round_count} rounds were"
+        )
+        lines.append(f"The game is complete: {played} played.")
     else:
         if result.winners:
             title = "Leader" if len(result.winners) == 1 else "Leaders (tied)"

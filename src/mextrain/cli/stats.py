@@ -53,4 +53,4 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     t = Translator(normalise_language(lang) or detect_language())
-    click.echo(stats_text(history, people, t))
+    click.echo(stats_text(history, people, t, name))

@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -88,14 +89,19 @@ class SimReport:
 
     def to_text(self) -> str:
         """A table for people."""
-        rules = self.rules if isinstance(self.rules, str) else str(self.rules)
+        rules = self.rules if isinstance(self.rules, str) else json.dumps(self.rules)
         deals = self.games // self.players
+
+        def n(count: int, word: str) -> str:
+            return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+        width = max(24, *(len(e.bot) for e in self.entries))  # long specs keep the columns
         lines = [
-            f"{self.games} games ({deals} deals x {self.players} seat rotations), "
-            f"{self.rounds_per_game} round(s) each, {self.players} players, rules {rules}, "
+            f"{n(self.games, 'game')} ({n(deals, 'deal')} x {self.players} seat rotations), "
+            f"{n(self.rounds_per_game, 'round')} each, {self.players} players, rules {rules}, "
             f"seed {self.seed}",
             "",
-            f"{'#':>2}  {'bot':<24} {'wins':>8} {'win rate':>9} {'95% interval':>17} "
+            f"{'#':>2}  {'bot':<{width}} {'wins':>8} {'win rate':>9} {'95% interval':>17} "
             f"{'pts/round':>9} {'95% interval':>17} {'rating':>15}",
         ]
         for i, e in enumerate(self.entries):
@@ -104,7 +110,7 @@ class SimReport:
             win_ci = f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]"
             rating = f"{e.rating_mu:6.2f} ± {e.rating_sigma:4.2f}"
             lines.append(
-                f"{i:>2}  {e.bot:<24} {e.wins:>8.1f} {e.win_rate:>9.3f} {win_ci:>17} "
+                f"{i:>2}  {e.bot:<{width}} {e.wins:>8.1f} {e.win_rate:>9.3f} {win_ci:>17} "
                 f"{e.mean_score:>9.2f} {score_ci:>17} {rating:>15}"
             )
         lines.append("")

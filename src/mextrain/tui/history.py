@@ -205,9 +205,12 @@ def _percent(x: float) -> str:
     return f"{100 * x:.0f}%"
 
 
-def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -> str:
+def stats_text(
+    history: History, people: Sequence[PersonStats], t: Translator, name: str | None = None
+) -> str:
     """The statistics as plain text in the player's language: where the games are, one
-    line per person, then whom each met. Fits 80 columns for names up to 12 characters."""
+    line per person, then whom each met (``name``: the person asked for, if one was).
+    Fits 80 columns for names up to 12 characters."""
     finished = sum(g.complete for g in history.games)
     lines = [
         t(
@@ -220,7 +223,8 @@ def stats_text(history: History, people: Sequence[PersonStats], t: Translator) -
     if history.skipped:
         lines.append(t.plural("tui.stats.skipped", len(history.skipped)))
     if not people:
-        lines += ["", t("tui.stats.none")]
+        nobody = t("tui.stats.none_named", name=name) if name else t("tui.stats.none")
+        lines += ["", nobody]
         return "\n".join(lines)
     heads = [t(f"tui.stats.head.{k}") for k in _COLUMNS]
     rows = []

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -92,6 +93,17 @@ def check_names(names: Sequence[str], t: Translator) -> None:
         if name.casefold() in seen:
             raise ValueError(t("tui.start.same_name", name=name))
         seen.add(name.casefold())
+
+
+class TickBox(Checkbox):
+    """A check box whose mark itself says whether it is on (``✓``) or off (blank): the
+    stock one draws ``X`` both ways and tells them apart by colour only, which reads as
+    "on" in monochrome and to colour-blind players."""
+
+    @property
+    def _button(self) -> Content:
+        self.BUTTON_INNER = "✓" if self.value else " "
+        return super()._button
 
 
 #: the bot a seat added on the start screen gets until someone chooses
@@ -197,7 +209,7 @@ class StartScreen(Screen[GameSetup]):
                     yield name
             yield Static(t("tui.start.house"), classes="section")
             for flag in HOUSE_FLAGS:
-                yield Checkbox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
+                yield TickBox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
             yield Static(escape(self.error), id="start-error")
             with Horizontal(classes="row"):
                 yield Button(t("tui.start.go"), variant="primary", id="go")
