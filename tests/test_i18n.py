@@ -17,7 +17,16 @@ from mextrain.i18n import (
     normalise_language,
     plural_form,
 )
-from mextrain.rules import PASS, Action, IllegalActionError, RoundState, Rules, Tile, tile_set
+from mextrain.rules import (
+    MEXICAN,
+    PASS,
+    Action,
+    IllegalActionError,
+    RoundState,
+    Rules,
+    Tile,
+    tile_set,
+)
 
 
 def placeholders(template: str) -> set[str]:
@@ -116,6 +125,24 @@ def test_a_plural_missing_in_one_language_falls_back_to_english() -> None:
     assert Translator("xx").plural("tui.plan.count", 1) == "1 tile"
 
 
+def test_italian_joins_su_to_the_article_of_a_train() -> None:
+    # "su il treno" is not Italian: "sul treno"
+    t = Translator("it")
+    for train in (MEXICAN, 0, 1):
+        text = t("tui.log.play", who="Ana", tile="1-2", train=t.train_label(train, 0, {1: "Ben"}))
+        assert " sul " in text
+        assert "su il" not in text
+    rules = Rules.preset("classic", max_pip=4, hand_size={"2": 3})
+    hands = [[Tile(0, 4), Tile(0, 1), Tile(1, 2)], [Tile(2, 3), Tile(3, 3), Tile(1, 1)]]
+    dealt = {*hands[0], *hands[1], Tile(4, 4)}
+    boneyard = [x for x in tile_set(4).tiles if x not in dealt]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(Action.play(Tile(0, 1), MEXICAN))
+    assert "sul treno messicano" in error_text(info.value, "it")
+    assert Translator("fr")("tui.log.play", who="A", tile="1-2", train="il") == "A : 1-2 sur il"
+
+
 def every_error() -> list[IllegalActionError]:
     """Provoke a spread of rule errors from the engine."""
     rng = random.Random(3)
@@ -163,7 +190,7 @@ def test_every_error_code_has_a_message() -> None:
     [
         ("en", ["Ana", "0-1", "their own train", "4"]),
         ("fr", ["Ana", "0-1", "son propre train", "4"]),
-        ("it", ["Ana", "0-1", "il proprio treno", "4"]),
+        ("it", ["Ana", "0-1", "sul proprio treno", "4"]),
         ("fi", ["Ana", "0-1", "oma juna", "4"]),
     ],
 )

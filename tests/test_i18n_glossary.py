@@ -85,6 +85,7 @@ _SAME_OK = {
     "tui.status.round",
     "tui.log.round",
     "tui.start.rounds.one",
+    "web.rounds_count.one",
     # "Bot 2" is Italian too
     "web.bot_name",
     "web.bot_short",

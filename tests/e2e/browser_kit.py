@@ -56,6 +56,17 @@ def create_via_api(server: str, body: dict[str, object]) -> dict[str, str]:
         return data
 
 
+def join_via_api(server: str, code: str, name: str) -> dict[str, str]:
+    req = urllib.request.Request(
+        f"{server}/api/tables/{code}/join",
+        data=json.dumps({"name": name}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as res:
+        data: dict[str, str] = json.load(res)
+        return data
+
+
 def seat_page(page: Any, server: str, made: dict[str, str], lang: str = "en") -> None:
     """Open a table made through the API as its creator (seat 1), in ``lang``."""
     page.goto(server + "/stats")
@@ -67,9 +78,11 @@ def seat_page(page: Any, server: str, made: dict[str, str], lang: str = "en") ->
     page.goto(f"{server}/t/{made['code']}")
 
 
-def play_until_over(page: Any, seconds: float = 120) -> None:
+def play_until_over(page: Any, seconds: float = 120, double_click: bool = False) -> None:
     """Play the seat's turns by clicking (a playable tile, then its first train; else
-    draw or pass) until the round's result shows."""
+    draw or pass) until the round's result shows; ``double_click``: as an impatient
+    player does, on the train and on Draw and Pass."""
+    click = "dblclick" if double_click else "click"
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if page.locator(".overlay").is_visible():
@@ -81,11 +94,11 @@ def play_until_over(page: Any, seconds: float = 120) -> None:
         playable = page.locator(".hand-tile.playable")
         if playable.count():
             playable.first.click()
-            page.locator(".train.target").first.click()
+            getattr(page.locator(".train.target").first, click)()
         elif page.locator(".actions button").nth(0).is_enabled():
-            page.locator(".actions button").nth(0).click()  # draw
+            getattr(page.locator(".actions button").nth(0), click)()  # draw
         else:
-            page.locator(".actions button").nth(1).click()  # pass
+            getattr(page.locator(".actions button").nth(1), click)()  # pass
         page.wait_for_function(
             "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
             " || document.querySelectorAll('.hand-tile').length !== hand"

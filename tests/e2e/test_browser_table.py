@@ -12,6 +12,7 @@ from browser_kit import (
     ARGS,
     CHROMIUM,
     create_via_api,
+    join_via_api,
     need_browser,
     play_until_over,
     seat_page,
@@ -66,7 +67,40 @@ def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) ->
                 # bots by seat in the reader's language, their level on their train
                 bot = {"en": "Bot 2", "fr": "Robot 2", "fi": "Botti 2", "it": "Bot 2"}[lang]
                 expect(page.locator(".train").nth(1)).to_contain_text(bot)
+                expect(page.locator(".train").nth(1).locator(".level")).to_be_visible()
+                if width < 800:  # the statistics page fits a phone too
+                    page.goto(server + "/stats")
+                    page.wait_for_selector(".stats table")
+                    wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+                    assert wide <= width, (label, wide)
                 context.close()
+
+            # four people with long names: every total of the score sheet in sight, no
+            # name running over its train, the hand right under the board
+            made = create_via_api(server, {"name": "Grandma Rosemary", "seats": ["open"] * 3})
+            for name in ("Uncle Robert Junior", "Wolfeschlegelsteinhause", "Cousin Ellie May"):
+                join_via_api(server, made["code"], name)
+            context = browser.new_context(viewport={"width": 1280, "height": 860})
+            page = context.new_page()
+            seat_page(page, server, made)
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            fit = page.evaluate(
+                "() => ({totals: [...document.querySelectorAll('.layout .sheet tfoot td')]"
+                ".map(td => td.getBoundingClientRect().right),"
+                " side: [document.querySelector('.side').scrollWidth,"
+                " document.querySelector('.side').clientWidth],"
+                " owners: [...document.querySelectorAll('.train-owner')]"
+                ".filter(e => e.scrollWidth > e.clientWidth + 1).length,"
+                " board: document.querySelector('.board').getBoundingClientRect().bottom,"
+                " hand: document.querySelector('.hand-area').getBoundingClientRect().top})"
+            )
+            shot(page, "11-desktop-4-people", full_page=False)
+            assert len(fit["totals"]) == 4
+            assert max(fit["totals"]) <= 1280, fit
+            assert fit["side"][0] <= fit["side"][1], fit  # nothing hidden sideways
+            assert fit["owners"] == 0, fit
+            assert 0 <= fit["hand"] - fit["board"] <= 20, fit
+            context.close()
         finally:
             browser.close()
 
@@ -85,14 +119,21 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
     page.on("request", count)
     page.goto(server + "/")
     page.get_by_label("Your name").fill("Ana")
-    page.get_by_label("Rounds").fill("1")
+    rounds = page.get_by_label("Rounds")
+    rounds.click()
+    rounds.press("End")
+    rounds.press("Backspace")
+    rounds.press("Backspace")
+    rounds.type("1")  # an empty box is not 13 again: "1", not "131"
+    expect(rounds).to_have_value("1")
     page.get_by_role("button", name="Create the table").dblclick()
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     page.wait_for_timeout(300)
     assert len(posts) == 1, posts  # a double click creates one table, not two
 
     # the status line's words come from the catalogue, capitalised where they start
-    expect(page.locator(".status")).to_contain_text(re.compile(r"Engine .*Boneyard: \d+"))
+    status = re.compile(r"Round 1 / 1.*Engine.*Boneyard: \d+")
+    expect(page.locator(".status")).to_contain_text(status)
     expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
     log_before = page.locator(".move-log li").count()
     hand_before = page.locator(".hand-tile").count()
@@ -111,6 +152,7 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
     expect(hint).to_contain_text(re.compile(r"^Hint: .*\(\d+% to win the round\)"), timeout=30_000)
     if page.locator(".hand-tile.playable").count() >= 2:
         expect(hint.locator(".hint-more")).to_contain_text(re.compile(r"Also: .+ \d+%"))
+    assert " on Mexican train" not in hint.inner_text()  # "on the Mexican train"
 
     # a language change keeps the chosen tile and the game: the page is not rebuilt
     playable = page.locator(".hand-tile.playable")
@@ -142,7 +184,10 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     )
     seat_page(page, server, made)
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-    play_until_over(page)
+    play_until_over(page, double_click=True)  # a second click is never a stale move
+    assert page.locator(".error").count() == 0
+    log = page.locator(".move-log li").first.inner_text()
+    assert log.startswith("\u2068"), log  # names isolated from what follows them
     dialog = page.get_by_role("dialog")
     # how the round ended, who went out or that it is blocked, with the points
     expect(dialog.locator(".how-ended")).to_have_text(
@@ -153,6 +198,13 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     links = dialog.locator("p", has=page.get_by_role("link", name="Replay"))
     expect(links).to_have_text("Download the record · Replay")
     shot(page, "12-round-end-in-words")
+    # the result stays with the table: after the dialog, and after a reload
+    dialog.get_by_role("button", name="Continue").click()
+    page.reload()
+    result = page.locator(".result")
+    expect(result.locator(".winners")).to_have_text(re.compile(r"^Winners: (Ana|Bot 2)"))
+    expect(page.locator(".status")).to_contain_text("The game is over")
+    dialog = result
 
     dialog.get_by_role("link", name="Replay").click()
     slider = page.get_by_role("slider", name="Step")
@@ -168,5 +220,6 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     last = int(steps.inner_text().split(" / ")[1])
     slider.fill(str(last))
     # the round's end names each score's player
-    expect(page.locator(".replay")).to_contain_text(re.compile(r"Round over Ana \d+ · Bot 2 \("))
+    ended = re.compile("Round over \u2068?Ana\u2069? \\d+ · \u2068?Bot 2 \\(")
+    expect(page.locator(".replay")).to_contain_text(ended)
     assert not errors, errors

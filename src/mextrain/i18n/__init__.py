@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 from collections.abc import Mapping
 from importlib import resources
 from typing import Final
@@ -81,13 +82,19 @@ def catalog(namespace: str, lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def _fill(template: str, params: Mapping[str, object]) -> str:
+def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGUAGE) -> str:
     """A template with its placeholders filled; as it is when they do not fit, so a
-    broken translation shows as text, never as a crash."""
+    broken translation shows as text, never as a crash. Italian joins a preposition to the
+    article a train's name starts with ("su" + "il treno messicano": "sul treno
+    messicano"), as the browser's copy of this does."""
     try:
-        return template.format(**params)
+        text = template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
+    return _SU_IL.sub(r"\1ul", text) if lang == "it" else text
+
+
+_SU_IL: Final = re.compile(r"\b([Ss])u il\b")
 
 
 def plural_form(lang: str, count: int) -> str:
@@ -115,7 +122,7 @@ class Translator:
         template = catalog(namespace, self.lang).get(key)
         if template is None:
             template = catalog(namespace, DEFAULT_LANGUAGE).get(key, key)
-        return _fill(template, params)
+        return _fill(template, params, self.lang)
 
     def plural(self, key: str, count: int, **params: object) -> str:
         """``t.plural("tui.hand.tiles", 1)`` → "1 tile in hand": the template of ``key``'s
@@ -128,7 +135,7 @@ class Translator:
                 break
         else:
             template = key
-        return _fill(template, {"count": count, **params})
+        return _fill(template, {"count": count, **params}, self.lang)
 
     def train_label(self, train: int, actor: int, names: Mapping[int, str] | None = None) -> str:
         """ "the Mexican train", "its own train" (the actor's) or "Ana's train"."""

@@ -14,8 +14,14 @@ const LANGS = [["en", "English"], ["fr", "Français"], ["it", "Italiano"], ["fi"
 
 function t(key, params = {}) {
   const template = STRINGS[key] ?? key;
-  return template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  const text = template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
+  // Italian joins "su" and "il" ("sul treno messicano"), as mextrain.i18n does
+  return LANG === "it" ? text.replace(/\b([Ss])u il\b/g, "$1ul") : text;
 }
+
+// A name set into text on its own, so that a right-to-left name ("سارة") does not carry
+// the tile or the score after it along with it.
+const iso = (name) => `\u2068${name}\u2069`;
 
 // A count in its plural form: the catalogues have "<key>.one" and "<key>.other", chosen
 // by the language's CLDR rule (French "0 domino", English "0 tiles").
@@ -134,6 +140,18 @@ function App() {
 
 // -- lobby ------------------------------------------------------------------------------
 
+// The house rules the lobby offers, by RULES.md's names.
+const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
+
+// A table's rules in words: the preset, then any house rule on ("Classic · Draw until a
+// tile fits").
+function rulesName(rules) {
+  const spec = typeof rules === "string" ? { preset: rules } : rules || {};
+  const words = [t(`web.preset.${spec.preset}`)];
+  for (const k of HOUSE) if (spec[k] === true) words.push(t(`web.house.${k}`));
+  return words.join(" · ");
+}
+
 function Lobby() {
   const [options, setOptions] = useState(null);
   const [name, setName] = useState(localStorage.getItem("mextrain.name") || "");
@@ -166,7 +184,8 @@ function Lobby() {
   const remember = () => localStorage.setItem("mextrain.name", name.trim());
   const create = once(async () => {
     const opts = { ...house };
-    if (rounds !== 13) opts.rounds = Number(rounds);
+    const count = Number(rounds);  // what the box holds (the browser checks 1 to 13)
+    if (Number.isInteger(count) && count >= 1 && count !== 13) opts.rounds = count;
     const res = await api("/api/tables", { name: name.trim(), preset, seats, options: opts });
     remember();
     localStorage.setItem(tokenKey(res.code), res.token);
@@ -181,7 +200,6 @@ function Lobby() {
   });
   const edit = (set) => (e) => { set(e.target.value); setError(""); };
   const setSeat = (i, v) => setSeats(seats.map((s, j) => (j === i ? v : s)));
-  const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
   return html`
     <section class="lobby">
       <h1>${t("web.lobby.title")}</h1>
@@ -199,7 +217,7 @@ function Lobby() {
             </select></label>
           <label class="field">${t("web.rounds")}
             <input type="number" name="rounds" min="1" max="13" value=${rounds}
-              onInput=${(e) => { setRounds(Number(e.target.value) || 13); setError(""); }} /></label>
+              onInput=${edit(setRounds)} /></label>
           <fieldset>
             <legend>${t("web.house_rules")}</legend>
             ${HOUSE.map((k) => html`<label class="check"><input type="checkbox" checked=${!!house[k]}
@@ -260,6 +278,8 @@ function useTableSocket(code, lang) {
         if (m.type === "state") { setMsg(m); setError(null); }
         else if (m.type === "error") {
           if (m.code === "no_table" || m.code === "bad_token") { setFatal(m.code); stop = true; }
+          // two people pressing Start together: the game has started, which is the point
+          if (m.code === "started") return;
           setError(m);
         } else if (m.type === "hint") setHint(m);
         else if (m.type === "rematch") {  // play again: the new table, our seat's token
@@ -289,6 +309,11 @@ function TablePage({ code, big, lang }) {
   const [dialog, setDialog] = useState(null);
   const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
   const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
+  const [copied, setCopied] = useState(false);
+  const copyLink = (link) => {
+    const done = () => setCopied(true);
+    if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => {});
+  };
   const joining = useRef(false);
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
@@ -342,6 +367,9 @@ function TablePage({ code, big, lang }) {
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
+  // one move per position: a double click on Draw must not send a second, stale one
+  const sentFor = useRef(null);
+  useEffect(() => { if (error) sentFor.current = null; }, [error]);
   useEffect(() => { if (error) setStarting(false); }, [error]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
@@ -377,15 +405,18 @@ function TablePage({ code, big, lang }) {
     }
   };
   const joinForm = html`<form onSubmit=${joinTable} class="inline join-form">
-    <label>${t("web.your_name")} <input value=${joinName} maxlength="24" onInput=${(e) => setJoinName(e.target.value)} /></label>
+    <label>${t("web.your_name")} <input value=${joinName} maxlength="24"
+      onInput=${(e) => { setJoinName(e.target.value); setError(null); }} /></label>
     <button class="primary" disabled=${!joinName.trim()}>${t("web.lobby.join_button")}</button></form>`;
 
   if (table.status === "waiting") {
     const link = `${location.origin}/t/${table.code}`;
     return html`<section class="waiting">
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
-      <p>${t("web.share")} <a href=${link}>${link}</a></p>
-      ${error && html`<p class="error" role="alert">${error.message}</p>`}
+      <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
+        ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
+      <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules), rounds: tn("web.rounds_count", table.round_count) })}</p>
+      ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
@@ -402,7 +433,11 @@ function TablePage({ code, big, lang }) {
   const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
   const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const targets = selected ? targetsFor(selected) : [];
-  const move = (m) => send({ type: "action", move: m, version: msg.version });
+  const move = (m) => {
+    if (sentFor.current === msg.version) return;
+    sentFor.current = msg.version;
+    send({ type: "action", move: m, version: msg.version });
+  };
   const playOn = (train) => {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
   };
@@ -421,8 +456,10 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
+  const hintTrain = (where) => (where === "M" ? t("game.train.mexican_the")
+    : Number(where) === you ? t("game.train.own") : t("game.train.of", { name: iso(names[Number(where)]) }));
   const moveText = (m) => (m === "draw" ? t("game.draw") : m === "pass" ? t("game.pass")
-    : t("web.hint.play", { tile: m.split("@")[0], train: trainLabel(m.split("@")[1] === "M" ? "M" : Number(m.split("@")[1])) }));
+    : t("web.hint.play", { tile: m.split("@")[0], train: hintTrain(m.split("@")[1]) }));
   const hintText = hint && (typeof hint.win_probability === "number"
     ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
     : moveText(hint.move));
@@ -434,7 +471,7 @@ function TablePage({ code, big, lang }) {
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
       <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
-      <span class=${myTurn ? "turn mine" : "turn"}>${view && view.ended ? t("web.round_over")
+      <span class=${myTurn ? "turn mine" : "turn"}>${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
@@ -479,34 +516,35 @@ function TablePage({ code, big, lang }) {
         })}
         </div>
       </div>
+      ${you !== null && view && html`<div class="hand-area">
+        <div class="actions">
+          <button onClick=${() => move("draw")} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
+          <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
+          <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
+          ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}${
+            hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}</span>` : ""}</span>`}
+        </div>
+        <div class="hand" role="group" aria-label=${t("web.your_hand")}>
+          ${view.hand.map((tile) => {
+            const playable = playableTiles.has(tile);
+            const hinted = hint && hint.version === msg.version && hint.move.startsWith(tile + "@");
+            return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
+                data-tile=${tile} aria-pressed=${selected === tile}
+                aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
+                onPointerDown=${(e) => onPointerDown(tile, e)}
+                onClick=${() => chooseTile(tile)}>
+              <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
+          })}
+        </div>
+      </div>`}
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
       </aside>
     </div>
-    ${you !== null && view && html`<div class="hand-area">
-      <div class="actions">
-        <button onClick=${() => move("draw")} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
-        <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
-        <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-        ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}${
-          hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}</span>` : ""}</span>`}
-      </div>
-      <div class="hand" role="group" aria-label=${t("web.your_hand")}>
-        ${view.hand.map((tile) => {
-          const playable = playableTiles.has(tile);
-          const hinted = hint && hint.version === msg.version && hint.move.startsWith(tile + "@");
-          return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
-              data-tile=${tile} aria-pressed=${selected === tile}
-              aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
-              onPointerDown=${(e) => onPointerDown(tile, e)}
-              onClick=${() => chooseTile(tile)}>
-            <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
-        })}
-      </div>
-    </div>`}
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
+    <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
       you=${you} send=${send} onClose=${() => setDialog(null)} />`}
@@ -521,13 +559,13 @@ const LOG_LENGTH = 8;
 function moveWords(text, names) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
-  const who = names[seat];
+  const who = iso(names[seat]);
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
   const owner = where === "M" ? "M" : Number(where);
   const train = owner === "M" ? t("game.train.mexican_the")
-    : owner === seat ? t("game.train.own_the") : t("game.train.of", { name: names[owner] });
+    : owner === seat ? t("game.train.own_the") : t("game.train.of", { name: iso(names[owner]) });
   return t("web.log.play", { who, tile, train });
 }
 
@@ -559,6 +597,15 @@ function ScoreSheet({ sheet, names }) {
 function playAgain(table, send) {
   if (table.next && localStorage.getItem(tokenKey(table.next))) go(`/t/${table.next}`);
   else send({ type: "rematch" });
+}
+
+// The game's result under a finished table, with its record and replay: the end dialog
+// shows it once, this stays (after a reload, for a spectator arriving late).
+function ResultBar({ table, sheet, names }) {
+  if (table.status !== "finished" || !sheet.complete) return null;
+  return html`<div class="result"><p class="winners">${t("web.winners_list", { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
+    ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
+      href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}</div>`;
 }
 
 function AgainBar({ table, you, send }) {
@@ -637,7 +684,7 @@ function ReplayPage({ id, big }) {
       <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker">⚑</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
-      && rnd.scores.map((p, s) => t("web.score_of", { name: names[s], points: p })).join(" · ")}</p>`}
+      && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
   </section>`;
 }
 
@@ -651,16 +698,16 @@ function StatsPage() {
   if (!data) return html`<p>${t("web.loading")}</p>`;
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
-    <table class="sheet"><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
+    <div class="scroll-x"><table class="sheet"><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
       <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.rate")}</th>
       <th scope="col">${t("web.stats.average")}</th></tr></thead>
-      <tbody>${data.players.map((p) => html`<tr><th scope="row">${p.name}</th><td>${p.games}</td><td>${p.wins}</td>
-        <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${p.average}</td></tr>`)}</tbody></table>
+      <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
+        <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => html`<li>
       <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
-      ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${n} ${g.totals[s]}`).join(", ")}`}
-      ${` — ${t("web.winners_list", { names: g.winners.map((s) => g.players[s]).join(", ") })}`}</li>`)}</ul>
+      ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
+      ${` — ${t("web.winners_list", { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
   </section>`;
 }
 
