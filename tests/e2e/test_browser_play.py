@@ -12,7 +12,16 @@ import time
 from pathlib import Path
 
 import pytest
-from browser_kit import ARGS, ARTIFACTS, CHROMIUM, create_via_api, need_browser, shot
+from browser_kit import (
+    ARGS,
+    ARTIFACTS,
+    CHROMIUM,
+    create_via_api,
+    need_browser,
+    play_until_over,
+    seat_page,
+    shot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -261,6 +270,9 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
         [made["code"], made["token"]],
     )
     page.goto(f"{server}/t/{made['code']}")
+    # the waiting room says what is played, and copies its link
+    expect(page.locator(".waiting")).to_contain_text(re.compile(r"Rules: Classic.*; 1 round\."))
+    expect(page.get_by_role("button", name="Copy the link")).to_be_visible()
     page.get_by_role("button", name="Start the game").click()
     expect(page.get_by_role("group", name="Your hand")).to_be_visible()
     # the same browser, without Ana's token, is a spectator who may take the bot's seat
@@ -276,9 +288,19 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     expect(page.locator(".late-join")).to_have_count(0)
     expect(page.get_by_text("watching")).to_have_count(0)
     assert page.locator(".hand-tile").count() > 0
-    # the statistics page: games, wins with their interval, average score
+    # the statistics page: games, wins with their interval, average score (of a game
+    # finished here, whatever the other tests did)
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    seat_page(
+        page,
+        server,
+        create_via_api(server, {"name": "Ben", "seats": ["bot:greedy"], "options": tiny}),
+    )
+    play_until_over(page)
     page.goto(server + "/stats")
-    expect(page.get_by_role("columnheader", name="Win rate (95% interval)")).to_be_visible()
+    head = page.get_by_role("columnheader", name="Win rate (95% interval)")
+    expect(head).to_be_visible()
+    assert head.evaluate("e => e.scrollWidth <= e.clientWidth")  # its title whole, not cut
     recent = page.locator(".recent li").first.inner_text()
     assert re.match(r"#\d+ \S", recent), recent  # words kept apart
     assert " — Winners: " in recent, recent
