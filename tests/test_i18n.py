@@ -125,6 +125,18 @@ def test_a_plural_missing_in_one_language_falls_back_to_english() -> None:
     assert Translator("xx").plural("tui.plan.count", 1) == "1 tile"
 
 
+def wrong_end(train: int) -> IllegalActionError:
+    """Seat 0 plays 0-1 on ``train``, whose open end is 4: the engine's refusal."""
+    rules = Rules.preset("classic", max_pip=4, hand_size={"2": 3})
+    hands = [[Tile(0, 4), Tile(0, 1), Tile(1, 2)], [Tile(2, 3), Tile(3, 3), Tile(1, 1)]]
+    dealt = {*hands[0], *hands[1], Tile(4, 4)}
+    boneyard = [t for t in tile_set(4).tiles if t not in dealt]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
+    with pytest.raises(IllegalActionError) as info:
+        state.apply(Action.play(Tile(0, 1), train))
+    return info.value
+
+
 def test_italian_joins_su_to_the_article_of_a_train() -> None:
     # "su il treno" is not Italian: "sul treno"
     t = Translator("it")
@@ -132,14 +144,7 @@ def test_italian_joins_su_to_the_article_of_a_train() -> None:
         text = t("tui.log.play", who="Ana", tile="1-2", train=t.train_label(train, 0, {1: "Ben"}))
         assert " sul " in text
         assert "su il" not in text
-    rules = Rules.preset("classic", max_pip=4, hand_size={"2": 3})
-    hands = [[Tile(0, 4), Tile(0, 1), Tile(1, 2)], [Tile(2, 3), Tile(3, 3), Tile(1, 1)]]
-    dealt = {*hands[0], *hands[1], Tile(4, 4)}
-    boneyard = [x for x in tile_set(4).tiles if x not in dealt]
-    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
-    with pytest.raises(IllegalActionError) as info:
-        state.apply(Action.play(Tile(0, 1), MEXICAN))
-    assert "sul treno messicano" in error_text(info.value, "it")
+    assert "sul treno messicano" in error_text(wrong_end(MEXICAN), "it")
     assert Translator("fr")("tui.log.play", who="A", tile="1-2", train="il") == "A : 1-2 sur il"
 
 
@@ -196,15 +201,9 @@ def test_every_error_code_has_a_message() -> None:
 )
 def test_a_tile_that_does_not_fit_names_the_player(lang: str, words: list[str]) -> None:
     # "0-1 does not fit their own train" had no subject for "their"
-    rules = Rules.preset("classic", max_pip=4, hand_size={"2": 3})
-    hands = [[Tile(0, 4), Tile(0, 1), Tile(1, 2)], [Tile(2, 3), Tile(3, 3), Tile(1, 1)]]
-    dealt = {*hands[0], *hands[1], Tile(4, 4)}
-    boneyard = [t for t in tile_set(4).tiles if t not in dealt]
-    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
-    with pytest.raises(IllegalActionError) as info:
-        state.apply(Action.play(Tile(0, 1), 0))
-    assert info.value.code == "wrong_end"
-    text = error_text(info.value, lang, {0: "Ana", 1: "Ben"})
+    error = wrong_end(0)
+    assert error.code == "wrong_end"
+    text = error_text(error, lang, {0: "Ana", 1: "Ben"})
     assert text.startswith("Ana")
     for word in words[1:]:
         assert word in text

@@ -31,6 +31,21 @@ SCREENS = [
 ]
 
 
+def at_table(
+    browser: Any, server: str, made: dict[str, str], viewport: tuple[int, int], lang: str
+) -> tuple[Any, Any]:
+    """A new browser context at ``viewport``, seated at the table ``made`` as its creator,
+    once the hand shows."""
+    from playwright.sync_api import expect
+
+    width, height = viewport
+    context = browser.new_context(viewport={"width": width, "height": height}, locale=lang)
+    page = context.new_page()
+    seat_page(page, server, made, lang)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    return context, page
+
+
 def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) -> None:
     need_browser()
     from playwright.sync_api import expect, sync_playwright
@@ -43,12 +58,7 @@ def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) ->
                     server,
                     {"name": "Bartholomew Longname", "seats": ["bot:greedy"] * others},
                 )
-                context = browser.new_context(
-                    viewport={"width": width, "height": height}, locale=lang
-                )
-                page = context.new_page()
-                seat_page(page, server, made, lang)
-                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                context, page = at_table(browser, server, made, (width, height), lang)
                 size = page.evaluate(
                     "() => ({board: document.querySelector('.board').offsetWidth,"
                     " tiles: Math.min(...[...document.querySelectorAll('.train-tiles')]"
@@ -80,10 +90,7 @@ def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) ->
             made = create_via_api(server, {"name": "Grandma Rosemary", "seats": ["open"] * 3})
             for name in ("Uncle Robert Junior", "Wolfeschlegelsteinhause", "Cousin Ellie May"):
                 join_via_api(server, made["code"], name)
-            context = browser.new_context(viewport={"width": 1280, "height": 860})
-            page = context.new_page()
-            seat_page(page, server, made)
-            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            context, page = at_table(browser, server, made, (1280, 860), "en")
             fit = page.evaluate(
                 "() => ({totals: [...document.querySelectorAll('.layout .sheet tfoot td')]"
                 ".map(td => td.getBoundingClientRect().right),"
