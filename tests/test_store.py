@@ -71,6 +71,8 @@ def test_finished_games_give_statistics_for_people_not_bots(store: Store) -> Non
     recent = store.recent_games(1)[0]
     assert recent.players == ("Ben", "Ana")
     assert recent.winners == (0, 1)
+    assert store.recent_games()[1].humans == (True, False, True)
+    assert store.humans_of(g1) == (True, False, True)
     game = store.game(g1)
     assert game is not None
     assert game.players == ("Ana", "Bot", "Ben")

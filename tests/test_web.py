@@ -293,11 +293,17 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     lo, hi = wilson_interval(names["Ana"]["wins"], 1)
     assert names["Ana"]["win_interval"] == [round(lo, 4), round(hi, 4)]
     assert stats["recent"][0]["id"] == game_id
+    # which seats were bots, and their level, so pages can name them in their language
+    assert stats["recent"][0]["bots"] == [None, "greedy", None]
+    games = client.get("/api/games").json()
+    assert games[0]["humans"] == [True, False, True]
+    assert games[0]["bots"] == [None, "greedy", None]
     # the replay viewer's frames: one per action plus the deal, every hand shown
     frames = client.get(f"/api/games/{game_id}/replay").json()
     first = frames["rounds"][0]
     assert len(first["frames"]) == len(replayed.match.rounds[0].history) + 1
     assert len(first["frames"][0]["hands"]) == 3
+    assert frames["bots"] == [None, "greedy", None]
 
 
 def test_a_table_of_bots_and_one_player_waits_for_the_player(client: TestClient) -> None:

@@ -227,6 +227,12 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     last = int(steps.inner_text().split(" / ")[1])
     slider.fill(str(last))
     # the round's end names each score's player
-    ended = re.compile("Round over \u2068?Ana\u2069? \\d+ · \u2068?Bot 2 \\(")
+    ended = re.compile("Round over \u2068?Ana\u2069? \\d+ · \u2068?Bot 2 \\(beginner\\)")
     expect(page.locator(".replay")).to_contain_text(ended)
+    # in French the bot is the reader's "Robot 2 (débutant)", here and in the statistics
+    page.get_by_label("Language").select_option("fr")
+    expect(page.locator(".replay")).to_contain_text("Robot 2 (débutant)")
+    page.goto(server + "/stats")
+    expect(page.locator(".recent li").first).to_contain_text("Robot 2 (débutant)")
+    page.get_by_label("Langue").select_option("en")
     assert not errors, errors

@@ -84,6 +84,8 @@ class GameSummary:
     players: tuple[str, ...]
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    #: per seat: a person (True) or a bot at the game's end
+    humans: tuple[bool, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -92,6 +94,7 @@ class GameSummary:
             "players": list(self.players),
             "totals": list(self.totals),
             "winners": list(self.winners),
+            "humans": list(self.humans),
         }
 
 
@@ -243,7 +246,7 @@ class Store:
         out = []
         for (game_id,) in ids:
             rows = self._read(
-                "SELECT r.seat, r.name, r.total, r.won, g.finished FROM results r "
+                "SELECT r.seat, r.name, r.total, r.won, g.finished, r.human FROM results r "
                 "JOIN games g ON g.id = r.game_id WHERE r.game_id = ? ORDER BY r.seat",
                 (game_id,),
             )
@@ -254,9 +257,15 @@ class Store:
                     players=tuple(r[1] for r in rows),
                     totals=tuple(r[2] for r in rows),
                     winners=tuple(r[0] for r in rows if r[3]),
+                    humans=tuple(bool(r[5]) for r in rows),
                 )
             )
         return out
+
+    def humans_of(self, game_id: int) -> tuple[bool, ...]:
+        """Per seat of a finished game: a person (True) or a bot at its end."""
+        rows = self._read("SELECT human FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
+        return tuple(bool(r[0]) for r in rows)
 
     def player_stats(self, name: str | None = None) -> list[PlayerStats]:
         """Games, wins and average total per human player name (bots are not counted)."""

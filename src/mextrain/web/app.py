@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, MutableMapping
+from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -28,7 +28,7 @@ from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_langu
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, RulesError
 from mextrain.sim.stats import wilson_interval
-from mextrain.store import ServerLock, Store
+from mextrain.store import GameSummary, ServerLock, Store
 
 from .messages import (
     ActionMessage,
@@ -42,7 +42,15 @@ from .messages import (
     StartMessage,
     parse_client_message,
 )
-from .tables import Client, Settings, Table, TableError, TableManager, bot_levels
+from .tables import (
+    Client,
+    Settings,
+    Table,
+    TableError,
+    TableManager,
+    bot_level_of,
+    bot_levels,
+)
 
 __all__ = ["create_app"]
 
@@ -195,7 +203,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def games(request: Request, name: str | None = None, limit: int = 20) -> list[Any]:
         limit = max(1, min(limit, 100))
-        return [g.to_dict() for g in store_of(request).recent_games(limit, name)]
+        return [_summary(g) for g in store_of(request).recent_games(limit, name)]
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: int, request: Request) -> Response:
@@ -215,9 +223,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         if game is None:
             raise _refuse(404, "no_game", "no such game")
         result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
-        return await asyncio.to_thread(
+        frames = await asyncio.to_thread(
             _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
         )
+        frames["bots"] = _bots(game.players, store_of(request).humans_of(game_id))
+        return frames
 
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
@@ -230,7 +240,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             row["win_rate"] = round(p.wins / p.games, 4) if p.games else 0.0
             row["win_interval"] = [round(lo, 4), round(hi, 4)]
             players.append(row)
-        return {"players": players, "recent": [g.to_dict() for g in store.recent_games(10, name)]}
+        return {"players": players, "recent": [_summary(g) for g in store.recent_games(10, name)]}
 
     # -- play ------------------------------------------------------------------------
 
@@ -366,6 +376,20 @@ async def _pump(websocket: WebSocket, client: Client) -> None:
         client.closed = True
     with contextlib.suppress(Exception):
         await websocket.close()
+
+
+def _bots(players: Sequence[str], humans: Sequence[bool]) -> list[str | None]:
+    """Per seat, the level of a bot (its name is the server's English one: pages say it
+    in their reader's language), None for a person."""
+    people = list(humans) or [False] * len(players)
+    return [
+        None if human else bot_level_of(name, seat)
+        for seat, (name, human) in enumerate(zip(players, people, strict=True))
+    ]
+
+
+def _summary(game: GameSummary) -> dict[str, Any]:
+    return {**game.to_dict(), "bots": _bots(game.players, game.humans)}
 
 
 def _replay_frames(

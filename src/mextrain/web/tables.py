@@ -618,6 +618,13 @@ def _move(action: Action) -> str:
     return f"{action.tile}@{train}"
 
 
+def bot_level_of(name: str, seat: int) -> str | None:
+    """The level of the bot that ``name`` names at ``seat`` ("Bot 2 (beginner)":
+    ``greedy``), for pages that show it in their reader's language; None for a name
+    that is no bot's."""
+    return next((level for level in bot_levels() if _bot_name(level, seat) == name), None)
+
+
 def _bot_name(level: str, seat: int) -> str:
     """A bot seat's name in records and statistics: "Bot 2 (beginner)", with the level as
     the lobby calls it (pages show it in each player's language)."""

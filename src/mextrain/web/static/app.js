@@ -41,6 +41,13 @@ function seatNames(seats) {
     : s.name || t("game.seat", { number: i + 1 })));
 }
 
+// A finished game's names as the reader says them: a bot's "Bot 2 (medium)" (the record's
+// English) becomes "Robot 2 (moyen)"; people's names stay as they are.
+function gameNames(players, bots) {
+  return players.map((n, i) => (bots && bots[i]
+    ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${bots[i]}`) }) : n));
+}
+
 // A key that is the page's own shortcut: never with Ctrl, Alt or Cmd (Ctrl+P prints,
 // Ctrl+D bookmarks), nor while typing in a field or using a slider or list.
 function isShortcut(e) {
@@ -663,7 +670,7 @@ function ReplayPage({ id, big }) {
   if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
-  const names = data.players;
+  const names = gameNames(data.players, data.bots);
   return html`<section class="replay">
     <h1>${t("web.replay")} #${id} <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></h1>
     <div class="controls">
@@ -704,7 +711,7 @@ function StatsPage() {
       <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
         <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
-    <ul class="recent">${data.recent.map((g) => html`<li>
+    <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
       ${` — ${t("web.winners_list", { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
