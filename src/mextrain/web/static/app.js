@@ -642,6 +642,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
       ${complete && table.game_id && html`<p>
         <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
           href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
+      ${complete && table.next && html`<p>${t("web.again.started")}</p>`}
       <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
       ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
         ${table.next ? t("web.again.join") : t("web.again.button")}</button>`}
