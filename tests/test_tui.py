@@ -892,6 +892,29 @@ def test_wide_names_keep_the_columns_of_trains_results_and_score_sheet() -> None
     assert {cell_len(line) for line in sheet[:2]} == {cell_len(sheet[0])}, sheet[:2]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("players", [2, 6, 8, 10])
+def test_the_score_sheet_fits_80_columns_and_its_head_its_columns(lang: str, players: int) -> None:
+    # with six or more seats the rows ran past 80 columns and wrapped; "Stazione" and
+    # "Kierros" pushed every name one cell right of its numbers
+    rules = Rules.preset("cardinal" if players > 8 else "classic")
+    match = Match.new(rules, players, random.Random(1))
+    state = match.current
+    rng = random.Random(1)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    names = [f"Player number {i + 1}" for i in range(players)]
+    sheet = score_sheet_markup(match, Translator(lang), names)
+    lines = Content.from_markup(sheet).plain.split("\n")
+    assert {cell_len(line) for line in lines} == {cell_len(lines[0])}
+    assert cell_len(lines[0]) <= 74  # 80 less a window's frame, padding and scroll bar
+    numbers = list(re.finditer(r"\d+", lines[1]))[3:]  # after the round and its engine a-a
+    assert [int(m.group()) for m in numbers] == match.round_scores()[0]
+    # each score ends in the column where its player's name ends, right-aligned alike
+    assert all(lines[0][m.end() - 1] != " " for m in numbers), lines[:2]
+    assert all(lines[0][m.end()] == " " for m in numbers[:-1]), lines[:2]
+
+
 def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:
     odd = "[/]Ana [b"
 

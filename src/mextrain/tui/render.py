@@ -250,13 +250,24 @@ def round_result_markup(
     return "\n".join(lines)
 
 
+#: the columns a score sheet may use: 80, less a window's frame, padding and scroll bar
+SHEET_WIDTH = 74
+
+
 def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
-    """Every round of the rules (played or not) by seat, then the totals."""
+    """Every round of the rules (played or not) by seat, then the totals, in
+    `SHEET_WIDTH` columns for up to ten seats whatever the language's words."""
     n = match.players
-    col = max(5, min(10, (66 // max(n, 1)) - 1))
+    round_word = t("game.round")
     engine_word = t("game.engine")
     engine_word = engine_word[:1].upper() + engine_word[1:]
-    head = f"{t('game.round'):<6}{engine_word:>7} " + "".join(
+    # the left part: the round's number, then its engine (as wide as the words need)
+    left_a = max(6, cell_len(round_word) + 1)
+    left_b = max(7, cell_len(engine_word))
+    left = left_a + left_b + 1
+    col = max(4, min(10, (SHEET_WIDTH - left) // max(n, 1) - 1))
+    head = escape(fit(round_word, left_a) + fit(engine_word, left_b, right=True) + " ")
+    head += "".join(
         escape(fit(clip(name, col), col + 1, right=True))
         for name in names  # padded as shown, then escaped
     )
@@ -264,7 +275,7 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     scores = match.round_scores()
     for k in range(match.rules.round_count):
         engine = match.rules.engine_for(k)
-        row = f"{k + 1:<6}{f'{engine}-{engine}':>7} "
+        row = f"{k + 1:<{left_a}}{f'{engine}-{engine}':>{left_b}} "
         if k < len(scores):
             row += "".join(f"{p:>{col + 1}}" for p in scores[k])
         elif k == match.round_index and not match.current.is_over:
@@ -274,7 +285,7 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
         lines.append(row)
     totals = match.totals
     leaders = set(match.winners)
-    total_row = f"{t('game.total'):<13} " + "".join(
+    total_row = escape(fit(t("game.total"), left)) + "".join(
         f"{(str(p) + ('★' if s in leaders else '')):>{col + 1}}" for s, p in enumerate(totals)
     )
     lines.append(f"[b]{total_row}[/b]")
