@@ -640,6 +640,19 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
             assert move in {hint_words(a, 0, t, table.names) for a in view.legal_actions}
             if len(view.legal_actions) > 1:  # the search's estimate comes with it
                 assert move != first
+            # asked again in the same position, the hint is the same, chances and all
+            await pilot.press("v")
+            for _ in range(200):
+                await pilot.pause()
+                if not plain(table.query_one("#message", Static)).startswith("Hint:"):
+                    break
+            await pilot.press("h")
+            for _ in range(200):
+                await pilot.pause()
+                if plain(table.query_one("#message", Static)).startswith("Hint:"):
+                    break
+            again = plain(table.query_one("#message", Static)).removeprefix("Hint: ")
+            assert again == message
             await pilot.press("v")
             for _ in range(200):
                 await pilot.pause()

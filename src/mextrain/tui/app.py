@@ -9,7 +9,6 @@ think in a worker, one move at a time at a readable pace, so the screen stays li
 from __future__ import annotations
 
 import asyncio
-import random
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -117,7 +116,6 @@ class TableScreen(Screen[None]):
         self.message = ""
         self._token = 0
         self._ended_shown = -1
-        self.hint_rng = random.Random()
 
     # -- layout --------------------------------------------------------------------------
 
@@ -434,7 +432,9 @@ class TableScreen(Screen[None]):
         self.run_worker(self.hint_worker(mine), exclusive=True, group="hint")
 
     async def hint_worker(self, view: SeatView) -> None:
-        hints = await asyncio.to_thread(hints_for, view, self.hint_rng)
+        # the same position gets the same hint (seeded by the game and the position)
+        rng = self.session.rng("hint", view.seat, view.round_index, len(view.history))
+        hints = await asyncio.to_thread(hints_for, view, rng)
         mine = self.my_view()
         if mine is None or mine.history != view.history:
             return
