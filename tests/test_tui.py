@@ -261,6 +261,43 @@ def test_undo_and_the_same_move_meet_the_same_bot_replies() -> None:
         assert session.state.history == before
 
 
+def test_seats_given_on_resume_replace_the_first_and_keep_the_rest(data_dir: Path) -> None:
+    seats = [SeatSpec("human", "Ana"), SeatSpec("planner", "Ben"), SeatSpec("random", "Cy")]
+    session = GameSession.new(SMALL, seats, seed=3)
+    drive(session, 4)
+    assert session.path is not None
+    mine = GameSession.load(session.path, ["human"])
+    assert [s.kind for s in mine.seats] == ["human", "planner", "random"]
+    swapped = GameSession.load(session.path, ["expert", "human"])
+    assert [s.kind for s in swapped.seats] == ["expert", "human", "random"]
+    with pytest.raises(ValueError, match="the saved game has 3 seats, not 4"):
+        GameSession.load(session.path, ["human"] * 4)
+
+
+def test_a_hint_asked_on_someone_elses_turn_says_so() -> None:
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"))
+        app = PlayApp(setup=setup, lang="en", delay=30, seed=23, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):  # until the bot is to move (it waits its 30 s)
+                await pilot.pause()
+                session = app.session
+                if session is not None and app.table is not None:
+                    if session.state.current_seat == 1:
+                        break
+                    if app.table.my_view() is not None:
+                        await press_action(pilot, app, choice(app))
+            table = app.table
+            assert table is not None
+            assert table.my_view() is None
+            await pilot.press("h")
+            await pilot.pause()
+            message = plain(table.query_one("#message", Static))
+            assert message == "A hint is for your own turn."
+
+    run(scenario)
+
+
 def test_undo_is_refused_with_two_people() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("human", "Ben")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=2, save=False)

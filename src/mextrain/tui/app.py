@@ -426,7 +426,8 @@ class TableScreen(Screen[None]):
 
     def action_hint(self) -> None:
         mine = self.my_view()
-        if mine is None:
+        if mine is None:  # a bot's or another person's turn: say why nothing comes
+            self.say(self.t("tui.hint.own_turn"))
             return
         self.say(self.t("tui.hint.thinking"))
         self.run_worker(self.hint_worker(mine), exclusive=True, group="hint")

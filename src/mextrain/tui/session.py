@@ -158,8 +158,8 @@ class GameSession:
     def load(
         cls, path: Path, seats: Sequence[str] | None = None, seed: int | None = None
     ) -> GameSession:
-        """Resume the saved game at ``path``; ``seats`` (kinds, filled up with the last bot
-        as for a new game) overrides the saved seats, ``seed`` the saved seed (a game
+        """Resume the saved game at ``path``; ``seats`` (kinds) overrides the first saved
+        seats (the others stay as saved), ``seed`` the saved seed (a game
         saved without one gets a new one). A game saved by `mextrain play` goes on in its
         own file; a record from elsewhere is left as it is, and the game goes on in a new
         file among the saved games."""
@@ -171,14 +171,21 @@ class GameSession:
         ours = isinstance(extra, dict)
         extra = extra if isinstance(extra, dict) else {}
         kinds: list[str]
-        if seats is not None:  # as for a new game: a shorter list is filled with its last bot
-            kinds = parse_seats(seats, len(names))
-        else:
-            saved = extra.get("seats")
-            if isinstance(saved, list) and len(saved) == len(names):
-                kinds = [str(k) for k in saved]
-            else:  # a record from elsewhere: the first seat plays, the others are bots
-                kinds = [HUMAN] + ["greedy"] * (len(names) - 1)
+        saved = extra.get("seats")
+        kept = [str(k) for k in saved] if isinstance(saved, list) else None
+        if kept is not None and len(kept) != len(names):
+            kept = None
+        if seats is not None:
+            # the seats given, in order; the others keep what they were saved as (a record
+            # from elsewhere: filled up with the last bot given, as for a new game)
+            given = parse_seats(seats)
+            if len(given) > len(names):
+                raise ValueError(f"the saved game has {len(names)} seats, not {len(given)}")
+            kinds = given + kept[len(given) :] if kept else parse_seats(given, len(names))
+        elif kept is not None:
+            kinds = kept
+        else:  # a record from elsewhere: the first seat plays, the others are bots
+            kinds = [HUMAN] + ["greedy"] * (len(names) - 1)
         if len(kinds) != len(names):
             raise ValueError(f"the saved game has {len(names)} seats, not {len(kinds)}")
         specs = [SeatSpec(kind, name) for kind, name in zip(kinds, names, strict=True)]
