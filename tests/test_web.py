@@ -717,6 +717,17 @@ def test_a_connection_that_never_says_hello_is_closed(db: Path) -> None:
             assert json.loads(ws.receive_text())["code"] == "hello_timeout"
 
 
+def unloaded(manager: Any, *codes: str, seconds: float = 5) -> bool:
+    """Wait until the tables ``codes`` have left the manager's memory; False if they have
+    not within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while any(c in manager.tables for c in codes):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
 def test_a_finished_table_leaves_memory_and_is_read_back_on_demand(db: Path) -> None:
     with TestClient(create_app(db, settings())) as tc:
         made = create(
@@ -732,10 +743,7 @@ def test_a_finished_table_leaves_memory_and_is_read_back_on_demand(db: Path) -> 
         finally:
             conn.close()
         manager = tc.app.state.manager  # type: ignore[attr-defined]
-        deadline = time.monotonic() + 5
-        while made["code"] in manager.tables and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert made["code"] not in manager.tables
+        assert unloaded(manager, made["code"])
         info = tc.get(f"/api/tables/{made['code']}").json()
         assert info["status"] == "finished"
         assert info["game_id"] == final["table"]["game_id"]
@@ -773,9 +781,7 @@ def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
             finally:
                 conn.close()
             codes.append(made["code"])
-        deadline = time.monotonic() + 5
-        while any(c in manager.tables for c in codes) and time.monotonic() < deadline:
-            time.sleep(0.01)
+        assert unloaded(manager, *codes)
         manager.recent.clear()
         first, second = codes
         for _ in range(5):
@@ -955,10 +961,7 @@ def test_people_back_at_a_finished_table_share_it_and_play_again_together(
             ana.close()
             ben.close()
         manager = tc.app.state.manager  # type: ignore[attr-defined]
-        deadline = time.monotonic() + 5
-        while code in manager.tables and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert code not in manager.tables  # unloaded once both had gone
+        assert unloaded(manager, code)  # once both had gone
         if evicted:
             manager.recent.clear()
         ana = Conn(tc, code, made["token"])

@@ -170,7 +170,6 @@ class GameSession:
         extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
         ours = isinstance(extra, dict)
         extra = extra if isinstance(extra, dict) else {}
-        kinds: list[str]
         saved = extra.get("seats")
         kept = [str(k) for k in saved] if isinstance(saved, list) else None
         if kept is not None and len(kept) != len(names):
@@ -179,8 +178,6 @@ class GameSession:
             # the seats given, in order; the others keep what they were saved as (a record
             # from elsewhere: filled up with the last bot given, as for a new game)
             given = parse_seats(seats)
-            if len(given) > len(names):
-                raise ValueError(f"the saved game has {len(names)} seats, not {len(given)}")
             kinds = given + kept[len(given) :] if kept else parse_seats(given, len(names))
         elif kept is not None:
             kinds = kept

@@ -463,10 +463,8 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const hintTrain = (where) => (where === "M" ? t("game.train.mexican_the")
-    : Number(where) === you ? t("game.train.own") : t("game.train.of", { name: iso(names[Number(where)]) }));
   const moveText = (m) => (m === "draw" ? t("game.draw") : m === "pass" ? t("game.pass")
-    : t("web.hint.play", { tile: m.split("@")[0], train: hintTrain(m.split("@")[1]) }));
+    : t("web.hint.play", { tile: m.split("@")[0], train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
   const hintText = hint && (typeof hint.win_probability === "number"
     ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
     : moveText(hint.move));
@@ -570,10 +568,15 @@ function moveWords(text, names) {
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
-  const owner = where === "M" ? "M" : Number(where);
-  const train = owner === "M" ? t("game.train.mexican_the")
-    : owner === seat ? t("game.train.own_the") : t("game.train.of", { name: iso(names[owner]) });
-  return t("web.log.play", { who, tile, train });
+  return t("web.log.play", { who, tile, train: trainWords(where, seat, names, "game.train.own_the") });
+}
+
+// Where a tile goes, in words: "the Mexican train", "Ben's train", or the mover's own
+// (``ownKey``: "their own train" in a log, "your train" in a hint).
+function trainWords(where, seat, names, ownKey) {
+  if (where === "M") return t("game.train.mexican_the");
+  const owner = Number(where);
+  return owner === seat ? t(ownKey) : t("game.train.of", { name: iso(names[owner]) });
 }
 
 function MoveLog({ history, names }) {
@@ -606,13 +609,18 @@ function playAgain(table, send) {
   else send({ type: "rematch" });
 }
 
-// The game's result under a finished table, with its record and replay: the end dialog
-// shows it once, this stays (after a reload, for a spectator arriving late).
+// A finished game's winners, then its record and replay (when the game is stored).
+function GameResult({ table, sheet, names }) {
+  return html`<p class="winners">${t("web.winners_list", { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
+    ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
+      href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}`;
+}
+
+// The game's result under a finished table: the end dialog shows it once, this stays
+// (after a reload, for a spectator arriving late).
 function ResultBar({ table, sheet, names }) {
   if (table.status !== "finished" || !sheet.complete) return null;
-  return html`<div class="result"><p class="winners">${t("web.winners_list", { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
-    ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
-      href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}</div>`;
+  return html`<div class="result"><${GameResult} table=${table} sheet=${sheet} names=${names} /></div>`;
 }
 
 function AgainBar({ table, you, send }) {
@@ -638,10 +646,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
         ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
       <table class="sheet small"><tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
         <td>${scores[s]}</td><td>${t("web.total_points", { points: sheet.totals[s] })}</td></tr>`)}</tbody></table>
-      ${complete && html`<p class="winners">${t("web.winners_list", { names: sheet.winners.map((s) => names[s]).join(", ") })}</p>`}
-      ${complete && table.game_id && html`<p>
-        <a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
-          href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}
+      ${complete && html`<${GameResult} table=${table} sheet=${sheet} names=${names} />`}
       ${complete && table.next && html`<p>${t("web.again.started")}</p>`}
       <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
       ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
