@@ -25,7 +25,16 @@ from textual.widgets import Checkbox, Input, RichLog, Select, Static
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator, error_text
 from mextrain.records import GameRecord, load_record, replay_record
-from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Match, Rules
+from mextrain.rules import (
+    DRAW,
+    MEXICAN,
+    PASS,
+    Action,
+    IllegalActionError,
+    Match,
+    Rules,
+    SeatView,
+)
 from mextrain.tui import (
     GameSession,
     GameSetup,
@@ -696,18 +705,42 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
                 text = plain(table.query_one("#message", Static))
                 if not text.startswith("Hint:"):
                     break
-            train = planned_train(view)
-            start = view.trains[0].open_end
-            if train:
-                laid, pip = [], start
-                for tile in train:
-                    laid.append(tile.oriented(pip))
-                    pip = tile.other_end(pip)
-                tiles = " ".join(laid)
-                count = t.plural("tui.plan.count", len(train))
-                assert text == t("tui.plan.text", end=start, count=count, tiles=tiles)
-            else:
-                assert text == t("tui.plan.none", end=start)
+            assert text == plan_text(view, t)
+
+    run(scenario)
+
+
+def plan_text(view: SeatView, t: Translator) -> str:
+    """The message the plan key should give for ``view``."""
+    train = planned_train(view)
+    start = view.trains[view.seat].open_end
+    if not train:
+        return t("tui.plan.none", end=start)
+    laid, pip = [], start
+    for tile in train:
+        laid.append(tile.oriented(pip))
+        pip = tile.other_end(pip)
+    count = t.plural("tui.plan.count", len(train))
+    return t("tui.plan.text", end=start, count=count, tiles=" ".join(laid))
+
+
+def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=23)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            session = app.session
+            assert table is not None and session is not None
+            asked = session.state.view(0)
+            # the plan is asked for, then the human moves and the bot replies before the
+            # search is done: the answer is the plan from where the table is now
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            assert session.state.history != list(asked.history)
+            await table.plan_worker(asked)
+            now = session.state.view(0)
+            assert plain(table.query_one("#message", Static)) == plan_text(now, Translator("en"))
 
     run(scenario)
 

@@ -454,10 +454,16 @@ class TableScreen(Screen[None]):
         self.run_worker(self.plan_worker(view), exclusive=True, group="plan")
 
     async def plan_worker(self, view: SeatView) -> None:
-        # the exact search can take a moment on a big hand: keep the screen live
-        train = await asyncio.to_thread(planned_train, view)
-        if self.viewer != view.seat or self.session.state.history != list(view.history):
-            return  # the table moved on meanwhile
+        # the exact search can take a moment on a big hand: keep the screen live; if the
+        # table moves on meanwhile (bots keep playing), plan again from where it is now
+        while True:
+            train = await asyncio.to_thread(planned_train, view)
+            if self.viewer != view.seat:
+                return  # the screen went to another person (hot seat)
+            state = self.session.state
+            if state.round_index == view.round_index and state.history == list(view.history):
+                break
+            view = state.view(view.seat)
         start = view.trains[view.seat].open_end
         if not train:
             self.say(self.t("tui.plan.none", end=start))
