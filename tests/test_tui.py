@@ -631,6 +631,10 @@ def test_resume_from_the_command_line_needs_a_saved_game() -> None:
     result = CliRunner().invoke(main, ["play", "--rules", "cardinal", "--players", "3"])
     assert result.exit_code == 2
     assert "4 to 10 players" in result.output
+    args = ["play", "--rules", "cardinal", "--players", "3", "--lang", "fr"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert "Ces règles sont pour 4 à 10 joueurs, pas 3." in result.output
 
 
 def test_undo_against_bots_by_key() -> None:

@@ -172,7 +172,7 @@ def play(
     if not rules.allows_players(count):
         lo, hi = rules.players
         raise click.BadParameter(
-            f"these rules are for {lo} to {hi} players, not {count}", param_hint="--players"
+            t("tui.cli.players_range", low=lo, high=hi, count=count), param_hint="--players"
         )
     try:
         kinds = parse_seats(seats if seats else ["human", default_bot()], count)
