@@ -193,12 +193,12 @@ class ReferenceRound:
         return self.turn_plays(seat, tiles, self.turns_completed, first_play_of_round)
 
     def could_play_on_next_turn(self, seat: int) -> bool:
-        """Whether ``seat`` would have a play if its next turn began with the table as it
-        stands (for the blocked check at the end of a turn). Its next turn comes after the
-        turns of the seats in between, and that is the turn the Mexican-after-a-round rule
-        counts (RULES.md is silent; docs/RULES.md, "Blocked", says so)."""
-        turn = self.turns_completed + (seat - self.seat - 1) % self.players
-        return bool(self.turn_plays(seat, self.usable_tiles(seat, follow_up=False), turn))
+        """Whether ``seat`` would have a play if a turn of its began now, with the table
+        as it stands (for the blocked check at the end of a turn): RULES.md's "no seat has
+        a legal play in the position as it stands", the turns played so far included, so
+        a Mexican train still closed by the Mexican-after-a-round rule counts as closed."""
+        tiles = self.usable_tiles(seat, follow_up=False)
+        return bool(self.turn_plays(seat, tiles, self.turns_completed))
 
     def legal_actions(self) -> set[Action]:
         """Every action the seat to move may take (none once the round is over)."""

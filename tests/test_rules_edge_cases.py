@@ -294,23 +294,31 @@ def test_holder_starts_draw_cycle_then_later_draws_continue_the_boneyard():
 # -- more house-rule and double interactions -----------------------------------------------
 
 
-def test_block_check_sees_the_mexican_train_open_on_a_later_turn():
+def test_block_check_takes_the_mexican_train_as_it_stands():
     """RULES.md: blocked means "no seat has a legal play in the position as it stands";
-    with `mexican_after_first_round_of_turns` the Mexican train is closed to the next seats
-    (still in the first round of turns) but open on seat 0's next turn, so the round goes
-    on."""
+    with `mexican_after_first_round_of_turns` the Mexican train is still closed while the
+    first round of turns lasts, so a seat whose only play is on it has none as it stands,
+    though the train would open before its next turn: with the boneyard empty and nobody
+    else able to play, the round is blocked."""
     rules = Rules.preset("classic", mexican_after_first_round_of_turns=True)
     st = mk(rules, [["5-12", "7-12", "3-4"], ["0-1", "1-2"], ["0-2", "2-3"]], [])
     assert legal(st) == {"5-12@0", "7-12@0"}  # the Mexican train is not open yet
     do(st, "5-12@0")
+    assert st.ended == "blocked"
+    assert st.scores() == [7 + 12 + 3 + 4, 1 + 1 + 2, 2 + 2 + 3]
+
+
+def test_block_check_counts_the_mexican_train_once_every_seat_has_had_a_turn():
+    """The same table, one turn later in the round: once every seat has had a turn the
+    Mexican train is open, and a seat that can play on it keeps the round going."""
+    rules = Rules.preset("classic", mexican_after_first_round_of_turns=True)
+    st = mk(rules, [["5-12", "7-12", "3-4"], ["0-12", "0-1"], ["2-12", "2-3"]], [])
+    do(st, "5-12@0", "0-12@1")
     assert st.ended is None
-    assert legal(st) == {"pass"}
-    do(st, "pass")
-    assert st.ended is None
-    do(st, "pass")
+    do(st, "2-12@2")  # every seat has had a turn: 7-12 may go on the Mexican train
     assert st.ended is None
     assert st.current_seat == 0
-    assert legal(st) == {"7-12@M", "7-12@1", "7-12@2"}
+    assert legal(st) == {"7-12@M"}
 
 
 def test_follow_ups_within_the_turn_may_satisfy_the_newer_double_first():

@@ -576,8 +576,11 @@ class RoundState:
         return self._check(action) is None
 
     def has_legal_play(self, seat: int) -> bool:
-        """Whether ``seat`` could play a tile if its turn started now."""
-        return bool(self._start_plays(seat, self.turns + (seat - self.seat - 1) % self.n))
+        """Whether ``seat`` could play a tile if its turn started now, with the table as it
+        stands: its trains, the markers and the turns played so far (RULES.md's blocked
+        check: a Mexican train that `mexican_after_first_round_of_turns` keeps closed now
+        is closed, though it would open before some seat's next turn)."""
+        return bool(self._start_plays(seat, self.turns))
 
     def _compute_legal(self) -> _Legal:
         s = self.seat
