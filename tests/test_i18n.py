@@ -207,3 +207,61 @@ def test_a_tile_that_does_not_fit_names_the_player(lang: str, words: list[str]) 
     assert text.startswith("Ana")
     for word in words[1:]:
         assert word in text
+
+
+def test_french_elides_de_before_a_vowel() -> None:
+    t = Translator("fr")
+    assert t.train_label(1, 0, {1: "Émile"}) == "le train d'Émile"
+    assert t.train_label(1, 0, {1: "Ben"}) == "le train de Ben"
+    # a name set apart for right-to-left text keeps its mark after the apostrophe
+    assert t.train_label(1, 0, {1: "\u2068Anna\u2069"}) == "le train d'\u2068Anna\u2069"
+    # y and h go either way in French names: left as they are
+    assert t.train_label(1, 0, {1: "Hugo"}) == "le train de Hugo"
+    assert Translator("it").train_label(1, 0, {1: "Anna"}) == "il treno di Anna"
+
+
+@pytest.mark.parametrize(
+    ("lang", "label"),
+    [
+        ("en", "Seat 2's train"),
+        ("fr", "le train du joueur 2"),
+        ("it", "il treno del giocatore 2"),
+        ("fi", "pelaajan 2 juna"),
+    ],
+)
+def test_the_train_of_a_seat_without_a_name(lang: str, label: str) -> None:
+    # not "le train de Joueur 2": a seat number is no name
+    t = Translator(lang)
+    assert t.train_label(1, 0) == label
+    assert t.train_label(1, 0, {0: "Ana"}) == label
+
+
+@pytest.mark.parametrize(
+    ("lang", "own", "other"),
+    [
+        (
+            "en",
+            "The open double 0-0 on your train must be answered first.",
+            "The open double 0-0 on Ana's train must be answered first.",
+        ),
+        (
+            "fr",
+            "Il faut d'abord couvrir le double ouvert 0-0 sur votre train.",
+            "Il faut d'abord couvrir le double ouvert 0-0 sur le train d'Ana.",
+        ),
+        (
+            "it",
+            "Prima bisogna coprire il doppio aperto 0-0 sul tuo treno.",
+            "Prima bisogna coprire il doppio aperto 0-0 sul treno di Ana.",
+        ),
+    ],
+)
+def test_an_open_double_on_the_players_own_train_is_on_your_train(
+    lang: str, own: str, other: str
+) -> None:
+    # the sentence has no subject ("il faut", "bisogna"): "son propre train" had no owner
+    names = {0: "Ana", 1: "Ben"}
+    on_own = IllegalActionError("open_double_first", "", seat=1, double="0-0", train=1)
+    assert error_text(on_own, lang, names) == own
+    on_other = IllegalActionError("open_double_first", "", seat=1, double="0-0", train=0)
+    assert error_text(on_other, lang, names) == other

@@ -634,7 +634,7 @@ def test_resume_from_the_command_line_needs_a_saved_game() -> None:
     args = ["play", "--rules", "cardinal", "--players", "3", "--lang", "fr"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 2
-    assert "Ces règles sont pour 4 à 10 joueurs, pas 3." in result.output
+    assert "Ces règles se jouent de 4 à 10 joueurs, pas à 3." in result.output
 
 
 def test_undo_against_bots_by_key() -> None:
@@ -735,7 +735,8 @@ def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
             await settle(pilot, app)
             table = app.table
             session = app.session
-            assert table is not None and session is not None
+            assert table is not None
+            assert session is not None
             asked = session.state.view(0)
             # the plan is asked for, then the human moves and the bot replies before the
             # search is done: the answer is the plan from where the table is now
@@ -1222,3 +1223,15 @@ def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(
     )
     assert out.exit_code == 2
     assert "x9" in out.output
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
+    # the key bars and the turn's prompt are one line each: longer, they are cut or wrap
+    t = Translator(lang)
+    for line in (
+        t("tui.keys.bar"),
+        t("tui.watch.keys"),
+        f"{t('tui.prompt.choose_tile')} {t('tui.prompt.or_pass')}",
+    ):
+        assert cell_len(line) <= 80, (lang, line)

@@ -1040,3 +1040,21 @@ def test_a_seat_whose_connection_stops_reading_is_taken_over(db: Path) -> None:
             time.sleep(0.05)
         assert not seat["connected"]
         assert seat["bot_playing"], "nobody plays for a seat whose connection stopped reading"
+
+
+def test_rule_errors_name_bots_and_trains_in_the_players_language(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"], lang="fr")
+    try:
+        state = conn.until(my_turn(0))
+        messages = []
+        for tile in state["round"]["hand"]:  # the bot's train has no marker up yet
+            conn.send({"type": "action", "move": f"{tile}@1", "version": state["version"]})
+            err = errors_of(conn)
+            assert err["code"] == "illegal"
+            messages.append(err["message"])
+        # the bot as the page calls it, never the records' English "Bot 2 (beginner)"
+        assert any("le train de Robot 2" in m for m in messages), messages
+        assert not any("Bot 2" in m or "beginner" in m for m in messages), messages
+    finally:
+        conn.close()

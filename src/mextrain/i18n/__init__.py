@@ -86,15 +86,23 @@ def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGU
     """A template with its placeholders filled; as it is when they do not fit, so a
     broken translation shows as text, never as a crash. Italian joins a preposition to the
     article a train's name starts with ("su" + "il treno messicano": "sul treno
-    messicano"), as the browser's copy of this does."""
+    messicano"), French elides "de" before a vowel ("de Émile": "d'Émile"), as the
+    browser's copy of this does."""
     try:
         text = template.format(**params)
     except (KeyError, IndexError, ValueError):
         return template
-    return _SU_IL.sub(r"\1ul", text) if lang == "it" else text
+    if lang == "it":
+        return _SU_IL.sub(r"\1ul", text)
+    if lang == "fr":
+        return _DE_VOWEL.sub(r"\1'\2", text)
+    return text
 
 
 _SU_IL: Final = re.compile(r"\b([Ss])u il\b")
+#: French elides "de" before a vowel ("le train d'Émile"), a name set apart by U+2068
+#: included; not before y or h, which go either way ("de Yannick", "de Hugo")
+_DE_VOWEL: Final = re.compile(r"\b([Dd])e (\u2068?)(?=[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü])")
 
 
 def plural_form(lang: str, count: int) -> str:
@@ -143,7 +151,10 @@ class Translator:
             return self("game.train.mexican_the")
         if train == actor:
             return self("game.train.own_the")
-        return self("game.train.of", name=self.seat_name(train, names))
+        if names and train in names:
+            return self("game.train.of", name=names[train])
+        # a seat without a name: "le train du joueur 2", not "le train de Joueur 2"
+        return self("game.train.of_seat", number=train + 1)
 
     def seat_name(self, seat: int, names: Mapping[int, str] | None = None) -> str:
         if names and seat in names:
@@ -172,5 +183,10 @@ def error_text(
     if "current" in params:
         params["current"] = t.seat_name(int(params["current"]), names)  # type: ignore[call-overload]
     if "train" in params:
-        params["train"] = t.train_label(int(params["train"]), actor, names)  # type: ignore[call-overload]
+        train = int(params["train"])  # type: ignore[call-overload]
+        if err.code == "open_double_first" and train == actor:
+            # the sentence has no subject to own the train: it is the reader's ("your")
+            params["train"] = t("game.train.own")
+        else:
+            params["train"] = t.train_label(train, actor, names)
     return t(key, **params)

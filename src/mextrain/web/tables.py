@@ -345,7 +345,8 @@ class Table:
         try:
             state.copy().apply(action, seat_no)
         except IllegalActionError as err:
-            raise TableError("illegal", error_text(err, client.lang, self.names())) from None
+            names = self.shown_names(client.lang)
+            raise TableError("illegal", error_text(err, client.lang, names)) from None
         self._record_action(seat_no, action)
 
     def _record_action(self, seat: int, action: Action) -> None:
@@ -501,11 +502,21 @@ class Table:
 
     # -- what each connection sees ---------------------------------------------------
 
-    def names(self) -> dict[int, str]:
-        return dict(enumerate(self.names_list()))
-
     def names_list(self) -> list[str]:
         return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+
+    def shown_names(self, lang: str) -> dict[int, str]:
+        """Seat → name as a page in ``lang`` shows it: people by their own names, bots as
+        "Robot 2" (the records' "Bot 2 (beginner)" is English); an empty seat is left out,
+        for the words "seat 3" to stand in."""
+        t = Translator(lang)
+        shown: dict[int, str] = {}
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "bot":
+                shown[i] = t("web.bot_short", number=i + 1)
+            elif seat.name:
+                shown[i] = seat.name
+        return shown
 
     def clients(self) -> list[Client]:
         out = list(self.spectators)

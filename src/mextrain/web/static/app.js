@@ -15,9 +15,13 @@ const LANGS = [["en", "English"], ["fr", "Français"], ["it", "Italiano"], ["fi"
 function t(key, params = {}) {
   const template = STRINGS[key] ?? key;
   const text = template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  // Italian joins "su" and "il" ("sul treno messicano"), as mextrain.i18n does
-  return LANG === "it" ? text.replace(/\b([Ss])u il\b/g, "$1ul") : text;
+  // Italian joins "su" and "il" ("sul treno messicano"), French elides "de" before a
+  // vowel ("le train d'Émile"), as mextrain.i18n does
+  if (LANG === "it") return text.replace(/\b([Ss])u il\b/g, "$1ul");
+  if (LANG === "fr") return text.replace(DE_VOWEL, "$1$2'$3");
+  return text;
 }
+const DE_VOWEL = /(^|[^\p{L}])([Dd])e (\u2068?)(?=[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü])/gu;
 
 // A name set into text on its own, so that a right-to-left name ("سارة") does not carry
 // the tile or the score after it along with it.
@@ -71,6 +75,7 @@ async function loadStrings(lang) {
   STRINGS = data.strings;
   LANG = data.lang;
   document.documentElement.lang = LANG;
+  document.title = t("game.name");
 }
 
 const tokenKey = (code) => `mextrain.token.${code}`;
@@ -703,7 +708,8 @@ function ReplayPage({ id, big }) {
 
 // -- statistics -------------------------------------------------------------------------
 
-const pct = (x) => `${Math.round(100 * x)}%`;
+// a share as the reader writes it: "45%", "45 %" (French and Finnish space it)
+const pct = (x) => new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 }).format(x);
 
 function StatsPage() {
   const [data, setData] = useState(null);
