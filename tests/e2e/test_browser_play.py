@@ -306,3 +306,31 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     assert " — Winners: " in recent, recent
     shot(page, "10-stats")
     assert not errors, errors
+
+
+def test_the_page_contracts_words_as_the_server_does(server: str, page: object) -> None:
+    """The browser fills templates itself: its Italian "sul" and French "d'Émile" must
+    come out as mextrain.i18n writes them."""
+    from playwright.sync_api import Page
+
+    from mextrain.i18n import _fill
+
+    assert isinstance(page, Page)
+    cases = [
+        ("fr", "le train de Émile"),
+        ("fr", "le train de \u2068Anna\u2069"),
+        ("fr", "le train de Hugo, pas de Yannick"),
+        ("fr", "Reprise de /tmp/a.json"),
+        ("fr", "C'est à Ana de jouer, pas à Ben."),
+        ("it", "1-2 su il treno messicano"),
+        ("it", "Su il treno di Anna"),
+        ("en", "seat de Anna"),
+    ]
+    page.goto(server)
+    shown = page.evaluate(
+        "cases => import('/static/words.js').then(m => cases.map(([l, t]) => m.contract(t, l)))",
+        cases,
+    )
+    assert shown == [_fill(text, {}, lang) for lang, text in cases]
+    assert shown[0] == "le train d'Émile"
+    assert shown[5] == "1-2 sul treno messicano"

@@ -5,6 +5,7 @@ import { render } from "./vendor/preact.mjs";
 import { useEffect, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
 import { Tile } from "./tiles.js";
+import { contract } from "./words.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -15,13 +16,8 @@ const LANGS = [["en", "English"], ["fr", "Français"], ["it", "Italiano"], ["fi"
 function t(key, params = {}) {
   const template = STRINGS[key] ?? key;
   const text = template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  // Italian joins "su" and "il" ("sul treno messicano"), French elides "de" before a
-  // vowel ("le train d'Émile"), as mextrain.i18n does
-  if (LANG === "it") return text.replace(/\b([Ss])u il\b/g, "$1ul");
-  if (LANG === "fr") return text.replace(DE_VOWEL, "$1$2'$3");
-  return text;
+  return contract(text, LANG);
 }
-const DE_VOWEL = /(^|[^\p{L}])([Dd])e (\u2068?)(?=[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü])/gu;
 
 // A name set into text on its own, so that a right-to-left name ("سارة") does not carry
 // the tile or the score after it along with it.
