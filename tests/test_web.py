@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from mextrain.i18n import LANGUAGES, catalog
+from mextrain.i18n import LANGUAGES, Translator, catalog
 from mextrain.records import load_record, replay_record
 from mextrain.sim.stats import wilson_interval
 from mextrain.web import Settings, create_app
@@ -1058,3 +1058,12 @@ def test_rule_errors_name_bots_and_trains_in_the_players_language(client: TestCl
         assert not any("Bot 2" in m or "beginner" in m for m in messages), messages
     finally:
         conn.close()
+
+
+def test_a_browser_without_javascript_is_told_so_in_every_language(client: TestClient) -> None:
+    page = client.get("/").text
+    noscript = page[page.index("<noscript>") : page.index("</noscript>")]
+    for lang in LANGUAGES:
+        name = Translator(lang)("game.name")
+        assert f'<p lang="{lang}">' in noscript
+        assert name.lower() in noscript.lower(), (lang, name)
