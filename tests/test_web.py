@@ -916,12 +916,18 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
             new = tc.get(f"/api/tables/{again['code']}").json()
             assert new["status"] == "waiting"
             assert new["rules"] == tc.get(f"/api/tables/{code}").json()["rules"]
-            # Ana first; then the seats in turn order: the bot stays, Ben's seat is open
-            assert [(s["kind"], s["name"]) for s in new["seats"]] == [
-                ("human", "Ana"),
-                ("bot", "Bot 2 (beginner)"),
-                ("open", ""),
+            # Ana first; then the seats in turn order: the bot stays, Ben's seat is kept
+            assert [(s["kind"], s["name"], s["held"]) for s in new["seats"]] == [
+                ("human", "Ana", None),
+                ("bot", "Bot 2 (beginner)", None),
+                ("open", "", "Ben"),
             ]
+            # whoever else has the link can neither take Ben's name nor his seat
+            join = f"/api/tables/{again['code']}/join"
+            stranger = tc.post(join, json={"name": "ben"})
+            assert (stranger.status_code, refusal(stranger)) == (409, "name_taken")
+            stranger = tc.post(join, json={"name": "Fay"})
+            assert (stranger.status_code, refusal(stranger)) == (409, "full")
             ben.send({"type": "rematch"})
             joined = ben.until(lambda m: m["type"] == "rematch")
             assert (joined["code"], joined["seat"]) == (again["code"], 2)
@@ -940,6 +946,53 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
     # the pointer to the next game is in the old table's log
     with TestClient(create_app(db, settings())) as tc:
         assert tc.get(f"/api/tables/{code}").json()["next"] == again["code"]
+
+
+def test_a_seat_kept_for_a_rematch_is_its_holders_even_once_the_game_started(
+    db: Path,
+) -> None:
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["open", "open"], **TINY)
+        code = made["code"]
+        ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        cy_join = tc.post(f"/api/tables/{code}/join", json={"name": "Cy"}).json()
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        cy = Conn(tc, code, cy_join["token"])
+        try:
+            play_out({0: ana, 1: ben, 2: cy}, random.Random(7))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+            new_code = again["code"]
+            # Ana starts without waiting: the kept seats get stand-in bots
+            there = Conn(tc, new_code, again["token"])
+            try:
+                there.until(is_state)
+                there.send({"type": "start"})
+                there.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+                # a stranger late to the table takes the first stand-in, Ben's seat
+                late = tc.post(f"/api/tables/{new_code}/join", json={"name": "Fay"})
+                assert late.status_code == 200, late.text
+                assert late.json()["seat"] == 1
+                # Cy takes the seat kept for him, with the bot's hand; Ben, whose seat
+                # Fay took, gets no other (there is none)
+                cy.until(lambda m: is_state(m) and m["table"]["next"] == new_code)
+                cy.send({"type": "rematch"})
+                joined = cy.until(lambda m: m["type"] == "rematch")
+                assert (joined["code"], joined["seat"]) == (new_code, 2)
+                ben.send({"type": "rematch"})
+                assert errors_of(ben)["code"] == "full"
+                seats = tc.get(f"/api/tables/{new_code}").json()["seats"]
+                assert [(s["kind"], s["name"]) for s in seats] == [
+                    ("human", "Ana"),
+                    ("human", "Fay"),
+                    ("human", "Cy"),
+                ]
+            finally:
+                there.close()
+        finally:
+            for conn in (ana, ben, cy):
+                conn.close()
 
 
 @pytest.mark.parametrize("evicted", [False, True])

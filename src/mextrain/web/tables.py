@@ -166,6 +166,11 @@ class Table:
             else Seat("open")
             for i, spec in enumerate(stored.config["seats"])
         ]
+        #: seats a rematch keeps for the people of the game before, by name: until the
+        #: game starts only they may take them ("held:Eve" in the table's config)
+        self.held = {
+            i: spec[5:] for i, spec in enumerate(stored.config["seats"]) if spec.startswith("held:")
+        }
         self.match: Match | None = None
         self.version = 0  # the number of events in the log
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
@@ -244,27 +249,63 @@ class Table:
         """
         if self.status == "finished":
             raise TableError("finished", "the game is over")
-        if any(s.kind != "open" and s.name.casefold() == name.casefold() for s in self.seats):
-            raise TableError("name_taken", f"someone at this table is already called {name}")
+        self._check_name_free(name)
         waiting = self.status == "waiting"
         for index, seat in enumerate(self.seats):
+            if index in self.held and waiting:
+                continue  # kept for someone from the game before
             if seat.kind == "open" if waiting else self.stand_in(index):
-                token = secrets.token_urlsafe(24)
-                self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
-                self.seats[index].away_since = time.monotonic()
-                if not waiting:
-                    self.changed()
-                elif all(s.kind != "open" for s in self.seats):
-                    self.start()
-                else:
-                    self.broadcast()
-                return index, token
+                return index, self._seat(index, name)
         raise TableError("full", "every seat is taken")
+
+    def join_held(self, name: str) -> tuple[int, str]:
+        """``name``, from the game before, takes the seat this rematch kept for them (the
+        stand-in bot's, once the game has started without them); if there is none any
+        more, the first seat `join` finds."""
+        key = name.casefold()
+        for index, held in self.held.items():
+            if held.casefold() != key:
+                continue
+            free = (
+                self.seats[index].kind == "open"
+                if self.status == "waiting"
+                else self.stand_in(index)
+            )
+            if free:
+                self._check_name_free(name, keeping=index)
+                return index, self._seat(index, name)
+        return self.join(name)
+
+    def _check_name_free(self, name: str, keeping: int | None = None) -> None:
+        """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
+        ``keeping``, which its holder is taking)."""
+        key = name.casefold()
+        taken = any(s.kind != "open" and s.name.casefold() == key for s in self.seats)
+        kept = self.status == "waiting" and any(
+            held.casefold() == key and self.seats[i].kind == "open" and i != keeping
+            for i, held in self.held.items()
+        )
+        if taken or kept:
+            raise TableError("name_taken", f"someone at this table is already called {name}")
+
+    def _seat(self, index: int, name: str) -> str:
+        """``name`` takes seat ``index``; the seat's secret token."""
+        token = secrets.token_urlsafe(24)
+        self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
+        self.seats[index].away_since = time.monotonic()
+        if self.status != "waiting":
+            self.changed()
+        elif all(s.kind != "open" for s in self.seats):
+            self.start()
+        else:
+            self.broadcast()
+        return token
 
     def stand_in(self, index: int) -> bool:
         """A bot holds the seat only because nobody had taken it at the start: a late
         joiner may take it."""
-        return self.seats[index].kind == "bot" and self.config["seats"][index] == "open"
+        spec = self.config["seats"][index]
+        return self.seats[index].kind == "bot" and (spec == "open" or spec.startswith("held:"))
 
     def seat_of_token(self, token: str | None) -> int | None:
         if not token:
@@ -540,6 +581,7 @@ class Table:
                     "connected": bool(seat.clients),
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
                     "joinable": self.stand_in(i),
+                    "held": self.held.get(i) if seat.kind == "open" else None,
                 }
                 for i, seat in enumerate(self.seats)
             ],
@@ -550,14 +592,19 @@ class Table:
     def rematch_seats(self, first: int) -> list[str]:
         """The other seats of a new game started from this one by seat ``first`` (who takes
         the new table's seat 0; the others follow in turn order): people's seats and the
-        seats bots only kept warm are open again, bot seats stay bots."""
+        seats bots only kept warm are open again, bot seats stay bots, and people's seats
+        are kept for them (``held:NAME``) until the new game starts."""
         n = len(self.seats)
         out = []
         for step in range(1, n):
             index = (first + step) % n
             seat = self.seats[index]
-            kept = seat.kind == "bot" and not self.stand_in(index)
-            out.append(f"bot:{seat.bot}" if kept else "open")
+            if seat.kind == "human":
+                out.append(f"held:{seat.name}")
+            elif seat.kind == "bot" and not self.stand_in(index):
+                out.append(f"bot:{seat.bot}")
+            else:
+                out.append("open")
         return out
 
     def point_to(self, code: str) -> None:
@@ -744,7 +791,7 @@ class TableManager:
             if found is None:
                 raise TableError("no_table", "the next game's table is gone")
             nxt = found
-            seat, token = nxt.join(name)
+            seat, token = nxt.join_held(name)
         return {"type": "rematch", "code": nxt.code, "seat": seat, "token": token}
 
     def _unload(self, table: Table) -> None:

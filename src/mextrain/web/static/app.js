@@ -426,7 +426,7 @@ function TablePage({ code, big, lang }) {
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules), rounds: tn("web.rounds_count", table.round_count) })}</p>
       ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
-        ${s.kind === "open" ? html`<em>${t("web.seat.open")}</em>`
+        ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
         ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
