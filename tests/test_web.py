@@ -970,24 +970,26 @@ def test_a_seat_kept_for_a_rematch_is_its_holders_even_once_the_game_started(
                 there.until(is_state)
                 there.send({"type": "start"})
                 there.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
-                # a stranger late to the table takes the first stand-in, Ben's seat
+                # a stranger late to the table finds no seat: both are kept
                 late = tc.post(f"/api/tables/{new_code}/join", json={"name": "Fay"})
-                assert late.status_code == 200, late.text
-                assert late.json()["seat"] == 1
-                # Cy takes the seat kept for him, with the bot's hand; Ben, whose seat
-                # Fay took, gets no other (there is none)
+                assert (late.status_code, refusal(late)) == (409, "full")
+                late = tc.post(f"/api/tables/{new_code}/join", json={"name": "CY"})
+                assert (late.status_code, refusal(late)) == (409, "name_taken")
+                # Cy takes the seat kept for him, with the bot's hand
                 cy.until(lambda m: is_state(m) and m["table"]["next"] == new_code)
                 cy.send({"type": "rematch"})
                 joined = cy.until(lambda m: m["type"] == "rematch")
                 assert (joined["code"], joined["seat"]) == (new_code, 2)
-                ben.send({"type": "rematch"})
-                assert errors_of(ben)["code"] == "full"
                 seats = tc.get(f"/api/tables/{new_code}").json()["seats"]
                 assert [(s["kind"], s["name"]) for s in seats] == [
                     ("human", "Ana"),
-                    ("human", "Fay"),
+                    ("bot", "Bot 2 (beginner)"),
                     ("human", "Cy"),
                 ]
+                assert not seats[1]["joinable"]  # kept for Ben: not offered to others
+                ben.send({"type": "rematch"})
+                joined = ben.until(lambda m: m["type"] == "rematch")
+                assert (joined["code"], joined["seat"]) == (new_code, 1)
             finally:
                 there.close()
         finally:

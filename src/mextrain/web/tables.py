@@ -166,8 +166,9 @@ class Table:
             else Seat("open")
             for i, spec in enumerate(stored.config["seats"])
         ]
-        #: seats a rematch keeps for the people of the game before, by name: until the
-        #: game starts only they may take them ("held:Eve" in the table's config)
+        #: seats a rematch keeps for the people of the game before, by name: only they may
+        #: take them, before the start or from the bot that keeps them warm after it
+        #: ("held:Eve" in the table's config)
         self.held = {
             i: spec[5:] for i, spec in enumerate(stored.config["seats"]) if spec.startswith("held:")
         }
@@ -252,7 +253,7 @@ class Table:
         self._check_name_free(name)
         waiting = self.status == "waiting"
         for index, seat in enumerate(self.seats):
-            if index in self.held and waiting:
+            if index in self.held and self.seats[index].kind != "human":
                 continue  # kept for someone from the game before
             if seat.kind == "open" if waiting else self.stand_in(index):
                 return index, self._seat(index, name)
@@ -281,8 +282,8 @@ class Table:
         ``keeping``, which its holder is taking)."""
         key = name.casefold()
         taken = any(s.kind != "open" and s.name.casefold() == key for s in self.seats)
-        kept = self.status == "waiting" and any(
-            held.casefold() == key and self.seats[i].kind == "open" and i != keeping
+        kept = any(
+            held.casefold() == key and self.seats[i].kind != "human" and i != keeping
             for i, held in self.held.items()
         )
         if taken or kept:
@@ -580,7 +581,8 @@ class Table:
                     "bot": seat.bot if seat.kind == "bot" else None,
                     "connected": bool(seat.clients),
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
-                    "joinable": self.stand_in(i),
+                    # a stand-in anyone may take over (not one kept for a player)
+                    "joinable": self.stand_in(i) and i not in self.held,
                     "held": self.held.get(i) if seat.kind == "open" else None,
                 }
                 for i, seat in enumerate(self.seats)
