@@ -1029,6 +1029,10 @@ def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     assert ok.exit_code == 0, ok.output
     assert started[0].names == ("", "Ana", "Ben")
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"  # one emoji, joined
+    ok = CliRunner().invoke(main, ["play", "--seats", "you,greedy", "--names", family])
+    assert ok.exit_code == 0, ok.output
+    assert started.pop().names == (family, "")
     assert seat_names(started[0].seats, Translator("en"), started[0].names) == [
         "Greedy 1",
         "Ana",
@@ -1040,6 +1044,7 @@ def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
         (["--seats", "you,greedy", "--names", "Greedy 2"], "Two seats are called Greedy 2"),
         (["--seats", "you,greedy", "--names", "A" * 25], "at most 24 characters"),
         (["--seats", "you,greedy", "--names", "Ana\nBen"], "control characters"),
+        (["--seats", "you,greedy", "--names", "Ana\u202e"], "control characters"),
         (["--resume", "--names", "Ana"], "keeps the names"),
         (["--seats", "you,you,greedy", "--names", "A,B,C"], "3 names for 2 people"),
     ]:

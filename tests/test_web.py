@@ -479,6 +479,19 @@ def test_http_validation(client: TestClient) -> None:
     assert client.post("/api/tables", json={**base, "name": ""}).status_code == 422
     for unseen in ("   ", "Ana\u202e", "A\u200bna", "\u00a0", "Ana\x7f", "A\u0085na"):
         assert client.post("/api/tables", json={**base, "name": unseen}).status_code == 422
+    # what the page calls bots, in any of its languages, is not a person's name
+    for bot_like in ("Bot 4", "robot 2", "Botti 3", "Bot 2 (beginner)"):
+        refused = client.post("/api/tables", json={**base, "name": bot_like})
+        assert refused.status_code == 422, bot_like
+        assert "bots" in refused.json()["detail"]["message"]
+    # an emoji made of several characters joined is one you can see
+    for name in (
+        "Botany",
+        "Robotnik 2",
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",
+        "\U0001f3f4\U000e0067\U000e0062\U000e007f",
+    ):
+        assert client.post("/api/tables", json={**base, "name": name}).status_code == 201, name
     # refusals of every kind have one shape: {"code", "message"}, naming the field
     for body, field in [
         ({**base, "name": "<b>"}, "name"),

@@ -32,6 +32,7 @@ __all__ = [
     "catalog",
     "detect_language",
     "error_text",
+    "is_visible_text",
     "normalise_language",
     "plural_form",
 ]
@@ -190,3 +191,19 @@ def error_text(
         else:
             params["train"] = t.train_label(train, actor, names)
     return t(key, **params)
+
+
+#: invisible characters that belong inside what you see: the joiners and selectors of
+#: emoji (a family, a flag, a skin tone are one symbol made of several characters)
+_JOINERS: Final = frozenset("\u200c\u200d\ufe0e\ufe0f") | frozenset(
+    chr(c) for c in range(0xE0020, 0xE0080)
+)
+
+
+def is_visible_text(text: str) -> bool:
+    """Whether every character of ``text`` is one you can see, or an emoji's joiner
+    beside them (``"👨‍👩‍👧"`` is), with something to see at all: no control characters
+    and no bidirectional or other format characters (U+202E would turn a name round)."""
+    if not text.strip():
+        return False
+    return all(ch.isprintable() or ch in _JOINERS for ch in text)

@@ -7,9 +7,12 @@ messages are plain dicts built in `mextrain.web.tables` (each seat's filtered vi
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import re
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from mextrain.i18n import LANGUAGES, Translator, is_visible_text
 
 __all__ = [
     "ActionMessage",
@@ -26,13 +29,29 @@ __all__ = [
 ]
 
 
+def _bot_like() -> re.Pattern[str]:
+    """Names the page gives bots in any language ("Bot 2", "Robot 2", "Botti 2"), from
+    the catalogues: a person may not take one, or the table would show two bots."""
+    words = set()
+    for lang in LANGUAGES:
+        label = Translator(lang)("web.bot_short", number="\0")
+        words.add(re.escape(label.split("\0")[0].strip()))
+    return re.compile(rf"^(?:{'|'.join(sorted(words))})\s*\d+\b", re.IGNORECASE)
+
+
+_BOT_LIKE: Final = _bot_like()
+
+
 def _shown_name(name: str) -> str:
     """A name as everyone will see it: no space around it, and every character one you
     can see (no control, format or bidirectional characters: U+202E could make a name
-    read backwards), as the terminal game asks too."""
+    read backwards; an emoji's joiners are fine), as the terminal game asks too; and not
+    a bot's."""
     name = name.strip()
-    if not name or not name.isprintable():
+    if not is_visible_text(name):
         raise ValueError("a name is 1 to 24 characters you can see")
+    if _BOT_LIKE.match(name):
+        raise ValueError(f"{name!r} is what bots are called here: choose another name")
     return name
 
 
