@@ -236,3 +236,34 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     expect(page.locator(".recent li").first).to_contain_text("Robot 2 (débutant)")
     page.get_by_label("Langue").select_option("en")
     assert not errors, errors
+
+
+def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_label("Language").select_option("fi")
+    page.get_by_label("Nimesi").fill("Aino")
+    create = page.get_by_role("button", name="Luo pöytä")
+    add = page.get_by_role("button", name="Lisää paikka")
+    # classic: 2 to 8 players; the creator and three seats to start with
+    for _ in range(4):
+        add.click()
+    expect(page.locator(".seat-row select")).to_have_count(7)
+    expect(add).to_be_disabled()
+    expect(create).to_be_enabled()
+    # cardinal is for 4 to 10: two more seats may come; with three players it cannot start
+    page.get_by_label("Säännöt").select_option("cardinal")
+    expect(add).to_be_enabled()
+    add.click()
+    add.click()
+    expect(add).to_be_disabled()
+    remove = page.get_by_role("button", name="Poista tämä paikka")
+    for _ in range(7):
+        remove.first.click()
+    expect(page.locator(".seat-row select")).to_have_count(2)
+    expect(page.get_by_role("alert")).to_have_text(
+        "Nämä säännöt ovat 4–10 pelaajalle; pelaajia on nyt 3."
+    )
+    expect(create).to_be_disabled()
+    shot(page, "lobby-cardinal-three-fi")

@@ -26,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
 from mextrain.records import load_record, replay_record
-from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, RulesError
+from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import GameSummary, ServerLock, Store
 
@@ -147,6 +147,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     async def options() -> dict[str, Any]:
         return {
             "presets": list(PRESET_NAMES),
+            # how many seats each preset is for, the creator's included: [low, high]
+            "players": {name: list(Rules.preset(name).players) for name in PRESET_NAMES},
             "bots": bot_levels(),
             "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
             "version": __version__,

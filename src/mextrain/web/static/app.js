@@ -208,6 +208,11 @@ function Lobby() {
   });
   const edit = (set) => (e) => { set(e.target.value); setError(""); };
   const setSeat = (i, v) => setSeats(seats.map((s, j) => (j === i ? v : s)));
+  // the preset's players, the creator's seat included: no seat beyond them is offered,
+  // and a count it is not for says so before anything is sent
+  const [low, high] = options.players[preset];
+  const count = seats.length + 1;
+  const fits = count >= low && count <= high;
   return html`
     <section class="lobby">
       <h1>${t("web.lobby.title")}</h1>
@@ -241,10 +246,11 @@ function Lobby() {
               </select>
               <button type="button" class="small" aria-label=${t("web.seat.remove")} disabled=${seats.length <= 1}
                 onClick=${() => setSeats(seats.filter((_, j) => j !== i))}>✕</button></div>`)}
-            <button type="button" class="small" disabled=${seats.length >= 9}
+            <button type="button" class="small" disabled=${count >= high}
               onClick=${() => setSeats([...seats, "open"])}>${t("web.seat.add")}</button>
+            ${!fits && html`<p class="error" role="alert">${t("web.players_range", { low, high, count })}</p>`}
           </fieldset>
-          <button type="submit" class="primary" disabled=${!name.trim() || waiting}>${t("web.lobby.create_button")}</button>
+          <button type="submit" class="primary" disabled=${!name.trim() || waiting || !fits}>${t("web.lobby.create_button")}</button>
         </form>
         <form class="card" onSubmit=${join} aria-labelledby="join-h">
           <h2 id="join-h">${t("web.lobby.join")}</h2>
