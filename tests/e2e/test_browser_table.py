@@ -5,6 +5,7 @@ their runners-up, a language change that keeps the game in hand, and the replay.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -267,3 +268,32 @@ def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: An
     )
     expect(create).to_be_disabled()
     shot(page, "lobby-cardinal-three-fi")
+
+
+def test_the_hint_key_waits_for_the_players_turn_like_its_button(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    join_via_api(server, made["code"], "Ben")  # Ben never comes: his turns wait for him
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    seat_page(page, server, made)
+    expect(page.locator(".status")).to_be_visible(timeout=15_000)
+    deadline = time.monotonic() + 30
+    while page.locator(".turn.mine").is_visible() and time.monotonic() < deadline:
+        before = page.locator(".move-log li").count()
+        playable = page.locator(".hand-tile.playable")
+        if playable.count():
+            playable.first.click()
+            page.locator(".train.target").first.click()
+        else:
+            page.locator(".actions button:enabled").first.click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('.move-log li').length !== n", arg=before
+        )
+    expect(page.locator(".turn.mine")).to_have_count(0)
+    expect(page.get_by_role("button", name="Hint")).to_be_disabled()
+    page.keyboard.press("h")
+    page.wait_for_timeout(500)
+    assert not [f for f in sent if '"hint"' in f], sent
+    expect(page.locator(".error")).to_have_count(0)

@@ -357,7 +357,8 @@ function TablePage({ code, big, lang }) {
       if (c.dialogOpen) return;  // the round's result is showing: keys are the dialog's
       if (e.key === "d" && c.legal.includes("draw")) c.move("draw");
       else if (e.key === "p" && c.legal.includes("pass")) c.move("pass");
-      else if (e.key === "h" && c.you !== null) c.send({ type: "hint", version: c.version });
+      // as the Hint button: on the player's own turn only
+      else if (e.key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
     };
     window.addEventListener("pointermove", moveH, { passive: false });
     window.addEventListener("pointerup", up);
@@ -467,7 +468,7 @@ function TablePage({ code, big, lang }) {
     if (!playableTiles.has(tile)) return;
     drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
   };
-  live.current = { legal, move, send, you, version: msg.version, dialogOpen: Boolean(dialog) };
+  live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
   const moveText = (m) => (m === "draw" ? t("game.draw") : m === "pass" ? t("game.pass")
