@@ -645,6 +645,31 @@ def test_a_bot_takes_over_an_empty_seat_and_hands_it_back(db: Path) -> None:
             conn.close()
 
 
+def test_a_game_a_bot_played_through_for_someone_who_never_came_is_not_theirs(
+    db: Path,
+) -> None:
+    with TestClient(create_app(db, settings(takeover_after=0.05, bot_delay=0.01))) as tc:
+        made = create(tc, ["open", "open"], rounds=2, max_pip=4, hand_size={"3": 4})
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        tc.post(f"/api/tables/{code}/join", json={"name": "Cy"})  # Cy never comes
+        ana = Conn(tc, code, made["token"])
+        with_ben = Conn(tc, code, ben["token"])
+        try:
+            final = play_out({0: ana, 1: with_ben}, random.Random(2))
+        finally:
+            ana.close()
+            with_ben.close()
+        record = load_record(tc.get(f"/api/games/{final['table']['game_id']}/record").text)
+        moved = {a.seat for r in record.rounds for a in r.actions}
+        assert {0, 1, 2} <= moved  # the bot played Cy's seat
+        games = tc.get("/api/games").json()
+        assert games[0]["players"] == ["Ana", "Ben", "Cy"]
+        assert games[0]["humans"] == [True, True, False]
+        stats = tc.get("/api/stats").json()
+        assert {p["name"] for p in stats["players"]} == {"Ana", "Ben"}
+
+
 def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
     seated: tuple[Conn, dict[str, Any]],
 ) -> None:

@@ -179,6 +179,8 @@ class Table:
         self.spectators: set[Client] = set()
         #: the table of the game played next by the same people ("play again")
         self.next_code: str | None = None
+        #: the seats whose own player made a move of this game (not a bot for them)
+        self.moved: set[int] = set()
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
         self._bot_task: asyncio.Task[None] | None = None
@@ -228,6 +230,8 @@ class Table:
             assert self.match is not None
             seat_no, action = parse_action(data["action"])
             self.match.current.apply(action, seat_no)
+            if not data.get("bot"):  # logs from before the mark count every move as theirs
+                self.moved.add(seat_no)
         elif kind == "deal":
             assert self.match is not None
             self.match.next_round(self._rng)
@@ -391,8 +395,12 @@ class Table:
             raise TableError("illegal", error_text(err, client.lang, names)) from None
         self._record_action(seat_no, action)
 
-    def _record_action(self, seat: int, action: Action) -> None:
-        self._log("action", {"action": action.notation(seat)})
+    def _record_action(self, seat: int, action: Action, bot: bool = False) -> None:
+        """Log a move: ``bot`` when a bot made it (for a bot seat, or for a person away)."""
+        data: dict[str, Any] = {"action": action.notation(seat)}
+        if bot:
+            data["bot"] = True
+        self._log("action", data)
         self.changed()
 
     async def hint(self, client: Client, version: int) -> dict[str, Any]:
@@ -508,7 +516,7 @@ class Table:
             self._bot_task = None
         # the world may have changed while the bot thought (a player came back and moved)
         if action is not None and version == self.version and self.bot_plays(seat):
-            self._record_action(seat, action)
+            self._record_action(seat, action, bot=True)
         else:
             self._schedule()
 
@@ -527,7 +535,9 @@ class Table:
                     self.id,
                     record.to_json(),
                     names,
-                    [s.kind == "human" for s in self.seats],
+                    # a person counts as one who played if they made a move: a game a
+                    # bot played through for someone who never came is not theirs
+                    [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)],
                     self.match.totals,
                     self.match.winners,
                 )
