@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 
 from mextrain.i18n import LANGUAGES, Translator, catalog
@@ -64,6 +65,7 @@ class Conn:
         self.seen: list[dict[str, Any]] = []
         self.last: dict[str, Any] | None = None
         self.closed = False
+        self.close_code: int | None = None  # the server's, when it closed the connection
         self.ws.send_text(json.dumps({"type": "hello", "token": token, "lang": lang}))
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()
@@ -72,6 +74,9 @@ class Conn:
         try:
             while True:
                 self.inbox.put(json.loads(self.ws.receive_text()))
+        except WebSocketDisconnect as closed:
+            self.close_code = closed.code
+            self.inbox.put(None)
         except Exception:
             self.inbox.put(None)
 
@@ -437,6 +442,7 @@ def test_too_many_messages_are_refused_and_a_flood_is_cut_off(client: TestClient
             conn.send({"type": "ping"})
         with pytest.raises(AssertionError, match="the connection closed"):
             drain_until_closed(conn)
+        assert conn.close_code == 1008  # a breach of the rules, not a normal close
     finally:
         conn.close()
 
@@ -549,7 +555,15 @@ def refusal(res: Any) -> str:
 
 
 def test_every_refusal_code_has_its_words_in_every_language() -> None:
-    codes = {"no_table", "no_game", "bot", "options", "full", "started", "finished", "name_taken"}
+    # every code the server can refuse with, read off its source (a rule broken,
+    # "illegal", comes in the player's words already)
+    web = Path(__file__).parent.parent / "src" / "mextrain" / "web"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(web.glob("*.py")))
+    pattern = (
+        r'(?:TableError|MessageError|_error|_send_error\(websocket,|_refuse\(\d+,)\(?\s*"([a-z_]+)"'
+    )
+    codes = set(re.findall(pattern, source)) - {"illegal"}
+    assert {"no_table", "full", "hello_timeout", "rate", "stale", "options"} <= codes, codes
     codes |= {"invalid", "request"}  # the browser's own, for refusals without a code
     for lang in LANGUAGES:
         strings = catalog("web", lang)

@@ -283,6 +283,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         table.connect(client)
         limiter = RateLimiter(settings.messages_per_second, settings.burst)
         strikes = 0
+        cut_off = False
         try:
             while not client.closed:
                 raw = await websocket.receive()
@@ -294,6 +295,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                     strikes += 1
                     client.send(_error("rate", "too many messages: slow down"))
                     if strikes > settings.burst:
+                        cut_off = True
                         break
                     continue
                 strikes = 0
@@ -317,7 +319,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sender
             with contextlib.suppress(Exception):
-                await websocket.close()
+                # a flood is cut off as a breach of the rules (1008), not a normal close
+                await websocket.close(1008 if cut_off else 1000)
 
     return app
 
