@@ -99,6 +99,14 @@ def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) ->
                 " document.querySelector('.side').clientWidth],"
                 " owners: [...document.querySelectorAll('.train-owner')]"
                 ".filter(e => e.scrollWidth > e.clientWidth + 1).length,"
+                " broken: [...document.querySelectorAll('.train-owner .who')]"
+                ".filter(e => !e.textContent.includes(' ')"
+                " && e.offsetHeight > 1.6 * parseFloat(getComputedStyle(e).fontSize))"
+                ".map(e => e.textContent),"
+                " lines: [...document.querySelectorAll('.train-owner .who')]"
+                ".map(e => Math.round(e.offsetHeight / parseFloat(getComputedStyle(e).lineHeight)"
+                " || e.offsetHeight / (1.2 * parseFloat(getComputedStyle(e).fontSize)))),"
+                " titles: [...document.querySelectorAll('.train-owner .who')].map(e => e.title),"
                 " board: document.querySelector('.board').getBoundingClientRect().bottom,"
                 " hand: document.querySelector('.hand-area').getBoundingClientRect().top})"
             )
@@ -107,6 +115,11 @@ def test_the_board_keeps_its_room_on_every_screen(server: str, tmp_path: Any) ->
             assert max(fit["totals"]) <= 1280, fit
             assert fit["side"][0] <= fit["side"][1], fit  # nothing hidden sideways
             assert fit["owners"] == 0, fit
+            # a long name is cut short with "…", never broken across lines inside a word,
+            # and the whole of it is there on hover
+            assert fit["broken"] == [], fit
+            assert max(fit["lines"]) <= 2, fit
+            assert "Wolfeschlegelsteinhause" in fit["titles"], fit
             assert 0 <= fit["hand"] - fit["board"] <= 20, fit
             context.close()
         finally:

@@ -504,7 +504,7 @@ function TablePage({ code, big, lang }) {
           const cls = ["train", isTarget ? "target" : "", tr.open_double ? "open-double" : "",
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
-          const label = `${trainLabel(tr.owner)}. ${t("web.open_end", { pip: tr.open_end })}` +
+          const label = `${cap(trainLabel(tr.owner))}. ${t("web.open_end", { pip: tr.open_end })}` +
             (seatInfo ? `. ${tn("web.hand_count", view.hand_sizes[tr.owner])}` : "") +
             (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
             (isTarget ? `. ${t("web.play_here")}` : "");
@@ -513,7 +513,8 @@ function TablePage({ code, big, lang }) {
             <span class="train-owner">
               ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">M</span> ${cap(t("game.train.mexican"))}`
                 : seatInfo.kind === "bot" && seatInfo.bot ? html`${names[tr.owner]}
-                  <span class="level">${t(`web.bot.${seatInfo.bot}`)}</span>` : names[tr.owner]}
+                  <span class="level">${t(`web.bot.${seatInfo.bot}`)}</span>`
+                : html`<span class="who" title=${names[tr.owner]}>${names[tr.owner]}</span>`}
               ${seatInfo && seatInfo.kind === "human" && html`<span class=${seatInfo.connected ? "dot on" : "dot"}
                 title=${seatInfo.connected ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
