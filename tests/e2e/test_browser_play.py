@@ -334,3 +334,31 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
     assert shown == [_fill(text, {}, lang) for lang, text in cases]
     assert shown[0] == "le train d'Émile"
     assert shown[5] == "1-2 sul treno messicano"
+
+
+def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(
+    server: str, page: object
+) -> None:
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+
+    def hint(best: float, *others: float | None) -> dict[str, object]:
+        moves = [{"move": "draw", "win_probability": best}]
+        moves += [{"move": f"{i}-1@M", "win_probability": p} for i, p in enumerate(others)]
+        return {"move": "draw", "win_probability": best, "moves": moves}
+
+    cases = [
+        (hint(0.47, 0.48), True),  # the page would say 47% then "Also: ... 48%"
+        (hint(0.47, 0.466), True),  # both 47% as shown
+        (hint(0.47, 0.40, 0.30), False),
+        (hint(0.47), False),
+        (hint(0.47, None), False),  # a move without an estimate
+        (hint(0.47, 0.1, 0.2, 0.3, 0.9), False),  # the fifth is not shown
+    ]
+    page.goto(server)
+    seen = page.evaluate(
+        "cases => import('/static/hint.js').then(m => cases.map(c => m.closeCall(c)))",
+        [c for c, _ in cases],
+    )
+    assert seen == [want for _, want in cases]

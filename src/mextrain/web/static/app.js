@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, useCallback } from "./vendor/preact-hooks.
 import { html } from "./html.js";
 import { Tile } from "./tiles.js";
 import { contract } from "./words.js";
+import { closeCall } from "./hint.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -476,8 +477,9 @@ function TablePage({ code, big, lang }) {
   const hintText = hint && (typeof hint.win_probability === "number"
     ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
     : moveText(hint.move));
-  const hintMore = hint && (hint.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number")
-    .map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
+  const others = hint ? (hint.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
+  const hintMore = others.map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
+  const close = hint && closeCall(hint);
 
   return html`<section class="table-page">
     <div class="status" role="status" aria-live="polite">
@@ -536,7 +538,8 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
           ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}${
-            hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}</span>` : ""}</span>`}
+            hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}${
+              close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}</span>`}
         </div>
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
