@@ -50,7 +50,7 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
             page.wait_for_timeout(50)
             continue
         # your turn lasts until you move: the tab's title says so meanwhile
-        expect(page).to_have_title("Your turn · Mexican Train")
+        expect(page).to_have_title(re.compile(r"^Your turn · Table [A-Z0-9]{6} · Mexican Train$"))
         version_before = page.locator(".hand-tile").count()
         playable = page.locator(".hand-tile.playable")
         if playable.count():
@@ -99,7 +99,8 @@ def test_create_a_table_and_play_a_round_by_click_and_drag(server: str, page: ob
         pytest.fail("the round did not end in time")
 
     shot(page, "04-round-end")
-    expect(page).to_have_title("Mexican Train")  # the game is over: nobody's turn
+    # the game is over: nobody's turn, the tab names the table
+    expect(page).to_have_title(re.compile(r"^Table [A-Z0-9]{6} · Mexican Train$"))
     dialog = page.get_by_role("dialog")
     expect(dialog).to_contain_text("The game is over")
     expect(dialog.get_by_role("link", name="Download the record")).to_be_visible()

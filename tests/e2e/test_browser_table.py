@@ -214,7 +214,9 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     expect(dialog.locator(".how-ended")).to_have_text(
         re.compile(r"^((Ana|Bot 2) went out|The round is blocked)\.$")
     )
-    expect(dialog).to_contain_text(re.compile(r"Total: \d+"))
+    # the points in a table with its headers: the player, the round's points, the total
+    expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
+    expect(dialog.get_by_role("row")).to_have_count(3)
     expect(dialog.locator(".winners")).to_have_text(re.compile(r"^Winners: (Ana|Bot 2)"))
     links = dialog.locator("p", has=page.get_by_role("link", name="Replay"))
     expect(links).to_have_text("Download the record · Replay")
@@ -272,7 +274,7 @@ def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: An
     add.click()
     add.click()
     expect(add).to_be_disabled()
-    remove = page.get_by_role("button", name="Poista tämä paikka")
+    remove = page.get_by_role("button", name=re.compile(r"^Poista paikka \d+$"))
     for _ in range(7):
         remove.first.click()
     expect(page.locator(".seat-row select")).to_have_count(2)
@@ -310,3 +312,80 @@ def test_the_hint_key_waits_for_the_players_turn_like_its_button(server: str, pa
     page.wait_for_timeout(500)
     assert not [f for f in sent if '"hint"' in f], sent
     expect(page.locator(".error")).to_have_count(0)
+
+
+def _active(page: Any) -> dict[str, Any]:
+    """What has the keyboard: its tag, classes, tile or train, and whether it is in the
+    end dialog."""
+    result: dict[str, Any] = page.evaluate(
+        "() => { const a = document.activeElement; return {tag: a.tagName,"
+        " cls: a.className || '', tile: a.dataset ? a.dataset.tile || null : null,"
+        " inDialog: !!a.closest('dialog')}; }"
+    )
+    return result
+
+
+def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
+    server: str, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    # the page says where it is: a heading and a title naming the table
+    expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {made['code']}")
+    said = page.locator(".table-page > .sr-only[role=status]")
+    chose = drew = 0
+    deadline = time.monotonic() + 60
+    while not page.locator(".overlay").is_visible() and time.monotonic() < deadline:
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        before = page.locator(".move-log li").count()
+        playable = page.locator(".hand-tile.playable")
+        if playable.count():
+            tile = playable.first.get_attribute("data-tile")
+            playable.first.focus()
+            page.keyboard.press("Enter")  # the tile: the keyboard goes on to its trains
+            page.wait_for_function("() => document.activeElement.matches('.train.target')")
+            page.keyboard.press("Escape")  # put back: the keyboard goes back to the tile
+            assert _active(page)["tile"] == tile, _active(page)
+            page.keyboard.press("Enter")
+            page.wait_for_function("() => document.activeElement.matches('.train.target')")
+            page.keyboard.press("Enter")  # on the first train it may go on
+            chose += 1
+        else:
+            button = page.locator(".actions button:enabled").first
+            button.focus()
+            page.keyboard.press("Enter")
+            drew += 1
+        page.wait_for_function(
+            "n => document.querySelectorAll('.move-log li').length !== n"
+            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+            arg=before,
+        )
+        # the move is told to a screen reader, and the keyboard is still on the table
+        expect(said).not_to_be_empty()
+        page.wait_for_function("() => document.activeElement !== document.body")
+    assert chose + drew > 0
+    # the round's end: a modal dialog that keeps the keyboard until it is closed
+    expect(page.get_by_role("dialog")).to_be_visible()
+    assert page.evaluate("() => document.querySelector('dialog.overlay').matches(':modal')")
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        assert _active(page)["inDialog"], _active(page)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    page.wait_for_function("() => document.activeElement !== document.body")
+
+
+def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_role("link", name="Statistics").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Statistics")
+    expect(heading).to_be_focused()
+    expect(page).to_have_title("Statistics · Mexican Train")

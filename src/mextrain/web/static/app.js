@@ -115,6 +115,19 @@ function App() {
     window.addEventListener("popstate", onPop);
     return () => window.removeEventListener("popstate", onPop);
   }, []);
+  // another page: its heading takes the focus (a screen reader says where you are, and
+  // Tab starts from the top of it), once it has rendered
+  const firstPath = useRef(path);
+  useEffect(() => {
+    if (path === firstPath.current) return;
+    firstPath.current = null;
+    const focusHeading = (tries) => {
+      const h = document.querySelector("main h1");
+      if (h) { h.setAttribute("tabindex", "-1"); h.focus({ preventScroll: true }); }
+      else if (tries > 0) setTimeout(() => focusHeading(tries - 1), 100);
+    };
+    focusHeading(30);
+  }, [path]);
   const changeLang = async (code) => {
     localStorage.setItem("mextrain.lang", code);
     await loadStrings(code);
@@ -245,7 +258,7 @@ function Lobby() {
                 <option value="open">${t("web.seat.open")}</option>
                 ${options.bots.map((b) => html`<option value=${`bot:${b}`}>${t("web.seat.bot", { level: t(`web.bot.${b}`) })}</option>`)}
               </select>
-              <button type="button" class="small" aria-label=${t("web.seat.remove")} disabled=${seats.length <= 1}
+              <button type="button" class="small" aria-label=${t("web.seat.remove", { number: i + 2 })} disabled=${seats.length <= 1}
                 onClick=${() => setSeats(seats.filter((_, j) => j !== i))}>✕</button></div>`)}
             <button type="button" class="small" disabled=${count >= high}
               onClick=${() => setSeats([...seats, "open"])}>${t("web.seat.add")}</button>
@@ -332,6 +345,12 @@ function TablePage({ code, big, lang }) {
   const joining = useRef(false);
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
+  // what a screen reader is told of the game as it goes: the last move, a tile drawn, a
+  // tile that fits nowhere (one live region, there from the start)
+  const [said, setSaid] = useState("");
+  const lastHand = useRef(null);
+  // Draw or Pass pressed: the button turns disabled and would drop the focus to the page
+  const refocus = useRef(false);
 
   const live = useRef(null);
   useEffect(() => {
@@ -354,7 +373,14 @@ function TablePage({ code, big, lang }) {
     const onKey = (e) => {
       const c = live.current;
       if (!c || !isShortcut(e)) return;
-      if (e.key === "Escape") { setSelected(null); setDialog(null); return; }
+      if (e.key === "Escape") {
+        // a chosen tile is put back, and the keyboard with it
+        const chosen = document.querySelector(".hand-tile.selected");
+        if (chosen && !c.dialogOpen) chosen.focus({ preventScroll: true });
+        setSelected(null);
+        setDialog(null);
+        return;
+      }
       if (c.dialogOpen) return;  // the round's result is showing: keys are the dialog's
       if (e.key === "d" && c.legal.includes("draw")) c.move("draw");
       else if (e.key === "p" && c.legal.includes("pass")) c.move("pass");
@@ -391,9 +417,29 @@ function TablePage({ code, big, lang }) {
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
     && !msg.round.ended);
   useEffect(() => {
-    document.title = myTurn ? `${t("web.your_turn")} · ${t("game.name")}` : t("game.name");
+    const here = `${t("web.table")} ${code} · ${t("game.name")}`;
+    document.title = myTurn ? `${t("web.your_turn")} · ${here}` : here;
     return () => { document.title = t("game.name"); };
   }, [myTurn, LANG]);
+  useEffect(() => {
+    const r = msg && msg.round;
+    if (!r) return;
+    const hand = msg.you !== null ? r.hand : null;
+    const last = r.history[r.history.length - 1];
+    const before = lastHand.current;
+    lastHand.current = hand;
+    if (!last) return;
+    const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
+    setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats)));
+    if (refocus.current) {
+      refocus.current = false;
+      const active = document.activeElement;
+      if (!active || active === document.body || active.disabled) {
+        const tile = document.querySelector(".hand-tile");
+        if (tile) tile.focus({ preventScroll: true });
+      }
+    }
+  }, [msg && msg.version]);
 
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
@@ -436,7 +482,7 @@ function TablePage({ code, big, lang }) {
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
-        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
+        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { setStarting(true); send({ type: "start" }); }}>${t("web.start")}</button>
@@ -458,10 +504,19 @@ function TablePage({ code, big, lang }) {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
   };
   const chooseTile = (tile) => {
-    if (!playableTiles.has(tile)) { setSelected(selected === tile ? null : tile); return; }
+    if (!playableTiles.has(tile)) {
+      setSelected(selected === tile ? null : tile);
+      if (selected !== tile) setSaid(t("web.no_train_for", { tile }));
+      return;
+    }
     const ts = targetsFor(tile);
     if (selected === tile && ts.length === 1) { move(`${tile}@${ts[0]}`); setSelected(null); return; }
     setSelected(selected === tile ? null : tile);
+    // the keyboard goes on to the trains it may go on (Tab on, Escape back)
+    if (selected !== tile) setTimeout(() => {
+      const train = document.querySelector(".train.target");
+      if (train) train.focus({ preventScroll: true });
+    }, 0);
   };
   // drag and drop with pointer events (mouse, pen and touch alike); the window listeners
   // are installed once at the top of this component and read `live`
@@ -482,6 +537,8 @@ function TablePage({ code, big, lang }) {
   const close = hint && closeCall(hint);
 
   return html`<section class="table-page">
+    <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
+    <div class="sr-only" role="status" aria-live="polite">${said}</div>
     <div class="status" role="status" aria-live="polite">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
@@ -495,9 +552,9 @@ function TablePage({ code, big, lang }) {
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
-      <div class="board" aria-label=${t("web.board")}>
+      <div class="board" role="region" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
-          label=${t("game.engine")} /></div>
+          label=${view ? `${cap(t("game.engine"))} ${view.engine}-${view.engine}` : t("game.engine")} /></div>
         <div class="trains">
         ${view && view.trains.map((tr) => {
           const key = String(tr.owner);
@@ -506,7 +563,12 @@ function TablePage({ code, big, lang }) {
           const cls = ["train", isTarget ? "target" : "", tr.open_double ? "open-double" : "",
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
-          const label = `${cap(trainLabel(tr.owner))}. ${t("web.open_end", { pip: tr.open_end })}` +
+          const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
+          const label = `${cap(who)}` +
+            (seatInfo && seatInfo.kind === "bot" && seatInfo.bot ? ` (${t(`web.bot.${seatInfo.bot}`)})` : "") +
+            (seatInfo && seatInfo.kind === "human" && tr.owner !== you ? `, ${seatInfo.connected ? t("web.online") : t("web.offline")}` : "") +
+            (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : "") +
+            `. ${tn("web.train_tiles", tr.tiles.length)}. ${t("web.open_end", { pip: tr.open_end })}` +
             (seatInfo ? `. ${tn("web.hand_count", view.hand_sizes[tr.owner])}` : "") +
             (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
             (isTarget ? `. ${t("web.play_here")}` : "");
@@ -520,6 +582,7 @@ function TablePage({ code, big, lang }) {
               ${seatInfo && seatInfo.kind === "human" && html`<span class=${seatInfo.connected ? "dot on" : "dot"}
                 title=${seatInfo.connected ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
+              ${tr.open_double && html`<span class="open-double-mark" title=${t("game.open_double")} aria-hidden="true">‼</span>`}
               ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
               ${seatInfo && view.hand_sizes[tr.owner] === 1 && html`<span class="badge warn">${t("game.last_tile")}</span>`}
               ${seatInfo && seatInfo.bot_playing && html`<span class="badge">${t("web.bot_playing")}</span>`}
@@ -534,12 +597,12 @@ function TablePage({ code, big, lang }) {
       </div>
       ${you !== null && view && html`<div class="hand-area">
         <div class="actions">
-          <button onClick=${() => move("draw")} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
-          <button onClick=${() => move("pass")} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
+          <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
+          <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-          ${hintText && html`<span class="hint" role="status">${t("web.hint.says", { move: hintText })}${
+          <span class="hint" role="status">${hintText && html`${t("web.hint.says", { move: hintText })}${
             hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}${
-              close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}</span>`}
+              close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}`}</span>
         </div>
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
@@ -648,22 +711,47 @@ function AgainBar({ table, you, send }) {
 
 function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
   const ref = useRef(null);
-  useEffect(() => { ref.current && ref.current.focus(); }, []);
+  const box = useRef(null);
+  useEffect(() => {
+    const before = document.activeElement;
+    const d = box.current;
+    if (d && !d.open && d.showModal) d.showModal();
+    ref.current && ref.current.focus();
+    return () => {
+      if (d && d.open) d.close();
+      const back = before && before !== document.body && document.contains(before) && !before.disabled
+        ? before : document.querySelector(".hand-tile") || document.querySelector("main h1");
+      if (back) back.focus({ preventScroll: true });
+    };
+  }, []);
   const scores = sheet.rounds[dialog.round] || [];
   const complete = sheet.complete;
-  return html`<div class="overlay" role="dialog" aria-modal="true" aria-labelledby="end-title">
+  // Tab goes round the dialog's buttons and links (a modal dialog would let it out to
+  // the browser's own controls past the last one)
+  const cycle = (e) => {
+    if (e.key !== "Tab" || !box.current) return;
+    const items = [...box.current.querySelectorAll("button, a[href]")].filter((x) => !x.disabled);
+    if (!items.length) return;
+    const [first, last] = [items[0], items[items.length - 1]];
+    if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+    else if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+  };
+  return html`<dialog ref=${box} class="overlay" aria-labelledby="end-title" onKeyDown=${cycle}
+      onCancel=${(e) => { e.preventDefault(); onClose(); }}>
     <div class="dialog">
       <h2 id="end-title">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
       ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
         ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
-      <table class="sheet small"><tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
-        <td>${scores[s]}</td><td>${t("web.total_points", { points: sheet.totals[s] })}</td></tr>`)}</tbody></table>
+      <table class="sheet small"><thead><tr><th scope="col">${t("web.stats.player")}</th>
+        <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th></tr></thead>
+        <tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
+        <td>${scores[s]}</td><td>${sheet.totals[s]}</td></tr>`)}</tbody></table>
       ${complete && html`<${GameResult} table=${table} sheet=${sheet} names=${names} />`}
       ${complete && table.next && html`<p>${t("web.again.started")}</p>`}
       <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
       ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
         ${table.next ? t("web.again.join") : t("web.again.button")}</button>`}
-    </div></div>`;
+    </div></dialog>`;
 }
 
 // -- replay viewer ----------------------------------------------------------------------
@@ -689,6 +777,7 @@ function ReplayPage({ id, big }) {
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
   const names = gameNames(data.players, data.bots);
+  useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   return html`<section class="replay">
     <h1>${t("web.replay")} #${id} <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></h1>
     <div class="controls">
@@ -697,16 +786,17 @@ function ReplayPage({ id, big }) {
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
       <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
+        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}`}
         onInput=${(e) => setStep(Number(e.target.value))} />
       <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
-      <span class="muted replay-move">${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}</span>
+      <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
-      <strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
+      ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains">${frame.trains.map((tr) => html`<div class=${"train" + (tr.open_double ? " open-double" : "") + (tr.owner === "M" ? " mexican" : "")}>
-      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker">⚑</span>`}</span>
+      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
       && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
@@ -721,17 +811,19 @@ const pct = (x) => new Intl.NumberFormat(LANG, { style: "percent", maximumFracti
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
+  useEffect(() => { document.title = `${t("web.stats.title")} · ${t("game.name")}`; }, [LANG]);
   if (!data) return html`<p>${t("web.loading")}</p>`;
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
-    <div class="scroll-x"><table class="sheet"><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
+    <div class="scroll-x"><table class="sheet"><caption class="sr-only">${t("web.stats.caption")}</caption><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
       <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.rate")}</th>
       <th scope="col">${t("web.stats.average")}</th></tr></thead>
       <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
         <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
-      <a href=${`/replay/${g.id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
+      <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
+        onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
       ${` — ${t("web.winners_list", { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
   </section>`;
