@@ -90,9 +90,9 @@ def test_no_tile_at_all() -> None:
         (["--start", "12", "12-5", "5-x"], "'5-x' is not a tile"),
         (["--start", "12", "12-5", "5-12"], "5-12 is given twice"),
         (["--start", "12", "12-13"], "pips go from 0 to 12"),
-        (["--start", "13", "12-5"], "engine pip must be from 0 to 12"),
-        (["--start", "-1", "12-5"], "engine pip must be from 0 to 12"),
-        (["--start", "7", "6-7", "--max-pip", "6"], "engine pip must be from 0 to 6"),
+        (["--start", "13", "12-5"], "the pip must be from 0 to 12"),
+        (["--start", "-1", "12-5"], "the pip must be from 0 to 12"),
+        (["--start", "7", "6-7", "--max-pip", "6"], "the pip must be from 0 to 6"),
         (["--start", "5", "5-16", "--max-pip", "15"], "pips go from 0 to 15"),
         (["12-5"], "Missing option '--start'"),
         (["--start", "five", "12-5"], "'five' is not a valid integer"),
@@ -103,3 +103,9 @@ def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_one_tile_and_one_pip_are_singular() -> None:
+    lines = run("--start", "0", "0-1", "5-5").output.splitlines()
+    assert lines[0] == "Best train from 0: 1 tile, 1 pip"
+    assert lines[2] == "Extras (1, 10 pips): 5-5"

@@ -32,7 +32,11 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int) -> list[Tile]:
 
 @click.command()
 @click.option(
-    "--start", "-s", type=int, required=True, help="The engine pip the train starts from."
+    "--start",
+    "-s",
+    type=int,
+    required=True,
+    help="The pip the train starts from: the engine, or the open end of a train.",
 )
 @click.option(
     "--max-pip",
@@ -44,7 +48,8 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int) -> list[Tile]:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.argument("tiles", nargs=-1)
 def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> None:
-    """Find the longest train a hand can lay from the engine pip START (exact).
+    """Find the longest train a hand can lay from the pip START (exact): the engine's, or
+    the open end of a train already laid.
 
     TILES are written like 5-12 or 12-5. The train has the most tiles, then the most pips;
     equal trains are ordered by their tiles, so the answer is always the same.
@@ -55,7 +60,7 @@ def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> No
     """
     if not 0 <= start <= max_pip:
         raise click.UsageError(
-            f"--start {start}: the engine pip must be from 0 to {max_pip} in a double-{max_pip} set"
+            f"--start {start}: the pip must be from 0 to {max_pip} in a double-{max_pip} set"
         )
     hand = _read_tiles(tiles, max_pip)
     try:
@@ -66,13 +71,20 @@ def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> No
         click.echo(json.dumps(result.to_dict()))
         return
     train = result.train
-    click.echo(f"Best train from {start}: {train.length} tiles, {train.pips} pips")
+    click.echo(
+        f"Best train from {start}: {_count(train.length, 'tile')}, {_count(train.pips, 'pip')}"
+    )
     click.echo(f"  {train}")
     extras = " ".join(str(t) for t in result.extras) or "none"
-    click.echo(f"Extras ({len(result.extras)}, {result.extra_pips} pips): {extras}")
+    click.echo(f"Extras ({len(result.extras)}, {_count(result.extra_pips, 'pip')}): {extras}")
     if result.mexican_starters:
         starters = " ".join(str(t) for t in result.mexican_starters)
         click.echo(f"  could start the Mexican train: {starters}")
     if result.stranded_doubles:
         doubles = " ".join(str(t) for t in result.stranded_doubles)
         click.echo(f"  stranded doubles (the train never reaches them): {doubles}")
+
+
+def _count(n: int, word: str) -> str:
+    """ "1 tile", "2 tiles", "0 tiles"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
