@@ -287,6 +287,18 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
     assert_clean_error(invoke("play", "--delay", "0", *args), word)
 
 
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("--rules", "{bad"), "pas un objet JSON : "),
+        (("--option", "noequals"), "'noequals' n'est pas de la forme NOM=VALEUR"),
+        (("--players", "20"), "Ces règles se jouent de 2 à 8 joueurs, pas à 20."),
+    ],
+)
+def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:
+    assert_clean_error(invoke("play", "--lang", "fr", "--delay", "0", *args), word)
+
+
 def test_play_resume_missing_file(tmp_path: Path) -> None:
     result = invoke("play", "--resume", "--file", str(tmp_path / "missing.json"))
     assert_clean_error(result, "does not exist")

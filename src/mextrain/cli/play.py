@@ -27,14 +27,14 @@ def default_bot() -> str:
     return next((name for name in _STRONGEST if name in known), sorted(known)[0])
 
 
-def _rules(text: str) -> Rules:
+def _rules(text: str, t: Translator) -> Rules:
     spec: object = text
     if text.lstrip().startswith("{"):
         try:
             spec = json.loads(text)
         except json.JSONDecodeError as err:
             raise click.BadParameter(
-                f"not a JSON object: {err.msg}", param_hint="--rules"
+                t("tui.cli.not_json", reason=err.msg), param_hint="--rules"
             ) from None
     try:
         return Rules.from_spec(spec)  # type: ignore[arg-type]
@@ -42,12 +42,14 @@ def _rules(text: str) -> Rules:
         raise click.BadParameter(str(err), param_hint="--rules") from None
 
 
-def _with_house(rules: Rules, options: tuple[str, ...]) -> Rules:
+def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     overrides: dict[str, object] = {}
     for option in options:
         key, eq, value = option.partition("=")
         if not eq:
-            raise click.BadParameter(f"{option!r} is not NAME=VALUE", param_hint="--option")
+            raise click.BadParameter(
+                t("tui.cli.not_name_value", option=repr(option)), param_hint="--option"
+            )
         try:
             overrides[key.strip()] = json.loads(value)
         except json.JSONDecodeError:
@@ -160,7 +162,7 @@ def play(
             raise click.ClickException(t("tui.cli.cannot_resume", path=path, reason=err)) from None
         PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return
-    rules = _with_house(_rules(rules_text), options)
+    rules = _with_house(_rules(rules_text, t), options, t)
     count = players
     if count is None:
         try:
