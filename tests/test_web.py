@@ -1176,3 +1176,64 @@ def test_a_browser_without_javascript_is_told_so_in_every_language(client: TestC
         name = Translator(lang)("game.name")
         assert f'<p lang="{lang}">' in noscript
         assert name.lower() in noscript.lower(), (lang, name)
+
+
+# -- leaving --------------------------------------------------------------------------------
+
+
+def test_leaving_before_the_start_opens_the_seat_and_voids_the_token(client: TestClient) -> None:
+    made = create(client, ["open", "open"])
+    code = made["code"]
+    ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    conn = Conn(client, code, ben["token"])
+    try:
+        conn.until(is_state)
+        conn.send({"type": "leave"})
+        assert conn.until(lambda m: m["type"] == "left")["code"] == code
+        # the connection watches on, as a spectator
+        assert conn.until(is_state)["you"] is None
+    finally:
+        conn.close()
+    seats = client.get(f"/api/tables/{code}").json()["seats"]
+    assert [(s["kind"], s["name"]) for s in seats] == [("human", "Ana"), ("open", ""), ("open", "")]
+    with client.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": ben["token"]}))
+        assert json.loads(ws.receive_text())["code"] == "bad_token"
+    # the name is free again, and so is the seat
+    again = client.post(f"/api/tables/{code}/join", json={"name": "Ben"})
+    assert again.status_code == 200
+    assert again.json()["seat"] == 1
+
+
+def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
+    db: Path,
+) -> None:
+    with TestClient(create_app(db, settings(bot_delay=0.01))) as tc:
+        made = create(tc, ["open"], **TINY)
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        with_ben = Conn(tc, code, ben["token"])
+        try:
+            ana.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            with_ben.send({"type": "leave"})
+            with_ben.until(lambda m: m["type"] == "left")
+            # at once a bot, not after the takeover delay (a minute here)
+            seen = ana.until(lambda m: is_state(m) and m["table"]["seats"][1]["kind"] == "bot")
+            assert seen["table"]["seats"][1]["joinable"]
+            # the game goes on: the bot plays Ben's seat while Ana plays hers
+            play_out({0: ana}, random.Random(4))
+        finally:
+            ana.close()
+            with_ben.close()
+        games = tc.get("/api/games").json()
+        assert games[0]["players"][1].startswith("Bot 2")
+        assert games[0]["humans"] == [True, False]
+        # a spectator has no seat to leave, nor has anyone a finished game
+        watcher = Conn(tc, code, None)
+        try:
+            watcher.until(is_state)
+            watcher.send({"type": "leave"})
+            assert errors_of(watcher)["code"] == "spectator"
+        finally:
+            watcher.close()

@@ -389,3 +389,31 @@ def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> 
     expect(heading).to_have_text("Statistics")
     expect(heading).to_be_focused()
     expect(page).to_have_title("Statistics · Mexican Train")
+
+
+def test_leaving_a_game_goes_back_to_the_lobby_and_a_bot_takes_the_seat(
+    server: str, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    join_via_api(server, made["code"], "Ben")
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.get_by_role("button", name="Leave the table").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")  # the lobby
+    assert asked, "no question before leaving"
+    assert asked[0].startswith("Leave this game? A bot plays your seat"), asked
+    token = page.evaluate("code => localStorage.getItem('mextrain.token.' + code)", made["code"])
+    assert token is None
+    # back at the table's link: a spectator, with Ana's seat a bot anyone may take
+    page.goto(f"{server}/t/{made['code']}")
+    expect(page.get_by_text("watching")).to_be_visible(timeout=10_000)
+    expect(page.locator(".train").first).to_contain_text("Bot 1")

@@ -36,6 +36,7 @@ from .messages import (
     HelloMessage,
     HintMessage,
     JoinTable,
+    LeaveMessage,
     MessageError,
     PingMessage,
     RematchMessage,
@@ -334,6 +335,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
         table.start()
     elif isinstance(message, PingMessage):
         client.send({"type": "pong"})
+    elif isinstance(message, LeaveMessage):
+        table.leave(client)
     elif isinstance(message, HelloMessage):
         raise MessageError("hello_again", "this connection has already said hello")
 

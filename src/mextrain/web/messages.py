@@ -21,6 +21,7 @@ __all__ = [
     "HelloMessage",
     "HintMessage",
     "JoinTable",
+    "LeaveMessage",
     "MessageError",
     "PingMessage",
     "RematchMessage",
@@ -105,6 +106,13 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class LeaveMessage(_Strict):
+    """Leave the table for good: the seat is open again before the start, and played by a
+    bot that anyone arriving late may take over once the game is in play."""
+
+    type: Literal["leave"]
+
+
 class RematchMessage(_Strict):
     """Play again, once the game is over: a new table with the same rules and bots."""
 
@@ -112,7 +120,13 @@ class RematchMessage(_Strict):
 
 
 ClientMessage = Annotated[
-    HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage,
+    HelloMessage
+    | ActionMessage
+    | StartMessage
+    | HintMessage
+    | PingMessage
+    | RematchMessage
+    | LeaveMessage,
     Field(discriminator="type"),
 ]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -129,7 +143,15 @@ class MessageError(ValueError):
 
 def parse_client_message(
     text: str,
-) -> HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage:
+) -> (
+    HelloMessage
+    | ActionMessage
+    | StartMessage
+    | HintMessage
+    | PingMessage
+    | RematchMessage
+    | LeaveMessage
+):
     """Validate one message's text; raise `MessageError` with a short reason."""
     try:
         message = _ADAPTER.validate_json(text)
@@ -139,7 +161,13 @@ def parse_client_message(
         raise MessageError("malformed", f"{where}: {first['msg']}") from None
     assert isinstance(
         message,
-        HelloMessage | ActionMessage | StartMessage | HintMessage | PingMessage | RematchMessage,
+        HelloMessage
+        | ActionMessage
+        | StartMessage
+        | HintMessage
+        | PingMessage
+        | RematchMessage
+        | LeaveMessage,
     )
     return message
 

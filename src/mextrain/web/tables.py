@@ -237,6 +237,15 @@ class Table:
             self.match.next_round(self._rng)
         elif kind == "rematch":
             self.next_code = data["code"]
+        elif kind == "leave":
+            index = data["seat"]
+            seat = self.seats[index]
+            seat.token_hash = ""
+            self.held.pop(index, None)  # a player who leaves gives up the seat kept for them
+            if data.get("bot"):  # in play: a bot keeps the seat warm for a late joiner
+                seat.kind, seat.bot, seat.name = "bot", data["bot"], _bot_name(data["bot"], index)
+            else:  # before the start: the seat is open again
+                seat.kind, seat.bot, seat.name = "open", "", ""
         else:
             raise RuntimeError(f"table {self.code}: unknown event {kind!r}")
         if self.match is not None and self.match.is_complete:
@@ -305,6 +314,26 @@ class Table:
         else:
             self.broadcast()
         return token
+
+    def leave(self, client: Client) -> None:
+        """The person at ``client``'s seat leaves the table for good: before the start their
+        seat is open again; in play a bot plays it from now on, and anyone arriving late
+        may take it over. Their token is void, and their connections go on as spectators
+        (after a ``left`` message, on which the page goes back to the lobby)."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators hold no seat")
+        if self.status == "finished":
+            raise TableError("finished", "the game is over")
+        index = client.seat
+        bot = self.settings.bot_spec("takeover_bot") if self.status == "playing" else None
+        self._log("leave", {"seat": index, "bot": bot})
+        for other in list(self.seats[index].clients):
+            self.seats[index].clients.discard(other)
+            other.seat = None
+            self.spectators.add(other)
+            other.send({"type": "left", "code": self.code})
+        self.seats[index].away_since = None
+        self.changed()
 
     def stand_in(self, index: int) -> bool:
         """A bot holds the seat only because nobody had taken it at the start: a late

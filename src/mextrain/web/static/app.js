@@ -310,7 +310,11 @@ function useTableSocket(code, lang) {
           if (m.code === "started") return;
           setError(m);
         } else if (m.type === "hint") setHint(m);
-        else if (m.type === "rematch") {  // play again: the new table, our seat's token
+        else if (m.type === "left") {  // this seat left the table: its token is void
+          localStorage.removeItem(tokenKey(m.code));
+          stop = true;
+          go("/");
+        } else if (m.type === "rematch") {  // play again: the new table, our seat's token
           localStorage.setItem(tokenKey(m.code), m.token);
           go(`/t/${m.code}`);
         }
@@ -338,6 +342,12 @@ function TablePage({ code, big, lang }) {
   const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
   const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
   const [copied, setCopied] = useState(false);
+  // leaving for good, after a yes: the seat goes to a bot (or opens again before the start)
+  const leave = () => {
+    if (window.confirm(t(msg && msg.table.status === "playing" ? "web.leave.confirm_playing" : "web.leave.confirm"))) {
+      send({ type: "leave" });
+    }
+  };
   const copyLink = (link) => {
     const done = () => setCopied(true);
     if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => {});
@@ -486,7 +496,8 @@ function TablePage({ code, big, lang }) {
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { setStarting(true); send({ type: "start" }); }}>${t("web.start")}</button>
-          <p class="muted">${t("web.start_help")}</p>`
+          <p class="muted">${t("web.start_help")}</p>
+          <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
     </section>`;
   }
@@ -624,6 +635,8 @@ function TablePage({ code, big, lang }) {
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
+    ${you !== null && table.status === "playing" && html`<p class="leave">
+      <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
