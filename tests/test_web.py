@@ -1229,7 +1229,10 @@ def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
         games = tc.get("/api/games").json()
         assert games[0]["players"][1].startswith("Bot 2")
         assert games[0]["humans"] == [True, False]
-        # a spectator has no seat to leave, nor has anyone a finished game
+    with TestClient(create_app(db, settings())) as tc:  # the log keeps the leaving
+        seats = tc.get(f"/api/tables/{code}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["human", "bot"]
+        # a spectator has no seat to leave
         watcher = Conn(tc, code, None)
         try:
             watcher.until(is_state)
