@@ -342,7 +342,9 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
         if not page.locator(".turn.mine").is_visible():
             page.wait_for_timeout(50)
             continue
-        before = page.locator(".move-log li").count()
+        # a move changes the hand (a play, a draw) or ends the turn (a pass); the log
+        # keeps its last moves only, so its length may not change
+        before = page.locator(".hand-tile").count()
         playable = page.locator(".hand-tile.playable")
         if playable.count():
             tile = playable.first.get_attribute("data-tile")
@@ -361,7 +363,7 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
             page.keyboard.press("Enter")
             drew += 1
         page.wait_for_function(
-            "n => document.querySelectorAll('.move-log li').length !== n"
+            "n => document.querySelectorAll('.hand-tile').length !== n"
             " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
             arg=before,
         )
