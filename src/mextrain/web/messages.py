@@ -119,16 +119,17 @@ class RematchMessage(_Strict):
     type: Literal["rematch"]
 
 
-ClientMessage = Annotated[
+#: every message a browser may send (the one list: parsing, typing and checking use it)
+AnyClientMessage = (
     HelloMessage
     | ActionMessage
     | StartMessage
     | HintMessage
     | PingMessage
     | RematchMessage
-    | LeaveMessage,
-    Field(discriminator="type"),
-]
+    | LeaveMessage
+)
+ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 
 
@@ -141,17 +142,7 @@ class MessageError(ValueError):
         self.detail = detail
 
 
-def parse_client_message(
-    text: str,
-) -> (
-    HelloMessage
-    | ActionMessage
-    | StartMessage
-    | HintMessage
-    | PingMessage
-    | RematchMessage
-    | LeaveMessage
-):
+def parse_client_message(text: str) -> AnyClientMessage:
     """Validate one message's text; raise `MessageError` with a short reason."""
     try:
         message = _ADAPTER.validate_json(text)
@@ -159,16 +150,7 @@ def parse_client_message(
         first = err.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
         raise MessageError("malformed", f"{where}: {first['msg']}") from None
-    assert isinstance(
-        message,
-        HelloMessage
-        | ActionMessage
-        | StartMessage
-        | HintMessage
-        | PingMessage
-        | RematchMessage
-        | LeaveMessage,
-    )
+    assert isinstance(message, AnyClientMessage)
     return message
 
 
