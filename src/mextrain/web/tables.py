@@ -166,9 +166,9 @@ class Table:
             else Seat("open")
             for i, spec in enumerate(stored.config["seats"])
         ]
-        #: seats a rematch keeps for the people of the game before, by name: only they may
-        #: take them, before the start or from the bot that keeps them warm after it
-        #: ("held:Eve" in the table's config)
+        #: seats a rematch keeps for the people of the game before, by name, until they
+        #: take them (before the start, or from the bot that keeps them warm after it):
+        #: nobody else may ("held:Eve" in the table's config)
         self.held = {
             i: spec[5:] for i, spec in enumerate(stored.config["seats"]) if spec.startswith("held:")
         }
@@ -219,6 +219,7 @@ class Table:
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
             seat.bot = ""
+            self.held.pop(data["seat"], None)  # a kept seat is kept no more once taken
             self._bots.pop(data["seat"], None)
         elif kind == "start":
             for index, spec in data["bots"].items():
@@ -266,7 +267,7 @@ class Table:
         self._check_name_free(name)
         waiting = self.status == "waiting"
         for index, seat in enumerate(self.seats):
-            if index in self.held and self.seats[index].kind != "human":
+            if index in self.held:
                 continue  # kept for someone from the game before
             if seat.kind == "open" if waiting else self.stand_in(index):
                 return index, self._seat(index, name)
@@ -276,29 +277,19 @@ class Table:
         """``name``, from the game before, takes the seat this rematch kept for them (the
         stand-in bot's, once the game has started without them); if there is none any
         more, the first seat `join` finds."""
-        key = name.casefold()
-        for index, held in self.held.items():
-            if held.casefold() != key:
-                continue
-            free = (
-                self.seats[index].kind == "open"
-                if self.status == "waiting"
-                else self.stand_in(index)
-            )
-            if free:
-                self._check_name_free(name, keeping=index)
-                return index, self._seat(index, name)
-        return self.join(name)
+        # a kept seat is open before the start, a stand-in bot's after it, until taken
+        kept = [i for i, held in self.held.items() if held.casefold() == name.casefold()]
+        if not kept or self.status == "finished":
+            return self.join(name)
+        self._check_name_free(name, keeping=kept[0])
+        return kept[0], self._seat(kept[0], name)
 
     def _check_name_free(self, name: str, keeping: int | None = None) -> None:
         """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
         ``keeping``, which its holder is taking)."""
         key = name.casefold()
         taken = any(s.kind != "open" and s.name.casefold() == key for s in self.seats)
-        kept = any(
-            held.casefold() == key and self.seats[i].kind != "human" and i != keeping
-            for i, held in self.held.items()
-        )
+        kept = any(held.casefold() == key and i != keeping for i, held in self.held.items())
         if taken or kept:
             raise TableError("name_taken", f"someone at this table is already called {name}")
 
@@ -622,7 +613,7 @@ class Table:
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
                     # a stand-in anyone may take over (not one kept for a player)
                     "joinable": self.stand_in(i) and i not in self.held,
-                    "held": self.held.get(i) if seat.kind == "open" else None,
+                    "held": self.held.get(i),
                 }
                 for i, seat in enumerate(self.seats)
             ],
@@ -634,7 +625,7 @@ class Table:
         """The other seats of a new game started from this one by seat ``first`` (who takes
         the new table's seat 0; the others follow in turn order): people's seats and the
         seats bots only kept warm are open again, bot seats stay bots, and people's seats
-        are kept for them (``held:NAME``) until the new game starts."""
+        are kept for them (``held:NAME``) until they take them."""
         n = len(self.seats)
         out = []
         for step in range(1, n):
