@@ -1240,3 +1240,125 @@ def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
             assert errors_of(watcher)["code"] == "spectator"
         finally:
             watcher.close()
+
+
+# -- table talk ---------------------------------------------------------------------------
+
+
+def is_chat(m: dict[str, Any]) -> bool:
+    return m["type"] == "chat"
+
+
+def test_table_talk_reaches_everyone_and_is_still_there_after_a_restart(db: Path) -> None:
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["open"])
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        bob = Conn(tc, code, ben["token"], lang="fr")
+        watcher = Conn(tc, code, None)
+        try:
+            # whoever arrives is sent what has been said (nothing yet)
+            for conn in (ana, bob, watcher):
+                assert conn.until(lambda m: m["type"] == "chat_log")["lines"] == []
+            ana.send({"type": "chat", "text": "  hello Ben 👋 "})
+            for conn in (ana, bob, watcher):
+                line = conn.until(is_chat)["line"]
+                assert (line["id"], line["seat"], line["name"]) == (0, 0, "Ana")
+                assert (line["text"], line["phrase"]) == ("hello Ben 👋", None)
+            # a stock phrase goes out as its name: each page says it in its own language
+            bob.send({"type": "chat", "phrase": "good_luck"})
+            for conn in (ana, bob, watcher):
+                line = conn.until(is_chat)["line"]
+                assert (line["id"], line["name"], line["phrase"], line["text"]) == (
+                    1,
+                    "Ben",
+                    "good_luck",
+                    None,
+                )
+            # a spectator reads along but says nothing
+            watcher.send({"type": "chat", "text": "me too"})
+            assert errors_of(watcher)["code"] == "spectator_talk"
+            ana.send({"type": "ping"})
+            ana.until(lambda m: m["type"] == "pong")
+            # (the refusal came first, so anything said would have reached Ana before this)
+            assert sum(1 for m in ana.seen if is_chat(m)) == 2
+        finally:
+            for conn in (ana, bob, watcher):
+                conn.close()
+    # a restarted server still has it, in order, for anyone who comes
+    with TestClient(create_app(db, settings())) as tc:
+        again = Conn(tc, code, None)
+        try:
+            lines = again.until(lambda m: m["type"] == "chat_log")["lines"]
+            said = [(x["id"], x["name"], x["text"], x["phrase"]) for x in lines]
+            assert said == [(0, "Ana", "hello Ben 👋", None), (1, "Ben", None, "good_luck")]
+        finally:
+            again.close()
+    # the phrases have words in every language
+    for lang in LANGUAGES:
+        strings = catalog("web", lang)
+        for phrase in ("hello", "good_luck", "your_turn", "nice_move", "oops", "thanks"):
+            assert strings[f"web.chat.phrase.{phrase}"], (lang, phrase)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"type": "chat"},
+        {"type": "chat", "text": "hi", "phrase": "thanks"},
+        {"type": "chat", "text": "   "},
+        {"type": "chat", "text": "two\nlines"},
+        {"type": "chat", "text": "turned \u202eround"},
+        {"type": "chat", "text": "x" * 201},
+        {"type": "chat", "phrase": "rude_word"},
+        {"type": "chat", "text": 7},
+        {"type": "chat", "text": "hi", "seat": 1},
+    ],
+)
+def test_bad_table_talk_is_refused_and_nothing_is_said(
+    seated: tuple[Conn, dict[str, Any]], message: dict[str, Any]
+) -> None:
+    conn, _ = seated
+    conn.send(message)
+    assert errors_of(conn)["code"] == "malformed"
+    conn.send({"type": "chat", "text": "x" * 200})
+    line = conn.until(is_chat)["line"]
+    assert line["id"] == 0  # the refused one was never said
+    assert len(line["text"]) == 200
+
+
+def test_talking_too_fast_is_refused_and_talk_moves_no_position_on(db: Path) -> None:
+    with TestClient(create_app(db, settings(chat_burst=2, chat_window=60))) as tc:
+        made = create(tc, ["bot:greedy"])
+        conn = Conn(tc, made["code"], made["token"])
+        try:
+            state = conn.until(my_turn(0))
+            for phrase in ("hello", "good_luck"):
+                conn.send({"type": "chat", "phrase": phrase})
+                conn.until(is_chat)
+            conn.send({"type": "chat", "phrase": "oops"})
+            assert errors_of(conn)["code"] == "chat_rate"
+            # words said between a position and a move on it leave the move standing
+            move = state["round"]["legal_moves"][0]
+            conn.send({"type": "action", "move": move, "version": state["version"]})
+            after = conn.until(lambda m: is_state(m) and m["version"] > state["version"])
+            assert after["round"]["history"][-1].endswith(move)
+        finally:
+            conn.close()
+
+
+def test_a_seat_that_stops_talking_for_a_while_may_talk_again(db: Path) -> None:
+    with TestClient(create_app(db, settings(chat_burst=1, chat_window=0.3))) as tc:
+        made = create(tc, ["open"])
+        conn = Conn(tc, made["code"], made["token"])
+        try:
+            conn.send({"type": "chat", "phrase": "hello"})
+            conn.until(is_chat)
+            conn.send({"type": "chat", "phrase": "hello"})
+            assert errors_of(conn)["code"] == "chat_rate"
+            time.sleep(0.4)
+            conn.send({"type": "chat", "phrase": "hello"})
+            assert conn.until(is_chat)["line"]["id"] == 1
+        finally:
+            conn.close()

@@ -419,3 +419,58 @@ def test_leaving_a_game_goes_back_to_the_lobby_and_a_bot_takes_the_seat(
     page.goto(f"{server}/t/{made['code']}")
     expect(page.get_by_text("watching")).to_be_visible(timeout=10_000)
     expect(page.locator(".train").first).to_contain_text("Bot 1")
+
+
+def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_path: Any) -> None:
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    # three seats, two people: the table waits for its creator to start it
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "open"], "options": {"rounds": 1}}
+    )
+    ben = join_via_api(server, made["code"], "Ben")
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana_context = browser.new_context(viewport={"width": 1280, "height": 860})
+            ana = ana_context.new_page()
+            ana.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(ana, server, made)
+            ben_context = browser.new_context(viewport={"width": 390, "height": 844})
+            bob = ben_context.new_page()
+            bob.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(bob, server, {"code": made["code"], "token": ben["token"]}, "fr")
+
+            # in the waiting room: Ana types, Enter sends, and the field is emptied
+            box = ana.get_by_role("textbox", name="Say something")
+            box.fill("Ready, Ben?")
+            box.press("Enter")
+            expect(bob.locator(".chat-lines li")).to_have_count(1)
+            expect(bob.locator(".chat-lines li").first).to_contain_text("Ana: Ready, Ben?")
+            expect(box).to_have_value("")
+            # a stock phrase: each page says it in its own language
+            bob.get_by_role("button", name="Bonne chance !").click()
+            expect(bob.locator(".chat-lines li").nth(1)).to_contain_text("Ben: Bonne chance !")
+            expect(ana.locator(".chat-lines li").nth(1)).to_contain_text("Ben: Good luck!")
+            expect(ana.get_by_role("log")).to_be_visible()
+
+            shot(bob, "table-talk-waiting-phone-fr")
+            # in play the talk goes on beside the board, and what was said is still there
+            ana.get_by_role("button", name="Start the game").click()
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(ana.locator(".chat-lines li")).to_have_count(2)
+            # letters typed into the field are words, not shortcuts (d draws, p passes)
+            history = ana.locator(".move-log li").count()
+            box = ana.get_by_role("textbox", name="Say something")
+            box.fill("")
+            box.type("dp hd")
+            box.press("Enter")
+            expect(bob.locator(".chat-lines li").nth(2)).to_contain_text("Ana: dp hd")
+            assert ana.locator(".move-log li").count() == history
+            shot(ana, "table-talk-desktop")
+            shot(bob, "table-talk-phone-fr")
+        finally:
+            browser.close()
+    assert not errors, errors

@@ -7,12 +7,13 @@ and every action in order — so a restarted server replays it and carries on mi
 The seed and the seat tokens' hashes never leave this package's callers' server side.
 """
 
-from .events import Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
+from .events import ChatLine, Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
 from .lock import DatabaseInUse, ServerLock
 from .places import DATA_DIR_ENV, data_dir
 
 __all__ = [
     "DATA_DIR_ENV",
+    "ChatLine",
     "DatabaseInUse",
     "Event",
     "GameSummary",

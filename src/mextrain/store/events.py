@@ -11,7 +11,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Event", "GameSummary", "PlayerStats", "Store", "StoredGame", "StoredTable"]
+__all__ = [
+    "ChatLine",
+    "Event",
+    "GameSummary",
+    "PlayerStats",
+    "Store",
+    "StoredGame",
+    "StoredTable",
+]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -47,6 +55,16 @@ CREATE TABLE IF NOT EXISTS results (
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS results_by_name ON results(name);
+CREATE TABLE IF NOT EXISTS chat (
+    table_id INTEGER NOT NULL REFERENCES tables(id),
+    id       INTEGER NOT NULL,
+    seat     INTEGER NOT NULL,
+    name     TEXT    NOT NULL,
+    text     TEXT,
+    phrase   TEXT,
+    at       REAL    NOT NULL,
+    PRIMARY KEY (table_id, id)
+);
 """
 
 
@@ -66,6 +84,29 @@ class Event:
     kind: str
     data: dict[str, Any]
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One thing said at a table: free ``text`` or a stock ``phrase`` (one of them), by
+    the person at ``seat`` under ``name`` then; ``id`` counts from 0 per table."""
+
+    id: int
+    seat: int
+    name: str
+    text: str | None
+    phrase: str | None
+    at: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "seat": self.seat,
+            "name": self.name,
+            "text": self.text,
+            "phrase": self.phrase,
+            "at": self.at,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,6 +220,36 @@ class Store:
             "SELECT seq, kind, data, at FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
         )
         return [Event(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+
+    # -- table talk ----------------------------------------------------------------------
+
+    def add_chat(
+        self,
+        table_id: int,
+        line_id: int,
+        seat: int,
+        name: str,
+        text: str | None,
+        phrase: str | None,
+    ) -> ChatLine:
+        """Keep one line of a table's talk. A duplicate ``line_id`` raises
+        `sqlite3.IntegrityError`, as a duplicate event does."""
+        line = ChatLine(line_id, seat, name, text, phrase, time.time())
+        self._write(
+            "INSERT INTO chat (table_id, id, seat, name, text, phrase, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (table_id, line.id, seat, name, text, phrase, line.at),
+        )
+        return line
+
+    def chat(self, table_id: int, limit: int) -> list[ChatLine]:
+        """The latest ``limit`` lines of a table's talk, oldest first."""
+        rows = self._read(
+            "SELECT id, seat, name, text, phrase, at FROM chat WHERE table_id = ? "
+            "ORDER BY id DESC LIMIT ?",
+            (table_id, limit),
+        )
+        return [ChatLine(*row) for row in reversed(rows)]
 
     # -- finished games ------------------------------------------------------------------
 

@@ -10,12 +10,22 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Final, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
 
 from mextrain.i18n import LANGUAGES, Translator, is_visible_text
 
 __all__ = [
+    "CHAT_PHRASES",
     "ActionMessage",
+    "ChatMessage",
     "ClientMessage",
     "CreateTable",
     "HelloMessage",
@@ -113,6 +123,41 @@ class LeaveMessage(_Strict):
     type: Literal["leave"]
 
 
+#: the stock phrases of the table talk: each reader sees them in their own language
+#: (``web.chat.phrase.*``), so a table of several languages can still greet and thank
+CHAT_PHRASES: Final = (
+    "hello",
+    "good_luck",
+    "your_turn",
+    "nice_move",
+    "oops",
+    "thanks",
+    "good_game",
+)
+
+
+def _said(text: str) -> str:
+    """Free text at the table: one line of characters you can see (as a name)."""
+    if not is_visible_text(text):
+        raise ValueError("say something: characters you can see, on one line")
+    return text
+
+
+class ChatMessage(_Strict):
+    """Say something at the table: free ``text`` (up to 200 characters, one line) or one
+    of the stock ``phrase``s, which everyone reads in their own language."""
+
+    type: Literal["chat"]
+    text: Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_said)] | None = None
+    phrase: Literal[CHAT_PHRASES] | None = None  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _one_of_them(self) -> ChatMessage:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat message has either a text or a phrase")
+        return self
+
+
 class RematchMessage(_Strict):
     """Play again, once the game is over: a new table with the same rules and bots."""
 
@@ -128,6 +173,7 @@ AnyClientMessage = (
     | PingMessage
     | RematchMessage
     | LeaveMessage
+    | ChatMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

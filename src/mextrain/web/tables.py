@@ -16,7 +16,7 @@ import logging
 import random
 import secrets
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -36,7 +36,7 @@ from mextrain.rules import (
     parse_action,
 )
 from mextrain.search import analyze
-from mextrain.store import Store, StoredTable
+from mextrain.store import ChatLine, Store, StoredTable
 
 __all__ = [
     "BOT_LEVELS",
@@ -52,6 +52,8 @@ __all__ = [
 BOT_LEVELS = ("random", "greedy", "planner", "easy", "medium", "racer", "hard", "expert")
 log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+#: lines of table talk a table keeps and sends to whoever arrives (all stay in the store)
+CHAT_KEPT = 50
 
 
 def bot_levels() -> list[str]:
@@ -82,6 +84,8 @@ class Settings:
     messages_per_second: float = 20.0
     burst: int = 40
     max_queue: int = 256  # outgoing messages waiting for one slow client
+    chat_burst: int = 5  # lines of table talk a seat may say within ``chat_window``
+    chat_window: float = 10.0
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
@@ -191,6 +195,12 @@ class Table:
         self._tasks: set[asyncio.Task[None]] = set()
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
+        #: the table talk's latest lines, oldest first (kept in the store, not in the log:
+        #: a line said is no event of the game and moves no position on)
+        self.chat: deque[ChatLine] = deque(store.chat(self.id, CHAT_KEPT), maxlen=CHAT_KEPT)
+        self._chat_next = self.chat[-1].id + 1 if self.chat else 0
+        #: per seat: when its latest lines were said (monotonic), for ``chat_burst``
+        self._chat_times: dict[int, deque[float]] = {}
 
     # -- the log ----------------------------------------------------------------------
 
@@ -326,6 +336,32 @@ class Table:
         self.seats[index].away_since = None
         self.changed()
 
+    def say(self, client: Client, text: str | None, phrase: str | None) -> None:
+        """The person at ``client``'s seat says ``text`` or a stock ``phrase`` (checked by
+        `ChatMessage`): kept, then sent to everyone at the table, spectators too. A seat
+        may say ``chat_burst`` lines within ``chat_window`` seconds."""
+        if client.seat is None:
+            raise TableError("spectator_talk", "spectators cannot talk at the table")
+        index = client.seat
+        now = time.monotonic()
+        times = self._chat_times.setdefault(index, deque())
+        window = self.settings.chat_window
+        while times and now - times[0] >= window:
+            times.popleft()
+        if len(times) >= self.settings.chat_burst:
+            raise TableError("chat_rate", "you are talking too fast: wait a moment")
+        times.append(now)
+        line = self.store.add_chat(
+            self.id, self._chat_next, index, self.seats[index].name, text, phrase
+        )
+        self._chat_next += 1
+        self.chat.append(line)
+        said = {"type": "chat", "line": line.to_dict()}
+        for other in self.clients():
+            other.send(said)
+            if other.closed:  # too slow to read: cut off, as `broadcast` does
+                self.disconnect(other)
+
     def stand_in(self, index: int) -> bool:
         """A bot holds the seat only because nobody had taken it at the start: a late
         joiner may take it."""
@@ -350,6 +386,7 @@ class Table:
         self.changed()
 
     def connect(self, client: Client) -> None:
+        client.send({"type": "chat_log", "lines": [line.to_dict() for line in self.chat]})
         if client.seat is None:
             self.spectators.add(client)
         else:

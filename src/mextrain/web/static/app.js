@@ -287,6 +287,8 @@ function useTableSocket(code, lang) {
   const [hint, setHint] = useState(null);
   const [online, setOnline] = useState(false);
   const [fatal, setFatal] = useState(null);
+  // the table talk's latest lines, oldest first (the server sends the last 50 on arrival)
+  const [chat, setChat] = useState([]);
   const wsRef = useRef(null);
   useEffect(() => {
     let stop = false;
@@ -310,6 +312,10 @@ function useTableSocket(code, lang) {
           if (m.code === "started") return;
           setError(m);
         } else if (m.type === "hint") setHint(m);
+        else if (m.type === "chat_log") setChat(m.lines);
+        else if (m.type === "chat") {
+          setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
+        }
         else if (m.type === "left") {  // this seat left the table: its token is void
           localStorage.removeItem(tokenKey(m.code));
           stop = true;
@@ -331,11 +337,11 @@ function useTableSocket(code, lang) {
     const ws = wsRef.current;
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(m));
   }, []);
-  return { msg, error, setError, hint, setHint, online, fatal, send };
+  return { msg, error, setError, hint, setHint, online, fatal, send, chat };
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, fatal, send } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, fatal, send, chat } = useTableSocket(code, lang);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
@@ -499,6 +505,7 @@ function TablePage({ code, big, lang }) {
           <p class="muted">${t("web.start_help")}</p>
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
+      <${TableTalk} chat=${chat} you=${you} send=${send} />
     </section>`;
   }
 
@@ -631,6 +638,7 @@ function TablePage({ code, big, lang }) {
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
+        <${TableTalk} chat=${chat} you=${you} send=${send} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
@@ -674,6 +682,57 @@ function MoveLog({ history, names }) {
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
       class=${i === 0 ? "newest" : ""}>${moveWords(m, names)}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
+  </section>`;
+}
+
+// Table talk: free words or stock phrases, which each reader sees in their own language.
+const CHAT_KEPT = 50;
+const CHAT_PHRASES = ["hello", "good_luck", "your_turn", "nice_move", "oops", "thanks", "good_game"];
+
+function chatTime(at) {
+  return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
+}
+
+function TableTalk({ chat, you, send }) {
+  const [text, setText] = useState("");
+  // the words sent: the field is emptied when they come back said, and keeps them if
+  // they were refused (talking too fast) or the connection dropped
+  const pending = useRef(null);
+  const list = useRef(null);
+  useEffect(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    const last = chat[chat.length - 1];
+    if (last && pending.current !== null && last.seat === you && last.text === pending.current) {
+      pending.current = null;
+      setText("");
+    }
+  }, [chat]);
+  const submit = (e) => {
+    e.preventDefault();
+    const said = text.trim();
+    if (!said) return;
+    pending.current = said;
+    send({ type: "chat", text: said });
+  };
+  return html`<section class="chat" aria-labelledby="chat-title">
+    <h2 id="chat-title">${t("web.chat.title")}</h2>
+    <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
+      ${chat.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
+        <span class="chat-time">${chatTime(line.at)}</span> <bdi class="who">${line.name}</bdi>: ${
+        line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text}</li>`)}
+    </ol>
+    ${!chat.length && html`<p class="muted">${t("web.chat.none")}</p>`}
+    ${you !== null ? html`<form class="chat-say" onSubmit=${submit}>
+        <input value=${text} maxlength="200" aria-label=${t("web.chat.say")} placeholder=${t("web.chat.say")}
+          onInput=${(e) => setText(e.target.value)} />
+        <button disabled=${!text.trim()}>${t("web.chat.send")}</button>
+      </form>
+      <div class="chat-phrases" role="group" aria-label=${t("web.chat.phrases")}>
+        ${CHAT_PHRASES.map((p) => html`<button type="button" class="small" data-phrase=${p}
+          onClick=${() => send({ type: "chat", phrase: p })}>${t(`web.chat.phrase.${p}`)}</button>`)}
+      </div>`
+      : html`<p class="muted">${t("web.chat.seated_only")}</p>`}
   </section>`;
 }
 
