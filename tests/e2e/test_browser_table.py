@@ -461,16 +461,73 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             ana.get_by_role("button", name="Start the game").click()
             expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
             expect(ana.locator(".chat-lines li")).to_have_count(2)
-            # letters typed into the field are words, not shortcuts (d draws, p passes)
-            history = ana.locator(".move-log li").count()
+            # letters typed into the field are words, not shortcuts (d draws, p passes, h
+            # asks for a hint), on Ana's turn (Ben moves until it comes)
+            deadline = time.monotonic() + 30
+            while not ana.locator(".turn.mine").is_visible():
+                assert time.monotonic() < deadline, "Ana's turn never came"
+                if bob.locator(".turn.mine").is_visible():
+                    playable = bob.locator(".hand-tile.playable")
+                    if playable.count():
+                        playable.first.click()
+                        bob.locator(".train.target").first.click()
+                    elif bob.locator(".actions button").nth(0).is_enabled():
+                        bob.locator(".actions button").nth(0).click()
+                    else:
+                        bob.locator(".actions button").nth(1).click()
+                bob.wait_for_timeout(300)
+            hand = ana.locator(".hand-tile").count()
             box = ana.get_by_role("textbox", name="Say something")
             box.fill("")
             box.type("dp hd")
             box.press("Enter")
             expect(bob.locator(".chat-lines li").nth(2)).to_contain_text("Ana: dp hd")
-            assert ana.locator(".move-log li").count() == history
+            ana.wait_for_timeout(300)
+            expect(ana.locator(".turn.mine")).to_be_visible()
+            assert ana.locator(".hand-tile").count() == hand  # no draw
+            expect(ana.locator(".hint")).to_be_empty()  # no hint asked for
             shot(ana, "table-talk-desktop")
             shot(bob, "table-talk-phone-fr")
         finally:
             browser.close()
     assert not errors, errors
+
+
+def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    tiny = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3}}
+    over = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": tiny})
+    waiting = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    playing = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": tiny})
+    seat_page(page, server, over)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    play_until_over(page)
+    # this browser holds seats at all three, and a token for a table the server never had
+    page.evaluate(
+        "tokens => { for (const [code, token] of tokens)"
+        " localStorage.setItem('mextrain.token.' + code, token); }",
+        [[waiting["code"], waiting["token"]], [playing["code"], playing["token"]], ["ZZZZZZ", "x"]],
+    )
+    page.goto(server + "/")
+    yours = page.get_by_role("region", name="Your tables")
+    expect(yours.get_by_role("link")).to_have_count(2)
+    # (the names of the people and bots seated, not of the open seats)
+    expect(yours.locator("li", has_text=waiting["code"])).to_contain_text(
+        "Ana · waiting for players"
+    )
+    expect(yours.locator("li", has_text=playing["code"])).to_contain_text("in play")
+    expect(yours.locator("li", has_text=playing["code"])).to_contain_text("Ana, Bot 2")
+    assert over["code"] not in yours.inner_text()  # its game is over
+    stored = page.evaluate(
+        "codes => codes.map(c => [localStorage.getItem('mextrain.token.' + c),"
+        " localStorage.getItem('mextrain.done.' + c)])",
+        [over["code"], "ZZZZZZ"],
+    )
+    # the finished table keeps its token (its page still offers to play again) but is not
+    # asked about again; the unknown one is forgotten
+    assert stored == [[over["token"], "1"], [None, None]]
+    shot(page, "lobby-your-tables")
+    yours.get_by_role("link", name=f"Table {playing['code']}").click()
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    assert page.url.endswith(f"/t/{playing['code']}")

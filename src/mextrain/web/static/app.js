@@ -76,6 +76,9 @@ async function loadStrings(lang) {
 }
 
 const tokenKey = (code) => `mextrain.token.${code}`;
+// a table whose game this browser has seen finished: the lobby asks no more about it
+// (its token stays, for the table's own page and its "play again")
+const doneKey = (code) => `mextrain.done.${code}`;
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -162,6 +165,40 @@ function App() {
 
 // -- lobby ------------------------------------------------------------------------------
 
+// The tables this browser holds a seat at whose games are not over: back to a game after
+// closing its tab, without its link. A table the server no longer knows loses its token.
+function YourTables() {
+  const [tables, setTables] = useState([]);
+  useEffect(() => {
+    let gone = false;
+    const prefix = tokenKey("");
+    const codes = Object.keys(localStorage).filter((k) => k.startsWith(prefix))
+      .map((k) => k.slice(prefix.length)).filter((c) => !localStorage.getItem(doneKey(c)));
+    Promise.all(codes.map(async (c) => {
+      try {
+        const res = await fetch(`/api/tables/${encodeURIComponent(c)}`);
+        if (res.status === 404) { localStorage.removeItem(tokenKey(c)); return null; }
+        if (!res.ok) return null;
+        const table = await res.json();
+        if (table.status === "finished") { localStorage.setItem(doneKey(c), "1"); return null; }
+        return table;
+      } catch (err) {
+        return null;  // offline for now: asked again next time
+      }
+    })).then((found) => { if (!gone) setTables(found.filter(Boolean)); });
+    return () => { gone = true; };
+  }, []);
+  if (!tables.length) return null;
+  return html`<section class="your-tables" aria-labelledby="yours-h">
+    <h2 id="yours-h">${t("web.lobby.yours")}</h2>
+    <ul>${tables.map((tb) => html`<li key=${tb.code}>
+      <a href=${`/t/${tb.code}`} onClick=${(e) => { e.preventDefault(); go(`/t/${tb.code}`); }}>${t("web.table")} ${tb.code}</a>
+      <span class="muted"> · ${rulesName(tb.rules)} · ${seatNames(tb.seats).filter((n, i) => tb.seats[i].kind !== "open")
+        .map((n, i) => html`${i ? ", " : ""}<bdi>${n}</bdi>`)} · ${
+        t(tb.status === "waiting" ? "web.lobby.yours_waiting" : "web.lobby.yours_playing")}</span></li>`)}</ul>
+  </section>`;
+}
+
 // The house rules the lobby offers, by RULES.md's names.
 const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
 
@@ -231,6 +268,7 @@ function Lobby() {
     <section class="lobby">
       <h1>${t("web.lobby.title")}</h1>
       <p class="lead">${t("web.lobby.lead")}</p>
+      <${YourTables} />
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <label class="field">${t("web.your_name")}
         <input name="name" value=${name} maxlength="24" required autocomplete="nickname"
