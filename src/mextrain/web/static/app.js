@@ -757,8 +757,8 @@ function TableTalk({ chat, you, send }) {
     <h2 id="chat-title">${t("web.chat.title")}</h2>
     <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
       ${chat.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
-        <span class="chat-time">${chatTime(line.at)}</span> <bdi class="who">${line.name}</bdi>: ${
-        line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text}</li>`)}
+        <span class="chat-time">${chatTime(line.at)}</span> ${t("web.chat.said", { name: iso(line.name),
+          text: line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text })}</li>`)}
     </ol>
     ${!chat.length && html`<p class="muted">${t("web.chat.none")}</p>`}
     ${you !== null ? html`<form class="chat-say" onSubmit=${submit}>
