@@ -281,7 +281,8 @@ _HAND_KEYS = {
     "web.hand_count.other",
     "tui.hand.empty",
     "tui.help.keys",
-    "tui.help.rules",
+    "game.rules_short",
+    "web.help.page",
     "tui.error.tile_first",
     "tui.plan.none",
     "web.tiles_in_hand",
@@ -327,8 +328,8 @@ def test_tui_uses_game_words(lang: str) -> None:
     assert g["game.round"].lower() in t["tui.log.round"].lower()
     assert g["game.open_double"].lower()[:8] in t["tui.table.open_doubles"].lower()
     assert g["game.marker"].lower() in t["tui.help.keys"].lower()
-    assert g["game.marker"].lower() in t["tui.help.rules"].lower()
-    assert g["game.train.mexican"].lower() in t["tui.help.rules"].lower()
+    assert g["game.marker"].lower() in g["game.rules_short"].lower()
+    assert g["game.train.mexican"].lower() in g["game.rules_short"].lower()
     assert g["game.train.mexican"].lower() in t["tui.house.mexican_after_own_train"].lower()
 
 

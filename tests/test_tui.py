@@ -777,7 +777,7 @@ def test_every_language_renders_the_main_screens(lang: str) -> None:
             await pilot.press("question_mark")
             assert isinstance(app.screen, HelpScreen)
             rules_text = plain(app.screen.query_one("#help-rules", Static))
-            assert rules_text == t("tui.help.rules")
+            assert rules_text == t("game.rules_short")
             await pilot.press("escape")
             await pilot.press("s")
             sheet = plain(app.screen.query_one("#sheet", Static))

@@ -536,3 +536,57 @@ def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, p
     yours.get_by_role("link", name=f"Table {playing['code']}").click()
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     assert page.url.endswith(f"/t/{playing['code']}")
+
+
+def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
+    server: str, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server + "/")
+    page.get_by_role("link", name="How to play").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("How to play")
+    assert page.url.endswith("/help")
+    help_page = page.locator(".help")
+    expect(help_page).to_contain_text("A game is 13 rounds")  # the rules in short
+    for words in ("Classic (French rules)", "Relaxed (Italian rules)", "Cardinal (Finnish rules)"):
+        expect(help_page.locator("dt", has_text=words)).to_have_count(1)
+    expect(help_page.locator("dt")).to_have_count(3 + 4)  # the rule sets, the house rules
+    expect(help_page).to_contain_text("A double may not be your last tile.")
+    expect(help_page).to_contain_text("Keys: d draws, p passes")
+    shot(page, "help-en")
+    page.get_by_label("Language").select_option("fi")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Näin pelaat")
+    expect(help_page).to_contain_text("Peli on 13 kierrosta")
+    expect(help_page).to_contain_text("Tupla ei saa olla viimeinen dominosi.")
+    assert page.title().startswith("Näin pelaat")
+    page.get_by_label("Kieli").select_option("en")
+    # the page has its own address: a reload (or a shared link) opens it again
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("How to play")
+
+    # at a table: which rules it plays, and help that opens beside the game
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "preset": "relaxed",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": 1, "draw_until_playable": True},
+        },
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    expect(page.locator(".table-rules")).to_contain_text(
+        "This table plays: Relaxed (Italian rules) · Draw until a tile fits"
+    )
+    for link in (page.locator(".table-rules a"), page.locator("header").get_by_text("How to play")):
+        assert link.get_attribute("target") == "_blank"
+    with page.context.expect_page() as opened:
+        page.locator(".table-rules a").click()
+    other = opened.value
+    expect(other.get_by_role("heading", name="The three rule sets")).to_be_visible(timeout=10_000)
+    expect(page.locator(".hand-tile").first).to_be_visible()  # the game is still there
+    assert not errors, errors

@@ -467,8 +467,8 @@ class HelpScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.help.title')}[/b]")
             yield Static(escape(t("tui.help.keys")), id="help-keys")
-            yield Static(f"[b]{t('tui.help.rules_title')}[/b]")
-            yield Static(escape(t("tui.help.rules")), id="help-rules")
+            yield Static(f"[b]{t('game.rules_short_title')}[/b]")
+            yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
                 yield Static(
                     escape(t("tui.help.preset", preset=t(f"tui.preset.{self.rules.preset_name}")))

@@ -140,6 +140,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/t/{code}", include_in_schema=False)
     @app.get("/replay/{game_id}", include_in_schema=False)
     @app.get("/stats", include_in_schema=False)
+    @app.get("/help", include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 

@@ -146,11 +146,13 @@ function App() {
   if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} lang=${lang} />`;
   else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
   else if (path === "/stats") page = html`<${StatsPage} />`;
+  else if (path === "/help") page = html`<${HelpPage} />`;
   else page = html`<${Lobby} />`;
   return html`
     <header class="topbar">
       <a href="/" class="brand" onClick=${(e) => { e.preventDefault(); go("/"); }}>${t("game.name")}</a>
       <nav>
+        <${HelpLink} path=${path} />
         <a href="/stats" onClick=${(e) => { e.preventDefault(); go("/stats"); }}>${t("web.stats.title")}</a>
         <label class="switch"><input type="checkbox" checked=${big} onChange=${toggleBig} />
           ${t("web.big_numbers")}</label>
@@ -161,6 +163,36 @@ function App() {
       </nav>
     </header>
     <main>${page}</main>`;
+}
+
+// -- how to play ------------------------------------------------------------------------
+
+// "How to play": from a table it opens in a new tab, so the game (and its connection)
+// stays where it is.
+function HelpLink({ path }) {
+  if (path && path.startsWith("/t/")) {
+    return html`<a href="/help" target="_blank" rel="noopener">${t("web.help.title")}</a>`;
+  }
+  return html`<a href="/help" onClick=${(e) => { e.preventDefault(); go("/help"); }}>${t("web.help.title")}</a>`;
+}
+
+function HelpPage() {
+  useEffect(() => { document.title = `${t("web.help.title")} · ${t("game.name")}`; }, [LANG]);
+  const paras = (text) => text.split("\n").map((p) => html`<p>${p}</p>`);
+  return html`<section class="help">
+    <h1>${t("web.help.title")}</h1>
+    <h2>${t("game.rules_short_title")}</h2>
+    ${paras(t("game.rules_short"))}
+    <h2 id="rule-sets">${t("web.help.presets_title")}</h2>
+    <dl>${["classic", "relaxed", "cardinal"].map((p) => html`<dt>${t(`web.preset.${p}`)}</dt>
+      <dd>${t(`web.help.preset.${p}`)}</dd>`)}</dl>
+    <h2>${t("web.house_rules")}</h2>
+    <dl>${HOUSE.map((k) => html`<dt>${t(`web.house.${k}`)}</dt><dd>${cap(t(`web.help.house.${k}`))}</dd>`)}</dl>
+    <h2>${t("web.help.page_title")}</h2>
+    ${paras(t("web.help.page"))}
+    <h2>${t("web.help.online_title")}</h2>
+    <p>${t("web.help.online")}</p>
+  </section>`;
 }
 
 // -- lobby ------------------------------------------------------------------------------
@@ -681,6 +713,8 @@ function TablePage({ code, big, lang }) {
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
+    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}
+      <a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
