@@ -491,7 +491,18 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             expect(ana.locator(".turn.mine")).to_be_visible()
             assert ana.locator(".hand-tile").count() == hand  # no draw
             expect(ana.locator(".hint")).to_be_empty()  # no hint asked for
+            # what someone else says shows over the page for a moment; a click goes to the
+            # talk, ready for an answer
+            bob.get_by_role("button", name="Merci !").click()
+            toast = ana.locator(".chat-toast")
+            expect(toast).to_have_text(re.compile(r"Ben\W*: Thanks!"))
+            # not one's own words (Ana's last line may still show there)
+            expect(line(bob, 3)).to_contain_text("Merci !")
+            assert "Merci" not in " ".join(bob.locator(".chat-toast").all_inner_texts())
             shot(ana, "table-talk-desktop")
+            toast.click()
+            expect(ana.get_by_role("textbox", name="Say something")).to_be_focused()
+            expect(toast).to_have_count(0)
             shot(bob, "table-talk-phone-fr")
         finally:
             browser.close()
@@ -580,7 +591,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     seat_page(page, server, made)
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     expect(page.locator(".table-rules")).to_contain_text(
-        "This table plays: Relaxed (Italian rules) · Draw until a tile fits"
+        "This table plays: Relaxed (Italian rules) · Draw until a tile fits. How to play"
     )
     for link in (page.locator(".table-rules a"), page.locator("header").get_by_text("How to play")):
         assert link.get_attribute("target") == "_blank"

@@ -359,6 +359,8 @@ function useTableSocket(code, lang) {
   const [fatal, setFatal] = useState(null);
   // the table talk's latest lines, oldest first (the server sends the last 50 on arrival)
   const [chat, setChat] = useState([]);
+  // the latest line said while connected (not one of those sent on arrival)
+  const [heard, setHeard] = useState(null);
   const wsRef = useRef(null);
   useEffect(() => {
     let stop = false;
@@ -385,6 +387,7 @@ function useTableSocket(code, lang) {
         else if (m.type === "chat_log") setChat(m.lines);
         else if (m.type === "chat") {
           setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
+          setHeard(m.line);
         }
         else if (m.type === "left") {  // this seat left the table: its token is void
           localStorage.removeItem(tokenKey(m.code));
@@ -407,11 +410,11 @@ function useTableSocket(code, lang) {
     const ws = wsRef.current;
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(m));
   }, []);
-  return { msg, error, setError, hint, setHint, online, fatal, send, chat };
+  return { msg, error, setError, hint, setHint, online, fatal, send, chat, heard };
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, fatal, send, chat } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, fatal, send, chat, heard } = useTableSocket(code, lang);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
@@ -434,6 +437,15 @@ function TablePage({ code, big, lang }) {
   // what a screen reader is told of the game as it goes: the last move, a tile drawn, a
   // tile that fits nowhere (one live region, there from the start)
   const [said, setSaid] = useState("");
+  // what someone else just said, over the page for a few seconds: the talk itself may be
+  // out of sight (under the board on a phone); a click on it goes there
+  const [toast, setToast] = useState(null);
+  useEffect(() => {
+    if (!heard || !msg || heard.seat === msg.you) return undefined;
+    setToast(heard);
+    const timer = setTimeout(() => setToast(null), 6000);
+    return () => clearTimeout(timer);
+  }, [heard]);
   const lastHand = useRef(null);
   // Draw or Pass pressed: the button turns disabled and would drop the focus to the page
   const refocus = useRef(false);
@@ -713,10 +725,15 @@ function TablePage({ code, big, lang }) {
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
-    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}
-      <a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
+    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
+    ${toast && html`<button class="chat-toast" onClick=${() => {
+        const talk = document.querySelector(".chat input") || document.querySelector(".chat");
+        if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
+        setToast(null);
+      }}>${t("web.chat.said", { name: iso(toast.name),
+        text: toast.phrase ? t(`web.chat.phrase.${toast.phrase}`) : toast.text })}</button>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
