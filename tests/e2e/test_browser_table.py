@@ -561,7 +561,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     expect(page.get_by_role("heading", level=1)).to_have_text("How to play")
     assert page.url.endswith("/help")
     help_page = page.locator(".help")
-    expect(help_page).to_contain_text("A game is 13 rounds")  # the rules in short
+    expect(help_page).to_contain_text("A full game is 13 rounds")  # the rules in short
     for words in ("Classic (French rules)", "Relaxed (Italian rules)", "Cardinal (Finnish rules)"):
         expect(help_page.locator("dt", has_text=words)).to_have_count(1)
     expect(help_page.locator("dt")).to_have_count(3 + 4)  # the rule sets, the house rules
@@ -570,7 +570,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     shot(page, "help-en")
     page.get_by_label("Language").select_option("fi")
     expect(page.get_by_role("heading", level=1)).to_have_text("Näin pelaat")
-    expect(help_page).to_contain_text("Peli on 13 kierrosta")
+    expect(help_page).to_contain_text("Täysi peli on 13 kierrosta")
     expect(help_page).to_contain_text("Tupla ei saa olla viimeinen dominosi.")
     assert page.title().startswith("Näin pelaat")
     page.get_by_label("Kieli").select_option("en")
@@ -591,7 +591,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     seat_page(page, server, made)
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     expect(page.locator(".table-rules")).to_contain_text(
-        "This table plays: Relaxed (Italian rules) · Draw until a tile fits. How to play"
+        "Rules of this table: Relaxed (Italian rules) · Draw until a tile fits. How to play"
     )
     for link in (page.locator(".table-rules a"), page.locator("header").get_by_text("How to play")):
         assert link.get_attribute("target") == "_blank"
@@ -601,3 +601,59 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     expect(other.get_by_role("heading", name="The three rule sets")).to_be_visible(timeout=10_000)
     expect(page.locator(".hand-tile").first).to_be_visible()  # the game is still there
     assert not errors, errors
+
+
+# A stand-in for the browser's notifications: records what would show, answers the
+# permission question as the test sets it, and lets the test say the tab is hidden.
+FAKE_NOTIFICATIONS = """
+window.__notes = [];
+window.__answer = "granted";
+window.__hidden = false;
+class FakeNotification {
+  constructor(title, options) { window.__notes.push([title, options && options.body]); }
+  close() {}
+  static get permission() { return window.__answer === "granted" ? window.__granted || "default" : "default"; }
+  static requestPermission() {
+    if (window.__answer === "granted") window.__granted = "granted";
+    return Promise.resolve(window.__answer);
+  }
+}
+window.Notification = FakeNotification;
+Object.defineProperty(document, "hidden", { get: () => window.__hidden });
+"""
+
+
+def test_a_player_in_another_tab_is_told_when_their_turn_comes(server: str, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    page.add_init_script(FAKE_NOTIFICATIONS)
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    box = page.get_by_label("Tell me when it is my turn")
+    # a browser that says no: the box stays off, and the page says why
+    page.evaluate("window.__answer = 'denied'")
+    box.click()
+    expect(page.get_by_text("The browser does not allow notifications")).to_be_visible()
+    expect(box).not_to_be_checked()
+    page.evaluate("window.__answer = 'granted'")
+    box.check()
+    expect(box).to_be_checked()
+    # on this tab's turn, with the tab in view: no notification
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.__notes") == []
+    # the player looks elsewhere; once the others have played, the turn comes back
+    page.evaluate("window.__hidden = true")
+    playable = page.locator(".hand-tile.playable")
+    if playable.count():
+        playable.first.click()
+        page.locator(".train.target").first.click()
+    else:
+        page.get_by_role("button", name="Draw").click()
+        page.wait_for_timeout(300)
+        if page.get_by_role("button", name="Pass").is_enabled():
+            page.get_by_role("button", name="Pass").click()
+    page.wait_for_function("window.__notes.length > 0", timeout=15_000)
+    assert page.evaluate("window.__notes")[0] == ["Your turn", f"Table {made['code']}"]
+    # and the choice is remembered for the next table
+    assert page.evaluate("localStorage.getItem('mextrain.notify')") == "1"

@@ -519,6 +519,29 @@ function TablePage({ code, big, lang }) {
     document.title = myTurn ? `${t("web.your_turn")} · ${here}` : here;
     return () => { document.title = t("game.name"); };
   }, [myTurn, LANG]);
+  // "tell me when it is my turn": a notification when the turn comes while this tab is in
+  // the background (the player is elsewhere while the others play)
+  const [notify, setNotify] = useState(localStorage.getItem("mextrain.notify") === "1"
+    && typeof Notification !== "undefined" && Notification.permission === "granted");
+  const [notifyRefused, setNotifyRefused] = useState(false);
+  const toggleNotify = async (on) => {
+    setNotifyRefused(false);
+    if (on && Notification.permission !== "granted") {
+      const answer = await Notification.requestPermission();
+      if (answer !== "granted") { setNotifyRefused(true); on = false; }
+    }
+    localStorage.setItem("mextrain.notify", on ? "1" : "0");
+    setNotify(on);
+  };
+  useEffect(() => {
+    if (!myTurn || !notify || !document.hidden) return;
+    try {
+      const note = new Notification(t("web.your_turn"), { body: `${t("web.table")} ${code}`, tag: `mextrain-${code}` });
+      note.onclick = () => { window.focus(); note.close(); };
+    } catch (err) {
+      // a browser that only notifies from a service worker: the tab's title says it
+    }
+  }, [myTurn && msg.version, notify]);
   useEffect(() => {
     const r = msg && msg.round;
     if (!r) return;
@@ -726,6 +749,10 @@ function TablePage({ code, big, lang }) {
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
+    ${you !== null && table.status === "playing" && typeof Notification !== "undefined" && html`<p class="notify">
+      <label class="check"><input type="checkbox" checked=${notify}
+        onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
+      ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
     ${toast && html`<button class="chat-toast" onClick=${() => {
