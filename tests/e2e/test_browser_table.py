@@ -612,7 +612,7 @@ window.__hidden = false;
 class FakeNotification {
   constructor(title, options) { window.__notes.push([title, options && options.body]); }
   close() {}
-  static get permission() { return window.__answer === "granted" ? window.__granted || "default" : "default"; }
+  static get permission() { return window.__granted || "default"; }
   static requestPermission() {
     if (window.__answer === "granted") window.__granted = "granted";
     return Promise.resolve(window.__answer);
@@ -627,7 +627,8 @@ def test_a_player_in_another_tab_is_told_when_their_turn_comes(server: str, page
     from playwright.sync_api import expect
 
     page.add_init_script(FAKE_NOTIFICATIONS)
-    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}})
+    body = {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    made = create_via_api(server, body)
     seat_page(page, server, made)
     expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
     box = page.get_by_label("Tell me when it is my turn")
