@@ -539,9 +539,16 @@ def test_http_validation(client: TestClient) -> None:
     assert "rounds" in too_many.json()["detail"]["message"]
     assert client.get("/").status_code == 200
     assert client.get(f"/t/{made['code']}").status_code == 200
+    # every page of the app has its own address (a reload or a shared link opens it)
+    for path in ("/stats", "/help", "/replay/1"):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert page.text == client.get("/").text, path
     strings = client.get("/api/i18n/fi").json()["strings"]
     assert strings["web.your_turn"] == "Sinun vuorosi"
     assert strings["game.draw"]
+    # the help page's rules in short come with the page's strings
+    assert strings["game.rules_short"].startswith("Täysi peli on 13 kierrosta")
 
 
 def refusal(res: Any) -> str:
