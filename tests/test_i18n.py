@@ -265,3 +265,34 @@ def test_an_open_double_on_the_players_own_train_is_on_your_train(
     assert error_text(on_own, lang, names) == own
     on_other = IllegalActionError("open_double_first", "", seat=1, double="0-0", train=0)
     assert error_text(on_other, lang, names) == other
+
+
+@pytest.mark.parametrize(
+    ("text", "visible"),
+    [
+        ("Ana", True),
+        ("Émile", True),
+        ("e\u0302\u0323", True),  # "ệ" with its two accents apart
+        ("👨\u200d👩\u200d👧", True),  # a family: emoji and their joiners
+        ("Z" + "\u0301" * 3, True),
+        ("Z" + "\u0301" * 4, False),  # a pile of accents over the lines around it
+        ("\u0301", False),  # accents on nothing
+        ("\u200d", False),  # joiners alone
+        ("Ana\u3164", False),  # a Hangul filler: a second "Ana" to the eye
+        ("\u2800", False),  # a blank Braille pattern
+        ("   ", False),
+        ("a\u202eb", False),  # turns what follows round
+        ("a\nb", False),
+    ],
+)
+def test_visible_text(text: str, visible: bool) -> None:
+    from mextrain.i18n import is_visible_text
+
+    assert is_visible_text(text) is visible
+
+
+def test_names_told_apart_by_what_shows() -> None:
+    from mextrain.i18n import name_key
+
+    assert name_key("Ana") == name_key("ana\u200d") == name_key("ANA")
+    assert name_key("Ana") != name_key("Anna")

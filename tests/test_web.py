@@ -1321,6 +1321,10 @@ def test_table_talk_reaches_everyone_and_is_still_there_after_a_restart(db: Path
         {"type": "chat", "phrase": "rude_word"},
         {"type": "chat", "text": 7},
         {"type": "chat", "text": "hi", "seat": 1},
+        # nothing to see, or a pile of accents drawn over the lines around it
+        {"type": "chat", "text": "\u200d"},
+        {"type": "chat", "text": "\u2800\u3164"},
+        {"type": "chat", "text": "Z" + "\u0301" * 4},
     ],
 )
 def test_bad_table_talk_is_refused_and_nothing_is_said(
@@ -1328,7 +1332,8 @@ def test_bad_table_talk_is_refused_and_nothing_is_said(
 ) -> None:
     conn, _ = seated
     conn.send(message)
-    assert errors_of(conn)["code"] == "malformed"
+    # its own refusal: the page shows it by the talk's field, in the player's words
+    assert errors_of(conn)["code"] == "chat_text"
     conn.send({"type": "chat", "text": "x" * 200})
     line = conn.until(is_chat)["line"]
     assert line["id"] == 0  # the refused one was never said
@@ -1367,5 +1372,49 @@ def test_a_seat_that_stops_talking_for_a_while_may_talk_again(db: Path) -> None:
             time.sleep(0.4)
             conn.send({"type": "chat", "phrase": "hello"})
             assert conn.until(is_chat)["line"]["id"] == 1
+        finally:
+            conn.close()
+
+
+def test_what_typing_and_pasting_put_in_a_line_is_made_plain(
+    seated: tuple[Conn, dict[str, Any]],
+) -> None:
+    conn, _ = seated
+    # a French no-break space, a tab, a soft hyphen, the marks of pasted Hebrew; accents
+    # as writing stacks them ("ệ" decomposed)
+    conn.send({"type": "chat", "text": "Bravo\u00a0!\tsu\u00adper \u200fשלום\u200e e\u0302\u0323"})
+    assert conn.until(is_chat)["line"]["text"] == "Bravo ! super שלום e\u0302\u0323"
+
+
+def test_a_name_that_only_looks_like_anothers_is_taken(client: TestClient) -> None:
+    made = create(client, ["open", "open"])
+    for name in ("ana\u200d", "Ana\u3164", "\u2800"):
+        res = client.post(f"/api/tables/{made['code']}/join", json={"name": name})
+        assert res.status_code in (409, 422), name
+    # an emoji family is a name (its joiners are part of it)
+    family = client.post(f"/api/tables/{made['code']}/join", json={"name": "👨\u200d👩\u200d👧"})
+    assert family.status_code == 200, family.text
+
+
+def test_a_newcomer_does_not_inherit_the_seats_talk_limit(db: Path) -> None:
+    with TestClient(create_app(db, settings(chat_burst=1, chat_window=60))) as tc:
+        made = create(tc, ["open", "open"])
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        conn = Conn(tc, code, ben["token"])
+        try:
+            conn.send({"type": "chat", "phrase": "hello"})
+            conn.until(is_chat)
+            conn.send({"type": "leave"})
+            conn.until(lambda m: m["type"] == "left")
+        finally:
+            conn.close()
+        cy = tc.post(f"/api/tables/{code}/join", json={"name": "Cy"}).json()
+        assert cy["seat"] == ben["seat"]
+        conn = Conn(tc, code, cy["token"])
+        try:
+            conn.send({"type": "chat", "phrase": "hello"})
+            line = conn.until(is_chat)["line"]
+            assert (line["name"], line["seat"]) == ("Cy", cy["seat"])
         finally:
             conn.close()

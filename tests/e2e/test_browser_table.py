@@ -599,6 +599,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
         page.locator(".table-rules a").click()
     other = opened.value
     expect(other.get_by_role("heading", name="The three rule sets")).to_be_visible(timeout=10_000)
+    other.wait_for_function("window.scrollY > 100")  # the link's part of the page, not its top
     expect(page.locator(".hand-tile").first).to_be_visible()  # the game is still there
     assert not errors, errors
 
@@ -611,7 +612,7 @@ window.__answer = "granted";
 window.__hidden = false;
 class FakeNotification {
   constructor(title, options) { window.__notes.push([title, options && options.body]); }
-  close() {}
+  close() { window.__closed = (window.__closed || 0) + 1; }
   static get permission() { return window.__granted || "default"; }
   static requestPermission() {
     if (window.__answer === "granted") window.__granted = "granted";
@@ -656,5 +657,15 @@ def test_a_player_in_another_tab_is_told_when_their_turn_comes(server: str, page
             page.get_by_role("button", name="Pass").click()
     page.wait_for_function("window.__notes.length > 0", timeout=15_000)
     assert page.evaluate("window.__notes")[0] == ["Your turn", f"Table {made['code']}"]
+    # once a turn: another tab of the seat coming in changes the table, not the turn
+    watcher = page.context.new_page()
+    watcher.goto(f"{server}/t/{made['code']}")
+    expect(watcher.locator(".hand-tile").first).to_be_visible(timeout=10_000)
+    page.wait_for_timeout(500)
+    assert len(page.evaluate("window.__notes")) == 1
+    watcher.close()
+    # back at the tab: the notification goes
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    assert page.evaluate("window.__closed") == 1
     # and the choice is remembered for the next table
     assert page.evaluate("localStorage.getItem('mextrain.notify')") == "1"

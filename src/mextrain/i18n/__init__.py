@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import re
+import unicodedata
 from collections.abc import Mapping
 from importlib import resources
 from typing import Final
@@ -33,6 +34,7 @@ __all__ = [
     "detect_language",
     "error_text",
     "is_visible_text",
+    "name_key",
     "normalise_language",
     "plural_form",
 ]
@@ -200,10 +202,37 @@ _JOINERS: Final = frozenset("\u200c\u200d\ufe0e\ufe0f") | frozenset(
 )
 
 
+#: characters Unicode calls printable that show nothing: fillers and blank patterns
+#: ("Ana" + U+3164 would read as a second "Ana")
+_BLANKS: Final = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+#: accents stacked on one letter: a few are writing ("ệ" decomposed has two), a pile is
+#: "zalgo" text drawn across the lines around it
+MAX_MARKS_IN_A_ROW: Final = 3
+
+
 def is_visible_text(text: str) -> bool:
     """Whether every character of ``text`` is one you can see, or an emoji's joiner
-    beside them (``"👨‍👩‍👧"`` is), with something to see at all: no control characters
-    and no bidirectional or other format characters (U+202E would turn a name round)."""
-    if not text.strip():
-        return False
-    return all(ch.isprintable() or ch in _JOINERS for ch in text)
+    beside them (``"👨‍👩‍👧"`` is), with something to see at all: no control characters,
+    no bidirectional or other format characters (U+202E would turn a name round), no
+    blank fillers and no more than `MAX_MARKS_IN_A_ROW` accents on one letter."""
+    seen = False
+    marks = 0
+    for ch in text:
+        if ch in _JOINERS:
+            continue
+        if not ch.isprintable() or ch in _BLANKS:
+            return False
+        if unicodedata.category(ch) in ("Mn", "Me"):
+            marks += 1
+            if marks > MAX_MARKS_IN_A_ROW:
+                return False
+            continue
+        marks = 0
+        seen = seen or not ch.isspace()
+    return seen
+
+
+def name_key(name: str) -> str:
+    """What tells two names apart: case and an emoji's invisible joiners do not ("Ana"
+    and "ana" + U+200D are one name)."""
+    return "".join(ch for ch in name if ch not in _JOINERS).casefold()

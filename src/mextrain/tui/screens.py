@@ -14,7 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from mextrain.bots import bot_names
-from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, is_visible_text
+from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, is_visible_text, name_key
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
@@ -90,9 +90,9 @@ def check_names(names: Sequence[str], t: Translator) -> None:
             raise ValueError(t("tui.start.name_unprintable", name=repr(name)))
         if len(name) > MAX_NAME:
             raise ValueError(t("tui.start.name_too_long", name=name, count=MAX_NAME))
-        if name.casefold() in seen:
+        if name_key(name) in seen:
             raise ValueError(t("tui.start.same_name", name=name))
-        seen.add(name.casefold())
+        seen.add(name_key(name))
 
 
 class TickBox(Checkbox):

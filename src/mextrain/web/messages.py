@@ -13,6 +13,7 @@ from typing import Annotated, Any, Final, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -136,6 +137,18 @@ CHAT_PHRASES: Final = (
 )
 
 
+#: what typing and pasting put in a line that shows as a plain space, or as nothing (a
+#: soft hyphen, the marks that pasted Arabic or Hebrew carries): made plain, not refused
+_PLAIN: Final = str.maketrans(
+    {"\t": " ", "\u00a0": " ", "\u2007": " ", "\u202f": " ", "\u00ad": None}
+    | dict.fromkeys("\u200e\u200f")
+)
+
+
+def _plain(text: object) -> object:
+    return text.translate(_PLAIN) if isinstance(text, str) else text
+
+
 def _said(text: str) -> str:
     """Free text at the table: one line of characters you can see (as a name)."""
     if not is_visible_text(text):
@@ -148,7 +161,15 @@ class ChatMessage(_Strict):
     of the stock ``phrase``s, which everyone reads in their own language."""
 
     type: Literal["chat"]
-    text: Annotated[str, Field(min_length=1, max_length=200), AfterValidator(_said)] | None = None
+    text: (
+        Annotated[
+            str,
+            BeforeValidator(_plain),
+            Field(min_length=1, max_length=200),
+            AfterValidator(_said),
+        ]
+        | None
+    ) = None
     phrase: Literal[CHAT_PHRASES] | None = None  # type: ignore[valid-type]
 
     @model_validator(mode="after")
@@ -195,7 +216,10 @@ def parse_client_message(text: str) -> AnyClientMessage:
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
         where = ".".join(str(p) for p in first["loc"]) or "message"
-        raise MessageError("malformed", f"{where}: {first['msg']}") from None
+        # a line of talk the table cannot take is the player's words, not a broken page:
+        # it gets its own refusal, which the page shows by the talk's field
+        code = "chat_text" if first["loc"][:1] == ("chat",) else "malformed"
+        raise MessageError(code, f"{where}: {first['msg']}") from None
     assert isinstance(message, AnyClientMessage)
     return message
 

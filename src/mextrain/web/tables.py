@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
-from mextrain.i18n import Translator, error_text
+from mextrain.i18n import Translator, error_text, name_key
 from mextrain.records import GameRecord
 from mextrain.rules import (
     MEXICAN,
@@ -288,7 +288,7 @@ class Table:
         stand-in bot's, once the game has started without them); if there is none any
         more, the first seat `join` finds."""
         # a kept seat is open before the start, a stand-in bot's after it, until taken
-        kept = [i for i, held in self.held.items() if held.casefold() == name.casefold()]
+        kept = [i for i, held in self.held.items() if name_key(held) == name_key(name)]
         if not kept or self.status == "finished":
             return self.join(name)
         self._check_name_free(name, keeping=kept[0])
@@ -297,9 +297,9 @@ class Table:
     def _check_name_free(self, name: str, keeping: int | None = None) -> None:
         """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
         ``keeping``, which its holder is taking)."""
-        key = name.casefold()
-        taken = any(s.kind != "open" and s.name.casefold() == key for s in self.seats)
-        kept = any(held.casefold() == key and i != keeping for i, held in self.held.items())
+        key = name_key(name)
+        taken = any(s.kind != "open" and name_key(s.name) == key for s in self.seats)
+        kept = any(name_key(held) == key and i != keeping for i, held in self.held.items())
         if taken or kept:
             raise TableError("name_taken", f"someone at this table is already called {name}")
 
@@ -307,6 +307,7 @@ class Table:
         """``name`` takes seat ``index``; the seat's secret token."""
         token = secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
+        self._chat_times.pop(index, None)  # a newcomer talks afresh
         self.seats[index].away_since = time.monotonic()
         if self.status != "waiting":
             self.changed()
@@ -328,6 +329,7 @@ class Table:
         index = client.seat
         bot = self.settings.bot_spec("takeover_bot") if self.status == "playing" else None
         self._log("leave", {"seat": index, "bot": bot})
+        self._chat_times.pop(index, None)  # whoever sits here next talks afresh
         for other in list(self.seats[index].clients):
             self.seats[index].clients.discard(other)
             other.seat = None

@@ -76,6 +76,9 @@ async function loadStrings(lang) {
 }
 
 const tokenKey = (code) => `mextrain.token.${code}`;
+// notifications a page can show itself: not on Android, whose Chrome shows them only
+// from a service worker (nor in browsers without them)
+const CAN_NOTIFY = typeof Notification !== "undefined" && !/Android/i.test(navigator.userAgent);
 // a table whose game this browser has seen finished: the lobby asks no more about it
 // (its token stays, for the table's own page and its "play again")
 const doneKey = (code) => `mextrain.done.${code}`;
@@ -178,6 +181,11 @@ function HelpLink({ path }) {
 
 function HelpPage() {
   useEffect(() => { document.title = `${t("web.help.title")} · ${t("game.name")}`; }, [LANG]);
+  // a link to a part of the page ("/help#rule-sets"): there once the page is drawn
+  useEffect(() => {
+    const part = location.hash && document.getElementById(location.hash.slice(1));
+    if (part) part.scrollIntoView();
+  }, []);
   const paras = (text) => text.split("\n").map((p) => html`<p>${p}</p>`);
   return html`<section class="help">
     <h1>${t("web.help.title")}</h1>
@@ -522,7 +530,7 @@ function TablePage({ code, big, lang }) {
   // "tell me when it is my turn": a notification when the turn comes while this tab is in
   // the background (the player is elsewhere while the others play)
   const [notify, setNotify] = useState(localStorage.getItem("mextrain.notify") === "1"
-    && typeof Notification !== "undefined" && Notification.permission === "granted");
+    && CAN_NOTIFY && Notification.permission === "granted");
   const [notifyRefused, setNotifyRefused] = useState(false);
   const toggleNotify = async (on) => {
     setNotifyRefused(false);
@@ -533,15 +541,28 @@ function TablePage({ code, big, lang }) {
     localStorage.setItem("mextrain.notify", on ? "1" : "0");
     setNotify(on);
   };
+  // once a turn (others coming and going do not count), taken away once the tab shows
+  // again or the turn is played
+  const note = useRef(null);
   useEffect(() => {
-    if (!myTurn || !notify || !document.hidden) return;
-    try {
-      const note = new Notification(t("web.your_turn"), { body: `${t("web.table")} ${code}`, tag: `mextrain-${code}` });
-      note.onclick = () => { window.focus(); note.close(); };
-    } catch (err) {
-      // a browser that only notifies from a service worker: the tab's title says it
+    const shown = () => { if (!document.hidden && note.current) { note.current.close(); note.current = null; } };
+    document.addEventListener("visibilitychange", shown);
+    return () => document.removeEventListener("visibilitychange", shown);
+  }, []);
+  useEffect(() => {
+    if (!myTurn) {
+      if (note.current) { note.current.close(); note.current = null; }
+      return;
     }
-  }, [myTurn && msg.version, notify]);
+    if (!notify || !document.hidden || note.current) return;
+    try {
+      const shown = new Notification(t("web.your_turn"), { body: `${t("web.table")} ${code}`, tag: `mextrain-${code}` });
+      shown.onclick = () => { window.focus(); shown.close(); };
+      note.current = shown;
+    } catch (err) {
+      // a browser that notifies only from a service worker: the tab's title says it
+    }
+  }, [myTurn, notify]);
   useEffect(() => {
     const r = msg && msg.round;
     if (!r) return;
@@ -599,7 +620,7 @@ function TablePage({ code, big, lang }) {
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules), rounds: tn("web.rounds_count", table.round_count) })}</p>
-      ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
+      ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
@@ -610,7 +631,7 @@ function TablePage({ code, big, lang }) {
           <p class="muted">${t("web.start_help")}</p>
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
-      <${TableTalk} chat=${chat} you=${you} send=${send} />
+      <${TableTalk} chat=${chat} you=${you} send=${send} error=${error} setError=${setError} />
     </section>`;
   }
 
@@ -671,7 +692,7 @@ function TablePage({ code, big, lang }) {
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
-    ${error && html`<p class="error" role="alert">${errorText(error)}</p>`}
+    ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
@@ -743,13 +764,13 @@ function TablePage({ code, big, lang }) {
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
-        <${TableTalk} chat=${chat} you=${you} send=${send} />
+        <${TableTalk} chat=${chat} you=${you} send=${send} error=${error} setError=${setError} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
-    ${you !== null && table.status === "playing" && typeof Notification !== "undefined" && html`<p class="notify">
+    ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
       ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
@@ -804,12 +825,14 @@ function MoveLog({ history, names }) {
 // Table talk: free words or stock phrases, which each reader sees in their own language.
 const CHAT_KEPT = 50;
 const CHAT_PHRASES = ["hello", "good_luck", "your_turn", "nice_move", "oops", "thanks", "good_game"];
+// refusals of the talk: shown by its field, not over the board
+const CHAT_ERRORS = new Set(["chat_text", "chat_rate", "spectator_talk"]);
 
 function chatTime(at) {
   return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
 }
 
-function TableTalk({ chat, you, send }) {
+function TableTalk({ chat, you, send, error, setError }) {
   const [text, setText] = useState("");
   // the words sent: the field is emptied when they come back said, and keeps them if
   // they were refused (talking too fast) or the connection dropped
@@ -820,8 +843,10 @@ function TableTalk({ chat, you, send }) {
     if (el) el.scrollTop = el.scrollHeight;
     const last = chat[chat.length - 1];
     if (last && pending.current !== null && last.seat === you && last.text === pending.current) {
+      const said = pending.current;
       pending.current = null;
-      setText("");
+      // (what was typed meanwhile stays)
+      setText((now) => (now.trim() === said ? "" : now));
     }
   }, [chat]);
   const submit = (e) => {
@@ -841,9 +866,10 @@ function TableTalk({ chat, you, send }) {
     ${!chat.length && html`<p class="muted">${t("web.chat.none")}</p>`}
     ${you !== null ? html`<form class="chat-say" onSubmit=${submit}>
         <input value=${text} maxlength="200" aria-label=${t("web.chat.say")} placeholder=${t("web.chat.say")}
-          onInput=${(e) => setText(e.target.value)} />
+          onInput=${(e) => { setText(e.target.value); if (error && CHAT_ERRORS.has(error.code)) setError(null); }} />
         <button disabled=${!text.trim()}>${t("web.chat.send")}</button>
       </form>
+      ${error && CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <div class="chat-phrases" role="group" aria-label=${t("web.chat.phrases")}>
         ${CHAT_PHRASES.map((p) => html`<button type="button" class="small" data-phrase=${p}
           onClick=${() => send({ type: "chat", phrase: p })}>${t(`web.chat.phrase.${p}`)}</button>`)}
