@@ -1418,3 +1418,21 @@ def test_a_newcomer_does_not_inherit_the_seats_talk_limit(db: Path) -> None:
             assert (line["name"], line["seat"]) == ("Cy", cy["seat"])
         finally:
             conn.close()
+
+
+def test_a_browsers_tables_in_one_request(client: TestClient) -> None:
+    waiting = create(client, ["open"])["code"]
+    playing = create(client, ["bot:greedy"])["code"]
+    res = client.get(f"/api/tables?codes={waiting},{playing.lower()},NOSUCH")
+    assert res.status_code == 200
+    tables = res.json()["tables"]
+    assert tables["NOSUCH"] is None
+    assert tables[waiting]["status"] == "waiting"
+    assert tables[playing]["status"] == "playing"
+    assert [s["name"] for s in tables[waiting]["seats"]] == ["Ana", ""]
+    assert not keys_in(tables) & SECRET_KEYS
+    assert client.get("/api/tables").json() == {"tables": {}}
+    # one request asks about 50 tables at the most; codes are letters and digits
+    many = ",".join(f"X{i}" for i in range(80))
+    assert len(client.get(f"/api/tables?codes={many}").json()["tables"]) == 50
+    assert refusal(client.get("/api/tables?codes=A/B")) == "invalid"

@@ -525,6 +525,11 @@ def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, p
         " localStorage.setItem('mextrain.token.' + code, token); }",
         [[waiting["code"], waiting["token"]], [playing["code"], playing["token"]], ["ZZZZZZ", "x"]],
     )
+    asked: list[str] = []
+    page.on(
+        "request",
+        lambda r: asked.append(r.url) if "/api/tables" in r.url and r.method == "GET" else None,
+    )
     page.goto(server + "/")
     yours = page.get_by_role("region", name="Your tables")
     expect(yours.get_by_role("link")).to_have_count(2)
@@ -543,6 +548,7 @@ def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, p
     # the finished table keeps its token (its page still offers to play again) but is not
     # asked about again; the unknown one is forgotten
     assert stored == [[over["token"], "1"], [None, None]]
+    assert len(asked) == 1, asked  # one request for them all
     shot(page, "lobby-your-tables")
     yours.get_by_role("link", name=f"Table {playing['code']}").click()
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)

@@ -58,6 +58,8 @@ __all__ = ["create_app"]
 
 log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
+#: tables one request may ask about (`GET /api/tables?codes=...`)
+MAX_CODES_ASKED = 50
 
 
 class RateLimiter:
@@ -187,14 +189,13 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(409, err.code, err.message) from None
         return {"code": table.code, "seat": seat, "token": token}
 
-    @app.get("/api/tables/{code}")
-    async def table_info(code: str, request: Request) -> dict[str, Any]:
+    def info_of(request: Request, code: str) -> dict[str, Any] | None:
         table = manager_of(request).get(code)
         if table is not None:
             return table.public()
         stored = store_of(request).table(code.upper())
         if stored is None:
-            raise _refuse(404, "no_table", "no table with that code")
+            return None
         game = store_of(request).game_of_table(stored.id)
         return {
             "code": stored.code,
@@ -202,6 +203,22 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             "seats": [],
             "game_id": None if game is None else game.id,
         }
+
+    @app.get("/api/tables")
+    async def tables_info(request: Request, codes: str = "") -> dict[str, Any]:
+        """Several tables at once, as `table_info` shows them (null: no such table): the
+        lobby's list of a browser's tables in one request."""
+        wanted = [c for c in codes.split(",") if c][:MAX_CODES_ASKED]
+        if any(not c.isalnum() or len(c) > 12 for c in wanted):
+            raise _refuse(422, "invalid", "codes are letters and digits, comma separated")
+        return {"tables": {c.upper(): info_of(request, c) for c in wanted}}
+
+    @app.get("/api/tables/{code}")
+    async def table_info(code: str, request: Request) -> dict[str, Any]:
+        info = info_of(request, code)
+        if info is None:
+            raise _refuse(404, "no_table", "no table with that code")
+        return info
 
     # -- records, replays, statistics ----------------------------------------------------
 

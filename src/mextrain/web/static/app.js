@@ -212,20 +212,22 @@ function YourTables() {
   useEffect(() => {
     let gone = false;
     const prefix = tokenKey("");
+    // (one request for them all, as many as the server answers at once)
     const codes = Object.keys(localStorage).filter((k) => k.startsWith(prefix))
-      .map((k) => k.slice(prefix.length)).filter((c) => !localStorage.getItem(doneKey(c)));
-    Promise.all(codes.map(async (c) => {
-      try {
-        const res = await fetch(`/api/tables/${encodeURIComponent(c)}`);
-        if (res.status === 404) { localStorage.removeItem(tokenKey(c)); return null; }
-        if (!res.ok) return null;
-        const table = await res.json();
-        if (table.status === "finished") { localStorage.setItem(doneKey(c), "1"); return null; }
-        return table;
-      } catch (err) {
-        return null;  // offline for now: asked again next time
+      .map((k) => k.slice(prefix.length))
+      .filter((c) => /^[A-Za-z0-9]{1,12}$/.test(c) && !localStorage.getItem(doneKey(c))).slice(0, 50);
+    if (!codes.length) return undefined;
+    fetch(`/api/tables?codes=${codes.join(",")}`).then((res) => (res.ok ? res.json() : null)).then((answer) => {
+      if (!answer || gone) return;
+      const found = [];
+      for (const c of codes) {
+        const table = answer.tables[c.toUpperCase()];
+        if (table === null) localStorage.removeItem(tokenKey(c));
+        else if (table && table.status === "finished") localStorage.setItem(doneKey(c), "1");
+        else if (table) found.push(table);
       }
-    })).then((found) => { if (!gone) setTables(found.filter(Boolean)); });
+      setTables(found);
+    }).catch(() => {});  // offline for now: asked again next time
     return () => { gone = true; };
   }, []);
   if (!tables.length) return null;
