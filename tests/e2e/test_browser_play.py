@@ -335,6 +335,29 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
     assert shown == [_fill(text, {}, lang) for lang, text in cases]
     assert shown[0] == "le train d'Émile"
     assert shown[5] == "1-2 sul treno messicano"
+    # filled templates: words meet where the template meets a value, never inside one
+    # (a player's words and names stay as written)
+    filled = [
+        ("fr", "le train de {name}", {"name": "\u2068Émile\u2069"}),
+        ("fr", "le train de {name}", {"name": "Hugo"}),
+        ("fr", "{name} : {text}", {"name": "Ana", "text": "le train de Anna"}),
+        ("fr", "{name} : {text}", {"name": "De Anna", "text": "x"}),
+        ("it", "gioca {tile} su {train}", {"tile": "1-2", "train": "il treno messicano"}),
+        ("it", "{name}: {text}", {"name": "Il Divo", "text": "vado su il treno"}),
+        ("it", "su {name}", {"name": "Ilaria"}),
+        ("it", "{missing} su il treno", {}),
+        ("en", "{name}: {text}", {"name": "Ana", "text": "de Anna"}),
+    ]
+    page_fills = page.evaluate(
+        "cases => import('/static/words.js').then(m => cases.map(([l, t, p]) => m.fill(t, p, l)))",
+        filled,
+    )
+    assert page_fills == [_fill(template, params, lang) for lang, template, params in filled]
+    assert page_fills[0] == "le train d'\u2068Émile\u2069"
+    assert page_fills[2] == "Ana : le train de Anna"
+    assert page_fills[4] == "gioca 1-2 sul treno messicano"
+    assert page_fills[5] == "Il Divo: vado su il treno"
+    assert page_fills[6] == "su Ilaria"
 
 
 def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(

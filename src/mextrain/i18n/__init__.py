@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import re
+import string
 import unicodedata
 from collections.abc import Mapping
 from importlib import resources
@@ -91,10 +92,47 @@ def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGU
     article a train's name starts with ("su" + "il treno messicano": "sul treno
     messicano"), French elides "de" before a vowel ("de Émile": "d'Émile"), as the
     browser's copy of this does."""
+    pieces: list[tuple[str, str | None]] = []
     try:
-        text = template.format(**params)
-    except (KeyError, IndexError, ValueError):
+        for literal, field, spec, conversion in _FORMATTER.parse(template):
+            value = None
+            if field is not None:
+                found = _FORMATTER.get_field(field, (), params)[0]
+                value = _FORMATTER.format_field(
+                    _FORMATTER.convert_field(found, conversion), spec or ""
+                )
+            pieces.append((literal, value))
+    except (KeyError, IndexError, ValueError, AttributeError, TypeError):
         return template
+    # words meet within the template's own text and where it meets a value, never inside
+    # a value: a name or a player's words stay as they were written ("de Anna" said at
+    # the table is not "d'Anna")
+    out = []
+    for literal, value in pieces:
+        literal = _contract(literal, lang)
+        if value is not None:
+            literal, value = _join(literal, value, lang)
+            out.append(literal + value)
+        else:
+            out.append(literal)
+    return "".join(out)
+
+
+_FORMATTER: Final = string.Formatter()
+_SU_IL: Final = re.compile(r"\b([Ss])u il\b")
+_SU_END: Final = re.compile(r"\b([Ss])u $")
+_IL_START: Final = re.compile(r"il\b")
+#: French elides "de" before a vowel ("le train d'Émile"), a name set apart by U+2068
+#: included; not before y or h, which go either way ("de Yannick", "de Hugo")
+_VOWEL: Final = "[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü]"
+_DE_VOWEL: Final = re.compile(rf"\b([Dd])e (\u2068?)(?={_VOWEL})")
+_DE_END: Final = re.compile(r"\b([Dd])e $")
+_VOWEL_START: Final = re.compile(rf"\u2068?{_VOWEL}")
+
+
+def _contract(text: str, lang: str) -> str:
+    """Words that meet within one piece of text: Italian "su il" is "sul", French "de"
+    elides before a vowel."""
     if lang == "it":
         return _SU_IL.sub(r"\1ul", text)
     if lang == "fr":
@@ -102,10 +140,14 @@ def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGU
     return text
 
 
-_SU_IL: Final = re.compile(r"\b([Ss])u il\b")
-#: French elides "de" before a vowel ("le train d'Émile"), a name set apart by U+2068
-#: included; not before y or h, which go either way ("de Yannick", "de Hugo")
-_DE_VOWEL: Final = re.compile(r"\b([Dd])e (\u2068?)(?=[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü])")
+def _join(literal: str, value: str, lang: str) -> tuple[str, str]:
+    """The same where a template's text meets the value put after it ("su " + "il treno
+    messicano", "de " + "Émile")."""
+    if lang == "it" and (m := _SU_END.search(literal)) and _IL_START.match(value):
+        return literal[: m.start()] + m.group(1) + "ul", value[2:]
+    if lang == "fr" and (m := _DE_END.search(literal)) and _VOWEL_START.match(value):
+        return literal[: m.start()] + m.group(1) + "'", value
+    return literal, value
 
 
 def plural_form(lang: str, count: int) -> str:

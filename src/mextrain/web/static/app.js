@@ -5,7 +5,7 @@ import { render } from "./vendor/preact.mjs";
 import { useEffect, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
 import { Tile } from "./tiles.js";
-import { contract } from "./words.js";
+import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 
 // -- strings ----------------------------------------------------------------------------
@@ -15,9 +15,7 @@ let LANG = "en";
 const LANGS = [["en", "English"], ["fr", "Français"], ["it", "Italiano"], ["fi", "Suomi"]];
 
 function t(key, params = {}) {
-  const template = STRINGS[key] ?? key;
-  const text = template.replace(/\{(\w+)\}/g, (m, k) => (k in params ? String(params[k]) : m));
-  return contract(text, LANG);
+  return fill(STRINGS[key] ?? key, params, LANG);
 }
 
 // A name set into text on its own, so that a right-to-left name ("سارة") does not carry
