@@ -78,6 +78,20 @@ def seat_page(page: Any, server: str, made: dict[str, str], lang: str = "en") ->
     page.goto(f"{server}/t/{made['code']}")
 
 
+def make_a_move(page: Any, click: str = "click") -> None:
+    """One move of the seat to play on ``page``, by clicking: its first playable tile on
+    the first train it fits, else Draw, else Pass (``click``: "dblclick" on the train and
+    the buttons, as an impatient player does)."""
+    playable = page.locator(".hand-tile.playable")
+    if playable.count():
+        playable.first.click()
+        getattr(page.locator(".train.target").first, click)()
+    elif page.locator(".actions button").nth(0).is_enabled():
+        getattr(page.locator(".actions button").nth(0), click)()  # draw
+    else:
+        getattr(page.locator(".actions button").nth(1), click)()  # pass
+
+
 def play_until_over(page: Any, seconds: float = 120, double_click: bool = False) -> None:
     """Play the seat's turns by clicking (a playable tile, then its first train; else
     draw or pass) until the round's result shows; ``double_click``: as an impatient
@@ -91,14 +105,7 @@ def play_until_over(page: Any, seconds: float = 120, double_click: bool = False)
             page.wait_for_timeout(50)
             continue
         before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
-        playable = page.locator(".hand-tile.playable")
-        if playable.count():
-            playable.first.click()
-            getattr(page.locator(".train.target").first, click)()
-        elif page.locator(".actions button").nth(0).is_enabled():
-            getattr(page.locator(".actions button").nth(0), click)()  # draw
-        else:
-            getattr(page.locator(".actions button").nth(1), click)()  # pass
+        make_a_move(page, click)
         page.wait_for_function(
             "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
             " || document.querySelectorAll('.hand-tile').length !== hand"

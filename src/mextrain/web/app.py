@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -46,6 +45,7 @@ from .messages import (
 )
 from .tables import (
     Client,
+    RateLimiter,
     Settings,
     Table,
     TableError,
@@ -60,25 +60,6 @@ log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
 #: tables one request may ask about (`GET /api/tables?codes=...`)
 MAX_CODES_ASKED = 50
-
-
-class RateLimiter:
-    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = float(burst)
-        self.tokens = float(burst)
-        self.last = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
 
 
 def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:

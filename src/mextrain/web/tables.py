@@ -41,6 +41,7 @@ from mextrain.store import ChatLine, Store, StoredTable
 __all__ = [
     "BOT_LEVELS",
     "Client",
+    "RateLimiter",
     "Settings",
     "Table",
     "TableError",
@@ -84,12 +85,31 @@ class Settings:
     messages_per_second: float = 20.0
     burst: int = 40
     max_queue: int = 256  # outgoing messages waiting for one slow client
-    chat_burst: int = 5  # lines of table talk a seat may say within ``chat_window``
-    chat_window: float = 10.0
+    chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
+    chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
         return spec or _default_bot()
+
+
+class RateLimiter:
+    """A token bucket: ``rate`` messages a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.tokens = float(burst)
+        self.last = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
 
 
 class TableError(Exception):
@@ -199,8 +219,8 @@ class Table:
         #: a line said is no event of the game and moves no position on)
         self.chat: deque[ChatLine] = deque(store.chat(self.id, CHAT_KEPT), maxlen=CHAT_KEPT)
         self._chat_next = self.chat[-1].id + 1 if self.chat else 0
-        #: per seat: when its latest lines were said (monotonic), for ``chat_burst``
-        self._chat_times: dict[int, deque[float]] = {}
+        #: per seat: how fast its player may talk (``chat_burst``, ``chat_window``)
+        self._chat_limits: dict[int, RateLimiter] = {}
 
     # -- the log ----------------------------------------------------------------------
 
@@ -307,7 +327,7 @@ class Table:
         """``name`` takes seat ``index``; the seat's secret token."""
         token = secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
-        self._chat_times.pop(index, None)  # a newcomer talks afresh
+        self._chat_limits.pop(index, None)  # a newcomer talks afresh
         self.seats[index].away_since = time.monotonic()
         if self.status != "waiting":
             self.changed()
@@ -329,7 +349,7 @@ class Table:
         index = client.seat
         bot = self.settings.bot_spec("takeover_bot") if self.status == "playing" else None
         self._log("leave", {"seat": index, "bot": bot})
-        self._chat_times.pop(index, None)  # whoever sits here next talks afresh
+        self._chat_limits.pop(index, None)  # whoever sits here next talks afresh
         for other in list(self.seats[index].clients):
             self.seats[index].clients.discard(other)
             other.seat = None
@@ -341,18 +361,17 @@ class Table:
     def say(self, client: Client, text: str | None, phrase: str | None) -> None:
         """The person at ``client``'s seat says ``text`` or a stock ``phrase`` (checked by
         `ChatMessage`): kept, then sent to everyone at the table, spectators too. A seat
-        may say ``chat_burst`` lines within ``chat_window`` seconds."""
+        may say ``chat_burst`` lines at once, then one every ``chat_window / chat_burst``
+        seconds."""
         if client.seat is None:
             raise TableError("spectator_talk", "spectators cannot talk at the table")
         index = client.seat
-        now = time.monotonic()
-        times = self._chat_times.setdefault(index, deque())
-        window = self.settings.chat_window
-        while times and now - times[0] >= window:
-            times.popleft()
-        if len(times) >= self.settings.chat_burst:
+        burst = self.settings.chat_burst
+        limit = self._chat_limits.get(index)
+        if limit is None:
+            limit = self._chat_limits[index] = RateLimiter(burst / self.settings.chat_window, burst)
+        if not limit.allow():
             raise TableError("chat_rate", "you are talking too fast: wait a moment")
-        times.append(now)
         line = self.store.add_chat(
             self.id, self._chat_next, index, self.seats[index].name, text, phrase
         )

@@ -203,6 +203,9 @@ function HelpPage() {
 
 // -- lobby ------------------------------------------------------------------------------
 
+// the server's MAX_CODES_ASKED: tables one request may ask about
+const TABLES_ASKED = 50;
+
 // The tables this browser holds a seat at whose games are not over: back to a game after
 // closing its tab, without its link. A table the server no longer knows loses its token.
 function YourTables() {
@@ -210,10 +213,10 @@ function YourTables() {
   useEffect(() => {
     let gone = false;
     const prefix = tokenKey("");
-    // (one request for them all, as many as the server answers at once)
+    // (one request for them all, as many as the server answers at once: TABLES_ASKED)
     const codes = Object.keys(localStorage).filter((k) => k.startsWith(prefix))
       .map((k) => k.slice(prefix.length))
-      .filter((c) => /^[A-Za-z0-9]{1,12}$/.test(c) && !localStorage.getItem(doneKey(c))).slice(0, 50);
+      .filter((c) => /^[A-Za-z0-9]{1,12}$/.test(c) && !localStorage.getItem(doneKey(c))).slice(0, TABLES_ASKED);
     if (!codes.length) return undefined;
     fetch(`/api/tables?codes=${codes.join(",")}`).then((res) => (res.ok ? res.json() : null)).then((answer) => {
       if (!answer || gone) return;
@@ -544,21 +547,18 @@ function TablePage({ code, big, lang }) {
   // once a turn (others coming and going do not count), taken away once the tab shows
   // again or the turn is played
   const note = useRef(null);
+  const dropNote = () => { if (note.current) { note.current.close(); note.current = null; } };
   useEffect(() => {
-    const shown = () => { if (!document.hidden && note.current) { note.current.close(); note.current = null; } };
-    document.addEventListener("visibilitychange", shown);
-    return () => document.removeEventListener("visibilitychange", shown);
+    const seen = () => { if (!document.hidden) dropNote(); };
+    document.addEventListener("visibilitychange", seen);
+    return () => document.removeEventListener("visibilitychange", seen);
   }, []);
   useEffect(() => {
-    if (!myTurn) {
-      if (note.current) { note.current.close(); note.current = null; }
-      return;
-    }
+    if (!myTurn) { dropNote(); return; }
     if (!notify || !document.hidden || note.current) return;
     try {
-      const shown = new Notification(t("web.your_turn"), { body: `${t("web.table")} ${code}`, tag: `mextrain-${code}` });
-      shown.onclick = () => { window.focus(); shown.close(); };
-      note.current = shown;
+      note.current = new Notification(t("web.your_turn"), { body: `${t("web.table")} ${code}`, tag: `mextrain-${code}` });
+      note.current.onclick = () => { window.focus(); dropNote(); };
     } catch (err) {
       // a browser that notifies only from a service worker: the tab's title says it
     }
@@ -780,8 +780,7 @@ function TablePage({ code, big, lang }) {
         const talk = document.querySelector(".chat input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
-      }}>${t("web.chat.said", { name: iso(toast.name),
-        text: toast.phrase ? t(`web.chat.phrase.${toast.phrase}`) : toast.text })}</button>`}
+      }}>${chatWords(toast)}</button>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
@@ -828,6 +827,12 @@ const CHAT_PHRASES = ["hello", "good_luck", "your_turn", "nice_move", "oops", "t
 // refusals of the talk: shown by its field, not over the board
 const CHAT_ERRORS = new Set(["chat_text", "chat_rate", "spectator_talk"]);
 
+// "Ana: Good luck!": a stock phrase in the reader's language, a player's words as written
+function chatWords(line) {
+  const text = line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text;
+  return t("web.chat.said", { name: iso(line.name), text });
+}
+
 function chatTime(at) {
   return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
 }
@@ -860,8 +865,7 @@ function TableTalk({ chat, you, send, error, setError }) {
     <h2 id="chat-title">${t("web.chat.title")}</h2>
     <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
       ${chat.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
-        <span class="chat-time">${chatTime(line.at)}</span> ${t("web.chat.said", { name: iso(line.name),
-          text: line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text })}</li>`)}
+        <span class="chat-time">${chatTime(line.at)}</span> ${chatWords(line)}</li>`)}
     </ol>
     ${!chat.length && html`<p class="muted">${t("web.chat.none")}</p>`}
     ${you !== null ? html`<form class="chat-say" onSubmit=${submit}>
