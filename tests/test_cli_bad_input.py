@@ -293,6 +293,9 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
         (("--rules", "{bad"), "pas un objet JSON : "),
         (("--option", "noequals"), "'noequals' n'est pas de la forme NOM=VALEUR"),
         (("--players", "20"), "Ces règles se jouent de 2 à 8 joueurs, pas à 20."),
+        (("--option", "bogus=1"), "bogus : option inconnue"),
+        (("--option", "rounds=14"), "rounds : un jeu double-12 n'a que 13 moyeux"),
+        (("--rules", "nosuch"), "preset : règles 'nosuch' inconnues ; choisissez parmi"),
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:

@@ -14,7 +14,13 @@ from pathlib import Path
 import click
 
 from mextrain.bots import BotSpecError, bot_names
-from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
+from mextrain.i18n import (
+    LANGUAGES,
+    Translator,
+    detect_language,
+    normalise_language,
+    rules_error_text,
+)
 from mextrain.rules import Rules, RulesError
 
 #: strongest first: the default opponent is the strongest bot that is registered
@@ -39,7 +45,7 @@ def _rules(text: str, t: Translator) -> Rules:
     try:
         return Rules.from_spec(spec)  # type: ignore[arg-type]
     except RulesError as err:
-        raise click.BadParameter(str(err), param_hint="--rules") from None
+        raise click.BadParameter(rules_error_text(err, t.lang), param_hint="--rules") from None
 
 
 def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
@@ -59,7 +65,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     try:
         return rules.with_options(**overrides)
     except RulesError as err:
-        raise click.BadParameter(str(err), param_hint="--option") from None
+        raise click.BadParameter(rules_error_text(err, t.lang), param_hint="--option") from None
 
 
 @click.command()

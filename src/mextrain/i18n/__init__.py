@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Final
 
-from mextrain.rules import MEXICAN, IllegalActionError
+from mextrain.rules import MEXICAN, IllegalActionError, RulesError
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -38,6 +38,7 @@ __all__ = [
     "name_key",
     "normalise_language",
     "plural_form",
+    "rules_error_text",
 ]
 
 LANGUAGES: Final = ("en", "fr", "it", "fi")
@@ -235,6 +236,16 @@ def error_text(
         else:
             params["train"] = t.train_label(train, actor, names)
     return t(key, **params)
+
+
+def rules_error_text(err: RulesError, lang: str | None = None) -> str:
+    """An invalid rule set's error in the player's language: ``"option: what is wrong"``
+    (the option by the name a rules spec gives it)."""
+    t = Translator(lang)
+    key = f"game.rules_error.{err.code}"
+    if not t.has(key):
+        return str(err)
+    return t("game.rules_error_line", option=err.option, text=t(key, **err.params))
 
 
 #: invisible characters that belong inside what you see: the joiners and selectors of

@@ -40,11 +40,28 @@ _POINTS = ("double_blank_points", "unsatisfied_double_penalty")
 
 
 class RulesError(ValueError):
-    """An invalid rule set; ``option`` names the option at fault."""
+    """An invalid rule set; ``option`` names the option at fault.
 
-    def __init__(self, option: str, message: str) -> None:
+    ``str(err)`` is ``"option: what is wrong"`` in English; ``code`` names the fault and
+    ``params`` holds its details (numbers, or the offending value as written), so that
+    interfaces can say it in the player's language (``game.rules_error.CODE``).
+    """
+
+    def __init__(self, option: str, message: str, *, code: str, **params: object) -> None:
         super().__init__(f"{option}: {message}")
         self.option = option
+        self.message = message
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_rules_error, (self.option, self.message, self.code, self.params))
+
+
+def _rebuild_rules_error(
+    option: str, message: str, code: str, params: dict[str, object]
+) -> RulesError:
+    return RulesError(option, message, code=code, **params)
 
 
 _CLASSIC_HANDS = {2: 16, 3: 16, 4: 15, 5: 14, 6: 12, 7: 10, 8: 9}
@@ -80,8 +97,13 @@ class Rules:
     def preset(cls, name: str, **overrides: Any) -> Rules:
         """A preset by name, with option overrides on top."""
         if name not in PRESETS:
+            choices = ", ".join(PRESET_NAMES)
             raise RulesError(
-                "preset", f"unknown preset {name!r}; choose one of {', '.join(PRESET_NAMES)}"
+                "preset",
+                f"unknown preset {name!r}; choose one of {choices}",
+                code="unknown_preset",
+                value=repr(name),
+                choices=choices,
             )
         if not overrides:
             return PRESETS[name]
@@ -93,12 +115,14 @@ class Rules:
         if isinstance(spec, str):
             return cls.preset(spec)
         if not isinstance(spec, Mapping):
-            raise RulesError("rules", "must be a preset name or an object with a 'preset'")
+            raise RulesError(
+                "rules", "must be a preset name or an object with a 'preset'", code="not_rules"
+            )
         if "preset" not in spec:
-            raise RulesError("preset", "the rules object needs a 'preset' name")
+            raise RulesError("preset", "the rules object needs a 'preset' name", code="no_preset")
         name = spec["preset"]
         if not isinstance(name, str):
-            raise RulesError("preset", "must be a preset name")
+            raise RulesError("preset", "must be a preset name", code="preset_not_name")
         overrides = {k: v for k, v in spec.items() if k != "preset"}
         return cls.preset(name, **overrides)
 
@@ -109,13 +133,18 @@ class Rules:
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
             if key not in known:
-                raise RulesError(key, "unknown option")
+                raise RulesError(key, "unknown option", code="unknown_option")
             changes[key] = _normalise(key, value)
         if "first_turn_run" in changes:
             run = changes.pop("first_turn_run")
             wanted = "run" if run else "single"
             if changes.get("first_turn", wanted) != wanted:
-                raise RulesError("first_turn_run", "contradicts first_turn")
+                raise RulesError(
+                    "first_turn_run",
+                    "contradicts first_turn",
+                    code="contradicts",
+                    other="first_turn",
+                )
             changes["first_turn"] = wanted
         max_pip = changes.get("max_pip", self.max_pip)
         if "max_pip" in changes and "rounds" not in changes:
@@ -123,13 +152,21 @@ class Rules:
         rounds = changes.get("rounds")
         if isinstance(rounds, int):
             if rounds > max_pip + 1:
-                raise RulesError("rounds", f"a double-{max_pip} set has only {max_pip + 1} engines")
+                raise RulesError(
+                    "rounds",
+                    f"a double-{max_pip} set has only {max_pip + 1} engines",
+                    code="too_many_rounds",
+                    max_pip=max_pip,
+                    engines=max_pip + 1,
+                )
             changes["rounds"] = tuple(range(max_pip, max_pip - rounds, -1))
         if "max_pip" in changes and "hand_size" not in changes and changes["max_pip"] != 12:
             raise RulesError(
                 "hand_size",
                 f"a double-{changes['max_pip']} set needs its own hand_size table "
                 "(the preset's sizes are for double-12)",
+                code="hand_size_needed",
+                max_pip=changes["max_pip"],
             )
         if "hand_size" in changes and "players" not in changes:
             counts = [n for n, _ in changes["hand_size"]]
@@ -143,34 +180,60 @@ class Rules:
     def validate(self) -> None:
         """Raise `RulesError` naming the first option that is out of range or contradictory."""
         if not 1 <= self.max_pip <= 30:
-            raise RulesError("max_pip", f"must be from 1 to 30, not {self.max_pip}")
+            raise RulesError(
+                "max_pip",
+                f"must be a whole number from 1 to 30, not {self.max_pip!r}",
+                code="number_range",
+                low=1,
+                high=30,
+                value=repr(self.max_pip),
+            )
         ntiles = tile_set(self.max_pip).size
         lo, hi = self.players
         if not 2 <= lo <= hi:
-            raise RulesError("players", f"must be a range of at least 2 seats, not {lo}-{hi}")
+            raise RulesError(
+                "players",
+                f"must be a range of at least 2 seats, not {lo}-{hi}",
+                code="seat_range",
+                low=lo,
+                high=hi,
+            )
         sizes = dict(self.hand_size)
         set_aside = 1 if self.engine_setup == "set_aside" else 0
         for n in range(lo, hi + 1):
             if n not in sizes:
-                raise RulesError("hand_size", f"no hand size for {n} players")
+                raise RulesError(
+                    "hand_size", f"no hand size for {n} players", code="no_hand_size", players=n
+                )
             if sizes[n] * n > ntiles - set_aside:
                 raise RulesError(
                     "hand_size",
                     f"{n} hands of {sizes[n]} need {sizes[n] * n} tiles; "
                     f"the double-{self.max_pip} set has {ntiles - set_aside} to deal",
+                    code="not_enough_tiles",
+                    players=n,
+                    size=sizes[n],
+                    need=sizes[n] * n,
+                    max_pip=self.max_pip,
+                    have=ntiles - set_aside,
                 )
         if not self.rounds:
-            raise RulesError("rounds", "needs at least one round")
+            raise RulesError("rounds", "needs at least one round", code="no_rounds")
         for pip in self.rounds:
             if not 0 <= pip <= self.max_pip:
                 raise RulesError(
-                    "rounds", f"engine {pip} is not a double of the double-{self.max_pip} set"
+                    "rounds",
+                    f"engine {pip} is not a double of the double-{self.max_pip} set",
+                    code="engine_not_in_set",
+                    pip=pip,
+                    max_pip=self.max_pip,
                 )
         holder = self.engine_setup == "holder_starts"
         if holder != (self.first_player == "engine_holder"):
             raise RulesError(
                 "first_player",
                 "engine_holder goes with engine_setup holder_starts, and rotate with set_aside",
+                code="first_player_setup",
             )
 
     # -- derived ------------------------------------------------------------------------
@@ -185,7 +248,14 @@ class Rules:
     def check_players(self, players: int) -> None:
         if not self.allows_players(players):
             lo, hi = self.players
-            raise RulesError("players", f"these rules are for {lo} to {hi} players, not {players}")
+            raise RulesError(
+                "players",
+                f"these rules are for {lo} to {hi} players, not {players}",
+                code="players",
+                low=lo,
+                high=hi,
+                players=players,
+            )
 
     @property
     def round_count(self) -> int:
@@ -251,54 +321,97 @@ def _normalise(key: str, value: Any) -> Any:
     """Check one option's type and range; return it in the form `Rules` stores."""
     if key in _CHOICES:
         if value not in _CHOICES[key]:
-            raise RulesError(key, f"must be one of {', '.join(_CHOICES[key])}, not {value!r}")
+            choices = ", ".join(_CHOICES[key])
+            raise RulesError(
+                key,
+                f"must be one of {choices}, not {value!r}",
+                code="choice",
+                choices=choices,
+                value=repr(value),
+            )
         return value
     if key in (*_FLAGS, "first_turn_run"):
         if not isinstance(value, bool):
-            raise RulesError(key, f"must be true or false, not {value!r}")
+            raise RulesError(
+                key, f"must be true or false, not {value!r}", code="true_false", value=repr(value)
+            )
         return value
     if key == "double_blank_points":
         if not _is_int(value) or value not in (0, 25, 50):
             raise RulesError(
-                key, f"the double blank counts 25 or 50 points (0: off), not {value!r}"
+                key,
+                f"the double blank counts 25 or 50 points (0: off), not {value!r}",
+                code="double_blank",
+                value=repr(value),
             )
         return value
     if key in _POINTS:
         if not _is_int(value) or value < 0:
-            raise RulesError(key, f"must be a whole number of points, 0 or more, not {value!r}")
+            raise RulesError(
+                key,
+                f"must be a whole number of points, 0 or more, not {value!r}",
+                code="points",
+                value=repr(value),
+            )
         return value
     if key == "max_pip":
         if not _is_int(value) or not 1 <= value <= 30:
-            raise RulesError(key, f"must be a whole number from 1 to 30, not {value!r}")
+            raise RulesError(
+                key,
+                f"must be a whole number from 1 to 30, not {value!r}",
+                code="number_range",
+                low=1,
+                high=30,
+                value=repr(value),
+            )
         return value
     if key == "players":
         if isinstance(value, list | tuple) and len(value) == 2 and all(_is_int(v) for v in value):
             return (int(value[0]), int(value[1]))
         if _is_int(value):
             return (value, value)
-        raise RulesError(key, f"must be [fewest, most] seats, not {value!r}")
+        raise RulesError(
+            key, f"must be [fewest, most] seats, not {value!r}", code="seat_pair", value=repr(value)
+        )
     if key == "hand_size":
         if not isinstance(value, Mapping) or not value:
-            raise RulesError(key, "must be a table of player count to tiles per hand")
+            raise RulesError(
+                key, "must be a table of player count to tiles per hand", code="hand_size_table"
+            )
         table: dict[int, int] = {}
         for k, v in value.items():
             try:
                 n = int(k)
             except (TypeError, ValueError):
-                raise RulesError(key, f"{k!r} is not a player count") from None
+                raise RulesError(
+                    key, f"{k!r} is not a player count", code="hand_size_count", entry=repr(k)
+                ) from None
             if isinstance(k, bool) or n < 2 or not _is_int(v) or v < 1:
-                raise RulesError(key, f"{k!r}: {v!r} is not a player count and hand size")
+                raise RulesError(
+                    key,
+                    f"{k!r}: {v!r} is not a player count and hand size",
+                    code="hand_size_entry",
+                    entry=repr(k),
+                    value=repr(v),
+                )
             table[n] = v
         return tuple(sorted(table.items()))
     if key == "rounds":
         if _is_int(value):
             if value < 1:
-                raise RulesError(key, f"must be at least 1 round, not {value}")
+                raise RulesError(
+                    key, f"must be at least 1 round, not {value}", code="min_rounds", value=value
+                )
             return value
         if isinstance(value, list | tuple) and value and all(_is_int(v) for v in value):
             return tuple(value)
-        raise RulesError(key, f"must be a list of engine pips (like [12, 11, 10]), not {value!r}")
-    raise RulesError(key, "unknown option")  # pragma: no cover - guarded by the caller
+        raise RulesError(
+            key,
+            f"must be a list of engine pips (like [12, 11, 10]), not {value!r}",
+            code="rounds_list",
+            value=repr(value),
+        )
+    raise RulesError(key, "unknown option", code="unknown_option")  # pragma: no cover
 
 
 _BASE = Rules()

@@ -14,7 +14,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from mextrain.bots import bot_names
-from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, is_visible_text, name_key
+from mextrain.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Translator,
+    is_visible_text,
+    name_key,
+    rules_error_text,
+)
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
@@ -294,7 +301,11 @@ class StartScreen(Screen[GameSetup]):
             rules = Rules.preset(self.preset, **overrides)
             rules.check_players(len(seats))
             check_names(seat_names(seats, self.t, names), self.t)
-        except (RulesError, ValueError) as err:
+        except RulesError as err:
+            self.error = rules_error_text(err, self.lang)
+            self.query_one("#start-error", Static).update(escape(self.error))
+            return
+        except ValueError as err:
             self.error = str(err)
             self.query_one("#start-error", Static).update(escape(self.error))
             return

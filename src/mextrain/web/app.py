@@ -157,7 +157,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             table, token = manager_of(request).create(spec, list(body.seats), body.name)
         except TableError as err:
             raise _refuse(400, err.code, err.message) from None
-        except (RulesError, ValueError) as err:
+        except RulesError as err:
+            # the fault by its code, for the page to say in its player's language
+            rule = {"code": err.code, "option": err.option, "params": err.params}
+            raise _refuse(400, "options", str(err), rule=rule) from None
+        except ValueError as err:
             raise _refuse(400, "options", str(err)) from None
         return {"code": table.code, "seat": 0, "token": token, "link": f"/t/{table.code}"}
 
@@ -360,10 +364,11 @@ def _text_of(raw: MutableMapping[str, Any], limit: int) -> str:
     return str(text)
 
 
-def _refuse(status: int, code: str, message: str) -> HTTPException:
+def _refuse(status: int, code: str, message: str, **more: object) -> HTTPException:
     """An HTTP refusal the browser can show in its player's language: ``detail`` holds a
-    stable ``code`` (its text is in the web catalogue) and the English ``message``."""
-    return HTTPException(status, {"code": code, "message": message})
+    stable ``code`` (its text is in the web catalogue), the English ``message`` and any
+    ``more`` details (``rule``: an invalid rule set's fault, ``game.rules_error.CODE``)."""
+    return HTTPException(status, {"code": code, "message": message, **more})
 
 
 def _error(code: str, message: str) -> dict[str, Any]:

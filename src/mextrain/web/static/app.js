@@ -96,11 +96,21 @@ async function api(path, body) {
 }
 
 // The server's refusals in the player's language (rule errors come translated already;
-// {detail} in a catalogue text is the server's own English wording, for the specifics).
+// {detail} in a catalogue text is the server's own English wording, for the specifics,
+// unless the refusal names a rule set's fault, which the catalogue says in full).
 function errorText(err) {
   if (!err) return "";
   const key = `web.error.${err.code}`;
-  return err.code && err.code !== "illegal" && key in STRINGS ? t(key, { detail: err.message }) : err.message;
+  if (!err.code || err.code === "illegal" || !(key in STRINGS)) return err.message;
+  return t(key, { detail: ruleText(err.rule) ?? err.message });
+}
+
+// An invalid rule set's fault ("rounds: a double-12 set has only 13 engines"), as
+// mextrain.i18n.rules_error_text words it; null if this page has no words for it.
+function ruleText(rule) {
+  const key = rule && typeof rule === "object" ? `game.rules_error.${rule.code}` : null;
+  if (!key || !(key in STRINGS)) return null;
+  return t("game.rules_error_line", { option: rule.option, text: t(key, rule.params ?? {}) });
 }
 
 function go(path) {
