@@ -493,6 +493,40 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             expect(ana.get_by_role("textbox", name="Say something")).to_be_focused()
             expect(toast).to_have_count(0)
             shot(bob, "table-talk-phone-fr")
+
+            # Ana mutes Ben: his lines go from her page (hers stay), and nothing of his
+            # shows over it; Ben's page is as it was
+            ana.get_by_text("Mute a player").click()
+            ana.get_by_role("checkbox", name="Ben").check()
+            expect(ana.locator(".chat-lines li")).to_have_count(2)
+            expect(ana.locator(".chat-hidden")).to_have_text(
+                "2 lines from muted players are hidden."
+            )
+            assert ana.locator(".chat-lines li").evaluate_all(
+                "ls => ls.map(l => l.dataset.seat)"
+            ) == [
+                "0",
+                "0",
+            ]
+            bob.get_by_role("button", name="Oups !").click()
+            expect(line(bob, 4)).to_contain_text("Oups !")
+            expect(ana.locator(".chat-hidden")).to_have_text(
+                "3 lines from muted players are hidden."
+            )
+            expect(ana.locator(".chat-toast")).to_have_count(0)
+            expect(bob.locator(".chat-lines li")).to_have_count(5)
+            shot(ana, "table-talk-muted")
+            # the mute lasts in this browser (a reload keeps it), until Ana hears him again
+            ana.reload()
+            expect(ana.locator(".chat-hidden")).to_have_text(
+                "3 lines from muted players are hidden."
+            )
+            expect(ana.locator(".chat-lines li")).to_have_count(2)
+            ana.get_by_text("Mute a player").click()
+            ana.get_by_role("checkbox", name="Ben").uncheck()
+            expect(ana.locator(".chat-lines li")).to_have_count(5)
+            expect(ana.locator(".chat-hidden")).to_have_count(0)
+            assert ana.evaluate(f"localStorage.getItem('mextrain.mute.{made['code']}')") is None
         finally:
             browser.close()
     assert not errors, errors

@@ -80,6 +80,9 @@ const CAN_NOTIFY = typeof Notification !== "undefined" && !/Android/i.test(navig
 // a table whose game this browser has seen finished: the lobby asks no more about it
 // (its token stays, for the table's own page and its "play again")
 const doneKey = (code) => `mextrain.done.${code}`;
+// the people this browser has muted at a table, by name (whoever takes their seat next
+// is heard): a JSON list
+const muteKey = (code) => `mextrain.mute.${code}`;
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -233,7 +236,10 @@ function YourTables() {
       const found = [];
       for (const c of codes) {
         const table = answer.tables[c.toUpperCase()];
-        if (table === null) localStorage.removeItem(tokenKey(c));
+        if (table === null) {
+          localStorage.removeItem(tokenKey(c));
+          localStorage.removeItem(muteKey(c));
+        }
         else if (table && table.status === "finished") localStorage.setItem(doneKey(c), "1");
         else if (table) found.push(table);
       }
@@ -436,6 +442,7 @@ function useTableSocket(code, lang) {
 
 function TablePage({ code, big, lang }) {
   const { msg, error, setError, hint, setHint, online, fatal, send, chat, heard } = useTableSocket(code, lang);
+  const [muted, setMuted] = useMuted(code);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
@@ -462,7 +469,7 @@ function TablePage({ code, big, lang }) {
   // out of sight (under the board on a phone); a click on it goes there
   const [toast, setToast] = useState(null);
   useEffect(() => {
-    if (!heard || !msg || heard.seat === msg.you) return undefined;
+    if (!heard || !msg || heard.seat === msg.you || muted.has(heard.name)) return undefined;
     setToast(heard);
     const timer = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(timer);
@@ -641,7 +648,8 @@ function TablePage({ code, big, lang }) {
           <p class="muted">${t("web.start_help")}</p>
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
-      <${TableTalk} chat=${chat} you=${you} send=${send} error=${error} setError=${setError} />
+      <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
+        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
     </section>`;
   }
 
@@ -774,7 +782,8 @@ function TablePage({ code, big, lang }) {
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
-        <${TableTalk} chat=${chat} you=${you} send=${send} error=${error} setError=${setError} />
+        <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
+        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
@@ -787,7 +796,7 @@ function TablePage({ code, big, lang }) {
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
     ${toast && html`<button class="chat-toast" onClick=${() => {
-        const talk = document.querySelector(".chat input") || document.querySelector(".chat");
+        const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
       }}>${chatWords(toast)}</button>`}
@@ -847,7 +856,26 @@ function chatTime(at) {
   return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
 }
 
-function TableTalk({ chat, you, send, error, setError }) {
+// Whom this reader has muted at a table (a set of names, kept in this browser), and a
+// function to mute or hear one again.
+function useMuted(code) {
+  const [muted, setAll] = useState(() => {
+    try {
+      const names = JSON.parse(localStorage.getItem(muteKey(code)) || "[]");
+      return new Set(Array.isArray(names) ? names.filter((n) => typeof n === "string") : []);
+    } catch { return new Set(); }
+  });
+  const setMuted = (name, on) => setAll((now) => {
+    const next = new Set(now);
+    if (on) next.add(name); else next.delete(name);
+    if (next.size) localStorage.setItem(muteKey(code), JSON.stringify([...next]));
+    else localStorage.removeItem(muteKey(code));
+    return next;
+  });
+  return [muted, setMuted];
+}
+
+function TableTalk({ chat, you, me, send, error, setError, muted, setMuted }) {
   const [text, setText] = useState("");
   // the words sent: the field is emptied when they come back said, and keeps them if
   // they were refused (talking too fast) or the connection dropped
@@ -871,13 +899,24 @@ function TableTalk({ chat, you, send, error, setError }) {
     pending.current = said;
     send({ type: "chat", text: said });
   };
+  // the reader's own lines are always shown; the others' unless the reader muted them
+  const mine = (line) => line.seat === you && line.name === me;
+  const talkers = [...new Set(chat.filter((line) => !mine(line)).map((line) => line.name))];
+  const shown = chat.filter((line) => mine(line) || !muted.has(line.name));
+  const hidden = chat.length - shown.length;
   return html`<section class="chat" aria-labelledby="chat-title">
     <h2 id="chat-title">${t("web.chat.title")}</h2>
     <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
-      ${chat.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
+      ${shown.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
         <span class="chat-time">${chatTime(line.at)}</span> ${chatWords(line)}</li>`)}
     </ol>
     ${!chat.length && html`<p class="muted">${t("web.chat.none")}</p>`}
+    ${hidden > 0 && html`<p class="muted chat-hidden">${tn("web.chat.hidden", hidden)}</p>`}
+    ${talkers.length > 0 && html`<details class="chat-mute">
+      <summary>${t("web.chat.mute")}</summary>
+      ${talkers.map((name) => html`<label class="check"><input type="checkbox" checked=${muted.has(name)}
+        onChange=${(e) => setMuted(name, e.target.checked)} /> ${iso(name)}</label>`)}
+    </details>`}
     ${you !== null ? html`<form class="chat-say" onSubmit=${submit}>
         <input value=${text} maxlength="200" aria-label=${t("web.chat.say")} placeholder=${t("web.chat.say")}
           onInput=${(e) => { setText(e.target.value); if (error && CHAT_ERRORS.has(error.code)) setError(null); }} />
