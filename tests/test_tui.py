@@ -43,6 +43,7 @@ from mextrain.tui import (
     TableScreen,
     WatchApp,
     parse_seats,
+    rename_default_names,
 )
 from mextrain.tui.hints import hints_for, planned_train
 from mextrain.tui.render import (
@@ -206,6 +207,7 @@ def test_undo_goes_back_to_the_humans_last_decision() -> None:
 
 
 SMALL = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={2: 7, 3: 6})
+SMALL_4 = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={4: 5})
 
 
 def drive(session: GameSession, actions: int | None = None) -> None:
@@ -281,6 +283,41 @@ def test_seats_given_on_resume_replace_the_first_and_keep_the_rest(data_dir: Pat
     assert [s.kind for s in swapped.seats] == ["expert", "human", "random"]
     with pytest.raises(ValueError, match="the saved game has 3 seats, not 4"):
         GameSession.load(session.path, ["human"] * 4)
+
+
+def test_a_resumed_game_gives_its_default_names_in_the_language_it_goes_on_in(
+    data_dir: Path,
+) -> None:
+    en = Translator("en")
+    kinds = ["human", "medium", "human", "planner"]
+    names = seat_names(kinds, en, ["", "", "Ana"])
+    assert names == ["Player 1", "Medium 2", "Ana", "Planner 4"]
+    session = GameSession.new(
+        SMALL_4, [SeatSpec(k, n) for k, n in zip(kinds, names, strict=True)], seed=3
+    )
+    drive(session, 3)
+    assert session.path is not None
+    fi = Translator("fi")
+    resumed = GameSession.load(session.path)
+    rename_default_names(resumed, fi)
+    # the names a seat got by default follow the language; a chosen one stays
+    assert resumed.names == ["Pelaaja 1", "Keskitaso 2", "Ana", "Suunnittelija 4"]
+    resumed.save()
+    assert list(load_record(session.path.read_bytes()).players) == resumed.names
+    # and back, from a name given in Finnish; a seat made another bot is named for it
+    again = GameSession.load(session.path, ["human", "expert"])
+    rename_default_names(again, Translator("fr"))
+    assert again.names == ["Joueur 1", "Expert 2", "Ana", "Stratège 4"]
+    # a person who chose a name that a default would now take keeps the game's names
+    clash = ["", "", "Pelaaja 1", ""]
+    chosen = seat_names(kinds, en, clash)
+    session = GameSession.new(
+        SMALL_4, [SeatSpec(k, n) for k, n in zip(kinds, chosen, strict=True)], seed=3
+    )
+    assert session.path is not None
+    kept = GameSession.load(session.path)
+    rename_default_names(kept, fi)
+    assert kept.names == chosen
 
 
 def test_a_hint_asked_on_someone_elses_turn_says_so() -> None:

@@ -141,7 +141,14 @@ def play(
 ) -> None:
     """Play Mexican Train in the terminal against bots, or with friends at one keyboard."""
     try:
-        from mextrain.tui import DEFAULT_DELAY, GameSession, GameSetup, PlayApp, parse_seats
+        from mextrain.tui import (
+            DEFAULT_DELAY,
+            GameSession,
+            GameSetup,
+            PlayApp,
+            parse_seats,
+            rename_default_names,
+        )
         from mextrain.tui.session import latest_unfinished
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
@@ -166,6 +173,7 @@ def play(
             session = GameSession.load(path, kinds, seed)
         except (ValueError, OSError) as err:
             raise click.ClickException(t("tui.cli.cannot_resume", path=path, reason=err)) from None
+        rename_default_names(session, t)
         PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return
     rules = _with_house(_rules(rules_text, t), options, t)

@@ -5,7 +5,7 @@ Built on Textual; needs the ``tui`` extra (``pip install -e '.[tui]'`` in a clon
 """
 
 from .app import DEFAULT_DELAY, PlayApp, TableScreen
-from .screens import GameSetup, check_names, seat_names
+from .screens import GameSetup, check_names, rename_default_names, seat_names
 from .session import (
     DATA_DIR_ENV,
     HUMAN,
@@ -29,5 +29,6 @@ __all__ = [
     "check_names",
     "latest_unfinished",
     "parse_seats",
+    "rename_default_names",
     "seat_names",
 ]

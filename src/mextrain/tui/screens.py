@@ -4,7 +4,7 @@ sheet, all trains, and help."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -26,7 +26,7 @@ from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, S
 
 from .history import level_name, read_history, stats_text, summarize
 from .render import escape, round_result_markup, score_sheet_markup, trains_markup
-from .session import HUMAN
+from .session import HUMAN, GameSession
 
 __all__ = [
     "BOT_LEVELS",
@@ -85,6 +85,27 @@ def seat_names(kinds: Sequence[str], t: Translator, chosen: Sequence[str] = ()) 
             shown = t(key) if t.has(key) else level.capitalize()
             names.append(t("tui.name.bot", level=shown, number=seat + 1))
     return names
+
+
+def rename_default_names(session: GameSession, t: Translator) -> None:
+    """Give a resumed game's default names again in ``t``'s language, for what each seat
+    is now ("Player 1" started in English is "Pelaaja 1" in Finnish; "Medium 2" turned
+    expert is "Expert 2"); a name someone chose stays. Nothing changes if the new names
+    would clash with a chosen one."""
+    then = [seat_names(session.named_kinds, Translator(lang)) for lang in LANGUAGES]
+    now = seat_names([spec.kind for spec in session.seats], t)
+    names = [
+        now[seat] if any(given[seat] == spec.name for given in then) else spec.name
+        for seat, spec in enumerate(session.seats)
+    ]
+    try:
+        check_names(names, t)
+    except ValueError:
+        return
+    session.seats = [
+        replace(spec, name=name) for spec, name in zip(session.seats, names, strict=True)
+    ]
+    session.named_kinds = [spec.kind for spec in session.seats]
 
 
 def check_names(names: Sequence[str], t: Translator) -> None:

@@ -130,6 +130,9 @@ class GameSession:
         self.bots: dict[int, Bot] = {
             seat: make_bot(spec.kind) for seat, spec in enumerate(self.seats) if not spec.is_human
         }
+        #: the seats' kinds when their names were given (a resumed game's seats may since
+        #: have changed: ``mextrain play --resume --seats ...``)
+        self.named_kinds = [spec.kind for spec in self.seats]
 
     def rng(self, *purpose: int | str) -> random.Random:
         """A generator for one ``purpose`` of this game (``"deal", 3``), the same for the
@@ -192,7 +195,10 @@ class GameSession:
                 seed = saved_seed
             else:
                 seed = secrets.randbits(63)
-        return cls(record.rules, specs, match, seed, path if ours else _new_path())
+        session = cls(record.rules, specs, match, seed, path if ours else _new_path())
+        if kept is not None:
+            session.named_kinds = kept
+        return session
 
     # -- reading -------------------------------------------------------------------------
 
