@@ -72,6 +72,17 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
         ("random:x=1", r"bot 'random' has no parameter 'x' \(it takes none\)"),
         ("ismcts:time_ms=abc", "bad parameters for bot 'ismcts': time_ms must be a number"),
         ("greedy:oops", "is not key=value"),
+        # a value of the wrong kind is refused, not taken (true would be 1 iteration)
+        ("ismcts:iterations=true", "iterations must be a number, not true"),
+        ("ismcts:iterations=10.5", "iterations must be a whole number, not 10.5"),
+        ("ismcts:infer_warm=3", "infer_warm must be true or false, not 3"),
+        ("greedy:random_ties=1", "random_ties must be true or false"),
+        ("ismcts:iterations=5,iterations=6", "'iterations' is given twice"),
+        # a mistyped fallback is found before any game, not at the first failed deal
+        ("ismcts:fallback=nope", "unknown bot 'nope'"),
+        # a playout that searched at every move would never end
+        ("ismcts:policy=ismcts", "policy=ismcts is a search bot"),
+        ("ismcts:policy=expert", "policy=expert is a search bot"),
     ],
 )
 def test_bad_bot_specs_are_named(spec: str, message: str) -> None:

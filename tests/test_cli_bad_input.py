@@ -145,6 +145,18 @@ def test_simulate_failure_leaves_records_dir_intact(tmp_path: Path) -> None:
     assert keep.read_text() == "precious"
 
 
+def test_simulate_records_never_overwrite_another_runs(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    first = sim("--records", str(out))
+    assert first.exit_code == 0, first.output
+    saved = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert sorted(saved) == ["game-000000.json", "game-000001.json"]
+    again = sim("--records", str(out), bots="planner,random")
+    assert_clean_error(again, "already holds game records")
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == saved
+    assert_clean_error(sim("--records", ""), "empty path")
+
+
 # ------------------------------------------------------------------------------ replay
 
 
@@ -206,7 +218,8 @@ def test_replay_unreadable_tile() -> None:
 @pytest.mark.parametrize(
     ("args", "word"),
     [
-        (("--round", "0", "--action", "99999"), "round 0 has actions 0 to 11, not 99999"),
+        # (12 is the position after the last action: analysed if the round is in play)
+        (("--round", "0", "--action", "99999"), "0 to 11, and 12 is the one after the last; not"),
         (("--round", "0", "--action", "-1"), "not -1"),
         (("--round", "99", "--action", "0"), "rounds 0 to 0, not 99"),
         (("--round", "-1", "--action", "0"), "not -1"),
@@ -222,6 +235,35 @@ def test_analyze_out_of_range(args: tuple[str, ...], word: str) -> None:
 
 
 # `--time-ms nan` is refused (a deadline of nan would never come)
+# --json prints exactly one object whatever happens: a position not in the record too
+@pytest.mark.parametrize(
+    ("args", "option", "word"),
+    [
+        (("--round", "5", "--action", "0"), "--round", "rounds 0 to 0, not 5"),
+        (("--round", "0", "--action", "99"), "--action", "not 99"),
+    ],
+)
+def test_analyze_json_out_of_range_is_one_object(
+    args: tuple[str, ...], option: str, word: str
+) -> None:
+    result = invoke("analyze", str(COMPLETE), *args, "--json")
+    assert result.exit_code == 2
+    report = json.loads(result.stdout)
+    assert report["error"]["option"] == option
+    assert word in report["error"]["reason"]
+
+
+def test_analyze_a_record_with_no_rounds_says_so(tmp_path: Path) -> None:
+    doc = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    doc["rounds"] = []
+    doc.pop("result", None)
+    path = tmp_path / "norounds.json"
+    path.write_text(json.dumps(doc))
+    assert_clean_error(
+        invoke("analyze", str(path), "--round", "0", "--action", "0"), "no rounds yet"
+    )
+
+
 def test_analyze_time_ms_nan_does_not_hang() -> None:
     try:
         proc = subprocess.run(
@@ -281,6 +323,16 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--players", "20"), "2 to 8 players, not 20"),
         (("--players", "1"), "not 1"),
         (("--lang", "xx"), "--lang"),
+        (("--delay", "inf"), "inf is not a finite number"),  # bots that never move
+        (("--delay", "nan"), "--delay"),
+        (("--delay", "-1"), "--delay"),
+        (("--seats", "you,,expert"), "empty bot entry"),
+        (("--seats", "you,iterations=5"), "does not follow a bot name"),
+        (("--seats", "you,ismcts:iterations=5,iterations=6"), "given twice"),
+        (("--file", str(COMPLETE)), "add --resume"),
+        (("--resume", "--rules", "relaxed"), "keeps the rules"),
+        (("--resume", "--option", "draw_until_playable=true"), "keeps the rules"),
+        (("--resume", "--players", "3"), "keeps the rules"),
     ],
 )
 def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
@@ -300,6 +352,12 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:
     assert_clean_error(invoke("play", "--lang", "fr", "--delay", "0", *args), word)
+
+
+def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")
+    assert_clean_error(invoke("play", "--resume", "--file", str(deep)), "Cannot resume")
 
 
 def test_play_resume_missing_file(tmp_path: Path) -> None:
@@ -331,6 +389,11 @@ def test_play_resume_malformed_file_is_kept(tmp_path: Path) -> None:
         (("--round-pause", "-1"), "--round-pause"),
         (("--messages-per-second", "0"), "--messages-per-second"),
         (("--log-level", "loud"), "--log-level"),
+        # not numbers at all: nan would be no delay, inf a table that never deals again
+        (("--bot-delay", "nan"), "nan is not a finite number"),
+        (("--round-pause", "inf"), "inf is not a finite number"),
+        (("--takeover-after", "nan"), "--takeover-after"),
+        (("--messages-per-second", "inf"), "inf is not a finite number"),
     ],
 )
 def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
@@ -347,6 +410,20 @@ def test_serve_refuses_a_database_another_server_holds(tmp_path: Path) -> None:
         assert_clean_error(
             invoke("serve", "--db", str(db), "--port", "0"), "one server per database"
         )
+
+
+# a --db that names some other file (a slip of the keyboard) is refused, and left as it was
+def test_serve_db_that_is_not_a_database_is_refused_and_kept(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("important notes")
+    assert_clean_error(invoke("serve", "--db", str(notes), "--port", "0"), "file is not a database")
+    assert notes.read_text() == "important notes"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # no lock beside it
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    assert_clean_error(
+        invoke("serve", "--db", str(afile / "x.sqlite3"), "--port", "0"), "is not a folder"
+    )
 
 
 # an unopenable --db is a clear error before the server starts
@@ -402,6 +479,51 @@ def test_a_lone_surrogate_in_a_record_is_a_clean_format_error(
         assert line.startswith("Not a game record:")
         assert where in line
         assert "\\ud800" in line
+
+
+# so is a lone surrogate among the rules' options, for analyze as for replay
+def test_analyze_json_with_a_lone_surrogate_in_the_rules(tmp_path: Path) -> None:
+    doc = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    doc["rules"] = {**doc["rules"], "\ud800": 1}
+    path = tmp_path / "surrogate.json"
+    path.write_text(json.dumps(doc), encoding="ascii")
+    args = [str(MEXTRAIN), "analyze", str(path), "--round", "0", "--action", "0", "--json"]
+    proc = subprocess.run(args, capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2
+    assert b"Traceback" not in proc.stderr
+    report = json.loads(proc.stdout)
+    assert report["valid"] is False
+    assert "unknown option" in report["error"]["reason"]
+
+
+# a record's names may hold anything JSON can spell: none of it reaches the terminal raw
+def test_control_characters_in_names_are_shown_as_escapes(tmp_path: Path) -> None:
+    doc = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    doc["players"] = ["An\na", "B\u001b[31mred\u202e"]
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(doc))
+    result = invoke("replay", str(path))
+    assert result.exit_code == 0, result.output
+    assert "\x1b" not in result.stdout
+    assert "\u202e" not in result.stdout
+    assert "An\\u000aa, B\\u001b[31mred\\u202e" in result.stdout
+    shown = invoke("analyze", str(path), "--round", "0", "--action", "0", "--iterations", "5")
+    assert shown.exit_code == 0, shown.output
+    assert "\x1b" not in shown.stdout
+    assert "\\u00" in shown.stdout.splitlines()[0]  # the seat to move, by its name
+
+
+# the viewer reads its keys from the terminal: without one it could never be left
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (("-", "--watch"), "needs a record file"),
+        ((str(COMPLETE), "--watch", "--json"), "pick one"),
+        ((str(COMPLETE), "--watch"), "needs a terminal"),
+    ],
+)
+def test_replay_watch_needs_a_terminal(args: tuple[str, ...], word: str) -> None:
+    assert_clean_error(invoke("replay", *args), word)
 
 
 # Ray retries an address where nothing answers for minutes: the simulator says so at once

@@ -157,6 +157,14 @@ def test_parse_seats_fills_and_checks() -> None:
         parse_seats("you,no-such-bot")
     with pytest.raises(ValueError, match="3 seats given for 2"):
         parse_seats("you,greedy,greedy", 2)
+    # a bot with several parameters, as `simulate --bots` takes it
+    assert parse_seats("you,ismcts:iterations=5,time_ms=100,greedy") == [
+        "human",
+        "ismcts:iterations=5,time_ms=100",
+        "greedy",
+    ]
+    with pytest.raises(ValueError, match="empty bot entry"):
+        parse_seats("you,,expert")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

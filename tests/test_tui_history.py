@@ -97,19 +97,26 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     # a legal record saved by something else: which seats were people is unknown
     shutil.copy(RECORDS / "double6_complete.json", games / "elsewhere.json")
     shutil.copy(RECORDS / "illegal_draw_with_a_play.json", games / "illegal.json")
+    # nested too deep for Python's reader, and JSON's missing numbers: not records either
+    (games / "deep.json").write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")
+    (games / "nan.json").write_text('{"format": NaN}')
     history = read_history()
     assert len(history.games) == 1
     assert sorted(p.name for p in history.skipped) == [
         "broken.json",
+        "deep.json",
         "elsewhere.json",
         "illegal.json",
+        "nan.json",
     ]
     text = stats_text(history, summarize(history.games), Translator("en"))
-    assert "3 files left out" in text
+    assert "5 files left out" in text
     assert "Games saved in" in text
     assert ": 1 finished, 0 unfinished." in text
     (data_dir / "games" / "broken.json").unlink()
     (data_dir / "games" / "illegal.json").unlink()
+    (data_dir / "games" / "deep.json").unlink()
+    (data_dir / "games" / "nan.json").unlink()
     one = stats_text(read_history(), summarize(history.games), Translator("fr"))
     assert "1 fichier laissé de côté : pas une partie de mextrain play, ou abîmé." in one
     assert ": 1 terminée, 0 en cours." in one
@@ -145,6 +152,10 @@ def test_stats_command_text_and_json() -> None:
         main, ["stats", "--dir", str(RECORDS / "double6_complete.json")]
     )
     assert not_a_folder.exit_code == 2
+    # a folder named that is not there is a slip, not a folder with no games in it
+    missing = CliRunner().invoke(main, ["stats", "--dir", str(RECORDS / "nosuchfolder")])
+    assert missing.exit_code == 2
+    assert "does not exist" in missing.output
 
 
 def test_the_start_screen_shows_the_statistics() -> None:

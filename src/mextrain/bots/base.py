@@ -15,7 +15,15 @@ from typing import Any, Protocol, runtime_checkable
 
 from mextrain.rules import Action, SeatView
 
-__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "parse_bot_spec", "register_bot"]
+__all__ = [
+    "Bot",
+    "BotSpecError",
+    "bot_names",
+    "make_bot",
+    "parse_bot_spec",
+    "register_bot",
+    "split_bot_list",
+]
 
 
 @runtime_checkable
@@ -59,6 +67,28 @@ def _coerce(text: str) -> Any:
     return text
 
 
+def split_bot_list(text: str) -> list[str]:
+    """Split ``ismcts:iterations=200,policy=planner,greedy`` into bot entries.
+
+    Entries are separated by commas. A part with ``=`` but no ``:`` is one more parameter
+    of the entry before it (bot names never contain ``=``), so the registry's own
+    ``name:key=value,key=value`` form works unchanged inside the list. An empty entry is
+    refused (``greedy,,random`` is a slip, not two bots).
+    """
+    entries: list[str] = []
+    for raw in text.split(","):
+        part = raw.strip()
+        if not part:
+            raise BotSpecError(f"empty bot entry in {text!r}")
+        if "=" in part and ":" not in part:
+            if not entries or ":" not in entries[-1]:
+                raise BotSpecError(f"parameter {part!r} does not follow a bot name with ':'")
+            entries[-1] += f",{part}"
+        else:
+            entries.append(part)
+    return entries
+
+
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
     name, _, rest = spec.strip().partition(":")
@@ -68,6 +98,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise BotSpecError(f"bot parameter {part!r} in {spec!r} is not key=value")
+            if key.strip() in params:
+                raise BotSpecError(f"bot parameter {key.strip()!r} is given twice in {spec!r}")
             params[key.strip()] = _coerce(value.strip())
     return name, params
 
@@ -87,8 +119,11 @@ def make_bot(spec: str) -> Bot:
 
 
 def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
-    """Refuse a parameter the factory does not take, naming the ones it does, and text where
-    it wants a number (``time_ms=abc``), rather than fail inside it with Python's words."""
+    """Refuse a parameter the factory does not take, naming the ones it does, and a value
+    of the wrong kind -- text where it wants a number (``time_ms=abc``), ``true`` where it
+    wants a number, a fraction where it wants a whole number (``iterations=10.5``), a
+    number where it wants true or false -- rather than take it or fail inside the bot with
+    Python's words."""
     try:
         signature = inspect.signature(factory, eval_str=True)
     except (TypeError, ValueError, NameError):  # pragma: no cover - no signature to read
@@ -105,13 +140,22 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
             raise BotSpecError(f"bot {name!r} has no parameter {key!r} ({offer})")
     for key, value in params.items():
         param = signature.parameters.get(key)
-        if param is None or not isinstance(value, str):
+        if param is None:
             continue
         kinds = typing.get_args(param.annotation) or (param.annotation,)
-        if str not in kinds and (int in kinds or float in kinds):
-            raise BotSpecError(
-                f"bad parameters for bot {name!r}: {key} must be a number, not {value!r}"
-            )
+        if str in kinds:
+            continue
+        wrong = None
+        if int in kinds or float in kinds:
+            if isinstance(value, str) or (isinstance(value, bool) and bool not in kinds):
+                wrong = "must be a number"
+            elif isinstance(value, float) and float not in kinds:
+                wrong = "must be a whole number"
+        elif bool in kinds and not isinstance(value, bool):
+            wrong = "must be true or false"
+        if wrong is not None:
+            shown = str(value).lower() if isinstance(value, bool) else repr(value)
+            raise BotSpecError(f"bad parameters for bot {name!r}: {key} {wrong}, not {shown}")
 
 
 def _load_builtin() -> None:

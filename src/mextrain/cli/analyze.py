@@ -10,13 +10,14 @@ not a record or a position that is not in it.
 
 from __future__ import annotations
 
-import json
 import math
 import random
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
+
+from ._common import terminal_safe
 
 __all__ = ["analyze"]
 
@@ -70,7 +71,14 @@ def analyze(
     from mextrain.rules import RoundState
     from mextrain.search import analyze as run
 
-    from .replay import _describe_error, _read
+    from .replay import _describe_error, _print_json, _read
+
+    def refuse(option: str, reason: str) -> NoReturn:
+        """A position that is not in the record: with --json still one object."""
+        if as_json:
+            _print_json({"error": {"option": option, "reason": reason}})
+            sys.exit(2)
+        raise click.BadParameter(reason, param_hint=option)
 
     if time_ms is not None and not math.isfinite(time_ms):
         raise click.BadParameter(
@@ -80,30 +88,31 @@ def analyze(
         replayed = replay_record(load_record(_read(record)))
     except RecordError as err:
         if as_json:
-            click.echo(json.dumps(err.to_json_dict(), ensure_ascii=False))
+            _print_json(err.to_json_dict())
         else:
             click.echo(_describe_error(err), err=True)
         sys.exit(err.exit_code)
     rounds = replayed.match.rounds
+    if not rounds:
+        refuse("--round", "the record has no rounds yet")
     if not 0 <= round_index < len(rounds):
-        raise click.BadParameter(
-            f"the record has rounds 0 to {len(rounds) - 1}, not {round_index}",
-            param_hint="--round",
-        )
+        refuse("--round", f"the record has rounds 0 to {len(rounds) - 1}, not {round_index}")
     played = rounds[round_index]
     actions = played.history
     if not 0 <= action_index <= len(actions):
-        raise click.BadParameter(
-            f"round {round_index} has actions 0 to {len(actions) - 1}, not {action_index}",
-            param_hint="--action",
+        refuse(
+            "--action",
+            f"round {round_index} has {len(actions)} actions: the positions before them are "
+            f"0 to {len(actions) - 1}, and {len(actions)} is the one after the last; "
+            f"not {action_index}",
         )
     data = played.to_dict()
     data["actions"] = data["actions"][:action_index]
     state = RoundState.from_dict(data)
     if state.is_over:
-        raise click.BadParameter(
+        refuse(
+            "--action",
             f"round {round_index} is over after {action_index} actions: nothing to analyse",
-            param_hint="--action",
         )
     seat = state.current_seat
     view = state.view(seat)
@@ -124,10 +133,10 @@ def analyze(
         "played_rank": rank,
     }
     if as_json:
-        click.echo(json.dumps(out, ensure_ascii=False))
+        _print_json(out)
         return
     names = replayed.players
-    who = names[seat] or f"seat {seat}"
+    who = terminal_safe(names[seat]) or f"seat {seat}"
     click.echo(
         f"Round {round_index}, before action {action_index}: {who} (seat {seat}) to move, "
         f"holding {' '.join(str(t) for t in view.hand)}."

@@ -23,6 +23,8 @@ from mextrain.i18n import (
 )
 from mextrain.rules import Rules, RulesError
 
+from ._common import FiniteFloat
+
 #: strongest first: the default opponent is the strongest bot that is registered
 _STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
 DEFAULT_PLAYERS = 4
@@ -107,7 +109,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
 )
 @click.option(
     "--delay",
-    type=float,
+    type=FiniteFloat(0),
     default=None,
     help="Seconds between bots' moves (default 0.8; 0 for no pause).",
 )
@@ -156,10 +158,20 @@ def play(
         ) from None
     language = normalise_language(lang) or detect_language()
     t = Translator(language)
-    pause = DEFAULT_DELAY if delay is None else max(0.0, delay)
+    pause = DEFAULT_DELAY if delay is None else delay
+    given = click.get_current_context().get_parameter_source
+    if file is not None and not resume:
+        raise click.BadParameter(t("tui.cli.file_needs_resume"), param_hint="--file")
     if resume:
         if names is not None:
             raise click.BadParameter(t("tui.cli.keeps_names"), param_hint="--names")
+        for param, hint in (
+            ("rules_text", "--rules"),
+            ("options", "--option"),
+            ("players", "--players"),
+        ):
+            if given(param) is click.core.ParameterSource.COMMANDLINE:
+                raise click.BadParameter(t("tui.cli.keeps_rules"), param_hint=hint)
         path = file or latest_unfinished()
         if path is None:
             raise click.ClickException(t("tui.cli.no_saved_game"))

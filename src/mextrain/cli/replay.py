@@ -21,6 +21,8 @@ from mextrain.records import (
     replay_record,
 )
 
+from ._common import terminal_safe
+
 
 @click.command()
 @click.argument("file", type=click.Path(allow_dash=True))
@@ -33,6 +35,18 @@ def replay(file: str, as_json: bool, watch: bool) -> None:
 
     Exit status: 0 a legal record, 1 a record that breaks a rule, 2 not a record.
     """
+    if watch:
+        # the viewer reads its keys from the terminal: a record piped in, or no terminal,
+        # would leave it running with no way to step or quit
+        if as_json:
+            raise click.UsageError("--watch shows the game on screen; --json prints it: pick one")
+        if file == "-":
+            raise click.BadParameter(
+                "--watch needs a record file: standard input is where its keys come from",
+                param_hint="FILE",
+            )
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            raise click.UsageError("--watch needs a terminal to show the game in")
     try:
         result = replay_record(load_record(_read(file)))
     except RecordError as err:
@@ -80,7 +94,7 @@ def _describe_error(err: RecordError) -> str:
 
 
 def _names(players: tuple[str, ...]) -> list[str]:
-    return [name or f"seat {seat}" for seat, name in enumerate(players)]
+    return [terminal_safe(name) or f"seat {seat}" for seat, name in enumerate(players)]
 
 
 def _scores_line(names: list[str], scores: list[int]) -> str:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 from pathlib import Path
 
 import click
+
+from ._common import FiniteFloat
 
 __all__ = ["default_db", "serve"]
 
@@ -40,28 +43,28 @@ def default_db() -> Path:
     "--bot-delay",
     default=0.6,
     show_default=True,
-    type=click.FloatRange(0),
+    type=FiniteFloat(0),
     help="Seconds a bot waits before moving, so people can follow.",
 )
 @click.option(
     "--takeover-after",
     default=30.0,
     show_default=True,
-    type=click.FloatRange(0),
+    type=FiniteFloat(0),
     help="Seconds before a bot plays for a player whose browser is gone.",
 )
 @click.option(
     "--round-pause",
     default=4.0,
     show_default=True,
-    type=click.FloatRange(0),
+    type=FiniteFloat(0),
     help="Seconds between the end of a round and the next deal.",
 )
 @click.option(
     "--messages-per-second",
     default=20.0,
     show_default=True,
-    type=click.FloatRange(1),
+    type=FiniteFloat(1),
     help="Most messages a connection may send per second (bursts of twice that).",
 )
 @click.option(
@@ -91,8 +94,14 @@ def serve(
         ) from None
     path = db or default_db()
     try:  # a clear error now rather than a traceback from the server's startup
+        if path.parent.exists() and not path.parent.is_dir():
+            raise click.ClickException(
+                f"cannot open the database {path}: {path.parent} is not a folder"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
-        sqlite3.connect(path).close()
+        with contextlib.closing(sqlite3.connect(path)) as conn:
+            # reads the file: one that is not a database (a mistyped --db) is refused here
+            conn.execute("PRAGMA schema_version").fetchone()
     except (OSError, sqlite3.Error) as err:
         raise click.ClickException(f"cannot open the database {path}: {err}") from None
     from mextrain.store import DatabaseInUse, ServerLock

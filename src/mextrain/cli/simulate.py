@@ -71,10 +71,13 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
 @click.option("--address", default=None, help="Ray cluster address (with --backend ray).")
 @click.option(
     "--records",
-    "records_dir",
-    type=click.Path(file_okay=False, path_type=Path),
+    "records_text",
+    type=click.Path(file_okay=False),
     default=None,
-    help="Save every game as a record (docs/RECORDS.md) in this directory.",
+    help=(
+        "Save every game as a record (docs/RECORDS.md) in this directory, which must not "
+        "hold another run's records."
+    ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 def simulate(
@@ -87,7 +90,7 @@ def simulate(
     jobs: int,
     backend: str,
     address: str | None,
-    records_dir: Path | None,
+    records_text: str | None,
     as_json: bool,
 ) -> None:
     """Play bots against each other and report win rates, scores and ratings per entry.
@@ -105,8 +108,14 @@ def simulate(
     entries = _split_bots(bots)
     if address is not None and backend != "ray":
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
-    if records_dir is not None:
+    records_dir = None
+    if records_text is not None:
         # find out now, not after every game has been played, that records cannot be saved
+        from mextrain.sim import records_in
+
+        if not records_text.strip():
+            raise click.BadParameter("an empty path is no directory", param_hint="--records")
+        records_dir = Path(records_text)
         try:
             records_dir.mkdir(parents=True, exist_ok=True)
         except OSError as err:
@@ -114,6 +123,12 @@ def simulate(
                 f"cannot make the directory {records_dir}: {err.strerror or err}",
                 param_hint="--records",
             ) from None
+        if records_in(records_dir):
+            raise click.BadParameter(
+                f"{records_dir} already holds game records (game-*.json) of another run: "
+                "save this one's in an empty directory",
+                param_hint="--records",
+            )
     bar = None
     progress = None
     if sys.stderr.isatty():
@@ -150,23 +165,10 @@ def simulate(
 
 
 def _split_bots(text: str) -> list[str]:
-    """Split ``ismcts:iterations=200,policy=planner,greedy`` into bot entries.
+    """The ``--bots`` list's entries (`split_bot_list`), a slip in it a usage error."""
+    from mextrain.bots import BotSpecError, split_bot_list
 
-    Entries are separated by commas. A part with ``=`` but no ``:`` is one more parameter
-    of the entry before it (bot names never contain ``=``), so the registry's own
-    ``name:key=value,key=value`` form works unchanged inside the list.
-    """
-    entries: list[str] = []
-    for raw in text.split(","):
-        part = raw.strip()
-        if not part:
-            raise click.BadParameter(f"empty bot entry in {text!r}", param_hint="--bots")
-        if "=" in part and ":" not in part:
-            if not entries or ":" not in entries[-1]:
-                raise click.BadParameter(
-                    f"parameter {part!r} does not follow a bot name with ':'", param_hint="--bots"
-                )
-            entries[-1] += f",{part}"
-        else:
-            entries.append(part)
-    return entries
+    try:
+        return split_bot_list(text)
+    except BotSpecError as err:
+        raise click.BadParameter(str(err), param_hint="--bots") from None

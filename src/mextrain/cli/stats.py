@@ -14,12 +14,14 @@ import click
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 
+from ._common import terminal_safe
+
 
 @click.command()
 @click.option(
     "--dir",
     "folder",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
     help="Read the games saved in this folder (default: where mextrain play saves them).",
 )
@@ -53,4 +55,5 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
     t = Translator(normalise_language(lang) or detect_language())
-    click.echo(stats_text(history, people, t, name))
+    # names come from saved files, which anyone may have written
+    click.echo(terminal_safe(stats_text(history, people, t, name), keep="\n"))

@@ -14,6 +14,7 @@ from .record import (
     RoundRecord,
     dumps_pretty,
     load_record,
+    parse_json,
 )
 from .replay import ReplayResult, RoundOutcome, replay_record
 
@@ -31,5 +32,6 @@ __all__ = [
     "RoundRecord",
     "dumps_pretty",
     "load_record",
+    "parse_json",
     "replay_record",
 ]

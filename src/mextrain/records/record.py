@@ -220,7 +220,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     Checks the structure only; raises `RecordFormatError` naming the field at fault.
     """
     if isinstance(source, str | bytes | bytearray):
-        doc: Any = _parse_json(source)
+        doc: Any = parse_json(source)
     elif isinstance(source, Mapping):
         doc = source
     else:
@@ -232,7 +232,11 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def _parse_json(source: str | bytes | bytearray) -> Any:
+def parse_json(source: str | bytes | bytearray) -> Any:
+    """JSON text as a record reads it: UTF-8 (a BOM allowed), no ``NaN`` or ``Infinity``,
+    and any text that is not such JSON -- nested too deep to read included -- a
+    `RecordFormatError`, never another exception. For files that keep more than the record
+    (``mextrain play``'s saved games)."""
     if isinstance(source, bytes | bytearray):
         try:
             source = bytes(source).decode("utf-8-sig")

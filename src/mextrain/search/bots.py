@@ -52,7 +52,7 @@ from mextrain.rules import Action, SeatView
 
 from .evaluate import Evaluator
 from .ismcts import SearchConfig, SearchResult, search
-from .policy import FastPlannerPlayout, make_policy, planner_style
+from .policy import FastPlannerPlayout, PlannerPlayout, make_policy, planner_style
 from .resample import InfoState, OpponentModel, ResampleError
 from .rollout import paired_difference, rollout_search
 
@@ -129,6 +129,11 @@ class ISMCTSBot:
         )
         self.config.check()
         self._policy = make_policy(policy, epsilon)
+        if isinstance(self._policy, PlannerPlayout) and isinstance(self._policy.bot, ISMCTSBot):
+            raise ValueError(
+                f"policy={policy} is a search bot: a playout cannot search at every move "
+                "(use planner, plan, greedy, random or another bot that does not search)"
+            )
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
         self._evaluator = Evaluator(weights)
@@ -167,7 +172,8 @@ class ISMCTSBot:
         #: the next decision's chain from (``infer_warm``)
         self._warm: tuple[int, int, tuple[int, ...] | None] | None = None
         self._fallback_spec = fallback
-        self._fallback: Bot | None = None
+        #: built now, so that a mistyped fallback is refused before any game starts
+        self._fallback: Bot | None = make_bot(fallback)
         self._prior: Bot | None = (
             None if prior == "none" else own_bot if prior == "own" else make_bot(prior)
         )

@@ -8,7 +8,6 @@ opponents people met.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 from rich.cells import cell_len
 
 from mextrain.i18n import Translator
-from mextrain.records import RecordError, load_record, replay_record
+from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.sim.stats import wilson_interval
 
 from .render import fit
@@ -125,7 +124,7 @@ class History:
 def read_game(path: Path) -> PlayedGame:
     """A saved game, replayed through the engine. Raises `RecordError` for a file that is
     not a legal record, `ValueError` for a record that does not say who played it."""
-    raw = json.loads(path.read_bytes())
+    raw = parse_json(path.read_bytes())
     result = replay_record(load_record(raw))
     extra = raw.get(_EXTRA_FIELD)
     seats = extra.get("seats") if isinstance(extra, dict) else None

@@ -14,7 +14,6 @@ same bot replies.
 
 from __future__ import annotations
 
-import json
 import random
 import secrets
 from collections.abc import Sequence
@@ -23,12 +22,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from mextrain.bots import Bot, make_bot
+from mextrain.bots import Bot, make_bot, split_bot_list
 from mextrain.records import (
     GameRecord,
     RecordError,
     dumps_pretty,
     load_record,
+    parse_json,
     replay_record,
 )
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
@@ -67,13 +67,8 @@ class SeatSpec:
 def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[str]:
     """``"you,expert,hard"`` → ``["human", "expert", "hard"]``; a shorter list is filled with
     the last bot (or ``greedy``) up to ``players``. Bot names are checked by `make_bot`."""
-    parts = text.split(",") if isinstance(text, str) else list(text)
-    kinds = []
-    for part in parts:
-        word = part.strip()
-        if not word:
-            continue
-        kinds.append(HUMAN if word.lower() in _HUMAN_WORDS else word)
+    parts = split_bot_list(text) if isinstance(text, str) else [p.strip() for p in text]
+    kinds = [HUMAN if word.lower() in _HUMAN_WORDS else word for word in parts if word]
     if players is not None:
         if len(kinds) > players:
             raise ValueError(f"{len(kinds)} seats given for {players} players")
@@ -166,7 +161,7 @@ class GameSession:
         saved without one gets a new one). A game saved by `mextrain play` goes on in its
         own file; a record from elsewhere is left as it is, and the game goes on in a new
         file among the saved games."""
-        raw = json.loads(path.read_text(encoding="utf-8"))
+        raw = parse_json(path.read_bytes())
         record = load_record(raw)
         match = replay_record(record).match
         names = record.players
