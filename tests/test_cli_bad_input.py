@@ -99,7 +99,7 @@ def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
 @pytest.mark.parametrize(
     ("rules", "word"),
     [
-        ("nosuch", "unknown preset 'nosuch'"),
+        ("nosuch", 'unknown preset "nosuch"'),
         ("{bad", "not a JSON object"),
         ('{"preset":"nosuch"}', "unknown preset"),
         ('{"preset":"classic","bogus":1}', "bogus: unknown option"),
@@ -189,6 +189,14 @@ def test_not_a_record_is_exit_2(tmp_path: Path, kind: str, command: str) -> None
     assert result.exit_code == 2
     if before is not None:
         assert path.read_bytes() == before
+
+
+def test_not_a_record_is_said_once(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_bytes(b"")
+    result = invoke("replay", str(empty))
+    assert_clean_error(result, "Not a game record: not JSON")
+    assert "not a record" not in result.stderr
 
 
 def test_replay_json_not_a_record(tmp_path: Path) -> None:
@@ -314,7 +322,7 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
 @pytest.mark.parametrize(
     ("args", "word"),
     [
-        (("--rules", "nosuch"), "unknown preset 'nosuch'"),
+        (("--rules", "nosuch"), 'unknown preset "nosuch"'),
         (("--option", "bogus=1"), "bogus: unknown option"),
         (("--option", "draw_until_playable=maybe"), "must be true or false"),
         (("--option", "noequals"), "is not NAME=VALUE"),
@@ -347,7 +355,7 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
         (("--players", "20"), "Ces règles se jouent de 2 à 8 joueurs, pas à 20."),
         (("--option", "bogus=1"), "bogus : option inconnue"),
         (("--option", "rounds=14"), "rounds : un jeu double-12 n'a que 13 moyeux"),
-        (("--rules", "nosuch"), "preset : règles 'nosuch' inconnues ; choisissez parmi"),
+        (("--rules", "nosuch"), 'preset : règles "nosuch" inconnues ; choisissez parmi'),
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:

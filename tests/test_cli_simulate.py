@@ -123,7 +123,7 @@ def test_text_report_names_every_entry() -> None:
         (["--games", "4"], "multiple of 3: try 3 or 6"),
         (["--games", "3", "--rounds", "14"], "--rounds must be from 1 to 13"),
         (["--games", "3", "--address", "127.0.0.1:6379"], "--address goes with --backend ray"),
-        (["--games", "3", "--rules", "nosuch"], "unknown preset 'nosuch'"),
+        (["--games", "3", "--rules", "nosuch"], 'unknown preset "nosuch"'),
         (["--games", "3", "--rules", "{bad"], "not a JSON object"),
     ],
 )

@@ -350,7 +350,7 @@ MALFORMED: list[tuple[str, Mutation, str]] = [
     ("version true", _set("version", True), "version: must be the number 1, not true"),
     ("version float", _set("version", 1.0), "version: must be the number 1"),
     ("rules missing", _delete("rules"), "rules: missing"),
-    ("unknown preset", _set("rules", "mexican"), "rules.preset: unknown preset 'mexican'"),
+    ("unknown preset", _set("rules", "mexican"), 'rules.preset: unknown preset "mexican"'),
     ("rules a number", _set("rules", 12), "rules: must be a preset name"),
     ("rules without preset", _set("rules", {"max_pip": 6}), "rules.preset"),
     ("unknown option", _set("rules/colour", "red"), "rules.colour: unknown option"),

@@ -90,7 +90,8 @@ def _print_json(obj: dict[str, Any]) -> None:
 def _describe_error(err: RecordError) -> str:
     if isinstance(err, IllegalRecordError):
         return f"Illegal record: {err.describe()}.\n(Rounds and actions are counted from 0.)"
-    return f"Not a game record: {err.reason}."
+    # (the reason may say "not a record: not JSON ...": said once is enough)
+    return f"Not a game record: {err.reason.removeprefix('not a record: ')}."
 
 
 def _names(players: tuple[str, ...]) -> list[str]:

@@ -7,6 +7,7 @@ never a silent fallback.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
@@ -100,9 +101,9 @@ class Rules:
             choices = ", ".join(PRESET_NAMES)
             raise RulesError(
                 "preset",
-                f"unknown preset {name!r}; choose one of {choices}",
+                f"unknown preset {_show(name)}; choose one of {choices}",
                 code="unknown_preset",
-                value=repr(name),
+                value=_show(name),
                 choices=choices,
             )
         if not overrides:
@@ -182,11 +183,11 @@ class Rules:
         if not 1 <= self.max_pip <= 30:
             raise RulesError(
                 "max_pip",
-                f"must be a whole number from 1 to 30, not {self.max_pip!r}",
+                f"must be a whole number from 1 to 30, not {_show(self.max_pip)}",
                 code="number_range",
                 low=1,
                 high=30,
-                value=repr(self.max_pip),
+                value=_show(self.max_pip),
             )
         ntiles = tile_set(self.max_pip).size
         lo, hi = self.players
@@ -313,6 +314,15 @@ def _json_value(name: str, value: Any) -> Any:
     return value
 
 
+def _show(value: object) -> str:
+    """A value as the JSON a rules spec writes it (``true``, ``null``, ``"6"``, ``[2, 4]``),
+    Python's own spelling for anything JSON has none for."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -324,45 +334,48 @@ def _normalise(key: str, value: Any) -> Any:
             choices = ", ".join(_CHOICES[key])
             raise RulesError(
                 key,
-                f"must be one of {choices}, not {value!r}",
+                f"must be one of {choices}, not {_show(value)}",
                 code="choice",
                 choices=choices,
-                value=repr(value),
+                value=_show(value),
             )
         return value
     if key in (*_FLAGS, "first_turn_run"):
         if not isinstance(value, bool):
             raise RulesError(
-                key, f"must be true or false, not {value!r}", code="true_false", value=repr(value)
+                key,
+                f"must be true or false, not {_show(value)}",
+                code="true_false",
+                value=_show(value),
             )
         return value
     if key == "double_blank_points":
         if not _is_int(value) or value not in (0, 25, 50):
             raise RulesError(
                 key,
-                f"the double blank counts 25 or 50 points (0: off), not {value!r}",
+                f"the double blank counts 25 or 50 points (0: off), not {_show(value)}",
                 code="double_blank",
-                value=repr(value),
+                value=_show(value),
             )
         return value
     if key in _POINTS:
         if not _is_int(value) or value < 0:
             raise RulesError(
                 key,
-                f"must be a whole number of points, 0 or more, not {value!r}",
+                f"must be a whole number of points, 0 or more, not {_show(value)}",
                 code="points",
-                value=repr(value),
+                value=_show(value),
             )
         return value
     if key == "max_pip":
         if not _is_int(value) or not 1 <= value <= 30:
             raise RulesError(
                 key,
-                f"must be a whole number from 1 to 30, not {value!r}",
+                f"must be a whole number from 1 to 30, not {_show(value)}",
                 code="number_range",
                 low=1,
                 high=30,
-                value=repr(value),
+                value=_show(value),
             )
         return value
     if key == "players":
@@ -371,7 +384,10 @@ def _normalise(key: str, value: Any) -> Any:
         if _is_int(value):
             return (value, value)
         raise RulesError(
-            key, f"must be [fewest, most] seats, not {value!r}", code="seat_pair", value=repr(value)
+            key,
+            f"must be [fewest, most] seats, not {_show(value)}",
+            code="seat_pair",
+            value=_show(value),
         )
     if key == "hand_size":
         if not isinstance(value, Mapping) or not value:
@@ -384,15 +400,15 @@ def _normalise(key: str, value: Any) -> Any:
                 n = int(k)
             except (TypeError, ValueError):
                 raise RulesError(
-                    key, f"{k!r} is not a player count", code="hand_size_count", entry=repr(k)
+                    key, f"{_show(k)} is not a player count", code="hand_size_count", entry=_show(k)
                 ) from None
             if isinstance(k, bool) or n < 2 or not _is_int(v) or v < 1:
                 raise RulesError(
                     key,
-                    f"{k!r}: {v!r} is not a player count and hand size",
+                    f"{_show(k)}: {_show(v)} is not a player count and hand size",
                     code="hand_size_entry",
-                    entry=repr(k),
-                    value=repr(v),
+                    entry=_show(k),
+                    value=_show(v),
                 )
             table[n] = v
         return tuple(sorted(table.items()))
@@ -407,9 +423,9 @@ def _normalise(key: str, value: Any) -> Any:
             return tuple(value)
         raise RulesError(
             key,
-            f"must be a list of engine pips (like [12, 11, 10]), not {value!r}",
+            f"must be a list of engine pips (like [12, 11, 10]), not {_show(value)}",
             code="rounds_list",
-            value=repr(value),
+            value=_show(value),
         )
     raise RulesError(key, "unknown option", code="unknown_option")  # pragma: no cover
 
