@@ -69,6 +69,10 @@ def test_complete_game_report() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Ana, Ben" in out
+    # the rules as the record writes them, nothing it did not say
+    assert out.startswith(
+        'Legal record: classic rules (max_pip=6, hand_size={"2": 7, "3": 5, "4": 5}, rounds=1)'
+    )
     assert "Round 0 (engine 6-6): Ana went out. Ana 0, Ben 11." in out
     assert "Totals: Ana 0, Ben 11." in out
     assert "Winner: Ana" in out

@@ -106,7 +106,14 @@ def describe_result(result: ReplayResult) -> str:
     """A legal record's rounds, totals and winners, in words."""
     names = _names(result.players)
     rules = result.record.rules
-    house = ", ".join(f"{key}={json.dumps(value)}" for key, value in rules.overrides)
+    # the options as a record writes them: as few and as plain as they go ("rounds=1")
+    spec = rules.to_spec()
+    options = spec.items() if isinstance(spec, dict) else ()
+    house = ", ".join(
+        f"{key}={json.dumps(value, ensure_ascii=False)}"
+        for key, value in options
+        if key != "preset"
+    )
     lines = [
         f"Legal record: {rules.preset_name} rules{f' ({house})' if house else ''}, "
         f"{len(names)} players: {', '.join(names)}."
