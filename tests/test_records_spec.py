@@ -24,6 +24,7 @@ from mextrain.records import (
     load_record,
     replay_record,
 )
+from mextrain.rules import MEXICAN, parse_action, train_name
 
 Doc = dict[str, Any]
 
@@ -332,11 +333,39 @@ def test_action_large_seat_number_is_no_seat_exit_1(recs: dict[str, Doc], text: 
     assert out["error"]["action"] == 0
 
 
-@pytest.mark.parametrize("text", ["-1:draw", "0:8-12@-1", "+1:draw"])
-def test_a_signed_seat_number_is_unreadable(recs: dict[str, Doc], text: str) -> None:
-    # seat numbers are "from 0": digits only, so a sign makes the action unreadable (exit 2)
-    # -- and ``@-1`` is never read as the Mexican train
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("-1:draw", "there is no seat -1"),
+        ("-12:pass", "there is no seat -12"),
+        ("0:8-12@-1", "there is no train -1"),
+        ("0:8-12@-7", "there is no train -7"),
+    ],
+)
+def test_a_negative_seat_number_is_no_seat_exit_1(
+    recs: dict[str, Doc], text: str, reason: str
+) -> None:
+    # "S and T are seat numbers from 0 (a number that is no seat: exit 1)": -1 is a number
+    # that is no seat, as a starter of -1 is (exit 1) -- and ``@-1`` is never read as the
+    # Mexican train
     code, out = outcome(mutated(recs["one"], set_action(0, 0, text)))
+    assert code == 1, out
+    assert out["error"]["text"] == text
+    assert reason in out["error"]["reason"]
+
+
+def test_a_negative_train_number_is_its_own_and_reads_back() -> None:
+    seat, action = parse_action("0:5-6@-1")
+    assert action.train != MEXICAN
+    assert action != parse_action("0:5-6@M")[1]
+    assert action.notation(seat) == "0:5-6@-1"
+    assert parse_action(action.notation(seat)) == (seat, action)
+    assert train_name(MEXICAN) == "M"
+
+
+def test_a_plus_sign_makes_an_action_unreadable(recs: dict[str, Doc]) -> None:
+    # record notation writes numbers plainly: "+1" is no way to write seat 1
+    code, out = outcome(mutated(recs["one"], set_action(0, 0, "+1:draw")))
     assert code == 2, out
     assert "is not an action" in out["error"]["reason"]
 

@@ -23,10 +23,11 @@ MEXICAN: Final = -1
 
 ActionKind = Literal["play", "draw", "pass"]
 
-#: ASCII numbers of any length: a seat number that is no seat, or a tile outside the set,
-#: is readable (the action is then illegal, not unreadable)
+#: ASCII numbers of any length: a seat number that is no seat (``-1`` or ``9`` in a game
+#: of four), or a tile outside the set, is readable (the action is then illegal, not
+#: unreadable)
 _ACTION_RE = re.compile(
-    r"^\s*([0-9]+)\s*:\s*(?:(draw)|(pass)|([0-9]+)\s*-\s*([0-9]+)\s*@\s*(M|[0-9]+))\s*$"
+    r"^\s*(-?[0-9]+)\s*:\s*(?:(draw)|(pass)|([0-9]+)\s*-\s*([0-9]+)\s*@\s*(M|-?[0-9]+))\s*$"
 )
 
 
@@ -101,7 +102,7 @@ class Action:
 
     def __str__(self) -> str:
         if self.kind == "play":
-            return f"{self.tile}@{'M' if self.train == MEXICAN else self.train}"
+            return f"{self.tile}@{train_name(self.train)}"  # type: ignore[arg-type]
         return self.kind
 
     def notation(self, seat: int) -> str:
@@ -114,8 +115,14 @@ PASS: Final = Action("pass")
 
 
 def train_name(train: int) -> str:
-    """``M`` for the Mexican train, the owner's seat number otherwise (record notation)."""
-    return "M" if train == MEXICAN else str(train)
+    """``M`` for the Mexican train, the owner's seat number otherwise (record notation).
+
+    A record may name a negative seat (``0:5-6@-1``): no train, and not the Mexican
+    train's ``-1`` either, so such a number ``T`` is kept as the train ``T - 1``, below
+    `MEXICAN`, which no game has; its name is the number as written."""
+    if train == MEXICAN:
+        return "M"
+    return str(train + 1 if train < MEXICAN else train)
 
 
 def parse_action(text: str) -> tuple[int, Action]:
@@ -135,6 +142,8 @@ def parse_action(text: str) -> tuple[int, Action]:
             return seat, PASS
         tile = Tile.of(int(m.group(4)), int(m.group(5)))
         train = MEXICAN if m.group(6) == "M" else int(m.group(6))
+        if m.group(6) != "M" and train < 0:
+            train -= 1  # a seat number that is no seat, not the Mexican train (train_name)
     except ValueError:  # more digits than Python converts
         raise ActionFormatError(
             f"{text[:40]!r}... is not an action: its numbers are too long"
