@@ -665,3 +665,34 @@ def test_rules_object_with_option_overrides(recs: dict[str, Doc]) -> None:
     code, out = outcome(doc)
     assert code == 2
     assert "double_blank_points" in out["error"]["reason"]
+
+
+# -- the reasons' words -----------------------------------------------------------------
+
+
+def test_reasons_show_values_as_json_and_count_rightly(recs: dict[str, Doc]) -> None:
+    # a tile or an action of the wrong type is shown as the JSON it was written as
+    _, out = outcome(mutated(recs["one"], set_bone(0, None)))
+    assert out["error"]["reason"].endswith("not null")
+    _, out = outcome(mutated(recs["one"], set_action(0, 0, ["3", "draw"])))
+    assert out["error"]["reason"].endswith('not ["3", "draw"]')
+    # a second round under rules of one: "1 round", not "1 rounds"
+    extra = mutated(recs["two"], lambda d: d["rules"].__setitem__("rounds", 1))
+    extra.pop("result", None)
+    code, out = outcome(extra)
+    assert code == 1
+    assert "these rules play 1 round (round 0): there is no round 1" in out["error"]["reason"]
+    # an engine no double has is named as written
+    code, out = outcome(mutated(recs["one"], lambda d: d["rounds"][0].__setitem__("engine", -1)))
+    assert code == 1
+    assert out["error"]["reason"].endswith("not -1")
+
+
+def test_two_hand_sizes_for_one_player_count_are_refused(recs: dict[str, Doc]) -> None:
+    # "2" and "02" are the same count: two sizes for it contradict each other (exit 2)
+    def twice(d: Doc) -> None:
+        d["rules"] = {"preset": "classic", "hand_size": {"2": 16, "02": 15}}
+
+    code, out = outcome(mutated(recs["one"], twice))
+    assert code == 2
+    assert "two hand sizes for 2 players" in out["error"]["reason"]

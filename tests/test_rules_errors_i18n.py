@@ -59,6 +59,11 @@ CASES: list[tuple[str, str, Callable[[], object]]] = [
     ("hand_size_table", "hand_size", lambda: Rules.preset("classic", hand_size={})),
     ("hand_size_count", "hand_size", lambda: Rules.preset("classic", hand_size={"x": 3})),
     ("hand_size_entry", "hand_size", lambda: Rules.preset("classic", hand_size={"1": 3})),
+    (
+        "hand_size_twice",
+        "hand_size",
+        lambda: Rules.preset("classic", hand_size={"2": 7, "02": 6}),
+    ),
     ("min_rounds", "rounds", lambda: Rules.preset("classic", rounds=0)),
     ("rounds_list", "rounds", lambda: Rules.preset("classic", rounds="x")),
 ]

@@ -124,10 +124,9 @@ def _deal(match: Match, k: int, rnd: RoundRecord) -> RoundState:
         return IllegalRecordError(k, None, None, reason)
 
     if k >= rules.round_count:
-        raise illegal(
-            f"these rules play {rules.round_count} rounds (0 to {rules.round_count - 1}): "
-            f"there is no round {k}"
-        )
+        count = rules.round_count
+        played = f"{count} rounds (0 to {count - 1})" if count != 1 else "1 round (round 0)"
+        raise illegal(f"these rules play {played}: there is no round {k}")
     engine = rules.engine_for(k)
     if rnd.engine != engine:
         raise illegal(
@@ -241,4 +240,5 @@ def _check_result(record: GameRecord, match: Match) -> None:
 
 
 def _double(pip: int) -> str:
-    return f"{pip}-{pip}"
+    """``6-6``; a pip no tile has is shown as the number it is (``-1``, not ``-1--1``)."""
+    return f"{pip}-{pip}" if pip >= 0 else str(pip)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from .tiles import Tile
+from .tiles import Tile, show_value
 
 __all__ = [
     "DRAW",
@@ -128,7 +128,7 @@ def train_name(train: int) -> str:
 def parse_action(text: str) -> tuple[int, Action]:
     """Read record notation; return ``(seat, action)``. Tiles are not checked against a set."""
     if not isinstance(text, str):
-        raise ActionFormatError(f"an action is text like '2:5-12@M', not {text!r}")
+        raise ActionFormatError(f"an action is text like '2:5-12@M', not {show_value(text)}")
     m = _ACTION_RE.match(text)
     if m is None:
         raise ActionFormatError(

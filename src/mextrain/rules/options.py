@@ -7,12 +7,11 @@ never a silent fallback.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from .tiles import tile_set
+from .tiles import show_value, tile_set
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "RulesError"]
 
@@ -101,9 +100,9 @@ class Rules:
             choices = ", ".join(PRESET_NAMES)
             raise RulesError(
                 "preset",
-                f"unknown preset {_show(name)}; choose one of {choices}",
+                f"unknown preset {show_value(name)}; choose one of {choices}",
                 code="unknown_preset",
-                value=_show(name),
+                value=show_value(name),
                 choices=choices,
             )
         if not overrides:
@@ -183,11 +182,11 @@ class Rules:
         if not 1 <= self.max_pip <= 30:
             raise RulesError(
                 "max_pip",
-                f"must be a whole number from 1 to 30, not {_show(self.max_pip)}",
+                f"must be a whole number from 1 to 30, not {show_value(self.max_pip)}",
                 code="number_range",
                 low=1,
                 high=30,
-                value=_show(self.max_pip),
+                value=show_value(self.max_pip),
             )
         ntiles = tile_set(self.max_pip).size
         lo, hi = self.players
@@ -314,15 +313,6 @@ def _json_value(name: str, value: Any) -> Any:
     return value
 
 
-def _show(value: object) -> str:
-    """A value as the JSON a rules spec writes it (``true``, ``null``, ``"6"``, ``[2, 4]``),
-    Python's own spelling for anything JSON has none for."""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        return repr(value)
-
-
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -334,48 +324,48 @@ def _normalise(key: str, value: Any) -> Any:
             choices = ", ".join(_CHOICES[key])
             raise RulesError(
                 key,
-                f"must be one of {choices}, not {_show(value)}",
+                f"must be one of {choices}, not {show_value(value)}",
                 code="choice",
                 choices=choices,
-                value=_show(value),
+                value=show_value(value),
             )
         return value
     if key in (*_FLAGS, "first_turn_run"):
         if not isinstance(value, bool):
             raise RulesError(
                 key,
-                f"must be true or false, not {_show(value)}",
+                f"must be true or false, not {show_value(value)}",
                 code="true_false",
-                value=_show(value),
+                value=show_value(value),
             )
         return value
     if key == "double_blank_points":
         if not _is_int(value) or value not in (0, 25, 50):
             raise RulesError(
                 key,
-                f"the double blank counts 25 or 50 points (0: off), not {_show(value)}",
+                f"the double blank counts 25 or 50 points (0: off), not {show_value(value)}",
                 code="double_blank",
-                value=_show(value),
+                value=show_value(value),
             )
         return value
     if key in _POINTS:
         if not _is_int(value) or value < 0:
             raise RulesError(
                 key,
-                f"must be a whole number of points, 0 or more, not {_show(value)}",
+                f"must be a whole number of points, 0 or more, not {show_value(value)}",
                 code="points",
-                value=_show(value),
+                value=show_value(value),
             )
         return value
     if key == "max_pip":
         if not _is_int(value) or not 1 <= value <= 30:
             raise RulesError(
                 key,
-                f"must be a whole number from 1 to 30, not {_show(value)}",
+                f"must be a whole number from 1 to 30, not {show_value(value)}",
                 code="number_range",
                 low=1,
                 high=30,
-                value=_show(value),
+                value=show_value(value),
             )
         return value
     if key == "players":
@@ -385,9 +375,9 @@ def _normalise(key: str, value: Any) -> Any:
             return (value, value)
         raise RulesError(
             key,
-            f"must be [fewest, most] seats, not {_show(value)}",
+            f"must be [fewest, most] seats, not {show_value(value)}",
             code="seat_pair",
-            value=_show(value),
+            value=show_value(value),
         )
     if key == "hand_size":
         if not isinstance(value, Mapping) or not value:
@@ -397,18 +387,30 @@ def _normalise(key: str, value: Any) -> Any:
         table: dict[int, int] = {}
         for k, v in value.items():
             try:
+                if isinstance(k, str) and not (k.isascii() and k.isdigit()):
+                    raise ValueError(k)  # " 2", "+5", "٢": a count is written in digits
                 n = int(k)
             except (TypeError, ValueError):
                 raise RulesError(
-                    key, f"{_show(k)} is not a player count", code="hand_size_count", entry=_show(k)
+                    key,
+                    f"{show_value(k)} is not a player count",
+                    code="hand_size_count",
+                    entry=show_value(k),
                 ) from None
             if isinstance(k, bool) or n < 2 or not _is_int(v) or v < 1:
                 raise RulesError(
                     key,
-                    f"{_show(k)}: {_show(v)} is not a player count and hand size",
+                    f"{show_value(k)}: {show_value(v)} is not a player count and hand size",
                     code="hand_size_entry",
-                    entry=_show(k),
-                    value=_show(v),
+                    entry=show_value(k),
+                    value=show_value(v),
+                )
+            if n in table:  # "2" and "02": two sizes for one count contradict each other
+                raise RulesError(
+                    key,
+                    f"two hand sizes for {n} players",
+                    code="hand_size_twice",
+                    players=n,
                 )
             table[n] = v
         return tuple(sorted(table.items()))
@@ -423,9 +425,9 @@ def _normalise(key: str, value: Any) -> Any:
             return tuple(value)
         raise RulesError(
             key,
-            f"must be a list of engine pips (like [12, 11, 10]), not {_show(value)}",
+            f"must be a list of engine pips (like [12, 11, 10]), not {show_value(value)}",
             code="rounds_list",
-            value=_show(value),
+            value=show_value(value),
         )
     raise RulesError(key, "unknown option", code="unknown_option")  # pragma: no cover
 

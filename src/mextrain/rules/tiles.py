@@ -8,6 +8,7 @@ integer bitmask over those ids, so that "which of my tiles fit this train" is on
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
@@ -68,10 +69,19 @@ class Tile(NamedTuple):
         return f"{touching}-{self.other_end(touching)}"
 
 
+def show_value(value: object) -> str:
+    """A value in an error message as the JSON a record or rules spec writes it (``null``,
+    ``true``, ``"6"``, ``[2, 4]``); Python's own spelling for anything JSON has none for."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
+
+
 def parse_tile(text: str) -> Tile:
     """Read ``"a-b"`` in either order; raise `TileFormatError` when it is not a tile."""
     if not isinstance(text, str):
-        raise TileFormatError(f"a tile is written as text like '5-12', not {text!r}")
+        raise TileFormatError(f"a tile is written as text like '5-12', not {show_value(text)}")
     m = _TILE_RE.match(text)
     if m is None:
         raise TileFormatError(f"{text!r} is not a tile: write it like '5-12'")
