@@ -100,23 +100,29 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     # nested too deep for Python's reader, and JSON's missing numbers: not records either
     (games / "deep.json").write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")
     (games / "nan.json").write_text('{"format": NaN}')
+    # a saved game whose seats are not bot names and "human" (edited by hand)
+    ours = json.loads(next(games.glob("2*.json")).read_text(encoding="utf-8"))
+    ours["play"]["seats"] = [5, None]
+    (games / "edited.json").write_text(json.dumps(ours), encoding="utf-8")
     history = read_history()
     assert len(history.games) == 1
     assert sorted(p.name for p in history.skipped) == [
         "broken.json",
         "deep.json",
+        "edited.json",
         "elsewhere.json",
         "illegal.json",
         "nan.json",
     ]
     text = stats_text(history, summarize(history.games), Translator("en"))
-    assert "5 files left out" in text
+    assert "6 files left out" in text
     assert "Games saved in" in text
     assert ": 1 finished, 0 unfinished." in text
     (data_dir / "games" / "broken.json").unlink()
     (data_dir / "games" / "illegal.json").unlink()
     (data_dir / "games" / "deep.json").unlink()
     (data_dir / "games" / "nan.json").unlink()
+    (data_dir / "games" / "edited.json").unlink()
     one = stats_text(read_history(), summarize(history.games), Translator("fr"))
     assert "1 fichier laissé de côté : pas une partie de mextrain play, ou abîmé." in one
     assert ": 1 terminée, 0 en cours." in one

@@ -129,7 +129,11 @@ def read_game(path: Path) -> PlayedGame:
     extra = raw.get(_EXTRA_FIELD)
     seats = extra.get("seats") if isinstance(extra, dict) else None
     players = result.record.players
-    if not isinstance(seats, list) or len(seats) != len(players):
+    if (
+        not isinstance(seats, list)
+        or len(seats) != len(players)
+        or not all(isinstance(kind, str) and kind for kind in seats)
+    ):
         raise ValueError(f"{path.name} does not say which seats were people")
     round_winners = tuple(
         tuple(seat for seat, s in enumerate(r.scores) if s == min(r.scores))
