@@ -354,6 +354,8 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
         (("--option", "noequals"), "'noequals' n'est pas de la forme NOM=VALEUR"),
         (("--players", "20"), "Ces règles se jouent de 2 à 8 joueurs, pas à 20."),
         (("--option", "bogus=1"), "bogus : option inconnue"),
+        (("--seats", "you,nosuch"), "robot inconnu 'nosuch' ; robots connus :"),
+        (("--seats", "you,greedy,greedy", "--players", "2"), "3 places données pour 2 joueurs"),
         (("--option", "rounds=14"), "rounds : un jeu double-12 n'a que 13 moyeux"),
         (("--rules", "nosuch"), 'preset : règles "nosuch" inconnues ; choisissez parmi'),
     ],

@@ -38,7 +38,23 @@ class Bot(Protocol):
 
 
 class BotSpecError(ValueError):
-    """A bot name or parameter that the registry does not know."""
+    """A bot name or parameter that the registry does not know.
+
+    ``str(err)`` is English; ``code`` names the fault and ``params`` its details (text as
+    written), so that interfaces can say it in the player's language
+    (``game.bot_error.CODE``)."""
+
+    def __init__(self, message: str, *, code: str = "bad_spec", **params: object) -> None:
+        super().__init__(message)
+        self.code = code
+        self.params = params
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_bot_error, (str(self), self.code, self.params))
+
+
+def _rebuild_bot_error(message: str, code: str, params: dict[str, object]) -> BotSpecError:
+    return BotSpecError(message, code=code, **params)
 
 
 BotFactory = Callable[..., Bot]
@@ -79,10 +95,14 @@ def split_bot_list(text: str) -> list[str]:
     for raw in text.split(","):
         part = raw.strip()
         if not part:
-            raise BotSpecError(f"empty bot entry in {text!r}")
+            raise BotSpecError(f"empty bot entry in {text!r}", code="empty_entry", text=repr(text))
         if "=" in part and ":" not in part:
             if not entries or ":" not in entries[-1]:
-                raise BotSpecError(f"parameter {part!r} does not follow a bot name with ':'")
+                raise BotSpecError(
+                    f"parameter {part!r} does not follow a bot name with ':'",
+                    code="dangling",
+                    part=repr(part),
+                )
             entries[-1] += f",{part}"
         else:
             entries.append(part)
@@ -97,9 +117,19 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
-                raise BotSpecError(f"bot parameter {part!r} in {spec!r} is not key=value")
+                raise BotSpecError(
+                    f"bot parameter {part!r} in {spec!r} is not key=value",
+                    code="not_key_value",
+                    part=repr(part),
+                    spec=repr(spec),
+                )
             if key.strip() in params:
-                raise BotSpecError(f"bot parameter {key.strip()!r} is given twice in {spec!r}")
+                raise BotSpecError(
+                    f"bot parameter {key.strip()!r} is given twice in {spec!r}",
+                    code="twice",
+                    param=repr(key.strip()),
+                    spec=repr(spec),
+                )
             params[key.strip()] = _coerce(value.strip())
     return name, params
 
@@ -109,13 +139,24 @@ def make_bot(spec: str) -> Bot:
     _load_builtin()
     name, params = parse_bot_spec(spec)
     if name not in _REGISTRY:
-        raise BotSpecError(f"unknown bot {name!r}; known bots: {', '.join(sorted(_REGISTRY))}")
+        known = ", ".join(sorted(_REGISTRY))
+        raise BotSpecError(
+            f"unknown bot {name!r}; known bots: {known}",
+            code="unknown_bot",
+            name=repr(name),
+            known=known,
+        )
     factory = _REGISTRY[name]
     _check_numbers(name, factory, params)
     try:
         return factory(**params)
     except (TypeError, ValueError) as err:  # an unknown parameter, or a value out of range
-        raise BotSpecError(f"bad parameters for bot {name!r}: {err}") from None
+        raise BotSpecError(
+            f"bad parameters for bot {name!r}: {err}",
+            code="bad_parameters",
+            name=repr(name),
+            detail=str(err),
+        ) from None
 
 
 def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
@@ -136,8 +177,20 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
     takes_any = any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values())
     for key in params:
         if key not in known and not takes_any:
-            offer = f"its parameters: {', '.join(known)}" if known else "it takes none"
-            raise BotSpecError(f"bot {name!r} has no parameter {key!r} ({offer})")
+            if not known:
+                raise BotSpecError(
+                    f"bot {name!r} has no parameter {key!r} (it takes none)",
+                    code="no_parameters",
+                    name=repr(name),
+                    param=repr(key),
+                )
+            raise BotSpecError(
+                f"bot {name!r} has no parameter {key!r} (its parameters: {', '.join(known)})",
+                code="no_parameter",
+                name=repr(name),
+                param=repr(key),
+                known=", ".join(known),
+            )
     for key, value in params.items():
         param = signature.parameters.get(key)
         if param is None:
@@ -148,14 +201,20 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
         wrong = None
         if int in kinds or float in kinds:
             if isinstance(value, str) or (isinstance(value, bool) and bool not in kinds):
-                wrong = "must be a number"
+                wrong = ("not_a_number", "must be a number")
             elif isinstance(value, float) and float not in kinds:
-                wrong = "must be a whole number"
+                wrong = ("not_whole", "must be a whole number")
         elif bool in kinds and not isinstance(value, bool):
-            wrong = "must be true or false"
+            wrong = ("not_true_false", "must be true or false")
         if wrong is not None:
             shown = str(value).lower() if isinstance(value, bool) else repr(value)
-            raise BotSpecError(f"bad parameters for bot {name!r}: {key} {wrong}, not {shown}")
+            raise BotSpecError(
+                f"bad parameters for bot {name!r}: {key} {wrong[1]}, not {shown}",
+                code=wrong[0],
+                name=repr(name),
+                param=key,
+                shown=shown,
+            )
 
 
 def _load_builtin() -> None:

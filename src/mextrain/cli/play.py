@@ -17,6 +17,7 @@ from mextrain.bots import BotSpecError, bot_names
 from mextrain.i18n import (
     LANGUAGES,
     Translator,
+    bot_error_text,
     detect_language,
     normalise_language,
     rules_error_text,
@@ -180,7 +181,9 @@ def play(
             try:
                 kinds = parse_seats(seats)
             except (BotSpecError, ValueError) as err:
-                raise click.BadParameter(str(err), param_hint="--seats") from None
+                raise click.BadParameter(
+                    bot_error_text(err, t.lang), param_hint="--seats"
+                ) from None
         try:
             session = GameSession.load(path, kinds, seed)
         except (ValueError, OSError) as err:
@@ -194,7 +197,7 @@ def play(
         try:
             count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
         except (BotSpecError, ValueError) as err:
-            raise click.BadParameter(str(err), param_hint="--seats") from None
+            raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
         lo, hi = rules.players
         count = min(max(count, lo), hi)
     if not rules.allows_players(count):
@@ -205,7 +208,7 @@ def play(
     try:
         kinds = parse_seats(seats if seats else ["human", default_bot()], count)
     except (BotSpecError, ValueError) as err:
-        raise click.BadParameter(str(err), param_hint="--seats") from None
+        raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
     chosen = _names_by_seat(names, kinds, t)
     setup = GameSetup(rules, tuple(kinds), language, chosen)
     app = PlayApp(

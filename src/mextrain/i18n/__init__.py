@@ -31,6 +31,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "NAMESPACES",
     "Translator",
+    "bot_error_text",
     "catalog",
     "detect_language",
     "error_text",
@@ -235,6 +236,21 @@ def error_text(
             params["train"] = t("game.train.own")
         else:
             params["train"] = t.train_label(train, actor, names)
+    return t(key, **params)
+
+
+def bot_error_text(err: ValueError, lang: str | None = None) -> str:
+    """A bad bot spec's error (`mextrain.bots.BotSpecError`, which this layer may not
+    import: read by its ``code`` and ``params``) in the player's language
+    (``game.bot_error.CODE``); the English text if the catalogue has no words for it. A
+    bot's own complaint about a value (``bad_parameters``: "iterations must be at least
+    1") stays in English inside it."""
+    t = Translator(lang)
+    code = getattr(err, "code", None)
+    params = getattr(err, "params", None)
+    key = f"game.bot_error.{code}"
+    if not isinstance(code, str) or not isinstance(params, dict) or not t.has(key):
+        return str(err)
     return t(key, **params)
 
 

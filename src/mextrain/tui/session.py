@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Final
 
-from mextrain.bots import Bot, make_bot, split_bot_list
+from mextrain.bots import Bot, BotSpecError, make_bot, split_bot_list
 from mextrain.records import (
     GameRecord,
     RecordError,
@@ -71,7 +71,12 @@ def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[s
     kinds = [HUMAN if word.lower() in _HUMAN_WORDS else word for word in parts if word]
     if players is not None:
         if len(kinds) > players:
-            raise ValueError(f"{len(kinds)} seats given for {players} players")
+            raise BotSpecError(
+                f"{len(kinds)} seats given for {players} players",
+                code="too_many_seats",
+                given=len(kinds),
+                players=players,
+            )
         bots = [k for k in kinds if k != HUMAN]
         filler = bots[-1] if bots else "greedy"
         kinds.extend([filler] * (players - len(kinds)))
