@@ -242,7 +242,6 @@ def test_analyze_out_of_range(args: tuple[str, ...], word: str) -> None:
     assert_clean_error(result, word)
 
 
-# `--time-ms nan` is refused (a deadline of nan would never come)
 # --json prints exactly one object whatever happens: a position not in the record too
 @pytest.mark.parametrize(
     ("args", "option", "word"),
@@ -272,6 +271,7 @@ def test_analyze_a_record_with_no_rounds_says_so(tmp_path: Path) -> None:
     )
 
 
+# `--time-ms nan` is refused (a deadline of nan would never come)
 def test_analyze_time_ms_nan_does_not_hang() -> None:
     try:
         proc = subprocess.run(

@@ -10,14 +10,13 @@ not a record or a position that is not in it.
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 from typing import Any, NoReturn
 
 import click
 
-from ._common import terminal_safe
+from ._common import FiniteFloat, terminal_safe
 
 __all__ = ["analyze"]
 
@@ -40,7 +39,7 @@ __all__ = ["analyze"]
 )
 @click.option(
     "--time-ms",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True),
     default=None,
     help="Think time instead of (or as well as) an iteration budget.",
 )
@@ -80,10 +79,6 @@ def analyze(
             sys.exit(2)
         raise click.BadParameter(reason, param_hint=option)
 
-    if time_ms is not None and not math.isfinite(time_ms):
-        raise click.BadParameter(
-            f"{time_ms} is not a number of milliseconds", param_hint="--time-ms"
-        )
     try:
         replayed = replay_record(load_record(_read(record)))
     except RecordError as err:

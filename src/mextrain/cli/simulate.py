@@ -111,24 +111,20 @@ def simulate(
     records_dir = None
     if records_text is not None:
         # find out now, not after every game has been played, that records cannot be saved
-        from mextrain.sim import records_in
+        from mextrain.sim import SimulationError, prepare_records_dir
 
         if not records_text.strip():
             raise click.BadParameter("an empty path is no directory", param_hint="--records")
         records_dir = Path(records_text)
         try:
-            records_dir.mkdir(parents=True, exist_ok=True)
+            prepare_records_dir(records_dir)
         except OSError as err:
             raise click.BadParameter(
                 f"cannot make the directory {records_dir}: {err.strerror or err}",
                 param_hint="--records",
             ) from None
-        if records_in(records_dir):
-            raise click.BadParameter(
-                f"{records_dir} already holds game records (game-*.json) of another run: "
-                "save this one's in an empty directory",
-                param_hint="--records",
-            )
+        except SimulationError as err:
+            raise click.BadParameter(str(err), param_hint="--records") from None
     bar = None
     progress = None
     if sys.stderr.isatty():

@@ -23,6 +23,7 @@ from mextrain.rules import (
     TileFormatError,
     parse_action,
     parse_tile,
+    show_value,
 )
 
 from .errors import RecordFormatError
@@ -268,11 +269,7 @@ def _is_text(value: object) -> bool:
 
 def _show(value: object) -> str:
     """A value as JSON spells it, shortened (a lone surrogate escaped as JSON escapes it)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", show_value(value))
     return text if len(text) <= 40 else text[:37] + "..."
 
 

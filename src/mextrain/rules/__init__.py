@@ -8,7 +8,7 @@ from .errors import DealError, IllegalActionError, RulesError
 from .match import Match, winners_of
 from .options import PRESET_NAMES, PRESETS, Rules
 from .round import RoundEnd, RoundState, deal_round
-from .tiles import Tile, TileFormatError, TileSet, iter_bits, parse_tile, tile_set
+from .tiles import Tile, TileFormatError, TileSet, iter_bits, parse_tile, show_value, tile_set
 from .view import SeatView, TrainView
 
 __all__ = [
@@ -35,6 +35,7 @@ __all__ = [
     "iter_bits",
     "parse_action",
     "parse_tile",
+    "show_value",
     "tile_set",
     "train_name",
     "winners_of",

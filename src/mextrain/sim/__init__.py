@@ -38,7 +38,7 @@ __all__ = [
     "game_rules",
     "play_game",
     "play_games",
-    "records_in",
+    "prepare_records_dir",
     "run_games",
     "seat_entries",
     "simulate",
@@ -59,20 +59,22 @@ def game_rules(rules: Rules, rounds: int | None) -> Rules:
     return rules.with_options(rounds=list(rules.rounds[:rounds]))
 
 
-def records_in(directory: Path) -> list[Path]:
-    """The game records a run saved in ``directory`` (``game-*.json``), if any."""
-    return sorted(directory.glob("game-*.json")) if directory.is_dir() else []
-
-
-def write_records(results: list[GameResult], directory: Path) -> list[Path]:
-    """Save each game's record as ``game-000123.json`` in ``directory``, which must hold
-    no such records yet: another run's would be overwritten, or mixed with this one's."""
+def prepare_records_dir(directory: Path) -> None:
+    """Make ``directory`` for a run's records; `SimulationError` if it already holds
+    records (``game-*.json``): another run's would be overwritten, or mixed with this
+    one's. ``OSError`` if it cannot be made."""
     directory.mkdir(parents=True, exist_ok=True)
-    if records_in(directory):
+    if any(directory.glob("game-*.json")):
         raise SimulationError(
             f"{directory} already holds game records (game-*.json) of another run: "
             "save this one's in an empty directory"
         )
+
+
+def write_records(results: list[GameResult], directory: Path) -> list[Path]:
+    """Save each game's record as ``game-000123.json`` in ``directory``
+    (`prepare_records_dir`: a new or empty one)."""
+    prepare_records_dir(directory)
     width = max(6, len(str(len(results) - 1)))
     paths = []
     for result in results:
