@@ -103,7 +103,7 @@ def main() -> None:
     line("engine loop", rounds, actions, seconds, cores)
 
     one, cores = timed(lambda: simulate(rules, n, bots, args.games, args.seed, jobs=1))
-    ratio = one.rounds_per_second / raw
+    ratio = one.rounds / one.seconds / raw
     line(
         "simulate, 1 job",
         one.rounds,
@@ -114,7 +114,7 @@ def main() -> None:
     )
 
     many, cores = timed(lambda: simulate(rules, n, bots, args.games, args.seed, jobs=args.jobs))
-    ratio = many.rounds_per_second / one.rounds_per_second
+    ratio = (many.rounds / many.seconds) / (one.rounds / one.seconds)
     line(
         f"simulate, {args.jobs} jobs",
         many.rounds,
@@ -127,7 +127,7 @@ def main() -> None:
     strong = ["planner", "greedy"] * (n // 2) + ["random"] * (n % 2)
     games = max(n, args.games // 4 // n * n)
     slow, cores = timed(lambda: simulate(rules, n, strong, games, args.seed, jobs=1))
-    ratio = slow.rounds_per_second / one.rounds_per_second
+    ratio = (slow.rounds / slow.seconds) / (one.rounds / one.seconds)
     line(
         "planner vs greedy, 1 job",
         slow.rounds,

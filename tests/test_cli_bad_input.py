@@ -145,6 +145,22 @@ def test_simulate_failure_leaves_records_dir_intact(tmp_path: Path) -> None:
     assert keep.read_text() == "precious"
 
 
+@pytest.mark.parametrize(
+    ("kw", "word"),
+    [
+        ({"bots": "random,nosuch"}, "unknown bot"),
+        ({"games": "3"}, "multiple of 2"),
+        ({"players": "20", "bots": "random", "games": "20"}, "2 to 8 players"),
+    ],
+)
+def test_simulate_refused_job_makes_no_records_dir(
+    tmp_path: Path, kw: dict[str, str], word: str
+) -> None:
+    out = tmp_path / "new" / "records"
+    assert_clean_error(sim("--records", str(out), **kw), word)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_simulate_records_never_overwrite_another_runs(tmp_path: Path) -> None:
     out = tmp_path / "out"
     first = sim("--records", str(out))

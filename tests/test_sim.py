@@ -242,6 +242,38 @@ def test_an_illegal_bot_move_stops_the_job_with_its_name() -> None:
         play_game(cfg, 0)
 
 
+@pytest.mark.parametrize(
+    ("bots", "seed", "word"),
+    [("greedy,random", 1, "not the string 'greedy,random'"), (["greedy", "random"], 1.5, "1.5")],
+)
+def test_simulate_refuses_a_bot_string_and_a_fractional_seed(
+    bots: Any, seed: Any, word: str
+) -> None:
+    with pytest.raises(SimulationError, match=re.escape(word)):
+        simulate("classic", 2, bots, games=2, seed=seed, rounds=1)
+
+
+class NoneBot:
+    """Returns no action at all (its type hint binds nothing at run time)."""
+
+    name = "says-none"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        return None  # type: ignore[return-value]
+
+
+register_bot("says-none", NoneBot)
+
+
+def test_a_bot_that_returns_no_action_stops_the_job_with_its_name() -> None:
+    # (workers run the same `play_game`; a bot registered here is unknown to them)
+    with pytest.raises(
+        SimulationError,
+        match=r"bot 'says-none' at seat \d \(game \d, round 0\) chose None, which is not an action",
+    ):
+        simulate("classic", 2, ["says-none", "random"], games=2, seed=1, rounds=1)
+
+
 class FailingBot:
     """Breaks on its first decision, as a bot with a bug would."""
 
@@ -341,6 +373,33 @@ def test_summary_splits_shared_wins_and_ranks_ratings() -> None:
     assert report.actions == 60
     assert report.rounds_per_second == 3.0
     assert report.actions_per_second == 30.0
+
+
+def test_the_text_table_shows_split_wins_unrounded() -> None:
+    # 4-way, 3-way and 2-way ties: 0.25 must not read "0.2", nor 25/12 "2.1"
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 4, ("a", "b", "c", "d"), 4, 0)
+    results = [
+        fake(0, (1, 1, 1, 9), 4),
+        fake(1, (0, 3, 3, 3), 4),
+        fake(2, (2, 2, 2, 2), 4),
+        fake(3, (0, 0, 5, 5), 4),
+    ]
+    report = summarise(cfg, results, seconds=1.0)
+    assert [e.wins for e in report.entries] == pytest.approx([25 / 12, 13 / 12, 7 / 12, 0.25])
+    shown = [line.split()[2] for line in report.to_text().splitlines()[3:7]]
+    assert shown == ["2.083", "1.083", "0.583", "0.25"]
+    assert sum(map(float, shown)) == pytest.approx(4, abs=0.002)
+
+
+def test_no_measured_time_gives_no_speed_not_infinity() -> None:
+    # the wall clock can step back between a run's first and last game
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 2, 0)
+    report = summarise(cfg, [fake(0, (1, 2), 2), fake(1, (3, 0), 2)], seconds=-0.5)
+    doc = report.to_dict()
+    assert doc["rounds_per_second"] is None
+    assert doc["actions_per_second"] is None
+    json.dumps(doc, allow_nan=False)  # valid JSON: no Infinity
+    assert "no time measured" in report.to_text()
 
 
 @settings(max_examples=25)

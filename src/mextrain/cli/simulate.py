@@ -101,13 +101,19 @@ def simulate(
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
     """
     from mextrain.bots import BotSpecError
-    from mextrain.rules import RulesError
-    from mextrain.sim import SimulationError
+    from mextrain.rules import Rules, RulesError
+    from mextrain.sim import SimulationError, check_job
     from mextrain.sim import simulate as run
 
     entries = _split_bots(bots)
     if address is not None and backend != "ray":
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
+    try:
+        # the whole job, before anything is made: a refused job leaves no records directory
+        game_rules = Rules.from_spec(_rules_spec(rules_text))
+        check_job(game_rules, players, entries, games, seed, rounds, jobs, records_text is not None)
+    except (SimulationError, BotSpecError, RulesError) as err:
+        raise click.ClickException(str(err)) from None
     records_dir = None
     if records_text is not None:
         # find out now, not after every game has been played, that records cannot be saved
@@ -133,7 +139,7 @@ def simulate(
         progress = bar.update
     try:
         report = run(
-            _rules_spec(rules_text),
+            game_rules,
             players,
             entries,
             games,

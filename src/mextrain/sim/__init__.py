@@ -6,6 +6,7 @@ game on a backend, write records if asked, and summarise per bot entry.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ __all__ = [
     "SimConfig",
     "SimReport",
     "SimulationError",
+    "check_job",
     "chunk_games",
     "deal_for",
     "derive_seed",
@@ -87,6 +89,41 @@ def write_records(results: list[GameResult], directory: Path) -> list[Path]:
     return paths
 
 
+def check_job(
+    rules: Rules,
+    players: int,
+    bots: Sequence[str],
+    games: int,
+    seed: int,
+    rounds: int | None = None,
+    jobs: int = 1,
+    keep_records: bool = False,
+) -> SimConfig:
+    """The job `simulate` would run, checked (`SimulationError`, `BotSpecError`,
+    `RulesError`) without playing a game: an interface refuses a bad job before it makes
+    anything, a records directory included."""
+    # (the types say so already; a caller without a type checker is told, not misread)
+    if isinstance(bots, str):
+        raise SimulationError(
+            f"bots must be a list of bot specs, one per entry, not the string {bots!r} "
+            "(mextrain.bots.split_bot_list splits a comma-separated list)"
+        )
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise SimulationError(f"the seed must be a whole number, not {seed!r}")
+    config = SimConfig(
+        rules=game_rules(rules, rounds),
+        players=players,
+        bots=tuple(bots),
+        games=games,
+        seed=seed,
+        keep_records=keep_records,
+    )
+    config.check()
+    if jobs < 1:
+        raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    return config
+
+
 def simulate(
     rules: Rules | str | dict[str, Any],
     players: int,
@@ -104,17 +141,7 @@ def simulate(
     and summarise them per bot entry. Same arguments, same statistics, whatever ``jobs``
     or ``backend``; only the speed figures differ."""
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
-    config = SimConfig(
-        rules=game_rules(base, rounds),
-        players=players,
-        bots=tuple(bots),
-        games=games,
-        seed=seed,
-        keep_records=records is not None,
-    )
-    config.check()
-    if jobs < 1:
-        raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    config = check_job(base, players, bots, games, seed, rounds, jobs, records is not None)
     results = run_games(config, jobs=jobs, backend=backend, address=address, progress=progress)
     # from the first game's start to the last one's end: starting and stopping the
     # workers (or Ray) is not playing

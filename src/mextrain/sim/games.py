@@ -165,9 +165,12 @@ def play_game(config: SimConfig, game: int) -> GameResult:
                     f"bot {config.bots[entries[seat]]!r} at seat {seat} (game {game}, "
                     f"round {k}) failed: {err}"
                 ) from err
+            if not isinstance(action, Action):  # (a bot's type hints bind nothing at run time)
+                raise SimulationError(
+                    f"bot {config.bots[entries[seat]]!r} at seat {seat} (game {game}, "
+                    f"round {k}) chose {action!r}, which is not an action"
+                )
             try:
-                if not isinstance(action, Action):
-                    raise IllegalActionError(f"{action!r} is not an action")
                 state.apply(action, seat)
             except IllegalActionError as err:
                 raise SimulationError(

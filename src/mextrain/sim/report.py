@@ -67,12 +67,13 @@ class SimReport:
     seconds: float
 
     @property
-    def rounds_per_second(self) -> float:
-        return self.rounds / self.seconds if self.seconds > 0 else math.inf
+    def rounds_per_second(self) -> float | None:
+        """``None`` when no time was measured (the wall clock may even step back)."""
+        return self.rounds / self.seconds if self.seconds > 0 else None
 
     @property
-    def actions_per_second(self) -> float:
-        return self.actions / self.seconds if self.seconds > 0 else math.inf
+    def actions_per_second(self) -> float | None:
+        return self.actions / self.seconds if self.seconds > 0 else None
 
     def to_dict(self) -> dict[str, Any]:
         """The ``--json`` object."""
@@ -110,13 +111,19 @@ class SimReport:
             win_ci = f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]"
             rating = f"{e.rating_mu:6.2f} ± {e.rating_sigma:4.2f}"
             lines.append(
-                f"{i:>2}  {e.bot:<{width}} {e.wins:>8.1f} {e.win_rate:>9.3f} {win_ci:>17} "
+                f"{i:>2}  {e.bot:<{width}} {_wins(e.wins):>8} {e.win_rate:>9.3f} {win_ci:>17} "
                 f"{e.mean_score:>9.2f} {score_ci:>17} {rating:>15}"
             )
         lines.append("")
+        rounds, actions = self.rounds_per_second, self.actions_per_second
+        speed = (
+            "no time measured"
+            if rounds is None or actions is None
+            else f"{rounds:.1f} rounds/s, {actions:.0f} actions/s"
+        )
         lines.append(
-            f"{self.rounds} rounds, {self.actions} actions in {self.seconds:.1f} s: "
-            f"{self.rounds_per_second:.1f} rounds/s, {self.actions_per_second:.0f} actions/s"
+            f"{self.rounds} rounds, {self.actions} actions in {max(self.seconds, 0.0):.1f} s: "
+            f"{speed}"
         )
         return "\n".join(lines)
 
@@ -180,3 +187,9 @@ def summarise(
         actions=sum(r.actions for r in results),
         seconds=seconds,
     )
+
+
+def _wins(wins: float) -> str:
+    """A win count as it is: whole, or with the shares of tied wins (0.25, 2.083), not
+    rounded to one place ("0.2")."""
+    return f"{wins:.3f}".rstrip("0").rstrip(".")
