@@ -225,6 +225,40 @@ def test_an_illegal_action_changes_nothing() -> None:
         strict.step(strict.action_space.n)
 
 
+def test_a_deal_the_agent_never_plays_is_redealt_and_counted() -> None:
+    # cardinal, 10 seats: an opponent can go out on its first-turn run before the agent's
+    # first turn (about one deal in 130 with greedy opponents); reset deals again, and says so
+    env_ = MexicanTrainEnv(rules="cardinal", players=10, opponents="greedy")
+    counts = [env_.reset(seed=seed)[1]["redealt"] for seed in range(240)]
+    assert counts[73] == 1
+    assert counts[239] == 1
+    assert sum(counts) == 2
+    obs, _ = env_.reset(seed=73)
+    assert obs["action_mask"].any()  # the agent has a choice in the deal it got
+
+
+@pytest.mark.parametrize("action", [3.9, 3.0, True, np.bool_(False), "3", None])
+def test_an_action_that_is_no_whole_number_is_refused(action: Any) -> None:
+    gym_env = MexicanTrainEnv(players=2)
+    gym_env.reset(seed=1)
+    with pytest.raises(ValueError, match="whole number"):
+        gym_env.step(action)
+    aec = raw_env(players=2)
+    aec.reset(seed=1)
+    with pytest.raises(ValueError, match=r"whole number|None"):
+        aec.step(action)
+
+
+def test_numpy_integers_and_0d_arrays_are_actions() -> None:
+    for action in (np.int64, np.int32, np.uint8, np.array):
+        gym_env = MexicanTrainEnv(players=2, opponents="greedy")
+        obs, _ = gym_env.reset(seed=4)
+        legal = int(np.flatnonzero(obs["action_mask"])[0])
+        _, reward, *_rest, info = gym_env.step(action(legal))
+        assert "illegal" not in info
+        assert reward != -1.0
+
+
 def test_bad_settings_are_refused_clearly() -> None:
     for kwargs, words in [
         ({"rounds": 0}, "at least 1"),
@@ -232,6 +266,8 @@ def test_bad_settings_are_refused_clearly() -> None:
         ({"reward": "money"}, "reward must be one of"),
         ({"players": 3, "opponents": ["greedy", "greedy", "greedy"]}, "opponent bot"),
         ({"seat": 2}, "seat must be"),
+        ({"players": 0}, "2 to 8 players"),
+        ({"skip_forced": "no"}, "skip_forced must be True or False"),
         ({"illegal": "ignore"}, "illegal must be"),
         ({"render_mode": "human"}, "render_mode"),
         ({"rules": "cardinal", "players": 2}, "4 to 10"),
@@ -305,6 +341,34 @@ def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_aga
     assert np.array_equal(aec.observe(agent)["observation"], obs["observation"])
     with pytest.raises(ValueError, match="None"):
         aec.step(None)
+
+
+def test_a_refused_action_under_raise_keeps_the_reward_waiting_for_the_agent() -> None:
+    aec = raw_env(players=2, rounds=2, illegal="raise")
+    aec.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while len(aec.game.match.rounds) < 2:  # the first round's scores are waiting
+        obs = aec.observe(aec.agent_selection)
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    obs, waiting, *_ = aec.last()
+    assert waiting < 0
+    rewards = dict(aec.rewards)
+    with pytest.raises(IllegalActionError):
+        aec.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert aec.last()[1] == waiting
+    assert aec.rewards == rewards
+
+
+def test_render_at_the_end_names_no_seat_to_move() -> None:
+    gym_env = MexicanTrainEnv(players=2, opponents="greedy", render_mode="ansi")
+    obs, _ = gym_env.reset(seed=2)
+    assert "to move" in str(gym_env.render())
+    done = False
+    while not done:
+        obs, _, done, _, _ = gym_env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    first = str(gym_env.render()).splitlines()[0]
+    assert first.endswith("round over")
+    assert "to move" not in first
 
 
 # -- a policy as a bot ------------------------------------------------------------------------

@@ -14,7 +14,15 @@ from mextrain.rules import Action, Match, Rules, SeatView
 
 from .encoding import ActionCodec, ObservationCodec
 
-__all__ = ["RENDER_MODES", "REWARDS", "Game", "check_modes", "check_opponents", "episode_rules"]
+__all__ = [
+    "RENDER_MODES",
+    "REWARDS",
+    "Game",
+    "action_index",
+    "check_modes",
+    "check_opponents",
+    "episode_rules",
+]
 
 #: ``points``: at each round's end every seat gets minus the points it scored in it (the
 #: game is to score few); ``win``: at the episode's end each winner (the lowest total;
@@ -113,7 +121,7 @@ class Game:
         lines = [
             f"round {view.round_index + 1}/{self.rules.round_count}, engine "
             f"{view.engine}-{view.engine}, boneyard {view.boneyard_size}, "
-            f"seat {view.current_seat} to move" + (" (round over)" if view.ended else "")
+            + ("round over" if view.ended else f"seat {view.current_seat} to move")
         ]
         for train in view.trains:
             name = "Mexican" if train.is_mexican else f"seat {train.owner}"
@@ -130,6 +138,19 @@ class Game:
 
 #: what ``render()`` can return: the table as text
 RENDER_MODES: Final = ("ansi",)
+
+
+def action_index(value: object) -> int:
+    """An action as the index it is: a whole number (a Python or NumPy integer, or a 0-d
+    integer array, as learners hand them over), never a float that would be cut down
+    (``3.9`` is no action 3) nor a bool."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iu":
+        value = value.item()
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(
+            f"an action is a whole number, an index into the action space, not {value!r}"
+        )
+    return int(value)
 
 
 def check_modes(illegal: str, render_mode: str | None) -> None:

@@ -23,7 +23,14 @@ from gymnasium import spaces
 from mextrain.bots import Bot, make_bot
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import RENDER_MODES, Game, check_modes, check_opponents, episode_rules
+from .game import (
+    RENDER_MODES,
+    Game,
+    action_index,
+    check_modes,
+    check_opponents,
+    episode_rules,
+)
 
 __all__ = ["MexicanTrainEnv"]
 
@@ -69,9 +76,12 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         skip_forced: bool = False,
     ) -> None:
         check_modes(illegal, render_mode)
-        if not 0 <= seat < players:
-            raise ValueError(f"seat must be 0 to {players - 1}, not {seat}")
+        if not isinstance(skip_forced, bool):
+            raise ValueError(f"skip_forced must be True or False, not {skip_forced!r}")
+        # (the game first: it says what is wrong with a player count the rules refuse)
         self.game = Game(episode_rules(rules, rounds), players, reward)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
         self.seat = seat
         self.opponent_specs = check_opponents(opponents, players - 1)
         others = [s for s in range(players) if s != seat]
@@ -97,13 +107,17 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         self.game.reset(deal_seed)
         self._bot_rng = random.Random(bot_seed)
         self._advance()
+        redealt = 0
         while self.game.over:  # the episode ended before the agent's first choice
+            redealt += 1
             self.game.reset(int(self.np_random.integers(0, 2**62)))
             self._advance()
-        # a round that ended before the agent's first move (only in theory) pays its
+        # a round of a longer episode that ended before the agent's first move pays its
         # rewards with the first step's
         self._started = True
-        return self._observe()
+        obs, info = self._observe()
+        info["redealt"] = redealt
+        return obs, info
 
     def step(
         self, action: np.int64 | int
@@ -112,7 +126,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
             raise RuntimeError("call reset() before step()")
         if self.game.over:
             raise RuntimeError("the episode is over: call reset()")
-        move = self.game.actions.action(int(action), self.seat)
+        move = self.game.actions.action(action_index(action), self.seat)
         try:
             self.game.apply(self.seat, move)
         except IllegalActionError as err:

@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import RENDER_MODES, Game, check_modes, episode_rules
+from .game import RENDER_MODES, Game, action_index, check_modes, episode_rules
 from .gym_env import Observation, observation_space
 
 __all__ = ["MexicanTrainAECEnv", "env", "raw_env"]
@@ -96,19 +96,21 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         if action is None:
             raise ValueError(f"{agent} is to move: None is only for agents that are done")
         seat = self.agent_name_mapping[agent]
-        self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        move = self.game.actions.action(int(action), seat)
+        move = self.game.actions.action(action_index(action), seat)
         try:
             self.game.apply(seat, move)
         except IllegalActionError as err:
             if self.illegal == "raise":
-                raise
+                raise  # nothing has changed: not even the reward the agent has to collect
+            self._cumulative_rewards[agent] = 0.0
+            self.rewards = dict.fromkeys(self.agents, 0.0)
             self.rewards[agent] = self.illegal_reward
             self._refresh_infos()
             self.infos[agent]["illegal"] = str(err)
             self._accumulate_rewards()
             return
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         for s, value in enumerate(self.game.take_rewards()):
             self.rewards[self.possible_agents[s]] += value
         if self.game.over:
