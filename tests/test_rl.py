@@ -324,6 +324,8 @@ def test_every_agents_rewards_add_up_to_minus_its_total() -> None:
             for other in aec.agents:
                 assert aec.observe(other)["action_mask"].any() == (other == agent)
             assert np.array_equal(info["action_mask"], obs["action_mask"])
+            assert info["round"] == aec.game.match.round_index
+            assert info["totals"] == list(aec.game.match.totals)
             aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         totals = aec.game.match.totals
         assert returns == {f"player_{s}": -float(totals[s]) for s in range(4)}

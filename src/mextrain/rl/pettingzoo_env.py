@@ -129,8 +129,15 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         pass
 
     def _refresh_infos(self) -> None:
+        """Each agent's info, as `MexicanTrainEnv`'s: its mask, the round, the totals."""
+        match = self.game.match
         self.infos = {
-            a: {"action_mask": self.game.mask(self.agent_name_mapping[a])} for a in self.agents
+            a: {
+                "action_mask": self.game.mask(self.agent_name_mapping[a]),
+                "round": match.round_index,
+                "totals": list(match.totals),
+            }
+            for a in self.agents
         }
 
 
