@@ -19,6 +19,7 @@ from mextrain.rules import (
     PASS,
     Action,
     IllegalActionError,
+    Match,
     RoundState,
     Rules,
     Tile,
@@ -280,3 +281,24 @@ def test_every_refused_action_leaves_the_state_unchanged(seed: int, preset: str)
         assert snapshot(state) == before
         state.apply(rng.choice(legal), seat=state.current_seat)
     assert state.legal_actions() == []
+
+
+def test_after_a_draw_another_tile_is_refused_saying_whether_to_play_it_or_pass() -> None:
+    # a random classic round shows both cases: the drawn tile fits (it must be played; no
+    # pass), or it fits nowhere (the seat passes); either way no other tile may be played
+    rng = random.Random(0)
+    state = Match.new(Rules.preset("classic"), players=4, rng=rng).current
+    seen: dict[str, tuple[bool, bool]] = {}  # code: (pass legal, the words say pass)
+    while not state.is_over and len(seen) < 2:
+        seat = state.current_seat
+        legal = state.legal_actions()
+        if state.history and state.history[-1] == (seat, DRAW):
+            for tile in sorted(state.hand(seat)):
+                for train in [*range(4), MEXICAN]:
+                    try:
+                        state.copy().apply(Action.play(tile, train))
+                    except IllegalActionError as err:
+                        if err.code in ("drawn_tile_only", "drawn_tile_fits_nowhere"):
+                            seen[err.code] = (PASS in legal, "so pass" in str(err))
+        state.apply(rng.choice(legal))
+    assert seen == {"drawn_tile_only": (False, False), "drawn_tile_fits_nowhere": (True, True)}

@@ -1275,6 +1275,38 @@ def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(
     assert "x9" in out.output
 
 
+def test_names_from_a_record_never_send_control_characters_to_the_terminal(
+    tmp_path: Path, data_dir: Path
+) -> None:
+    # a legal record may name its seats with escape sequences, line breaks, or nothing
+    source = Path(__file__).parent / "records" / "double6_in_progress.json"
+    raw = json.loads(source.read_text(encoding="utf-8"))
+    players = len(raw["players"])
+    raw["players"] = ["Ana\u001b[31mRED\u001b[0m", "Bo\nb", *[""] * (players - 2)]
+    path = tmp_path / "names.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    session = GameSession.load(path)
+    assert session.names[:2] == ["Ana\\u001b[31mRED\\u001b[0m", "Bo\\u000ab"]
+    rename_default_names(session, Translator("fr"))
+    assert session.names[2:] == [f"Robot glouton {s + 1}" for s in range(2, players)]
+    for name in session.names:
+        assert name.isprintable()
+    record = load_record(path.read_bytes())
+    viewer = WatchApp(record, "en", delay=0)
+    assert viewer.names[:2] == ["Ana\\u001b[31mRED\\u001b[0m", "Bo\\u000ab"]
+    assert viewer.names[2:] == [f"Seat {s + 1}" for s in range(2, players)]
+
+    async def scenario() -> None:
+        async with viewer.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            hands = plain(viewer.query_one("#w-hands", Static))
+            assert "\x1b" not in hands
+            assert "Bo\\u000ab" in hands
+            await pilot.press("q")
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
     # the key bars and the turn's prompt are one line each: longer, they are cut or wrap

@@ -40,6 +40,7 @@ __all__ = [
     "normalise_language",
     "plural_form",
     "rules_error_text",
+    "terminal_safe",
 ]
 
 LANGUAGES: Final = ("en", "fr", "it", "fi")
@@ -277,6 +278,24 @@ _BLANKS: Final = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 #: accents stacked on one letter: a few are writing ("ệ" decomposed has two), a pile is
 #: "zalgo" text drawn across the lines around it
 MAX_MARKS_IN_A_ROW: Final = 3
+
+
+#: characters that turn text round on the screen (a name could reverse the line after it)
+_BIDI: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def terminal_safe(text: str, keep: str = "") -> str:
+    """``text`` as it may reach a terminal: control characters (escape sequences, line
+    breaks, a name's bell), lone surrogates and direction overrides -- which a record's
+    names may hold, as JSON allows -- are written as ``\\uXXXX`` escapes; everything
+    else, emoji and their joiners included, is kept, and so are the characters in
+    ``keep`` (``"\\n"``: text of several lines)."""
+    return "".join(
+        f"\\u{ord(c):04x}"
+        if c not in keep and (c in _BIDI or unicodedata.category(c) in ("Cc", "Cs"))
+        else c
+        for c in text
+    )
 
 
 def is_visible_text(text: str) -> bool:

@@ -918,9 +918,17 @@ class RoundState:
             )
         if self.drawn >= 0 and tid != self.drawn:
             drawn = str(ts.tiles[self.drawn])
+            if any(a.kind == "play" for a in self.legal_actions()):  # the drawn tile fits
+                return err(
+                    "drawn_tile_only",
+                    f"{who} drew {drawn}, which fits: only the drawn tile may be played now",
+                    tile=t,
+                    drawn=drawn,
+                )
             return err(
-                "drawn_tile_only",
-                f"{who} drew {drawn}: only the drawn tile may be played now, or pass",
+                "drawn_tile_fits_nowhere",
+                f"{who} drew {drawn}, which fits nowhere: after a draw only the drawn tile "
+                "may be played, so pass",
                 tile=t,
                 drawn=drawn,
             )

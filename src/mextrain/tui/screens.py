@@ -95,7 +95,10 @@ def rename_default_names(session: GameSession, t: Translator) -> None:
     then = [seat_names(session.named_kinds, Translator(lang)) for lang in LANGUAGES]
     now = seat_names([spec.kind for spec in session.seats], t)
     names = [
-        now[seat] if any(given[seat] == spec.name for given in then) else spec.name
+        # (a record from elsewhere may leave a seat without a name: it gets its default)
+        now[seat]
+        if not spec.name.strip() or any(given[seat] == spec.name for given in then)
+        else spec.name
         for seat, spec in enumerate(session.seats)
     ]
     try:

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mextrain.bots import Bot, BotSpecError, make_bot, split_bot_list
+from mextrain.i18n import terminal_safe
 from mextrain.records import (
     GameRecord,
     RecordError,
@@ -169,7 +170,9 @@ class GameSession:
         raw = parse_json(path.read_bytes())
         record = load_record(raw)
         match = replay_record(record).match
-        names = record.players
+        # a record from elsewhere may name its seats with anything JSON can spell: escape
+        # sequences and line breaks are shown as escapes, never sent to the terminal
+        names = tuple(terminal_safe(name) for name in record.players)
         extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
         ours = isinstance(extra, dict)
         extra = extra if isinstance(extra, dict) else {}

@@ -10,7 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from mextrain.i18n import Translator, detect_language
+from mextrain.i18n import Translator, detect_language, terminal_safe
 from mextrain.records import GameRecord, replay_record
 from mextrain.rules import Match, RoundState
 
@@ -57,7 +57,8 @@ class WatchApp(App[None]):
         self.t = Translator(lang)
         self.delay = delay
         self.names = [
-            name or self.t("game.seat", number=s + 1) for s, name in enumerate(record.players)
+            terminal_safe(name).strip() or self.t("game.seat", number=s + 1)
+            for s, name in enumerate(record.players)
         ]
         # replaying checks the record first: an illegal one raises before the screen opens
         self.final = replay_record(record).match
