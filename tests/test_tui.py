@@ -682,6 +682,33 @@ def test_resume_from_the_command_line_needs_a_saved_game() -> None:
     assert "Ces règles se jouent de 4 à 10 joueurs, pas à 3." in result.output
 
 
+def test_resume_passes_over_a_newer_save_it_cannot_open(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(good, 2)
+    assert good.path is not None
+    # a newer save whose seats name a bot this version does not know
+    raw = json.loads(good.path.read_text(encoding="utf-8"))
+    raw["play"]["seats"] = ["human", "superbot", "greedy", "greedy"]
+    newer = good.path.parent / "29990101-000000-000000.json"
+    newer.write_text(json.dumps(raw), encoding="utf-8")
+    resumed: list[GameSession] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.session))
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "fr"])
+    assert result.exit_code == 0, result.output
+    assert [session.path for session in resumed] == [good.path]
+    assert f"Impossible de reprendre {newer}" in result.output
+    assert "robot inconnu 'superbot'" in result.output  # the reason in the player's words
+    assert "reprise d'une partie plus ancienne" in result.output
+    # with nothing else to resume, the reason is the error
+    good.path.unlink()
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1
+    assert f"Cannot resume {newer}: unknown bot 'superbot'" in result.output
+    assert resumed == resumed[:1]
+
+
 def test_undo_against_bots_by_key() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy", "greedy")), seed=17)

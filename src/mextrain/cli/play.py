@@ -152,7 +152,7 @@ def play(
             parse_seats,
             rename_default_names,
         )
-        from mextrain.tui.session import latest_unfinished
+        from mextrain.tui.session import unfinished_games
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -173,9 +173,6 @@ def play(
         ):
             if given(param) is click.core.ParameterSource.COMMANDLINE:
                 raise click.BadParameter(t("tui.cli.keeps_rules"), param_hint=hint)
-        path = file or latest_unfinished()
-        if path is None:
-            raise click.ClickException(t("tui.cli.no_saved_game"))
         kinds = None
         if seats is not None:
             try:
@@ -184,10 +181,35 @@ def play(
                 raise click.BadParameter(
                     bot_error_text(err, t.lang), param_hint="--seats"
                 ) from None
-        try:
-            session = GameSession.load(path, kinds, seed)
-        except (ValueError, OSError) as err:
-            raise click.ClickException(t("tui.cli.cannot_resume", path=path, reason=err)) from None
+
+        def why(err: Exception) -> str:
+            return bot_error_text(err, t.lang) if isinstance(err, BotSpecError) else str(err)
+
+        session = None
+        if file is not None:
+            try:
+                session = GameSession.load(file, kinds, seed)
+            except (ValueError, OSError) as err:
+                reason = why(err)
+                raise click.ClickException(
+                    t("tui.cli.cannot_resume", path=file, reason=reason)
+                ) from None
+        else:
+            # the newest unfinished game that can go on: one that cannot (a bot since
+            # renamed, a hand-edited seat) is passed over, and said so, not a dead end
+            skipped = []
+            for path in unfinished_games():
+                try:
+                    session = GameSession.load(path, kinds, seed)
+                    break
+                except (ValueError, OSError) as err:
+                    skipped.append(t("tui.cli.cannot_resume", path=path, reason=why(err)))
+            if session is None and skipped:
+                raise click.ClickException(skipped[0])
+            if session is None:
+                raise click.ClickException(t("tui.cli.no_saved_game"))
+            for line in skipped:
+                click.echo(t("tui.cli.passed_over", reason=line), err=True)
         rename_default_names(session, t)
         PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return

@@ -247,9 +247,9 @@ def parse_json(source: str | bytes | bytearray) -> Any:
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as err:
-        raise RecordFormatError(
-            None, f"not a record: not JSON ({err.msg} at line {err.lineno}, column {err.colno})"
-        ) from None
+        # (some of json's messages end in "at" already: "Unterminated string starting at")
+        where = f"{err.msg.removesuffix(' at')} at line {err.lineno}, column {err.colno}"
+        raise RecordFormatError(None, f"not a record: not JSON ({where})") from None
     except (ValueError, RecursionError) as err:
         raise RecordFormatError(None, f"not a record: not JSON ({err})") from None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -96,19 +96,23 @@ def _new_path() -> Path:
     return games_dir() / f"{stamp}.json"
 
 
-def latest_unfinished(directory: Path | None = None) -> Path | None:
-    """The newest saved game that is a legal record and not yet complete."""
+def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
+    """The saved games that are legal records and not yet complete, newest first."""
     folder = games_dir() if directory is None else directory
     if not folder.is_dir():
-        return None
+        return
     for path in sorted(folder.glob("*.json"), reverse=True):
         try:
             result = replay_record(load_record(path.read_bytes()))
         except (RecordError, OSError):
             continue
         if not result.complete:
-            return path
-    return None
+            yield path
+
+
+def latest_unfinished(directory: Path | None = None) -> Path | None:
+    """The newest saved game that is a legal record and not yet complete."""
+    return next(unfinished_games(directory), None)
 
 
 class GameSession:
