@@ -958,7 +958,7 @@ def test_play_again_after_the_match_keeps_the_rules_seats_and_names() -> None:
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, MatchEndScreen)
-            assert "n: play again" in plain(app.screen.query_one(".dialog").query(Static).last())
+            assert "n: play again" in plain(app.screen.query_one(".dialog-keys", Static))
             first = app.session
             assert first is not None
             await pilot.press("n")
@@ -1300,6 +1300,38 @@ def test_a_record_from_elsewhere_resumes_with_the_first_seat_human(
     )
     assert out.exit_code == 2
     assert "x9" in out.output
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_a_windows_keys_stay_on_screen_when_its_text_does_not_fit(
+    data_dir: Path, players: int
+) -> None:
+    # a full match's score sheet is taller than 24 lines: the key line (how to go on)
+    # stays at the bottom of the screen, not below the fold
+    seats = [SeatSpec("human", "Ana")] + [SeatSpec("random", "")] * (players - 1)
+    session = GameSession.new(Rules.preset("classic"), seats, seed=5)
+    rng = random.Random(5)
+    while not session.state.is_over:
+        session.apply(rng.choice(session.state.legal_actions()))
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            keys = app.screen.query_one(".dialog-keys", Static)
+            assert "Enter: deal the next round" in plain(keys)
+            assert keys.region.height >= 1
+            assert keys.region.bottom <= SIZE[1]
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.press("s")  # the score sheet window: its close key shows too
+            await pilot.pause()
+            sheet_keys = app.screen.query_one(".dialog-keys", Static)
+            assert sheet_keys.region.bottom <= SIZE[1]
+            assert sheet_keys.region.height >= 1
+
+    run(scenario)
 
 
 def test_names_from_a_record_never_send_control_characters_to_the_terminal(

@@ -62,6 +62,7 @@ CSS = """
 #keys { height: 1; background: $boost; }
 .dialog { width: 100%; height: 100%; padding: 0 1; background: $surface; }
 .dialog > Static { margin-bottom: 1; }
+.dialog-keys { dock: bottom; height: auto; padding: 0 1; background: $boost; }
 #pass { align: center middle; width: 100%; height: 100%; }
 #pass-text { width: 100%; content-align: center middle; text-align: center; }
 #start { padding: 0 1; }

@@ -404,7 +404,7 @@ class RoundEndScreen(ModalScreen[None]):
             )
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
-            yield Static(f"[dim]{t(key)}[/dim]")
+        yield Static(t(key), classes="dialog-keys")
 
     def action_next(self) -> None:
         self.dismiss(None)
@@ -434,7 +434,7 @@ class MatchEndScreen(Screen[bool]):
             yield Static(f"[b]{t('tui.match_end.title')}[/b]")
             yield Static(t(key, names=", ".join(winners)), id="winners")
             yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
-            yield Static(f"[dim]{t('tui.match_end.keys')}[/dim]")
+        yield Static(t("tui.match_end.keys"), classes="dialog-keys")
 
     def action_again(self) -> None:
         self.dismiss(True)
@@ -451,7 +451,7 @@ class ScoreSheetScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
             yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
-            yield Static(f"[dim]{self.t('tui.close')}[/dim]")
+        yield Static(self.t("tui.close"), classes="dialog-keys")
 
 
 class StatsScreen(Closable):
@@ -466,7 +466,7 @@ class StatsScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
             yield Static(escape(stats_text(history, summarize(history.games), self.t)), id="stats")
-            yield Static(f"[dim]{self.t('tui.close')}[/dim]")
+        yield Static(self.t("tui.close"), classes="dialog-keys")
 
 
 class TrainsScreen(Closable):
@@ -486,7 +486,7 @@ class TrainsScreen(Closable):
                 trains_markup(self.view, t, self.names, shown=None, clickable=False),
                 id="all-trains",
             )
-            yield Static(f"[dim]{t('tui.close')}[/dim]")
+        yield Static(t("tui.close"), classes="dialog-keys")
 
 
 class HelpScreen(Closable):
@@ -508,4 +508,4 @@ class HelpScreen(Closable):
                 yield Static(
                     escape(t("tui.help.preset", preset=t(f"tui.preset.{self.rules.preset_name}")))
                 )
-            yield Static(f"[dim]{t('tui.close')}[/dim]")
+        yield Static(t("tui.close"), classes="dialog-keys")
