@@ -1334,6 +1334,52 @@ def test_a_windows_keys_stay_on_screen_when_its_text_does_not_fit(
     run(scenario)
 
 
+def test_the_hands_keys_work_wherever_tab_has_put_the_focus() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy", "greedy")), seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            last = len(table.hand()) - 1
+            for _ in range(3):  # the log, the trains, and round again
+                await pilot.press("tab")
+                await pilot.press("end")
+                assert table.cursor == last, app.focused
+                await pilot.press("left")
+                assert table.cursor == last - 1
+                await pilot.press("home")
+                assert table.cursor == 0
+                await pilot.press("right")
+                assert table.cursor == 1
+
+    run(scenario)
+
+
+def test_the_viewers_keys_step_through_the_round_even_with_its_body_focused() -> None:
+    path = Path(__file__).parent / "records" / "double6_in_progress.json"  # two rounds
+    record = load_record(path.read_bytes())
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0)
+        async with app.run_test(size=(30, 8)) as pilot:  # small: the body scrolls
+            await pilot.pause()
+            app.query_one("#w-body").focus()
+            await pilot.press("end")
+            assert app.step == len(app.states(0)) - 1
+            await pilot.press("home")
+            assert app.step == 0
+            await pilot.press("right", "right", "left")
+            assert app.step == 1
+            await pilot.press("pagedown")
+            assert app.round_index == 1
+            await pilot.press("pageup")
+            assert app.round_index == 0
+            await pilot.press("q")
+
+    run(scenario)
+
+
 def test_names_from_a_record_never_send_control_characters_to_the_terminal(
     tmp_path: Path, data_dir: Path
 ) -> None:

@@ -80,11 +80,12 @@ CSS = """
 class TableScreen(Screen[None]):
     """The table: trains, your hand, the prompt line and the log."""
 
+    # (priority: the hand's keys, even when Tab has put the focus on the log or trains)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "cursor(-1)", show=False),
-        Binding("right", "cursor(1)", show=False),
-        Binding("home", "cursor_home", show=False),
-        Binding("end", "cursor_end", show=False),
+        Binding("left", "cursor(-1)", show=False, priority=True),
+        Binding("right", "cursor(1)", show=False, priority=True),
+        Binding("home", "cursor_home", show=False, priority=True),
+        Binding("end", "cursor_end", show=False, priority=True),
         Binding("enter", "choose", show=False),
         Binding("space", "choose", show=False),
         Binding("escape", "cancel", show=False),

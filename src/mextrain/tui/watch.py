@@ -37,15 +37,16 @@ class WatchApp(App[None]):
 
     CSS = WATCH_CSS
     TITLE = "mextrain replay"
+    # (priority: the body scrolls when it has the focus, and would take these keys)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right", "step(1)", show=False),
+        Binding("right", "step(1)", show=False, priority=True),
         Binding("n", "step(1)", show=False),
-        Binding("left", "step(-1)", show=False),
+        Binding("left", "step(-1)", show=False, priority=True),
         Binding("b", "step(-1)", show=False),
-        Binding("pagedown", "round(1)", show=False),
-        Binding("pageup", "round(-1)", show=False),
-        Binding("home", "start", show=False),
-        Binding("end", "finish", show=False),
+        Binding("pagedown", "round(1)", show=False, priority=True),
+        Binding("pageup", "round(-1)", show=False, priority=True),
+        Binding("home", "start", show=False, priority=True),
+        Binding("end", "finish", show=False, priority=True),
         Binding("space", "toggle_play", show=False),
         Binding("q", "quit", show=False),
         Binding("escape", "quit", show=False),
