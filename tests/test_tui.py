@@ -47,6 +47,7 @@ from mextrain.tui import (
 )
 from mextrain.tui.hints import hints_for, planned_train
 from mextrain.tui.render import (
+    clip_name,
     hint_words,
     round_result_markup,
     score_sheet_markup,
@@ -1378,6 +1379,33 @@ def test_the_viewers_keys_step_through_the_round_even_with_its_body_focused() ->
             await pilot.press("q")
 
     run(scenario)
+
+
+def test_a_cut_default_name_keeps_its_seat_number() -> None:
+    assert clip_name("Difficile 3", 10) == "Diffici… 3"
+    assert clip_name("Giocatore 10", 10) == "Giocat… 10"
+    assert clip_name("Ana", 10) == "Ana"
+    assert clip_name("Anastasia Longname", 10) == "Anastasia…"  # no number: cut at the end
+    assert clip_name("Bot 123456789", 10) == "Bot 12345…"  # no room for the number
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_default_names_stay_apart_on_the_trains_and_the_score_sheet(lang: str) -> None:
+    # four hard bots and two people at one keyboard: every seat's row and column must
+    # still say which seat it is, in every language
+    t = Translator(lang)
+    kinds = ["human", "human", "hard", "hard", "hard", "greedy", "greedy", "planner"]
+    names = seat_names(kinds, t)
+    rules = Rules.preset("classic")
+    match = Match.new(rules, len(kinds), random.Random(1))
+    view = match.current.view(0)
+    rows = Content.from_markup(trains_markup(view, t, names)).plain.splitlines()
+    labels = [row[3:13] for row in rows[: len(kinds)]]  # key, then the name in 10 cells
+    sheet = Content.from_markup(score_sheet_markup(match, t, names)).plain.splitlines()[0]
+    for seat in range(len(kinds)):
+        number = str(seat + 1)
+        assert any(label.rstrip().endswith(" " + number) for label in labels), (labels, seat)
+        assert f" {number}" in sheet or sheet.rstrip().endswith(number), sheet
 
 
 def test_names_from_a_record_never_send_control_characters_to_the_terminal(

@@ -9,6 +9,7 @@ players. Pips are always written as numbers.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 
 from rich.cells import cell_len, set_cell_size
@@ -49,6 +50,21 @@ def clip(text: str, width: int) -> str:
     if cell_len(text) <= width:
         return text
     return set_cell_size(text, width - 1).rstrip() + "…"
+
+
+_SEAT_NUMBER = re.compile(r"\s\d+$")
+
+
+def clip_name(name: str, width: int) -> str:
+    """`clip`, keeping a trailing seat number ("Difficile 3" in 10 cells is "Diffici… 3",
+    not "Difficile…"): default names differ by it alone."""
+    if cell_len(name) <= width:
+        return name
+    number = _SEAT_NUMBER.search(name)
+    if number is None or width < len(number.group()) + 2:
+        return clip(name, width)
+    tail = number.group()
+    return clip(name[: number.start()], width - len(tail)) + tail
 
 
 #: after a trailing backslash, so that it cannot disarm the markup that follows
@@ -103,7 +119,7 @@ def train_markup(
     else:
         pointer = "▶" if view.current_seat == owner and view.ended is None else " "
         count = view.hand_sizes[owner]
-        name = fit(clip(names[owner], 10), 10)
+        name = fit(clip_name(names[owner], 10), 10)
         marker = "[b]⚑[/b]" if train.marker_up else " "
         last = "[b]![/b]" if count == 1 else " "
         label = f"{escape(name)} {marker} {count:>2}{last} "
@@ -268,7 +284,7 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     col = max(4, min(10, (SHEET_WIDTH - left) // max(n, 1) - 1))
     head = escape(fit(round_word, left_a) + fit(engine_word, left_b, right=True) + " ")
     head += "".join(
-        escape(fit(clip(name, col), col + 1, right=True))
+        escape(fit(clip_name(name, col), col + 1, right=True))
         for name in names  # padded as shown, then escaped
     )
     lines = [f"[b]{head}[/b]"]
