@@ -61,6 +61,7 @@ from mextrain.tui.screens import (
     RoundEndScreen,
     StartScreen,
     seat_names,
+    table_rules_text,
 )
 from mextrain.tui.session import latest_unfinished
 
@@ -1406,6 +1407,44 @@ def test_default_names_stay_apart_on_the_trains_and_the_score_sheet(lang: str) -
         number = str(seat + 1)
         assert any(label.rstrip().endswith(" " + number) for label in labels), (labels, seat)
         assert f" {number}" in sheet or sheet.rstrip().endswith(number), sheet
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_says_what_this_table_plays(lang: str) -> None:
+    t = Translator(lang)
+    rules = Rules.preset("cardinal", rounds=[12, 11], draw_until_playable=True)
+
+    async def scenario() -> None:
+        app = app_for(GameSetup(rules, ("human", "greedy", "greedy", "greedy"), lang), seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            table = plain(app.screen.query_one("#help-table", Static))
+            # cardinal's own rules, the house rule turned on, and the game's length
+            assert t("game.help.preset.cardinal") in table
+            house = t("game.help.house.draw_until_playable")
+            assert house[:1].upper() + house[1:] in table
+            assert t.plural("tui.start.rounds", 2) in table
+            assert "12-12" in table
+            assert "11-11" in table
+            assert t("game.help.preset.classic") not in table
+
+    run(scenario)
+
+
+def test_the_help_names_other_options_as_the_record_writes_them() -> None:
+    t = Translator("en")
+    plain_classic = table_rules_text(Rules.preset("classic"), t)
+    assert t("tui.start.house") not in plain_classic  # nothing changed, nothing listed
+    assert "rounds" not in plain_classic
+    changed = table_rules_text(
+        Rules.from_spec({"preset": "classic", "first_turn": "run", "double_blank_points": 50}), t
+    )
+    assert "On your first turn of a round you may lay a run" in changed
+    assert "double_blank_points=50" in changed
+    assert "first_turn=" not in changed  # described in words already
 
 
 def test_names_from_a_record_never_send_control_characters_to_the_terminal(

@@ -3,6 +3,7 @@ sheet, all trains, and help."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -489,6 +490,64 @@ class TrainsScreen(Closable):
         yield Static(t("tui.close"), classes="dialog-keys")
 
 
+#: the options a house may change that the help describes in words, in its order
+DESCRIBED_OPTIONS = (
+    "first_turn_run",
+    "draw_until_playable",
+    "no_going_out_on_double",
+    "mexican_after_own_train",
+    "mexican_after_first_round_of_turns",
+)
+
+
+def table_rules_text(rules: Rules, t: Translator) -> str:
+    """What this table plays beyond the rules in short: its rule set in words, the house
+    rules it turns on, any other option it changes (as the record writes it), and its
+    length when it is not the full 13 rounds."""
+    preset = rules.preset_name
+    lines = [
+        t("tui.help.preset", preset=t(f"tui.preset.{preset}")),
+        t(f"game.help.preset.{preset}"),
+    ]
+    base = Rules.preset(preset)
+    spec = rules.to_spec()
+    changed = {k: v for k, v in spec.items() if k != "preset"} if isinstance(spec, dict) else {}
+    turned_on = [flag for flag in DESCRIBED_OPTIONS if _on(rules, flag) and not _on(base, flag)]
+    house = ["• " + _capital(t(f"game.help.house.{flag}")) for flag in turned_on]
+    described = {"first_turn" if flag == "first_turn_run" else flag for flag in turned_on}
+    other = [
+        f"{key}={json.dumps(value, ensure_ascii=False)}"
+        for key, value in changed.items()
+        if key != "rounds" and key not in described
+    ]
+    if house or other:
+        lines.append(t("tui.start.house") + ":")
+        lines.extend(house)
+        if other:
+            lines.append("• " + ", ".join(other))
+    if rules.round_count != base.round_count or rules.rounds != base.rounds:
+        first, last = rules.rounds[0], rules.rounds[-1]
+        lines.append(
+            t(
+                "tui.help.length",
+                rounds=t.plural("tui.start.rounds", rules.round_count),
+                first=f"{first}-{first}",
+                last=f"{last}-{last}",
+            )
+        )
+    return "\n".join(lines)
+
+
+def _on(rules: Rules, flag: str) -> bool:
+    """Whether a house rule the help describes is on (``first_turn_run``: a first-turn
+    run, the ``first_turn`` option's ``run``)."""
+    return rules.first_turn == "run" if flag == "first_turn_run" else bool(getattr(rules, flag))
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 class HelpScreen(Closable):
     """The keys, then the rules in the player's language."""
 
@@ -505,7 +564,5 @@ class HelpScreen(Closable):
             yield Static(f"[b]{t('game.rules_short_title')}[/b]")
             yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
-                yield Static(
-                    escape(t("tui.help.preset", preset=t(f"tui.preset.{self.rules.preset_name}")))
-                )
+                yield Static(escape(table_rules_text(self.rules, t)), id="help-table")
         yield Static(t("tui.close"), classes="dialog-keys")

@@ -204,9 +204,9 @@ function HelpPage() {
     ${paras(t("game.rules_short"))}
     <h2 id="rule-sets">${t("web.help.presets_title")}</h2>
     <dl>${["classic", "relaxed", "cardinal"].map((p) => html`<dt>${t(`web.preset.${p}`)}</dt>
-      <dd>${t(`web.help.preset.${p}`)}</dd>`)}</dl>
+      <dd>${t(`game.help.preset.${p}`)}</dd>`)}</dl>
     <h2>${t("web.house_rules")}</h2>
-    <dl>${HOUSE.map((k) => html`<dt>${t(`web.house.${k}`)}</dt><dd>${cap(t(`web.help.house.${k}`))}</dd>`)}</dl>
+    <dl>${HOUSE.map((k) => html`<dt>${t(`web.house.${k}`)}</dt><dd>${cap(t(`game.help.house.${k}`))}</dd>`)}</dl>
     <h2>${t("web.help.page_title")}</h2>
     ${paras(t("web.help.page"))}
     <h2>${t("web.help.online_title")}</h2>
