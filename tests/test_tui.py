@@ -933,6 +933,12 @@ def test_people_name_themselves_on_the_start_screen() -> None:
             assert app.screen is screen
             error = plain(screen.query_one("#start-error", Static))
             assert error == "Two seats are called ana: give them different names."
+            # another language redraws the screen: the refusal, in the old words, goes
+            screen.query_one("#lang", Select).value = "fi"
+            await pilot.pause()
+            assert plain(screen.query_one("#start-error", Static)) == ""
+            screen.query_one("#lang", Select).value = "en"
+            await pilot.pause()
             screen.query_one("#name-1", Input).value = "Ben"
             await pilot.press("ctrl+s")
             await settle(pilot, app)

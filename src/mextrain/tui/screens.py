@@ -276,6 +276,8 @@ class StartScreen(Screen[GameSetup]):
         elif sid == "rounds":
             self.rounds = int(str(value))
             return
+        # a refusal was about the setup as it was (and in its language): Start says anew
+        self.error = ""
         self.refresh(recompose=True)
 
     def _collect_safely(self) -> None:
