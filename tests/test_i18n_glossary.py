@@ -24,6 +24,7 @@ import string
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
 
 from mextrain.i18n import LANGUAGES, NAMESPACES, catalog
 from mextrain.rules.options import PRESET_NAMES
@@ -369,3 +370,15 @@ def test_help_keys_lists_same_keys(lang: str) -> None:
     other = catalog("tui", lang)["tui.help.keys"]
     assert len(other.splitlines()) == len(en.splitlines())
     assert letters(other) == letters(en) == set("mo dphvutsq?".replace(" ", ""))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_help_keys_line_up(lang: str) -> None:
+    # the keys on the left, what they do in one column on the right
+    text = catalog("tui", lang)["tui.help.keys"]
+    columns = set()
+    for line in text.splitlines()[1:]:
+        found = re.match(r"^(.*?\S)( {2,})(\S.*)$", line)
+        if found:
+            columns.add(cell_len(found.group(1)) + len(found.group(2)))
+    assert len(columns) == 1, (lang, sorted(columns))
