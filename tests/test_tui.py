@@ -1453,6 +1453,23 @@ def test_the_help_names_other_options_as_the_record_writes_them() -> None:
     assert "first_turn=" not in changed  # described in words already
 
 
+def test_the_score_sheets_numbers_line_up_with_the_leaders_star() -> None:
+    match = Match.new(Rules.preset("classic", rounds=[12, 11]), 3, random.Random(1))
+    state = match.current
+    rng = random.Random(2)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    sheet = Content.from_markup(score_sheet_markup(match, Translator("en"), ["Ana", "Ben", "Cy"]))
+    head, first, _second, total = sheet.plain.splitlines()
+    assert "★" in total
+
+    def ends(line: str) -> list[int]:  # where each number (or name) ends
+        return [m.end() for m in re.finditer(r"\d+|[A-Z][a-z]+", line[14:])]
+
+    assert len(ends(total)) == 3
+    assert ends(first) == ends(total) == ends(head)
+
+
 def test_names_from_a_record_never_send_control_characters_to_the_terminal(
     tmp_path: Path, data_dir: Path
 ) -> None:

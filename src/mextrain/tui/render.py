@@ -283,8 +283,10 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     left = left_a + left_b + 1
     col = max(4, min(10, (SHEET_WIDTH - left) // max(n, 1) - 1))
     head = escape(fit(round_word, left_a) + fit(engine_word, left_b, right=True) + " ")
+    # every cell is `col` wide and one more after it: a space, or the leader's star on
+    # the totals, so that the numbers line up down the column either way
     head += "".join(
-        escape(fit(clip_name(name, col), col + 1, right=True))
+        escape(fit(clip_name(name, col), col, right=True)) + " "
         for name in names  # padded as shown, then escaped
     )
     lines = [f"[b]{head}[/b]"]
@@ -293,16 +295,16 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
         engine = match.rules.engine_for(k)
         row = f"{k + 1:<{left_a}}{f'{engine}-{engine}':>{left_b}} "
         if k < len(scores):
-            row += "".join(f"{p:>{col + 1}}" for p in scores[k])
+            row += "".join(f"{p:>{col}} " for p in scores[k])
         elif k == match.round_index and not match.current.is_over:
-            row += "".join(f"{'…':>{col + 1}}" for _ in range(n))
+            row += "".join(f"{'…':>{col}} " for _ in range(n))
         else:
-            row += "".join(f"{'·':>{col + 1}}" for _ in range(n))
+            row += "".join(f"{'·':>{col}} " for _ in range(n))
         lines.append(row)
     totals = match.totals
     leaders = set(match.winners)
     total_row = escape(fit(t("game.total"), left)) + "".join(
-        f"{(str(p) + ('★' if s in leaders else '')):>{col + 1}}" for s, p in enumerate(totals)
+        f"{p:>{col}}" + ("★" if s in leaders else " ") for s, p in enumerate(totals)
     )
     lines.append(f"[b]{total_row}[/b]")
     return "\n".join(lines)
