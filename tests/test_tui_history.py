@@ -164,6 +164,16 @@ def test_stats_command_text_and_json() -> None:
     assert "does not exist" in missing.output
 
 
+def test_a_very_long_name_from_elsewhere_is_cut_in_the_table() -> None:
+    long = "Anastasia " * 6  # 60 characters: no player may choose it, a record may hold it
+    played([("human", long.strip()), ("planner", "Planner 2")], 1)
+    history = read_history()
+    text = stats_text(history, summarize(history.games), Translator("en"))
+    table = text.splitlines()[2:4]
+    assert table[1].startswith("Anastasia Anastasia Ana…  ")  # 24 cells
+    assert max(len(line) for line in table) <= 80
+
+
 def test_the_start_screen_shows_the_statistics() -> None:
     played([("human", "Ana"), ("expert", "Expert 2")], 3)
 
