@@ -407,7 +407,7 @@ class RoundEndScreen(ModalScreen[None]):
             )
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
-        yield Static(t(key), classes="dialog-keys")
+        yield Static(escape(t(key)), classes="dialog-keys")
 
     def action_next(self) -> None:
         self.dismiss(None)
@@ -437,7 +437,7 @@ class MatchEndScreen(Screen[bool]):
             yield Static(f"[b]{t('tui.match_end.title')}[/b]")
             yield Static(t(key, names=", ".join(winners)), id="winners")
             yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
-        yield Static(t("tui.match_end.keys"), classes="dialog-keys")
+        yield Static(escape(t("tui.match_end.keys")), classes="dialog-keys")
 
     def action_again(self) -> None:
         self.dismiss(True)
@@ -454,7 +454,7 @@ class ScoreSheetScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
             yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
-        yield Static(self.t("tui.close"), classes="dialog-keys")
+        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
 
 
 class StatsScreen(Closable):
@@ -469,7 +469,7 @@ class StatsScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
             yield Static(escape(stats_text(history, summarize(history.games), self.t)), id="stats")
-        yield Static(self.t("tui.close"), classes="dialog-keys")
+        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
 
 
 class TrainsScreen(Closable):
@@ -489,7 +489,7 @@ class TrainsScreen(Closable):
                 trains_markup(self.view, t, self.names, shown=None, clickable=False),
                 id="all-trains",
             )
-        yield Static(t("tui.close"), classes="dialog-keys")
+        yield Static(escape(t("tui.close")), classes="dialog-keys")
 
 
 #: the options a house may change that the help describes in words, in its order
@@ -567,4 +567,4 @@ class HelpScreen(Closable):
             yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
                 yield Static(escape(table_rules_text(self.rules, t)), id="help-table")
-        yield Static(t("tui.close"), classes="dialog-keys")
+        yield Static(escape(t("tui.close")), classes="dialog-keys")
