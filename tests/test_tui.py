@@ -711,6 +711,26 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert len(resumed) == 1  # the failed resume started no game
 
 
+def test_resume_after_a_finished_game_points_to_its_replay(data_dir: Path) -> None:
+    # quitting on the last round's end leaves a finished game: nothing to carry on with,
+    # but its result is there to see
+    session = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    rng = random.Random(4)
+    while not session.match.is_complete:
+        if session.state.is_over:
+            session.next_round()
+        else:
+            session.apply(rng.choice(session.state.legal_actions()))
+    session.save()
+    assert session.path is not None
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1
+    assert "No unfinished game to resume: the last one is over" in result.output
+    assert f"mextrain replay {session.path} --watch" in result.output
+    fr = CliRunner().invoke(main, ["play", "--resume", "--lang", "fr"])
+    assert "la dernière est terminée" in fr.output
+
+
 def test_undo_against_bots_by_key() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy", "greedy")), seed=17)

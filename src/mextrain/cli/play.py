@@ -152,7 +152,7 @@ def play(
             parse_seats,
             rename_default_names,
         )
-        from mextrain.tui.session import unfinished_games
+        from mextrain.tui.session import latest_if_finished, unfinished_games
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -207,6 +207,9 @@ def play(
             if session is None and skipped:
                 raise click.ClickException(skipped[0])
             if session is None:
+                over = latest_if_finished()
+                if over is not None:  # (quit on its last round's end: its result is there)
+                    raise click.ClickException(t("tui.cli.last_game_over", path=over))
                 raise click.ClickException(t("tui.cli.no_saved_game"))
             for line in skipped:
                 click.echo(t("tui.cli.passed_over", reason=line), err=True)

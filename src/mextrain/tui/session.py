@@ -110,6 +110,21 @@ def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
             yield path
 
 
+def latest_if_finished(directory: Path | None = None) -> Path | None:
+    """The newest saved game that is a legal record, if that game is over (what a
+    ``--resume`` that finds nothing to carry on with can point to instead)."""
+    folder = games_dir() if directory is None else directory
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json"), reverse=True):
+        try:
+            result = replay_record(load_record(path.read_bytes()))
+        except (RecordError, OSError):
+            continue
+        return path if result.complete else None
+    return None
+
+
 def latest_unfinished(directory: Path | None = None) -> Path | None:
     """The newest saved game that is a legal record and not yet complete."""
     return next(unfinished_games(directory), None)
