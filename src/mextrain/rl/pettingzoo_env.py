@@ -97,27 +97,27 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
             raise ValueError(f"{agent} is to move: None is only for agents that are done")
         seat = self.agent_name_mapping[agent]
         move = self.game.actions.action(action_index(action), seat)
+        refused = None
         try:
             self.game.apply(seat, move)
         except IllegalActionError as err:
             if self.illegal == "raise":
                 raise  # nothing has changed: not even the reward the agent has to collect
-            self._cumulative_rewards[agent] = 0.0
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.rewards[agent] = self.illegal_reward
-            self._refresh_infos()
-            self.infos[agent]["illegal"] = str(err)
-            self._accumulate_rewards()
-            return
+            refused = err
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        for s, value in enumerate(self.game.take_rewards()):
-            self.rewards[self.possible_agents[s]] += value
-        if self.game.over:
-            self.terminations = dict.fromkeys(self.agents, True)
+        if refused is not None:  # the same agent moves again
+            self.rewards[agent] = self.illegal_reward
         else:
-            self.agent_selection = self.possible_agents[self.game.to_move]
+            for s, value in enumerate(self.game.take_rewards()):
+                self.rewards[self.possible_agents[s]] += value
+            if self.game.over:
+                self.terminations = dict.fromkeys(self.agents, True)
+            else:
+                self.agent_selection = self.possible_agents[self.game.to_move]
         self._refresh_infos()
+        if refused is not None:
+            self.infos[agent]["illegal"] = str(refused)
         self._accumulate_rewards()
 
     def render(self) -> str | None:

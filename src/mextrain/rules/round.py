@@ -918,7 +918,7 @@ class RoundState:
             )
         if self.drawn >= 0 and tid != self.drawn:
             drawn = str(ts.tiles[self.drawn])
-            if any(a.kind == "play" for a in self.legal_actions()):  # the drawn tile fits
+            if plays:  # the drawn tile fits (it is the only tile that may be played)
                 return err(
                     "drawn_tile_only",
                     f"{who} drew {drawn}, which fits: only the drawn tile may be played now",

@@ -18,7 +18,7 @@ from mextrain.i18n import Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.sim.stats import wilson_interval
 
-from .render import clip, fit
+from .render import MAX_NAME, clip, fit
 from .session import _EXTRA_FIELD, HUMAN, games_dir
 
 __all__ = [
@@ -235,7 +235,9 @@ def stats_text(
         lo, hi = p.win_interval
         rows.append(
             [
-                clip(p.name, NAME_CELLS),
+                # (a name longer than a player may choose, from a record made elsewhere,
+                # is cut rather than push every row across the screen)
+                clip(p.name, MAX_NAME),
                 str(p.games),
                 str(p.wins),
                 f"{_percent(p.win_rate)} ({100 * lo:.0f}-{_percent(hi)})" if p.games else "-",
@@ -270,6 +272,3 @@ def stats_text(
 
 
 _COLUMNS = ("player", "games", "won", "rate", "average", "best", "rounds")
-#: the widest name in the table: the longest a player may choose (a longer one, from a
-#: record made elsewhere, is cut with "…" rather than push every row across the screen)
-NAME_CELLS = 24

@@ -18,8 +18,10 @@ from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
 
 __all__ = [
+    "MAX_NAME",
     "TRAIN_KEYS",
     "clip",
+    "clip_name",
     "describe_action",
     "escape",
     "fit",
@@ -51,6 +53,9 @@ def clip(text: str, width: int) -> str:
         return text
     return set_cell_size(text, width - 1).rstrip() + "…"
 
+
+#: the longest name a person may give themselves (as at the web tables)
+MAX_NAME = 24
 
 _SEAT_NUMBER = re.compile(r"\s\d+$")
 

@@ -26,7 +26,7 @@ from mextrain.i18n import (
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
-from .render import escape, round_result_markup, score_sheet_markup, trains_markup
+from .render import MAX_NAME, escape, round_result_markup, score_sheet_markup, trains_markup
 from .session import HUMAN, GameSession
 
 __all__ = [
@@ -56,8 +56,6 @@ HOUSE_FLAGS = (
 )
 #: the lengths of game offered (rounds); the full game is the rules' own count
 SHORT_GAMES = (1, 4, 7)
-#: the longest name a person may give themselves (as at the web tables)
-MAX_NAME = 24
 
 
 @dataclass(frozen=True, slots=True)

@@ -96,8 +96,9 @@ def _new_path() -> Path:
     return games_dir() / f"{stamp}.json"
 
 
-def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
-    """The saved games that are legal records and not yet complete, newest first."""
+def _saved_games(directory: Path | None = None) -> Iterator[tuple[Path, bool]]:
+    """The saved games that are legal records, newest first, each with whether it is
+    complete."""
     folder = games_dir() if directory is None else directory
     if not folder.is_dir():
         return
@@ -106,23 +107,19 @@ def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
             result = replay_record(load_record(path.read_bytes()))
         except (RecordError, OSError):
             continue
-        if not result.complete:
-            yield path
+        yield path, result.complete
+
+
+def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
+    """The saved games that are legal records and not yet complete, newest first."""
+    return (path for path, complete in _saved_games(directory) if not complete)
 
 
 def latest_if_finished(directory: Path | None = None) -> Path | None:
     """The newest saved game that is a legal record, if that game is over (what a
     ``--resume`` that finds nothing to carry on with can point to instead)."""
-    folder = games_dir() if directory is None else directory
-    if not folder.is_dir():
-        return None
-    for path in sorted(folder.glob("*.json"), reverse=True):
-        try:
-            result = replay_record(load_record(path.read_bytes()))
-        except (RecordError, OSError):
-            continue
-        return path if result.complete else None
-    return None
+    path, complete = next(_saved_games(directory), (None, False))
+    return path if complete else None
 
 
 def latest_unfinished(directory: Path | None = None) -> Path | None:
