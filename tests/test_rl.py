@@ -30,7 +30,7 @@ from mextrain.rl import (
     episode_rules,
 )
 from mextrain.rl.pettingzoo_env import MexicanTrainAECEnv, env, raw_env
-from mextrain.rules import MEXICAN, IllegalActionError, Match, Rules
+from mextrain.rules import MEXICAN, PASS, IllegalActionError, Match, RoundState, Rules
 from mextrain.search import InfoState
 from mextrain.sim import simulate
 from test_search_resample import _position
@@ -111,6 +111,38 @@ def test_an_observation_holds_only_what_the_seat_sees(
         other = InfoState(view, rng).sample(rng)
         assert other.hands != state.hands or other.boneyard != state.boneyard or players == 2
         assert np.array_equal(codec.encode(other.view(seat)), obs)
+
+
+def test_the_observation_holds_the_turn_state_the_table_does_not_show() -> None:
+    """A first-turn run after a tile on the seat's own train: passing now raises no marker,
+    which the table alone does not tell. The observation says so, for every seat."""
+    rules = Rules.preset("classic", first_turn_run=True)
+    for seed in range(200):
+        state = RoundState.new(rules, 3, 0, random.Random(seed))
+        me = state.seat
+        own = [a for a in state.legal_actions() if a.kind == "play" and a.train == me]
+        if own:
+            state.apply(own[0])
+            if state.seat == me and PASS in state.legal_actions():
+                break
+    else:
+        pytest.fail("no deal in 200 lets the starter play on its own train and stop")
+    codec = ObservationCodec(rules, 3)
+    for seat in range(3):
+        obs = codec.encode_state(state, seat)
+        assert np.array_equal(obs, codec.encode(state.view(seat)))
+        assert obs[codec.block("run")][0] == 1
+        assert obs[codec.block("own_played")][0] == 1
+        assert obs[codec.block("turn_plays")][0] * codec.ts.size == pytest.approx(1)
+        assert obs[codec.block("first_turn_done")].sum() == 0
+    state.apply(PASS)
+    nxt = state.seat
+    obs = codec.encode_state(state, nxt)
+    assert obs[codec.block("run")][0] == 1  # the next seat's run begins
+    assert obs[codec.block("own_played")][0] == 0
+    assert obs[codec.block("turn_plays")][0] == 0
+    done = obs[codec.block("first_turn_done")]
+    assert list(done) == [1 if r == (me - nxt) % 3 else 0 for r in range(3)]
 
 
 def test_observation_blocks_cover_the_vector() -> None:

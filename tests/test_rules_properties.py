@@ -20,6 +20,7 @@ from mextrain.rules import (
     RoundState,
     Rules,
     Tile,
+    TurnState,
     deal_round,
     tile_set,
 )
@@ -290,3 +291,100 @@ def test_pips_of_adds_up_the_tiles(max_pip: int, bits: int) -> None:
     ts = tile_set(max_pip)
     mask = bits & ts.all_mask
     assert ts.pips_of(mask) == sum(tile.pips for tile in ts.tiles_of(mask))
+
+
+TURN_HOUSE = [
+    {},
+    {"first_turn_run": True},
+    {"first_turn_run": True, "own_train_first": True},
+    {"mexican_after_first_round_of_turns": True},
+    {"marker_rule": "forced_pass", "first_turn_run": True},
+    {"draw_until_playable": True, "first_turn_run": True},
+]
+
+
+#: a double-4 set, 3 tiles a hand: seats go out in their first turn (on a run too)
+SMALL = {"max_pip": 4, "hand_size": {2: 3, 3: 3, 4: 3}, "rounds": [4, 3]}
+
+
+@settings(max_examples=80)
+@given(
+    preset=st.sampled_from(sorted(PRESET_SEATS)),
+    house=st.sampled_from(TURN_HOUSE),
+    small=st.booleans(),
+    seed=st.integers(0, 2**32),
+    pass_bias=st.floats(0.0, 0.9),
+)
+def test_every_seat_reads_the_engines_turn_state_from_the_history(
+    preset: str, house: dict[str, object], small: bool, seed: int, pass_bias: float
+) -> None:
+    """What the table does not show (a first-turn run, a play on one's own train this turn,
+    who has had a first turn) each seat reads from the public history exactly as the engine
+    keeps it, at every position and at the round's end."""
+    rng = random.Random(seed)
+    rules = Rules.preset(preset, **house, **(SMALL if small else {}))
+    seats = [p for p in PRESET_SEATS[preset] if p <= 4] if small else PRESET_SEATS[preset]
+    players = rng.choice(list(seats))
+    state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+    while True:
+        expected = state.turn_state()
+        for seat in range(players):
+            assert state.view(seat).turn_state() == expected
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        doubles = [a for a in legal if a.tile is not None and a.tile.is_double]
+        # passing ends a first-turn run early; doubles keep a turn going: take both often
+        if PASS in legal and len(legal) > 1 and rng.random() < pass_bias:
+            state.apply(PASS)
+        elif doubles and rng.random() < 0.5:
+            state.apply(rng.choice(doubles))
+        else:
+            state.apply(rng.choice(legal))
+
+
+def test_turn_state_agrees_where_a_seat_goes_out_on_its_first_turn_run() -> None:
+    """Going out stops the engine before it ends the run: the last tile, played away from
+    the seat's own train, leaves the run flag on in both readings."""
+    rules = Rules.preset("classic", first_turn_run=True, **SMALL)
+    found = 0
+    for seed in range(3000):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 2, 0, rng)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        last_seat, last = state.history[-1]
+        if state.ended == "out" and state.run and last.train != last_seat:
+            assert state.view(1 - last_seat).turn_state() == state.turn_state()
+            found += 1
+    assert found
+
+
+def test_turn_state_tells_what_the_table_does_not() -> None:
+    """A first-turn run stopped by a pass after a tile on the seat's own train: the turn
+    state says the run is on and the own train played (so the pass raises no marker), then
+    that the next seat's run begins."""
+    rules = Rules.preset("classic", first_turn_run=True)
+    for seed in range(200):
+        state = RoundState.new(rules, 2, 0, random.Random(seed))
+        me = state.seat
+        own = [a for a in state.legal_actions() if a.kind == "play" and a.train == me]
+        if not own:
+            continue
+        state.apply(own[0])
+        if state.seat == me and PASS in state.legal_actions():
+            break
+    else:
+        pytest.fail("no deal in 200 lets the starter play on its own train and stop")
+    during = state.turn_state()
+    assert during == TurnState(
+        turns=0, first_turn_done=(False, False), plays=1, own_played=True, run=True
+    )
+    assert state.view(1 - me).turn_state() == during
+    state.apply(PASS)  # stops the run; its own train was played, so no marker
+    after = state.turn_state()
+    done = (True, False) if me == 0 else (False, True)
+    # the other seat's run begins
+    assert after == TurnState(turns=1, first_turn_done=done, plays=0, own_played=False, run=True)
+    assert state.view(me).turn_state() == after
+    assert not state.markers >> me & 1

@@ -22,7 +22,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from mextrain.rules import DRAW, MEXICAN, PASS, Action, RoundState, Rules, SeatView
+from mextrain.rules import DRAW, MEXICAN, PASS, Action, RoundState, Rules, SeatView, TurnState
 from mextrain.rules.tiles import iter_bits, tile_set
 
 __all__ = ["ActionCodec", "ObservationCodec"]
@@ -120,6 +120,10 @@ class ObservationCodec:
             ("starter", players),  # the relative seat that started the round (one-hot)
             ("drew", 1),  # the seat to move has drawn this turn
             ("owes_follow_up", 1),  # the seat to move owes a double's follow-up
+            ("turn_plays", 1),  # tiles the seat to move has played this turn, / tiles in set
+            ("own_played", 1),  # ... one of them on its own train (a pass raises no marker)
+            ("run", 1),  # the seat to move is on its first-turn run
+            ("first_turn_done", players),  # per relative seat, it has ended its first turn
             ("round", 1),  # rounds played before this one, / rounds in the match
             ("totals", players),  # match totals per relative seat, / 500 (clipped)
         )
@@ -156,6 +160,7 @@ class ObservationCodec:
             None if view.ended is not None else view.current_seat,
             view.drew,
             view.owes_follow_up,
+            view.turn_state(),
             view.starter,
             view.round_index,
             totals,
@@ -182,6 +187,7 @@ class ObservationCodec:
             None if state.ended is not None else state.current_seat,
             state.drew,
             state.owe,
+            state.turn_state(),
             state.starter,
             state.round_index,
             totals,
@@ -199,6 +205,7 @@ class ObservationCodec:
         to_move: int | None,
         drew: bool,
         owes_follow_up: bool,
+        turn: TurnState,
         starter: int,
         round_index: int,
         totals: Sequence[int] | None,
@@ -242,6 +249,15 @@ class ObservationCodec:
                 ones.append(off["drew"])
             if owes_follow_up:
                 ones.append(off["owes_follow_up"])
+            if turn.plays:
+                put.append((off["turn_plays"], turn.plays / tiles))
+            if turn.own_played:
+                ones.append(off["own_played"])
+            if turn.run:
+                ones.append(off["run"])
+        for seat, done in enumerate(turn.first_turn_done):
+            if done:
+                ones.append(off["first_turn_done"] + rel(seat))
         ones.append(off["starter"] + rel(starter))
         put.append((off["round"], round_index / self.rules.round_count))
         for seat, total in enumerate(totals or ()):

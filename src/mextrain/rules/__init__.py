@@ -9,6 +9,7 @@ from .match import Match, winners_of
 from .options import PRESET_NAMES, PRESETS, Rules
 from .round import RoundEnd, RoundState, deal_round
 from .tiles import Tile, TileFormatError, TileSet, iter_bits, parse_tile, show_value, tile_set
+from .turn import TurnState
 from .view import SeatView, TrainView
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "TileFormatError",
     "TileSet",
     "TrainView",
+    "TurnState",
     "deal_round",
     "iter_bits",
     "parse_action",

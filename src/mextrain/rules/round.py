@@ -19,6 +19,7 @@ from .actions import DRAW, MEXICAN, PASS, Action, parse_action, train_name
 from .errors import DealError, IllegalActionError
 from .options import Rules
 from .tiles import Tile, TileSet, parse_tile, tile_set
+from .turn import TurnState
 
 if TYPE_CHECKING:
     from .view import SeatView
@@ -477,6 +478,17 @@ class RoundState:
     @property
     def hand_sizes(self) -> list[int]:
         return [h.bit_count() for h in self.hands]
+
+    def turn_state(self) -> TurnState:
+        """Where the round stands within its turns (public: `SeatView.turn_state` reads the
+        same from the history)."""
+        return TurnState(
+            turns=self.turns,
+            first_turn_done=tuple(bool(self.first_done >> i & 1) for i in range(self.n)),
+            plays=self.plays,
+            own_played=self.own_played,
+            run=self.run,
+        )
 
     def train(self, train: int) -> list[Tile]:
         return list(self.train_tiles(train))

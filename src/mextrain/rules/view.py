@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .actions import MEXICAN, Action
 from .options import Rules
 from .tiles import Tile
+from .turn import TurnState, turn_state_of
 
 if TYPE_CHECKING:
     from .round import RoundEnd, RoundState
@@ -109,6 +110,14 @@ class SeatView(NamedTuple):
             history=tuple(state.history),
             ended=state.ended,
             scores=None if scores is None else tuple(scores),
+        )
+
+    def turn_state(self) -> TurnState:
+        """Where the round stands within its turns, read from the public history: what
+        the table alone does not show (a first-turn run, a play on the seat's own train this
+        turn, who has had a first turn). Equal to the engine's `RoundState.turn_state`."""
+        return turn_state_of(
+            self.rules, self.players, self.starter, self.history, self.current_seat, self.ended
         )
 
     @property
