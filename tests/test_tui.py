@@ -1191,10 +1191,61 @@ def test_the_replay_viewer_steps_through_a_record_with_every_hand_shown() -> Non
     run(scenario)
 
 
+def test_the_replay_viewer_shows_the_match_so_far_and_its_winner_at_the_end() -> None:
+    """At a round's end the viewer shows the score sheet of the match so far; at the end of
+    the last round, the winner too, in the viewer's language."""
+    records = Path(__file__).parent / "records"
+    complete = load_record((records / "double6_complete.json").read_bytes())
+    winner = replay_record(complete).match.winners
+    in_progress = load_record((records / "double6_in_progress.json").read_bytes())
+    fi = Translator("fi")
+
+    async def scenario() -> None:
+        app = WatchApp(complete, "fi", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert fi("game.total") not in plain(app.query_one("#w-hands", Static))
+            await pilot.press("end")
+            shown = plain(app.query_one("#w-hands", Static))
+            names = complete.players[winner[0]]
+            assert fi("tui.match_end.winner", names=names) in shown
+            assert fi("game.total") in shown
+            await pilot.press("q")
+        app = WatchApp(in_progress, "en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("end")  # the first of two rounds: no winner yet
+            shown = plain(app.query_one("#w-hands", Static))
+            assert app.state.is_over
+            assert "Total" in shown
+            assert "winner" not in shown.lower()
+            await pilot.press("q")
+
+    run(scenario)
+
+
 def test_the_replay_command_has_a_watch_flag() -> None:
     result = CliRunner().invoke(main, ["replay", "--help"])
     assert result.exit_code == 0
     assert "--watch" in result.output
+    assert "--lang" in result.output
+
+
+def test_replay_lang_is_for_the_viewer_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--lang` without `--watch` is refused (the report is in English); with it, the
+    viewer opens in that language."""
+    path = str(Path(__file__).parent / "records" / "double6_complete.json")
+    refused = CliRunner().invoke(main, ["replay", path, "--lang", "fr"])
+    assert refused.exit_code == 2
+    assert "--lang sets the language of --watch" in refused.output
+    opened: list[str | None] = []
+    monkeypatch.setattr(
+        "mextrain.tui.watch.watch_record", lambda record, lang=None: opened.append(lang)
+    )
+    monkeypatch.setattr("mextrain.cli.replay._has_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["replay", path, "--watch", "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    assert opened == ["it"]
 
 
 def test_light_terminals_get_a_light_theme() -> None:

@@ -12,6 +12,7 @@ from typing import Any
 
 import click
 
+from mextrain.i18n import LANGUAGES
 from mextrain.records import (
     IllegalRecordError,
     RecordError,
@@ -30,11 +31,21 @@ from ._common import terminal_safe
 @click.option(
     "--watch", is_flag=True, help="Step through the game in the terminal, all hands shown."
 )
-def replay(file: str, as_json: bool, watch: bool) -> None:
+@click.option(
+    "--lang",
+    default=None,
+    type=click.Choice(LANGUAGES),
+    help="Language of --watch (default: from the locale).",
+)
+def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
     """Replay a game record FILE (or - for standard input) and check it against its rules.
 
     Exit status: 0 a legal record, 1 a record that breaks a rule, 2 not a record.
     """
+    if lang is not None and not watch:
+        raise click.UsageError(
+            "--lang sets the language of --watch; the report and --json are in English"
+        )
     if watch:
         # the viewer reads its keys from the terminal: a record piped in, or no terminal,
         # would leave it running with no way to step or quit
@@ -45,7 +56,7 @@ def replay(file: str, as_json: bool, watch: bool) -> None:
                 "--watch needs a record file: standard input is where its keys come from",
                 param_hint="FILE",
             )
-        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        if not _has_terminal():
             raise click.UsageError("--watch needs a terminal to show the game in")
     try:
         result = replay_record(load_record(_read(file)))
@@ -58,12 +69,16 @@ def replay(file: str, as_json: bool, watch: bool) -> None:
     if watch:
         from mextrain.tui.watch import watch_record
 
-        watch_record(result.record)
+        watch_record(result.record, lang)
         return
     if as_json:
         _print_json(result.to_json_dict())
     else:
         click.echo(describe_result(result))
+
+
+def _has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _read(file: str) -> bytes:

@@ -18,6 +18,7 @@ from .render import (
     describe_action,
     escape,
     round_result_markup,
+    score_sheet_markup,
     status_markup,
     trains_markup,
 )
@@ -124,7 +125,15 @@ class WatchApp(App[None]):
         trains = trains_markup(view, t, self.names, clickable=False)
         self.query_one("#w-trains", Static).update(trains)
         if state.is_over:
+            # the round's result, then the match so far: the score sheet, and at the end of
+            # a whole match its winners
+            match = self.match_so_far()
             hands = round_result_markup(state, t, self.names, state.hand)
+            if match.is_complete:
+                winners = [escape(self.names[s]) for s in match.winners]
+                key = "tui.match_end.winner" if len(winners) == 1 else "tui.match_end.winners"
+                hands += f"\n\n[b]{t(key, names=', '.join(winners))}[/b]"
+            hands += "\n\n" + score_sheet_markup(match, t, self.names)
         else:
             lines = [f"[b]{t('tui.watch.hands')}[/b]"]
             for seat, name in enumerate(self.names):
