@@ -90,6 +90,27 @@ def test_each_persons_games_wins_points_and_opponents_match_the_games_played() -
     assert {p.name for p in summarize(history.games, "ANA")} == {"Ana", "ana"}
 
 
+def test_a_person_without_a_chosen_name_is_one_person_in_every_language() -> None:
+    """ "Player 1" in English and "Joueur 1" in French are the default name of the person at
+    seat 1: one person, shown in the reader's language, and found by either name. A default
+    name at another seat ("Player 2") is another person; a name chosen stays as it is."""
+    played([("human", "Player 1"), ("greedy", "Greedy 2")], 1)
+    played([("human", "Joueur 1"), ("greedy", "Glouton 2")], 2)
+    played([("human", "Pelaaja 1"), ("human", "Pelaaja 2")], 3)
+    played([("human", "Ana"), ("greedy", "Greedy 2")], 4)
+    games = read_history().games
+    it = Translator("it")
+    people = {p.name: p for p in summarize(games, t=it)}
+    assert set(people) == {"Giocatore 1", "Giocatore 2", "Ana"}
+    assert people["Giocatore 1"].games == 3
+    assert people["Giocatore 2"].games == 1
+    for asked in ("joueur 1", "Player 1", "Giocatore 1"):
+        found = summarize(games, asked, Translator("en"))
+        assert [(p.name, p.games) for p in found] == [("Player 1", 3)]
+    # without a language every name is its own person, as the records have them
+    assert {p.name for p in summarize(games)} >= {"Player 1", "Joueur 1", "Pelaaja 1"}
+
+
 def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     played([("human", "Ana"), ("greedy", "Greedy 2")], 1)
     games = data_dir / "games"

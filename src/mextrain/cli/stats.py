@@ -42,7 +42,8 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
             f"statistics need the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
         ) from None
     history = read_history(folder)
-    people = summarize(history.games, name)
+    t = Translator(normalise_language(lang) or detect_language())
+    people = summarize(history.games, name, t)
     if as_json:
         finished = sum(g.complete for g in history.games)
         doc = {
@@ -54,6 +55,5 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
         }
         click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
         return
-    t = Translator(normalise_language(lang) or detect_language())
     # names come from saved files, which anyone may have written
     click.echo(terminal_safe(stats_text(history, people, t, name), keep="\n"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from mextrain.i18n import Translator
+from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.sim.stats import wilson_interval
 
@@ -177,13 +177,32 @@ def level_name(level: str, t: Translator) -> str:
     return t(key) if t.has(key) else level
 
 
-def summarize(games: Iterable[PlayedGame], name: str | None = None) -> list[PersonStats]:
-    """Per person (or only ``name``, compared without case): most finished games first."""
+def summarize(
+    games: Iterable[PlayedGame], name: str | None = None, t: Translator | None = None
+) -> list[PersonStats]:
+    """Per person (or only ``name``, compared without case): most finished games first.
+
+    With ``t``, a default name in any language ("Joueur 1", the person at seat 1 who chose
+    no name, in a game played in French) is that language's ("Player 1" in English), so a
+    person who never chose a name is one person whatever language each game was played in;
+    ``name`` may be given in either."""
     people: dict[str, PersonStats] = {}
+    defaults: dict[int, tuple[set[str], str]] = {}
+
+    def canonical(who: str, seat: int) -> str:
+        if t is None:
+            return who
+        if seat not in defaults:
+            number = seat + 1
+            every = {Translator(lang)("tui.name.player", number=number) for lang in LANGUAGES}
+            defaults[seat] = ({n.casefold() for n in every}, t("tui.name.player", number=number))
+        folded, mine = defaults[seat]
+        return mine if who.casefold() in folded else who
+
     for game in games:
         for seat in game.people:
-            who = game.players[seat]
-            if name is not None and who.casefold() != name.casefold():
+            who = canonical(game.players[seat], seat)
+            if name is not None and who.casefold() != canonical(name, seat).casefold():
                 continue
             stats = people.setdefault(who, PersonStats(who))
             if not game.complete:

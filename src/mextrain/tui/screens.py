@@ -466,7 +466,8 @@ class StatsScreen(Closable):
         history = read_history()
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
-            yield Static(escape(stats_text(history, summarize(history.games), self.t)), id="stats")
+            people = summarize(history.games, t=self.t)
+            yield Static(escape(stats_text(history, people, self.t)), id="stats")
         yield Static(escape(self.t("tui.close")), classes="dialog-keys")
 
 
