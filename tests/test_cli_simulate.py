@@ -38,6 +38,7 @@ def test_json_contract() -> None:
         "rounds_per_game",
         "seed",
         "entries",
+        "pairs",
         "rounds_per_second",
         "actions_per_second",
     ]
@@ -63,6 +64,17 @@ def test_json_contract() -> None:
         assert entry["rating"]["sigma"] > 0
     # every game has its winners: split wins add up to the number of games
     assert sum(e["wins"] for e in doc["entries"]) == pytest.approx(6)
+    assert [p["entries"] for p in doc["pairs"]] == [[0, 1], [0, 2], [1, 2]]
+    for pair in doc["pairs"]:
+        assert list(pair) == [
+            "entries",
+            "win_rate_difference",
+            "win_rate_difference_ci95",
+            "mean_score_difference",
+            "mean_score_difference_ci95",
+        ]
+        lo, hi = pair["win_rate_difference_ci95"]
+        assert lo <= pair["win_rate_difference"] <= hi
     assert doc["rounds_per_second"] > 0
     assert doc["actions_per_second"] > doc["rounds_per_second"]
 

@@ -391,6 +391,29 @@ def test_the_text_table_shows_split_wins_unrounded() -> None:
     assert sum(map(float, shown)) == pytest.approx(4, abs=0.002)
 
 
+def test_the_text_shows_paired_differences_every_pair_for_a_few_entries() -> None:
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 6, 0)
+    results = [fake(g, totals, 2) for g, totals in enumerate([(0, 9)] * 3 + [(4, 2)] * 3)]
+    report = summarise(cfg, results, seconds=1.0)
+    (pair,) = report.pairs
+    # deals of two games: (0, 9) twice, a wins both (+1, -9 points); (0, 9) and (4, 2),
+    # one each (0, -3.5); (4, 2) twice, b wins both (-1, +2)
+    assert pair.win_rate_difference == pytest.approx((1 + 0 - 1) / 3)
+    assert pair.mean_score_difference == pytest.approx((-9 - 3.5 + 2) / 3)
+    text = report.to_text()
+    assert "Paired differences on the same deals (first less second):" in text
+    assert "   0-1     +0.000" in text
+    # five entries: entry 0 against each other in the text, every pair in the JSON
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 5, tuple("abcde"), 5, 0)
+    report = summarise(cfg, [fake(g, (g, 1, 2, 3, 4), 5) for g in range(5)], seconds=1.0)
+    assert len(report.to_dict()["pairs"]) == 10
+    text = report.to_text()
+    assert "entry 0 less each other (--json has every pair)" in text
+    assert "   0-4 " in text
+    assert "   1-2 " not in text
+    assert text.count("n/a") == 4 * 2 + 5  # one deal: no interval anywhere
+
+
 def test_no_measured_time_gives_no_speed_not_infinity() -> None:
     # the wall clock can step back between a run's first and last game
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 2, 0)

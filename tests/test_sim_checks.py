@@ -289,6 +289,36 @@ def test_report_matches_raw_results(mixed_run) -> None:
         assert entry["mean_score_ci95"] == pytest.approx([slo, shi], rel=1e-8)
 
 
+def test_paired_differences_match_raw_results(mixed_run) -> None:
+    """Every two entries, first less second: the mean difference and a t interval over the
+    per-deal differences (scipy), for wins and points per round."""
+    config, results = mixed_run
+    report = summarise(config, results, 1.0)
+    n_deals = config.games // config.players
+    pairs = report.to_dict()["pairs"]
+    assert [p["entries"] for p in pairs] == [[0, 1], [0, 2], [1, 2]]
+    for p in pairs:
+        a, b = p["entries"]
+        for key, values in [
+            ("win_rate_difference", [g.wins[a] - g.wins[b] for g in results]),
+            ("mean_score_difference", [(g.totals[a] - g.totals[b]) / 2 for g in results]),
+        ]:
+            per_deal = [
+                sum(v for g, v in zip(results, values, strict=True) if g.deal == k) / config.players
+                for k in range(n_deals)
+            ]
+            m = sum(per_deal) / n_deals
+            assert p[key] == pytest.approx(m)
+            se = statistics.stdev(per_deal) / math.sqrt(n_deals)
+            lo, hi = scipy_stats.t.interval(0.95, n_deals - 1, loc=m, scale=se)
+            assert p[key + "_ci95"] == pytest.approx([lo, hi], rel=1e-8)
+        entries = report.entries
+        assert p["win_rate_difference"] == pytest.approx(entries[a].win_rate - entries[b].win_rate)
+        assert p["mean_score_difference"] == pytest.approx(
+            entries[a].mean_score - entries[b].mean_score
+        )
+
+
 def test_ratings_match_independent_openskill(mixed_run) -> None:
     from openskill.models import PlackettLuce
 
@@ -311,6 +341,9 @@ def test_single_deal_has_null_mean_interval() -> None:
     report = simulate("classic", 2, ["random", "greedy"], games=2, seed=1, rounds=1, jobs=1)
     for entry in report.to_dict()["entries"]:
         assert entry["mean_score_ci95"] == [None, None]
+    (pair,) = report.to_dict()["pairs"]
+    assert pair["win_rate_difference_ci95"] == [None, None]
+    assert pair["mean_score_difference_ci95"] == [None, None]
     assert "n/a" in report.to_text()
     json.dumps(report.to_dict(), allow_nan=False)  # valid strict JSON
 

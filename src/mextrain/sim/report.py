@@ -9,6 +9,12 @@
   accounted for. With a single deal there is no interval (``null``).
 - **Rating**: openskill's Plackett-Luce model, one team per entry, ranked by total (ties
   share a rank), updated game by game in game order.
+- **Paired differences**: for every two entries, the difference of their win rates and of
+  their points per round, each with a Student t interval over deals of the per-deal
+  differences. Both entries played the same deals in every seat, so the deal's luck
+  cancels in the difference: this is the comparison to read when asking whether one bot
+  beats another, far narrower than two separate intervals suggest when the deals differ
+  more than the bots do.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from openskill.models import PlackettLuce
 from .games import GameResult, SimConfig
 from .stats import mean_interval, wilson_interval
 
-__all__ = ["EntryStats", "SimReport", "summarise"]
+__all__ = ["EntryStats", "PairStats", "SimReport", "summarise"]
 
 
 def _maybe(x: float) -> float | None:
@@ -55,6 +61,31 @@ class EntryStats:
 
 
 @dataclass(frozen=True, slots=True)
+class PairStats:
+    """Entry ``a`` against entry ``b`` on the same deals: ``a``'s figure less ``b``'s."""
+
+    a: int
+    b: int
+    win_rate_difference: float
+    win_rate_difference_ci95: tuple[float, float]  # NaN when there is a single deal
+    mean_score_difference: float
+    mean_score_difference_ci95: tuple[float, float]  # NaN when there is a single deal
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "entries": [self.a, self.b],
+            "win_rate_difference": self.win_rate_difference,
+            "win_rate_difference_ci95": [_maybe(x) for x in self.win_rate_difference_ci95],
+            "mean_score_difference": self.mean_score_difference,
+            "mean_score_difference_ci95": [_maybe(x) for x in self.mean_score_difference_ci95],
+        }
+
+
+#: the text table lists every pair up to this many entries, else the first entry's pairs
+TEXT_PAIRS_UP_TO = 4
+
+
+@dataclass(frozen=True, slots=True)
 class SimReport:
     rules: str | dict[str, Any]
     players: int
@@ -65,6 +96,8 @@ class SimReport:
     rounds: int
     actions: int
     seconds: float
+    #: every two entries ``a < b``, in order (0-1, 0-2, ..., 1-2, ...)
+    pairs: tuple[PairStats, ...] = ()
 
     @property
     def rounds_per_second(self) -> float | None:
@@ -84,6 +117,7 @@ class SimReport:
             "rounds_per_game": self.rounds_per_game,
             "seed": self.seed,
             "entries": [e.to_dict() for e in self.entries],
+            "pairs": [p.to_dict() for p in self.pairs],
             "rounds_per_second": self.rounds_per_second,
             "actions_per_second": self.actions_per_second,
         }
@@ -114,6 +148,7 @@ class SimReport:
                 f"{i:>2}  {e.bot:<{width}} {_wins(e.wins):>8} {e.win_rate:>9.3f} {win_ci:>17} "
                 f"{e.mean_score:>9.2f} {score_ci:>17} {rating:>15}"
             )
+        lines.extend(self._pairs_text())
         lines.append("")
         rounds, actions = self.rounds_per_second, self.actions_per_second
         speed = (
@@ -126,6 +161,36 @@ class SimReport:
             f"{speed}"
         )
         return "\n".join(lines)
+
+    def _pairs_text(self) -> list[str]:
+        """The paired differences: every pair for a few entries, else entry 0's."""
+        if len(self.entries) <= TEXT_PAIRS_UP_TO:
+            shown = list(self.pairs)
+            head = "Paired differences on the same deals (first less second):"
+        else:
+            shown = [p for p in self.pairs if p.a == 0]
+            head = (
+                "Paired differences on the same deals, entry 0 less each other "
+                "(--json has every pair):"
+            )
+        if not shown:
+            return []
+        lines = [
+            "",
+            head,
+            f"{'pair':>6}  {'win rate':>9} {'95% interval':>17} "
+            f"{'pts/round':>9} {'95% interval':>17}",
+        ]
+        for p in shown:
+            lo, hi = p.win_rate_difference_ci95
+            win_ci = "n/a" if math.isnan(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
+            lo, hi = p.mean_score_difference_ci95
+            score_ci = "n/a" if math.isnan(lo) else f"[{lo:+6.2f}, {hi:+6.2f}]"
+            lines.append(
+                f"{f'{p.a}-{p.b}':>6}  {p.win_rate_difference:>+9.3f} {win_ci:>17} "
+                f"{p.mean_score_difference:>+9.2f} {score_ci:>17}"
+            )
+        return lines
 
 
 def _ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, float]]:
@@ -176,6 +241,16 @@ def summarise(
                 rating_sigma=ratings[e][1],
             )
         )
+    pairs = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            win_diff = deal_means(results, [r.wins[a] - r.wins[b] for r in results])
+            score_diff = deal_means(
+                results, [(r.totals[a] - r.totals[b]) / rounds_per_game for r in results]
+            )
+            wd, wlo, whi = mean_interval(win_diff)
+            sd, slo, shi = mean_interval(score_diff)
+            pairs.append(PairStats(a, b, wd, (wlo, whi), sd, (slo, shi)))
     return SimReport(
         rules=config.rules.to_spec() if rules_spec is None else rules_spec,
         players=n,
@@ -186,6 +261,7 @@ def summarise(
         rounds=sum(len(r.round_scores) for r in results),
         actions=sum(r.actions for r in results),
         seconds=seconds,
+        pairs=tuple(pairs),
     )
 
 
