@@ -149,6 +149,16 @@ def test_random_games_keep_every_invariant(game: tuple[Rules, int, int, int]) ->
         assert not any(state.has_legal_play(s) for s in range(players))
     if not rules.double_blank_points and not rules.unsatisfied_double_penalty:
         assert scores == [state.ts.pips_of(h) for h in state.hands]
+    parts = state.score_parts()
+    assert parts is not None
+    assert [p.total for p in parts] == scores
+    assert [p.pips for p in parts] == [state.ts.pips_of(h) for h in state.hands]
+    blank = state.ts.double_id[0]
+    for seat, p in enumerate(parts):
+        holds_blank = bool(state.hands[seat] >> blank & 1)
+        assert p.double_blank == (rules.double_blank_points if holds_blank else 0)
+        owed = sum(by == seat for by in state.double_by) if seat != state.out_seat else 0
+        assert p.penalty == rules.unsatisfied_double_penalty * owed
 
 
 @settings(max_examples=25)

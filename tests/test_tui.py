@@ -32,6 +32,7 @@ from mextrain.rules import (
     Action,
     IllegalActionError,
     Match,
+    RoundState,
     Rules,
     SeatView,
 )
@@ -1079,6 +1080,40 @@ def test_wide_names_keep_the_columns_of_trains_results_and_score_sheet() -> None
     assert len(ends) == 1, lines
     sheet = Content.from_markup(score_sheet_markup(match, t, WIDE_NAMES)).plain.split("\n")
     assert {cell_len(line) for line in sheet[:2]} == {cell_len(sheet[0])}, sheet[:2]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_round_points_say_which_part_is_not_the_pips_left(lang: str) -> None:
+    """Under double_blank_points and unsatisfied_double_penalty a seat's points are more
+    than its tiles' pips: the round's result says what the rest is, in the player's words."""
+    rules = Rules.preset("relaxed", double_blank_points=50, unsatisfied_double_penalty=10)
+    t = Translator(lang)
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 4, 0, rng)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        parts = state.score_parts()
+        assert parts is not None
+        blank = [s for s, p in enumerate(parts) if p.double_blank]
+        owed = [s for s, p in enumerate(parts) if p.penalty]
+        if blank and owed and blank != owed:
+            break
+    else:
+        pytest.fail("no round in 400 leaves the 0-0 in one hand and an open double")
+    names = ["Ana", "Ben", "Cy", "Di"]
+    lines = Content.from_markup(round_result_markup(state, t, names, state.hand)).plain
+    rows = lines.split("\n")[2:]
+    for seat, row in enumerate(rows):
+        part = parts[seat]
+        assert t.plural("tui.round_end.points", part.total) in row
+        assert (t("tui.round_end.double_blank", points=50) in row) == bool(part.double_blank)
+        count = part.penalty // 10
+        penalty = t.plural("tui.round_end.penalty", count, points=part.penalty)
+        assert (penalty in row) == bool(part.penalty)
+    assert t.plural("tui.round_end.penalty", 2, points=20) != t.plural(
+        "tui.round_end.penalty", 1, points=20
+    )
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -7,7 +7,7 @@ from .actions import DRAW, MEXICAN, PASS, Action, ActionFormatError, parse_actio
 from .errors import DealError, IllegalActionError, RulesError
 from .match import Match, winners_of
 from .options import PRESET_NAMES, PRESETS, Rules
-from .round import RoundEnd, RoundState, deal_round
+from .round import RoundEnd, RoundState, ScoreParts, deal_round
 from .tiles import Tile, TileFormatError, TileSet, iter_bits, parse_tile, show_value, tile_set
 from .turn import TurnState
 from .view import SeatView, TrainView
@@ -27,6 +27,7 @@ __all__ = [
     "RoundState",
     "Rules",
     "RulesError",
+    "ScoreParts",
     "SeatView",
     "Tile",
     "TileFormatError",

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .actions import DRAW, MEXICAN, PASS, Action, parse_action, train_name
 from .errors import DealError, IllegalActionError
@@ -24,7 +24,7 @@ from .turn import TurnState
 if TYPE_CHECKING:
     from .view import SeatView
 
-__all__ = ["Deal", "RoundEnd", "RoundState", "deal_round"]
+__all__ = ["Deal", "RoundEnd", "RoundState", "ScoreParts", "deal_round"]
 
 RoundEnd = Literal["out", "blocked"]
 
@@ -119,6 +119,18 @@ def deal_round(
     ts = tile_set(rules.max_pip)
     hands, boneyard = _deal_ids(rules, players, round_index, rng)
     return [ts.tiles_of(h) for h in hands], [ts.tiles[i] for i in boneyard]
+
+
+class ScoreParts(NamedTuple):
+    """A seat's points for a round, part by part (see `RoundState.score_parts`)."""
+
+    pips: int  # the pips of the tiles left in its hand
+    double_blank: int  # double_blank_points, if the 0-0 is among them
+    penalty: int  # unsatisfied_double_penalty, once per double it left unsatisfied
+
+    @property
+    def total(self) -> int:
+        return self.pips + self.double_blank + self.penalty
 
 
 class RoundState:
@@ -517,6 +529,31 @@ class RoundState:
     def oldest_open_double(self) -> int | None:
         """The train whose open double was played first, if any stands open."""
         return self.open_doubles[0] if self.open_doubles else None
+
+    def score_parts(self) -> list[ScoreParts] | None:
+        """Each seat's points for the round once it has ended, part by part: the pips left
+        in its hand, the extra points of a 0-0 left (``double_blank_points``) and the
+        penalties for its doubles left unsatisfied (``unsatisfied_double_penalty``, one
+        per double). Their totals are `scores`."""
+        if self.ended is None:
+            return None
+        ts = self.ts
+        blank = self.rules.double_blank_points
+        blank_id = ts.double_id[0]
+        penalty = self.rules.unsatisfied_double_penalty
+        owed = [0] * self.n
+        if penalty:
+            for seat in self.double_by:
+                if seat != self.out_seat:  # a seat that went out scores 0
+                    owed[seat] += penalty
+        return [
+            ScoreParts(
+                pips=ts.pips_of(hand),
+                double_blank=blank if blank and hand >> blank_id & 1 else 0,
+                penalty=owed[seat],
+            )
+            for seat, hand in enumerate(self.hands)
+        ]
 
     def scores(self) -> list[int] | None:
         """Each seat's points for the round once it has ended (lower is better)."""

@@ -257,7 +257,7 @@ def round_result_markup(
     state: RoundState, t: Translator, names: Sequence[str], tiles_of: Callable[[int], list[Tile]]
 ) -> str:
     """Each seat's tiles left and points at the end of a round."""
-    scores = state.scores() or [0] * len(names)
+    parts = state.score_parts()
     if state.ended == "out" and state.out_seat is not None:
         head = t("game.ended.out", who=escape(names[state.out_seat]))
     else:
@@ -266,8 +266,20 @@ def round_result_markup(
     width = max(cell_len(n) for n in names)
     for seat, name in enumerate(names):
         tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
-        points = t.plural("tui.round_end.points", scores[seat])
-        lines.append(f"{escape(fit(name, width))}  {fit(points, 10, right=True)}  {tiles}")
+        part = parts[seat] if parts is not None else None
+        points = t.plural("tui.round_end.points", part.total if part else 0)
+        line = f"{escape(fit(name, width))}  {fit(points, 10, right=True)}  {tiles}"
+        # points that are not the pips left: a 0-0 left, doubles left open
+        extra = []
+        if part and part.double_blank:
+            extra.append(t("tui.round_end.double_blank", points=part.double_blank))
+        if part and part.penalty:
+            rules = state.rules
+            count = part.penalty // rules.unsatisfied_double_penalty
+            extra.append(t.plural("tui.round_end.penalty", count, points=part.penalty))
+        if extra:
+            line += f"  [dim]({escape(' · '.join(extra))})[/dim]"
+        lines.append(line)
     return "\n".join(lines)
 
 
