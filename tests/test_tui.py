@@ -35,6 +35,7 @@ from mextrain.rules import (
     RoundState,
     Rules,
     SeatView,
+    Tile,
 )
 from mextrain.tui import (
     GameSession,
@@ -763,6 +764,19 @@ def test_undo_against_bots_by_key() -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> None:
+    """The message line holds at most 3 lines at 80 columns: the longest hint, three moves
+    onto the trains of people with the longest names and a chance each, fits (the
+    Finnish, French and Italian chances once needed a fourth line)."""
+    t = Translator(lang)
+    names = ["A" * 24, "Bb " * 7 + "Bbb", "C" * 24, "D"]
+    moves = [hint_words(Action.play(Tile(12, 11), train), 3, t, names) for train in (0, MEXICAN, 2)]
+    chances = [t("tui.hint.chance", move=move, chance=100) for move in moves]
+    text = t("tui.hint.text", hints=" · ".join(chances))
+    assert len(Content(text).wrap(SIZE[0])) <= 3, text
+
+
 def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=23)
@@ -884,6 +898,30 @@ def test_every_language_renders_the_main_screens(lang: str) -> None:
                 widget = table.query_one(widget_id, Static)
                 assert widget.region.right <= SIZE[0]
                 assert len(plain(widget)) <= SIZE[0]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_start_screen_choice_fits_its_line_at_80_columns(lang: str) -> None:
+    """A choice too long for its box wraps onto a second line ("Ihminen (tällä
+    näppäimistöllä)" did, in Finnish): every option of the rules and seat boxes fits."""
+
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), lang), lang=lang, delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            for box_id in ("#preset", "#seat-0"):
+                options = list(app.screen.query_one(box_id, Select)._options)
+                for _, value in options:
+                    if value is Select.NULL:
+                        continue
+                    # (a new rule set builds the screen again: find the box afresh)
+                    app.screen.query_one(box_id, Select).value = value
+                    await pilot.pause()
+                    await pilot.pause()
+                    box = app.screen.query_one(box_id, Select)
+                    assert box.region.height == 1, (box_id, value)
 
     run(scenario)
 

@@ -67,7 +67,7 @@ CSS = """
 #pass-text { width: 100%; content-align: center middle; text-align: center; }
 #start { padding: 0 1; }
 #start .row { height: auto; }
-#start .field { width: 24; padding: 0 1 0 0; }
+#start .field { width: 12; padding: 0 1 0 0; }
 #start Checkbox { border: none; padding: 0; height: 1; }
 #start-keys { dock: bottom; height: 1; background: $boost; }
 #start Select { width: 1fr; }
