@@ -410,6 +410,30 @@ def test_non_ascii_digits_are_not_readable(recs: dict[str, Doc], where: str, tex
     assert code == 2
 
 
+@pytest.mark.parametrize("space", ["\t", "\n", "\u00a0", "\u2003"])
+@pytest.mark.parametrize("where", ["bone", "action"])
+def test_only_spaces_may_stand_around_the_parts(
+    recs: dict[str, Doc], where: str, space: str
+) -> None:
+    """ "Spaces around the parts are allowed": ASCII spaces, so "2 : 5-12 @ M" reads; a tab,
+    a line break or another kind of space makes the text unreadable (exit 2)."""
+    doc = copy.deepcopy(recs["one"])
+    if where == "bone":
+        bone = doc["rounds"][0]["boneyard"]
+        i = bone.index("7-8")
+        bone[i] = " 7 - 8 "
+        assert outcome(doc)[0] == 0
+        bone[i] = f"7-8{space}"
+    else:
+        acts = doc["rounds"][0]["actions"]
+        seat, rest = acts[0].split(":")
+        acts[0] = f" {seat} : {rest.replace('@', ' @ ')} "
+        assert outcome(doc)[0] == 0
+        acts[0] = f"{seat}:{space}{rest}"
+    code, out = outcome(doc)
+    assert code == 2, out
+
+
 def test_action_breaking_rule_exit_1(recs: dict[str, Doc]) -> None:
     acts = recs["one"]["rounds"][0]["actions"]
     code, out = outcome(mutated(recs["one"], set_action(0, 0, "1:" + acts[1].split(":")[1])))

@@ -23,7 +23,9 @@ __all__ = [
 ]
 
 #: two ASCII numbers of any length (``13-1`` is readable, merely not in a double-12 set)
-_TILE_RE = re.compile(r"^\s*([0-9]+)\s*-\s*([0-9]+)\s*$")
+#: spaces (ASCII spaces only) around the numbers; a tab, a line break or another
+#: language's digits make the text unreadable
+_TILE_RE = re.compile(r"\A *([0-9]+) *- *([0-9]+) *\Z")
 
 
 class TileFormatError(ValueError):
