@@ -14,7 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.rules import (
+    DRAW,
+    PASS,
     PRESETS,
+    Action,
     DealError,
     Match,
     RoundState,
@@ -418,3 +421,45 @@ def test_rotation_fixes_the_later_starters() -> None:
     with pytest.raises(DealError):  # seat 0 starts round 1, not seat 1 again
         match.deal_next_round(hands, [Tile(0, 0)], 1)
     assert match.deal_next_round(hands, [Tile(0, 0)], 0).starter == 0
+
+
+def test_draw_until_playable_keeps_drawing_for_a_drawn_doubles_follow_up() -> None:
+    """docs/RULES.md's reading: the house rule lifts the one-draw limit ("instead of one
+    draw a turn"), the follow-up of a double included: seat 0 draws the 5-5, plays it,
+    finds no follow-up and draws again, where the base rules make it pass."""
+    ts = tile_set(6)
+    rules = Rules.preset("classic", max_pip=6, hand_size={2: 4}, draw_until_playable=True)
+    hands = [
+        [Tile(0, 1), Tile(0, 2), Tile(1, 2), Tile(0, 0)],
+        [Tile(3, 6), Tile(3, 4), Tile(4, 5), Tile(1, 1)],
+    ]
+    top = [Tile(2, 3), Tile(5, 6), Tile(5, 5), Tile(4, 4), Tile(3, 3)]
+    used = {*hands[0], *hands[1], *top, Tile(6, 6)}
+    boneyard = top + [t for t in ts.tiles if t not in used]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, starter=0)
+    for seat, action in [
+        (0, DRAW),
+        (0, DRAW),
+        (0, Action.play(Tile(5, 6), 0)),
+        (1, Action.play(Tile(3, 6), 1)),
+        (0, DRAW),
+        (0, Action.play(Tile(5, 5), 0)),
+    ]:
+        state.apply(action, seat)
+    assert state.current_seat == 0
+    assert state.drew
+    assert state.legal_actions() == [DRAW]
+    base = Rules.preset("classic", max_pip=6, hand_size={2: 4})
+    state = RoundState.from_deal(base, 2, 0, hands, boneyard, starter=0)
+    for seat, action in [
+        (0, DRAW),
+        (0, PASS),
+        (1, Action.play(Tile(3, 6), 1)),
+        (0, DRAW),
+        (0, Action.play(Tile(5, 6), 0)),
+        (1, Action.play(Tile(3, 4), 1)),
+        (0, DRAW),
+        (0, Action.play(Tile(5, 5), 0)),
+    ]:
+        state.apply(action, seat)
+    assert state.legal_actions() == [PASS]  # one draw a turn: a forced pass
