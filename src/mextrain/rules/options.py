@@ -172,7 +172,17 @@ class Rules:
             counts = [n for n, _ in changes["hand_size"]]
             changes["players"] = (min(counts), max(counts))
         rules = replace(self, **changes)
-        rules.validate()
+        try:
+            rules.validate()
+        except RulesError as err:
+            # two options that must agree: name the one this change set, not its partner
+            if (
+                err.code == "first_player_setup"
+                and "engine_setup" in changes
+                and "first_player" not in changes
+            ):
+                raise RulesError("engine_setup", err.message, code=err.code, **err.params) from None
+            raise
         return rules
 
     # -- validation ---------------------------------------------------------------------
