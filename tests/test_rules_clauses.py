@@ -375,7 +375,7 @@ def test_classic_first_turn_run_first_play_elsewhere_is_single():
         ({"first_turn_run": True, "first_turn": "single"}, "first_turn_run"),
         ({"max_pip": 6}, "hand_size"),
         ({"unsatisfied_double_penalty": -1}, "unsatisfied_double_penalty"),
-        ({"engine_setup": "holder_starts"}, "first_player"),
+        ({"engine_setup": "holder_starts"}, "engine_setup"),  # the option changed
         ({"bogus": 1}, "bogus"),
     ],
 )
