@@ -64,6 +64,12 @@ CASES: list[tuple[str, str, Callable[[], object]]] = [
         "hand_size",
         lambda: Rules.preset("classic", hand_size={"2": 7, "02": 6}),
     ),
+    (
+        "points",
+        "unsatisfied_double_penalty",
+        lambda: Rules.preset("classic", unsatisfied_double_penalty=10**19),
+    ),
+    ("max_rounds", "rounds", lambda: Rules.preset("classic", rounds=[12] * 101)),
     ("min_rounds", "rounds", lambda: Rules.preset("classic", rounds=0)),
     ("rounds_list", "rounds", lambda: Rules.preset("classic", rounds="x")),
 ]

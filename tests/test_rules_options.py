@@ -140,6 +140,9 @@ BAD_OPTIONS: list[tuple[dict[str, Any], set[str]]] = [
     ({"preset": "classic", "double_blank_points": True}, {"double_blank_points"}),
     ({"preset": "classic", "unsatisfied_double_penalty": -1}, {"unsatisfied_double_penalty"}),
     ({"preset": "classic", "unsatisfied_double_penalty": 2.5}, {"unsatisfied_double_penalty"}),
+    # bounded: a match's totals stay ordinary numbers (a database, a browser's JSON)
+    ({"preset": "classic", "unsatisfied_double_penalty": 1001}, {"unsatisfied_double_penalty"}),
+    ({"preset": "classic", "rounds": [12] * 101}, {"rounds"}),
     ({"preset": "classic", "rounds": [13]}, {"rounds"}),
     ({"preset": "classic", "rounds": [12, -1]}, {"rounds"}),
     ({"preset": "classic", "rounds": 14}, {"rounds"}),
@@ -213,6 +216,12 @@ def test_house_options_are_valid_and_round_trip(spec: dict[str, Any]) -> None:
         if key in ("preset", "rounds", "hand_size", "first_turn_run"):
             continue
         assert getattr(rules, key) == value, key
+
+
+def test_the_bounds_themselves_are_allowed() -> None:
+    rules = Rules.preset("classic", unsatisfied_double_penalty=1000, rounds=[12, 0] * 50)
+    assert rules.unsatisfied_double_penalty == 1000
+    assert rules.round_count == 100
 
 
 def test_rounds_option_sets_the_engines() -> None:

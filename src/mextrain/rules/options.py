@@ -37,6 +37,11 @@ _FLAGS = (
     "draw_until_playable",
 )
 _POINTS = ("double_blank_points", "unsatisfied_double_penalty")
+#: the most points a house penalty may charge for one double (a house rule of 10, 25 or
+#: 50 is usual; the bound keeps a match's totals ordinary numbers everywhere they go)
+MAX_PENALTY = 1000
+#: the most rounds a match may have: any engine sequence, repeats allowed, within reason
+MAX_ROUNDS = 100
 
 
 class RulesError(ValueError):
@@ -229,6 +234,14 @@ class Rules:
                 )
         if not self.rounds:
             raise RulesError("rounds", "needs at least one round", code="no_rounds")
+        if len(self.rounds) > MAX_ROUNDS:
+            raise RulesError(
+                "rounds",
+                f"a match has at most {MAX_ROUNDS} rounds, not {len(self.rounds)}",
+                code="max_rounds",
+                high=MAX_ROUNDS,
+                count=len(self.rounds),
+            )
         for pip in self.rounds:
             if not 0 <= pip <= self.max_pip:
                 raise RulesError(
@@ -359,11 +372,13 @@ def _normalise(key: str, value: Any) -> Any:
             )
         return value
     if key in _POINTS:
-        if not _is_int(value) or value < 0:
+        if not _is_int(value) or not 0 <= value <= MAX_PENALTY:
             raise RulesError(
                 key,
-                f"must be a whole number of points, 0 or more, not {show_value(value)}",
+                f"must be a whole number of points from 0 to {MAX_PENALTY}, "
+                f"not {show_value(value)}",
                 code="points",
+                high=MAX_PENALTY,
                 value=show_value(value),
             )
         return value
