@@ -533,6 +533,23 @@ def test_http_validation(client: TestClient) -> None:
     assert refusal(client.get("/api/tables/NOSUCH")) == "no_table"
     assert refusal(client.get("/api/games/999/record")) == "no_game"
     assert refusal(client.get("/api/games/999/replay")) == "no_game"
+    # a body over the limit is refused before it is read; one without a length, too
+    big = b'{"name": "' + b"A" * 70_000 + b'"}'
+    res = client.post("/api/tables", content=big, headers={"content-type": "application/json"})
+    assert (res.status_code, refusal(res)) == (413, "too_large")
+    res = client.post(
+        "/api/tables", content=iter([b'{"name": "Ana"}']), headers={"content-type": "x"}
+    )
+    assert (res.status_code, refusal(res)) == (411, "length_required")
+    # the framework's own refusals have the same shape as ours
+    assert (client.get("/api/nowhere").status_code, refusal(client.get("/api/nowhere"))) == (
+        404,
+        "not_found",
+    )
+    assert refusal(client.delete("/api/tables")) == "method"
+    for huge in (2**63, 10**20, 0, -5):  # past SQLite's integers, or no row id at all
+        assert refusal(client.get(f"/api/games/{huge}/record")) == "no_game"
+        assert refusal(client.get(f"/api/games/{huge}/replay")) == "no_game"
     assert refusal(client.post("/api/tables", json={**base, "seats": ["bot:nobody"]})) == "bot"
     too_many = client.post("/api/tables", json={**base, "options": {"rounds": 99}})
     assert refusal(too_many) == "options"

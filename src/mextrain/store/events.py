@@ -21,6 +21,9 @@ __all__ = [
     "StoredTable",
 ]
 
+#: the largest row id SQLite stores (a signed 64-bit integer)
+_MAX_ID = 2**63 - 1
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id       INTEGER PRIMARY KEY,
@@ -291,6 +294,8 @@ class Store:
         return game_id
 
     def game(self, game_id: int) -> StoredGame | None:
+        if not 0 < game_id <= _MAX_ID:  # SQLite's integers are 64-bit: no such game
+            return None
         rows = self._read(
             "SELECT id, table_id, finished, players, record FROM games WHERE id = ?", (game_id,)
         )
@@ -335,6 +340,8 @@ class Store:
 
     def humans_of(self, game_id: int) -> tuple[bool, ...]:
         """Per seat of a finished game: a person (True) or a bot at its end."""
+        if not 0 < game_id <= _MAX_ID:
+            return ()
         rows = self._read("SELECT human FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
         return tuple(bool(r[0]) for r in rows)
 

@@ -21,6 +21,7 @@ from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconn
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
@@ -60,6 +61,37 @@ log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
 #: tables one request may ask about (`GET /api/tables?codes=...`)
 MAX_CODES_ASKED = 50
+#: the largest request body read (a new table's settings take a few hundred bytes)
+MAX_BODY = 64 * 1024
+
+
+class BodyLimit:
+    """Refuse a request whose body is over ``limit`` bytes before anything reads it: 413
+    for a declared length over it, 411 for a body sent without a length (chunked), each
+    with the ``{"detail": {"code", "message"}}`` of every other refusal."""
+
+    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            length = headers.get(b"content-length")
+            refusal = None
+            if length is not None:
+                if not (length.isdigit() and int(length) <= self.limit):
+                    refusal = (413, "too_large", f"a request body is at most {self.limit} bytes")
+            elif b"chunked" in headers.get(b"transfer-encoding", b"").lower():
+                refusal = (411, "length_required", "a request body needs its Content-Length")
+            if refusal is not None:
+                status, code, message = refusal
+                response = JSONResponse(
+                    {"detail": {"code": code, "message": message}}, status_code=status
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
@@ -90,6 +122,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(BodyLimit)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        # refusals of ours carry {"code", "message"} already; the framework's own (an
+        # unknown address, a method not allowed) are given the same shape
+        given: object = exc.detail  # (typed as text; ours are objects)
+        if isinstance(given, dict):
+            return JSONResponse({"detail": given}, exc.status_code, headers=exc.headers)
+        code = {404: "not_found", 405: "method"}.get(exc.status_code, "http")
+        detail = {"code": code, "message": str(given)}
+        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -104,6 +104,8 @@ async function api(path, body) {
 function errorText(err) {
   if (!err) return "";
   const key = `web.error.${err.code}`;
+  // the framework's own refusals (an unknown address, a method) say nothing to a player
+  if (["not_found", "method", "http", "length_required"].includes(err.code)) return t("web.error.request");
   if (!err.code || err.code === "illegal" || !(key in STRINGS)) return err.message;
   return t(key, { detail: ruleText(err.rule) ?? err.message });
 }
@@ -311,6 +313,8 @@ function Lobby() {
   });
   const join = once(async () => {
     const c = code.trim().toUpperCase();
+    // a code is letters and digits: anything else ("AB/CD") would be another address
+    if (!/^[A-Z0-9]+$/.test(c)) throw new Error(t("web.error.no_table"));
     const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
     remember();
     localStorage.setItem(tokenKey(res.code), res.token);
