@@ -283,6 +283,14 @@ def test_an_open_double_on_the_players_own_train_is_on_your_train(
         ("   ", False),
         ("a\u202eb", False),  # turns what follows round
         ("a\nb", False),
+        ("Ana\u200d", False),  # a joiner that joins nothing: "Ana" to the eye
+        ("\u200dAna", False),
+        ("A\u200d\u200dna", False),
+        ("\ufe0fAna", False),  # a selector of nothing
+        ("\u2764\ufe0f", True),  # a red heart: its selector comes last
+        ("\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f", True),  # eye in a speech bubble
+        ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f", True),
+        ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", True),  # Persian: ZWNJ
     ],
 )
 def test_visible_text(text: str, visible: bool) -> None:
@@ -295,4 +303,5 @@ def test_names_told_apart_by_what_shows() -> None:
     from mextrain.i18n import name_key
 
     assert name_key("Ana") == name_key("ana\u200d") == name_key("ANA")
+    assert name_key("Ana") == name_key("\uff21\uff4e\uff41")  # full-width letters
     assert name_key("Ana") != name_key("Anna")

@@ -272,6 +272,10 @@ _JOINERS: Final = frozenset("\u200c\u200d\ufe0e\ufe0f") | frozenset(
 )
 
 
+#: the zero-width joiner and non-joiner: they join what stands on both sides of them
+_ZW: Final = frozenset("\u200c\u200d")
+
+
 #: characters Unicode calls printable that show nothing: fillers and blank patterns
 #: ("Ana" + U+3164 would read as a second "Ana")
 _BLANKS: Final = frozenset("\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
@@ -305,9 +309,16 @@ def is_visible_text(text: str) -> bool:
     blank fillers and no more than `MAX_MARKS_IN_A_ROW` accents on one letter."""
     seen = False
     marks = 0
+    previous = ""
     for ch in text:
         if ch in _JOINERS:
+            # inside what you see only: never first; a joiner (U+200C, U+200D) never
+            # last nor after another ("Ana" + U+200D would pass for "Ana")
+            if not previous or (ch in _ZW and previous in _ZW):
+                return False
+            previous = ch
             continue
+        previous = ch
         if not ch.isprintable() or ch in _BLANKS:
             return False
         if unicodedata.category(ch) in ("Mn", "Me"):
@@ -317,10 +328,12 @@ def is_visible_text(text: str) -> bool:
             continue
         marks = 0
         seen = seen or not ch.isspace()
-    return seen
+    return seen and previous not in _ZW
 
 
 def name_key(name: str) -> str:
-    """What tells two names apart: case and an emoji's invisible joiners do not ("Ana"
-    and "ana" + U+200D are one name)."""
-    return "".join(ch for ch in name if ch not in _JOINERS).casefold()
+    """What tells two names apart: case, an emoji's invisible joiners and the compatibility
+    forms of letters do not ("Ana", "ana" + U+200D and full-width "Ａｎａ" are one
+    name)."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(ch for ch in folded if ch not in _JOINERS).casefold()
