@@ -490,6 +490,8 @@ def test_http_validation(client: TestClient) -> None:
         refused = client.post("/api/tables", json={**base, "name": bot_like})
         assert refused.status_code == 422, bot_like
         assert "bots" in refused.json()["detail"]["message"]
+        assert refusal(refused) == "bot_name"  # words of its own on the page
+    assert refusal(client.post("/api/tables", json={**base, "name": "<b>"})) == "invalid"
     # an emoji made of several characters joined is one you can see
     for name in (
         "Botany",

@@ -143,7 +143,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
         message = f"{where}: {first.get('msg', 'not valid')}"
-        return JSONResponse({"detail": {"code": "invalid", "message": message}}, status_code=422)
+        # a name bots go by is refused in words of its own; anything else is "invalid"
+        code = "bot_name" if first.get("type") == "bot_name" else "invalid"
+        return JSONResponse({"detail": {"code": code, "message": message}}, status_code=422)
 
     def manager_of(request: Request | WebSocket) -> TableManager:
         manager: TableManager = request.app.state.manager

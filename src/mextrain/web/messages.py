@@ -20,6 +20,7 @@ from pydantic import (
     ValidationError,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from mextrain.i18n import LANGUAGES, Translator, is_visible_text
 
@@ -63,7 +64,10 @@ def _shown_name(name: str) -> str:
     if not is_visible_text(name):
         raise ValueError("a name is 1 to 24 characters you can see")
     if _BOT_LIKE.match(name):
-        raise ValueError(f"{name!r} is what bots are called here: choose another name")
+        # its own error type: the refusal's code (`bot_name`) tells the page which words
+        raise PydanticCustomError(
+            "bot_name", "{name} is what bots are called here: choose another name", {"name": name}
+        )
     return name
 
 
