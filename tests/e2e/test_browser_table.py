@@ -697,3 +697,71 @@ def test_a_player_in_another_tab_is_told_when_their_turn_comes(server: str, page
     assert page.evaluate("window.__closed") == 1
     # and the choice is remembered for the next table
     assert page.evaluate("localStorage.getItem('mextrain.notify')") == "1"
+
+
+def _replay_with_open_doubles(preset: str) -> dict[str, Any]:
+    """A replay's answer with one frame: a round of ``preset`` in which two doubles stand
+    open (random play that favours doubles, seeded)."""
+    import random
+
+    from mextrain.rules import RoundState, Rules
+    from mextrain.web.app import _frame
+
+    rules = Rules.preset(preset)
+    for seed in range(2000):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 4, 0, rng)
+        while not state.is_over and len(state.open_doubles) < 2:
+            legal = state.legal_actions()
+            doubles = [a for a in legal if a.tile is not None and a.tile.is_double]
+            state.apply(rng.choice(doubles or legal))
+        if len(state.open_doubles) >= 2:
+            break
+    return {
+        "players": ["Ana", "Ben", "Cy", "Di"],
+        "rounds": [{"engine": state.engine, "scores": None, "frames": [_frame(state, None)]}],
+        "totals": [0, 0, 0, 0],
+        "winners": [],
+        "bots": [None] * 4,
+        "open_doubles_block": rules.open_doubles_block,
+        "_open": [str(t) for t in state.open_doubles],
+    }
+
+
+def _answer(body: str, route: Any, request: Any = None) -> None:
+    route.fulfill(status=200, content_type="application/json", body=body)
+
+
+def test_open_doubles_look_as_the_rules_make_them(server: str, page: Any) -> None:
+    """Under classic the oldest open double is framed in red (cover it first) and a later
+    one dashed; under relaxed an open double blocks nobody: its ‼ only, no frame. The
+    replay shows the round's engine too (its first frame had no double-12 anywhere)."""
+    import json
+    from functools import partial
+
+    from playwright.sync_api import expect
+
+    for preset in ("classic", "relaxed"):
+        data = _replay_with_open_doubles(preset)
+        first, second = (-1 if t == "-1" else int(t) for t in data.pop("_open")[:2])
+        page.route("**/api/games/424242/replay", partial(_answer, json.dumps(data)))
+        page.goto(server + "/replay/424242")
+        trains = page.locator(".replay .trains .train")
+        expect(trains.first).to_contain_text("Engine")
+        engine = data["rounds"][0]["engine"]
+        expect(trains.first.locator(".tile")).to_have_count(1)
+        # trains in the page's order: the engine's row, the seats' trains, the Mexican
+        order = [0, 1, 2, 3, -1]
+        row = {owner: trains.nth(1 + i) for i, owner in enumerate(order)}
+        marks = page.locator(".replay .open-double-mark")
+        expect(marks).to_have_count(2)
+        if preset == "classic":
+            expect(row[first]).to_have_class(re.compile(r"\bopen-double\b(?!.*later)"))
+            expect(row[second]).to_have_class(re.compile(r"\bopen-double later\b"))
+        else:
+            for owner in (first, second):
+                expect(row[owner]).to_have_class(re.compile(r"\bopen-double-free\b"))
+            expect(page.locator(".replay .train.open-double")).to_have_count(0)
+        shot(page, f"13-open-doubles-{preset}")
+        page.unroute("**/api/games/424242/replay")
+        assert engine in range(13)

@@ -280,6 +280,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
         )
         frames["bots"] = _bots(game.players, store_of(request).humans_of(game_id))
+        frames["open_doubles_block"] = result.record.rules.open_doubles_block
         return frames
 
     @app.get("/api/stats")
@@ -474,6 +475,7 @@ def _frame(state: RoundState, action: str | None) -> dict[str, Any]:
         "action": action,
         "hands": [[str(t) for t in state.hand(seat)] for seat in range(state.n)],
         "trains": view["trains"],
+        "open_doubles": view["open_doubles"],
         "hand_sizes": view["hand_sizes"],
         "boneyard_size": view["boneyard_size"],
         "current_seat": view["current_seat"],

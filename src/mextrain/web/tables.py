@@ -662,6 +662,9 @@ class Table:
             "rules": self.config["rules"],
             "round_count": self.rules.round_count,
             "max_pip": self.rules.max_pip,
+            # whether an open double must be covered before anything else (the page
+            # marks it so only then)
+            "open_doubles_block": self.rules.open_doubles_block,
             "seats": [
                 {
                     "name": seat.name,

@@ -726,7 +726,7 @@ function TablePage({ code, big, lang }) {
           const key = String(tr.owner);
           const isTarget = targets.includes(key);
           const seatInfo = tr.owner === "M" ? null : table.seats[tr.owner];
-          const cls = ["train", isTarget ? "target" : "", tr.open_double ? "open-double" : "",
+          const cls = ["train", isTarget ? "target" : "", doubleClass(tr.owner, view.open_doubles, table.open_doubles_block),
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
           const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
@@ -737,6 +737,8 @@ function TablePage({ code, big, lang }) {
             `. ${tn("web.train_tiles", tr.tiles.length)}. ${t("web.open_end", { pip: tr.open_end })}` +
             (seatInfo ? `. ${tn("web.hand_count", view.hand_sizes[tr.owner])}` : "") +
             (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
+            (doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double"
+              ? `. ${t("web.double_first")}` : "") +
             (isTarget ? `. ${t("web.play_here")}` : "");
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${() => playOn(key)}>
@@ -1027,6 +1029,15 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
 
 // -- replay viewer ----------------------------------------------------------------------
 
+// An open double's look: under open_doubles_block the oldest one must be covered before
+// anything else (a red frame), the later ones after it (dashed); without that rule an
+// open double blocks nobody and gets only its ‼ mark.
+function doubleClass(owner, openDoubles, blocking) {
+  const at = (openDoubles || []).map(String).indexOf(String(owner));
+  if (at < 0) return "";
+  return blocking ? (at === 0 ? "open-double" : "open-double later") : "open-double-free";
+}
+
 function ReplayPage({ id, big }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState("");
@@ -1066,8 +1077,11 @@ function ReplayPage({ id, big }) {
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
       ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
-    <div class="trains">${frame.trains.map((tr) => html`<div class=${"train" + (tr.open_double ? " open-double" : "") + (tr.owner === "M" ? " mexican" : "")}>
-      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}</span>
+    <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
+      <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
+      ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}>
+      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
+        ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
       && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
