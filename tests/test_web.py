@@ -309,6 +309,14 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     assert len(first["frames"]) == len(replayed.match.rounds[0].history) + 1
     assert len(first["frames"][0]["hands"]) == 3
     assert frames["bots"] == [None, "greedy", None]
+    # what the viewer needs to frame open doubles as the rules make them
+    assert frames["open_doubles_block"] is replayed.record.rules.open_doubles_block
+    for state in first["frames"]:
+        assert set(state["open_doubles"]) == {
+            t["owner"] for t in state["trains"] if t["open_double"]
+        }
+    table = client.get(f"/api/tables/{made['code']}").json()
+    assert table["open_doubles_block"] is True
 
 
 def test_a_table_of_bots_and_one_player_waits_for_the_player(client: TestClient) -> None:
