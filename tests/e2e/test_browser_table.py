@@ -765,3 +765,38 @@ def test_open_doubles_look_as_the_rules_make_them(server: str, page: Any) -> Non
         shot(page, f"13-open-doubles-{preset}")
         page.unroute("**/api/games/424242/replay")
         assert engine in range(13)
+
+
+def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
+    """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
+    set, engines in another order, the Mexican train after the first round of turns) are
+    said on the table's page, in words where it has them, else as a record writes them."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["open", "bot:greedy"],
+            "options": {
+                "max_pip": 9,
+                "hand_size": {"3": 8},
+                "rounds": [0, 1, 2, 9],
+                "double_blank_points": 50,
+                "unsatisfied_double_penalty": 25,
+                "mexican_after_first_round_of_turns": True,
+            },
+        },
+    )
+    seat_page(page, server, made, "fr")
+    rules = page.locator(".waiting .muted").filter(has_text="Classique")
+    for words in (
+        "Le 0-0 compte 50",
+        "25 points par double laissé ouvert",
+        "Jeu double 9",
+        "Moyeux 0-0, 1-1, 2-2, 9-9",
+        "Train mexicain ouvert après le premier tour de chacun",
+        'hand_size={"3":8}',
+    ):
+        expect(rules).to_contain_text(words)
+    shot(page, "14-table-options-fr")
