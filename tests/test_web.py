@@ -1031,8 +1031,28 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
                 assert there.get()["seat"] == 2
             finally:
                 there.close()
-            ben.send({"type": "rematch"})  # asked twice: he is already there under his name
-            assert errors_of(ben)["code"] == "name_taken"
+            # asked twice, or from his other device (the same seat token at the old
+            # table): the same seat and token there, nothing taken twice
+            ben.send({"type": "rematch"})
+            twice = ben.until(lambda m: m["type"] == "rematch")
+            assert twice == joined
+            laptop = Conn(tc, code, ben_join["token"])
+            try:
+                laptop.until(is_state)
+                laptop.send({"type": "rematch"})
+                assert laptop.until(lambda m: m["type"] == "rematch") == joined
+            finally:
+                laptop.close()
+            # the same for Ana, who opened the new table
+            tablet = Conn(tc, code, made["token"])
+            try:
+                tablet.until(is_state)
+                tablet.send({"type": "rematch"})
+                assert tablet.until(lambda m: m["type"] == "rematch") == again
+            finally:
+                tablet.close()
+            seats = tc.get(f"/api/tables/{again['code']}").json()["seats"]
+            assert [s["name"] for s in seats] == ["Ana", "Bot 2 (beginner)", "Ben"]
         finally:
             for conn in (ana, ben, watcher):
                 conn.close()

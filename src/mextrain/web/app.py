@@ -326,7 +326,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             await _send_error(websocket, "bad_token", "that seat token is not valid here")
             await websocket.close(1008)
             return
-        client = Client(seat, normalise_language(hello.lang) or "en", settings.max_queue)
+        lang = normalise_language(hello.lang) or "en"
+        client = Client(seat, lang, settings.max_queue, hello.token if seat is not None else None)
         # the table as it is now: a finished one may have left memory during the hello,
         # and everyone connected to it must share one object (one "play again")
         table = manager_of(websocket).get(code, hold=True) or table

@@ -9,6 +9,7 @@ server, so the log holds joins, starts, actions and deals, never tiles dealt.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -128,9 +129,13 @@ class Client:
     the queue (`next_message`). A client too slow to drain it is cut off.
     """
 
-    def __init__(self, seat: int | None, lang: str, max_queue: int = 256) -> None:
+    def __init__(
+        self, seat: int | None, lang: str, max_queue: int = 256, token: str | None = None
+    ) -> None:
         self.seat = seat
         self.lang = lang
+        #: the seat token it said hello with (a rematch derives the next table's from it)
+        self.token = token
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(max_queue)
         self.closed = False
 
@@ -171,6 +176,14 @@ class Seat:
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
+
+
+def rematch_token(token: str, code: str) -> str:
+    """The seat token at the next game's table ``code`` of whoever holds ``token`` at this
+    one: derived, not drawn, so that each device holding ``token`` (a phone and a laptop)
+    gets the same seat there when it asks, and nobody without ``token`` can."""
+    digest = hmac.new(token.encode(), f"rematch:{code}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 class Table:
@@ -284,7 +297,7 @@ class Table:
 
     # -- seats ------------------------------------------------------------------------
 
-    def join(self, name: str) -> tuple[int, str]:
+    def join(self, name: str, token: str | None = None) -> tuple[int, str]:
         """Take the first open seat; return it and the seat's secret token.
 
         Before the start that is a seat nobody holds. Once the game is in play it is a seat
@@ -300,19 +313,19 @@ class Table:
             if index in self.held:
                 continue  # kept for someone from the game before
             if seat.kind == "open" if waiting else self.stand_in(index):
-                return index, self._seat(index, name)
+                return index, self._seat(index, name, token)
         raise TableError("full", "every seat is taken")
 
-    def join_held(self, name: str) -> tuple[int, str]:
+    def join_held(self, name: str, token: str | None = None) -> tuple[int, str]:
         """``name``, from the game before, takes the seat this rematch kept for them (the
         stand-in bot's, once the game has started without them); if there is none any
         more, the first seat `join` finds."""
         # a kept seat is open before the start, a stand-in bot's after it, until taken
         kept = [i for i, held in self.held.items() if name_key(held) == name_key(name)]
         if not kept or self.status == "finished":
-            return self.join(name)
+            return self.join(name, token)
         self._check_name_free(name, keeping=kept[0])
-        return kept[0], self._seat(kept[0], name)
+        return kept[0], self._seat(kept[0], name, token)
 
     def _check_name_free(self, name: str, keeping: int | None = None) -> None:
         """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
@@ -323,9 +336,10 @@ class Table:
         if taken or kept:
             raise TableError("name_taken", f"someone at this table is already called {name}")
 
-    def _seat(self, index: int, name: str) -> str:
-        """``name`` takes seat ``index``; the seat's secret token."""
-        token = secrets.token_urlsafe(24)
+    def _seat(self, index: int, name: str, token: str | None = None) -> str:
+        """``name`` takes seat ``index``; the seat's secret token (a new one unless
+        given)."""
+        token = token or secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
         self._chat_limits.pop(index, None)  # a newcomer talks afresh
         self.seats[index].away_since = time.monotonic()
@@ -844,8 +858,11 @@ class TableManager:
         for table in list(self.tables.values()):
             table.changed()
 
-    def create(self, rules_spec: Any, seats: list[str], name: str) -> tuple[Table, str]:
-        """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, …"""
+    def create(
+        self, rules_spec: Any, seats: list[str], name: str, token_from: str | None = None
+    ) -> tuple[Table, str]:
+        """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
+        ``token_from``, a rematch: seat 0's token is `rematch_token` of it)."""
         rules = Rules.from_spec(rules_spec)
         rules.check_players(len(seats) + 1)
         known = set(bot_levels())
@@ -861,7 +878,7 @@ class TableManager:
         table = Table(self.store, stored, self.settings)
         table.on_idle = self._unload
         self.tables[code] = table
-        seat, token = table.join(name)
+        seat, token = table.join(name, token_from and rematch_token(token_from, code))
         assert seat == 0
         return table, token
 
@@ -876,7 +893,8 @@ class TableManager:
         name = table.seats[client.seat].name
         if table.next_code is None:
             spec = table.rules.to_spec()
-            nxt, token = self.create(spec, table.rematch_seats(client.seat), name)
+            seats = table.rematch_seats(client.seat)
+            nxt, token = self.create(spec, seats, name, client.token)
             seat = 0
             table.point_to(nxt.code)
         else:
@@ -884,7 +902,13 @@ class TableManager:
             if found is None:
                 raise TableError("no_table", "the next game's table is gone")
             nxt = found
-            seat, token = nxt.join_held(name)
+            derived = client.token and rematch_token(client.token, nxt.code)
+            again = nxt.seat_of_token(derived)
+            if derived and again is not None:
+                # this person took their seat there already, from another device (or
+                # asks twice): the same seat and token
+                return {"type": "rematch", "code": nxt.code, "seat": again, "token": derived}
+            seat, token = nxt.join_held(name, derived)
         return {"type": "rematch", "code": nxt.code, "seat": seat, "token": token}
 
     def _unload(self, table: Table) -> None:
