@@ -800,3 +800,36 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
     ):
         expect(rules).to_contain_text(words)
     shot(page, "14-table-options-fr")
+
+
+@pytest.mark.parametrize("others", [5, 9])
+def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others: int) -> None:
+    """At 390 pixels the score sheet of 6 or 10 seats fits the screen: every player's
+    column, totals included, without scrolling sideways."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    rules = "classic" if others < 8 else "cardinal"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(
+                server,
+                {"name": "Bartholomew", "preset": rules, "seats": ["bot:greedy"] * others},
+            )
+            context, page = at_table(browser, server, made, (390, 844), "fi")
+            sheet = page.locator("table.sheet").first
+            expect(sheet.locator("thead th")).to_have_count(others + 2)
+            fits = page.evaluate(
+                "() => { const t = document.querySelector('table.sheet');"
+                " const r = t.getBoundingClientRect();"
+                " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
+                " box: t.parentElement.clientWidth}; }"
+            )
+            assert fits["right"] <= fits["view"], fits
+            assert fits["wide"] <= fits["box"], fits
+            sheet.scroll_into_view_if_needed()
+            shot(page, f"15-phone-sheet-{others + 1}-seats", full_page=False)
+            context.close()
+        finally:
+            browser.close()

@@ -949,7 +949,8 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted }) {
 
 function ScoreSheet({ sheet, names }) {
   const played = sheet.rounds.length;
-  return html`<table class="sheet" aria-label=${t("web.score_sheet")}>
+  // five seats or more: on a phone the names stand upright so that every column fits
+  return html`<table class=${names.length > 4 ? "sheet many" : "sheet"} aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
