@@ -1490,3 +1490,39 @@ def test_a_browsers_tables_in_one_request(client: TestClient) -> None:
     many = ",".join(f"X{i}" for i in range(80))
     assert len(client.get(f"/api/tables?codes={many}").json()["tables"]) == 50
     assert refusal(client.get("/api/tables?codes=A/B")) == "invalid"
+
+
+def test_a_game_that_cannot_be_saved_still_ends_for_everyone(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving the finished game fails (the disk, the database): the players are still told
+    the result, nobody is cut off, and a later broadcast keeps the game after all."""
+    with TestClient(create_app(db, settings())) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        real = store.save_game
+        failures: list[int] = []
+
+        def fail_once(*args: Any, **kwargs: Any) -> int:
+            if not failures:
+                failures.append(1)
+                raise OverflowError("Python int too large to convert to SQLite INTEGER")
+            result: int = real(*args, **kwargs)
+            return result
+
+        monkeypatch.setattr(store, "save_game", fail_once)
+        made = create(tc, ["bot:greedy"], **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            final = play_out({0: ana}, random.Random(5))
+            assert final["table"]["status"] == "finished"
+            assert failures == [1]
+            # the next change at the table (someone comes to watch) tells everyone again,
+            # and keeps the game
+            watcher = Conn(tc, made["code"], None)
+            saved = ana.until(lambda m: is_state(m) and m["table"]["game_id"] is not None)
+            assert saved["sheet"]["complete"]
+            watcher.close()
+        finally:
+            ana.close()
+        game_id = saved["table"]["game_id"]
+        assert tc.get(f"/api/games/{game_id}/record").status_code == 200

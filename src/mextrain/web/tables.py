@@ -758,7 +758,12 @@ class Table:
 
     def broadcast(self) -> None:
         if self.status == "finished" and self.game_id is None:
-            self.finish()
+            try:
+                self.finish()
+            except Exception:
+                # the game could not be kept (the disk, the database): everyone is still
+                # told the result, and the next broadcast tries again
+                log.exception("table %s: the finished game could not be saved", self.code)
         cache: dict[int | None, dict[str, Any]] = {}
         cut = []
         for client in self.clients():
