@@ -1394,6 +1394,41 @@ def test_a_faulty_bot_cannot_stall_the_table() -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None:
+    """Under cardinal the engine's holder starts; when nobody was dealt it, everyone drew
+    until it turned up, and the hands are bigger by that: the log says which it was."""
+    t = Translator(lang)
+    seen: dict[bool, str] = {}
+
+    async def scenario(seed: int) -> None:
+        setup = GameSetup(Rules.preset("cardinal"), ("human", "greedy", "greedy", "greedy"), lang)
+        app = app_for(setup, seed=seed)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            state = app.session.state
+            log = app.screen.query_one("#log", RichLog)
+            text = "\n".join(strip.text for strip in log.lines)
+            drawn = state.as_dealt().bone_pos
+            who = app.table.names[state.starter]
+            engine = f"{state.engine}-{state.engine}"
+            if drawn:
+                each = -(-drawn // 4)  # the draw cycles: a tile each, while tiles last
+                dealt = state.as_dealt()
+                assert max(dealt.hand_sizes) == 15 + each
+                line = t.plural("tui.log.engine_drawn", each, engine=engine, who=who)
+            else:
+                line = t("tui.log.engine_held", engine=engine, who=who)
+            assert line in " ".join(text.split()), text  # (the log wraps long lines)
+            seen.setdefault(bool(drawn), line)
+
+    for seed in range(1, 40):
+        run(lambda seed=seed: scenario(seed))  # type: ignore[misc]
+        if len(seen) == 2:
+            break
+    assert set(seen) == {True, False}, seen
+
+
 def _legal_golden_records() -> list[Path]:
     """The golden records of legal games (the others are for the replay's own tests)."""
     out = []

@@ -132,7 +132,7 @@ class TableScreen(Screen[None]):
         yield Static(escape(self.t("tui.keys.bar")), id="keys")
 
     def on_mount(self) -> None:
-        self.log_line(self.t("tui.log.round", number=self.session.state.round_index + 1))
+        self.log_round_start()
         self.advance()
 
     # -- what is on screen ---------------------------------------------------------------
@@ -227,6 +227,22 @@ class TableScreen(Screen[None]):
 
     def log_line(self, text: str) -> None:
         self.query_one("#log", RichLog).write(text)
+
+    def log_round_start(self) -> None:
+        """The round's number; where the engine's holder starts (cardinal), who held it,
+        or the draws that looked for it (a seat's hand grew by them)."""
+        state = self.session.state
+        self.log_line(self.t("tui.log.round", number=state.round_index + 1))
+        if state.rules.engine_setup != "holder_starts" or state.history:
+            return
+        engine = f"{state.engine}-{state.engine}"
+        who = self.names[state.starter]
+        drawn = state.as_dealt().bone_pos  # the tiles the draw cycles took
+        if drawn:
+            each = -(-drawn // state.n)
+            self.log_line(self.t.plural("tui.log.engine_drawn", each, engine=engine, who=who))
+        else:
+            self.log_line(self.t("tui.log.engine_held", engine=engine, who=who))
 
     # -- the flow of the game ------------------------------------------------------------
 
@@ -339,7 +355,7 @@ class TableScreen(Screen[None]):
         self.chosen = None
         self.cursor = 0
         self.message = ""
-        self.log_line(self.t("tui.log.round", number=session.state.round_index + 1))
+        self.log_round_start()
         self.advance()
 
     # -- keys and clicks -----------------------------------------------------------------
