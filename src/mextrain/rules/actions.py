@@ -25,7 +25,7 @@ ActionKind = Literal["play", "draw", "pass"]
 
 #: ASCII numbers of any length: a seat number that is no seat (``-1`` or ``9`` in a game
 #: of four), or a tile outside the set, is readable (the action is then illegal, not
-#: unreadable); spaces around the parts, ASCII spaces only (RECORD.md)
+#: unreadable); spaces around the parts, ASCII spaces only (docs/RECORDS.md)
 _ACTION_RE = re.compile(
     r"\A *(-?[0-9]+) *: *(?:(draw)|(pass)|([0-9]+) *- *([0-9]+) *@ *(M|-?[0-9]+)) *\Z"
 )
