@@ -1053,6 +1053,24 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
                 tablet.close()
             seats = tc.get(f"/api/tables/{again['code']}").json()["seats"]
             assert [s["name"] for s in seats] == ["Ana", "Bot 2 (beginner)", "Ben"]
+            # Ben leaves the new table: the token he had there is void for good, and
+            # asking again from the old table gives him a seat with a new one
+            gone = Conn(tc, again["code"], joined["token"])
+            try:
+                gone.until(is_state)
+                gone.send({"type": "leave"})
+                gone.until(lambda m: m["type"] == "left")
+            finally:
+                gone.close()
+            ben.send({"type": "rematch"})
+            back = ben.until(lambda m: m["type"] == "rematch")
+            assert back["code"] == again["code"]
+            assert back["token"] != joined["token"]
+            stale = Conn(tc, again["code"], joined["token"])
+            try:
+                assert errors_of(stale)["code"] == "bad_token"
+            finally:
+                stale.close()
         finally:
             for conn in (ana, ben, watcher):
                 conn.close()

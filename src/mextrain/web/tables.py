@@ -20,6 +20,7 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
@@ -178,12 +179,12 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def rematch_token(token: str, code: str) -> str:
-    """The seat token at the next game's table ``code`` of whoever holds ``token`` at this
-    one: derived, not drawn, so that each device holding ``token`` (a phone and a laptop)
-    gets the same seat there when it asks, and nobody without ``token`` can."""
-    digest = hmac.new(token.encode(), f"rematch:{code}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode()
+#: a seat's token by its index (a rematch's derived tokens)
+TokenFor = Callable[[int], str]
+
+
+def _derive(table: Table, old: str, index: int) -> str:
+    return table.rematch_token(index, old)
 
 
 class Table:
@@ -197,6 +198,9 @@ class Table:
         self.config = stored.config
         self.rules = Rules.from_spec(_spec_from_json(stored.config["rules"]))
         self._rng = random.Random(stored.seed)  # deals only; never leaves the server
+        self._secret = hashlib.sha256(f"tokens:{stored.seed}".encode()).digest()
+        #: per seat, how many times someone left it (a rematch's derived token changes)
+        self.left: dict[int, int] = {}
         self.seats = [
             Seat("bot", name=_bot_name(spec[4:], i), bot=spec[4:])
             if spec.startswith("bot:")
@@ -285,6 +289,7 @@ class Table:
             index = data["seat"]
             seat = self.seats[index]
             seat.token_hash = ""
+            self.left[index] = self.left.get(index, 0) + 1
             self.held.pop(index, None)  # a player who leaves gives up the seat kept for them
             if data.get("bot"):  # in play: a bot keeps the seat warm for a late joiner
                 seat.kind, seat.bot, seat.name = "bot", data["bot"], _bot_name(data["bot"], index)
@@ -297,7 +302,7 @@ class Table:
 
     # -- seats ------------------------------------------------------------------------
 
-    def join(self, name: str, token: str | None = None) -> tuple[int, str]:
+    def join(self, name: str, token_for: TokenFor | None = None) -> tuple[int, str]:
         """Take the first open seat; return it and the seat's secret token.
 
         Before the start that is a seat nobody holds. Once the game is in play it is a seat
@@ -313,19 +318,37 @@ class Table:
             if index in self.held:
                 continue  # kept for someone from the game before
             if seat.kind == "open" if waiting else self.stand_in(index):
-                return index, self._seat(index, name, token)
+                return index, self._seat(index, name, token_for)
         raise TableError("full", "every seat is taken")
 
-    def join_held(self, name: str, token: str | None = None) -> tuple[int, str]:
+    def join_held(self, name: str, token_for: TokenFor | None = None) -> tuple[int, str]:
         """``name``, from the game before, takes the seat this rematch kept for them (the
         stand-in bot's, once the game has started without them); if there is none any
         more, the first seat `join` finds."""
         # a kept seat is open before the start, a stand-in bot's after it, until taken
         kept = [i for i, held in self.held.items() if name_key(held) == name_key(name)]
         if not kept or self.status == "finished":
-            return self.join(name, token)
+            return self.join(name, token_for)
         self._check_name_free(name, keeping=kept[0])
-        return kept[0], self._seat(kept[0], name, token)
+        return kept[0], self._seat(kept[0], name, token_for)
+
+    def rematch_token(self, index: int, old: str) -> str:
+        """The token of seat ``index`` here for whoever held the seat token ``old`` at the
+        game before: derived, not drawn, so that each device holding ``old`` (a phone and a
+        laptop) gets the same seat here when it asks. It is keyed with this table's secret,
+        which never leaves the server, and with the times someone left the seat: once they
+        leave, the token they had is void for good."""
+        message = f"{index}:{self.left.get(index, 0)}:{hash_token(old)}".encode()
+        digest = hmac.new(self._secret, message, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:24]).decode()
+
+    def person_seat(self, name: str) -> int | None:
+        """The seat a person called ``name`` sits in, if any."""
+        key = name_key(name)
+        for index, seat in enumerate(self.seats):
+            if seat.kind == "human" and name_key(seat.name) == key:
+                return index
+        return None
 
     def _check_name_free(self, name: str, keeping: int | None = None) -> None:
         """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
@@ -336,10 +359,10 @@ class Table:
         if taken or kept:
             raise TableError("name_taken", f"someone at this table is already called {name}")
 
-    def _seat(self, index: int, name: str, token: str | None = None) -> str:
-        """``name`` takes seat ``index``; the seat's secret token (a new one unless
-        given)."""
-        token = token or secrets.token_urlsafe(24)
+    def _seat(self, index: int, name: str, token_for: TokenFor | None = None) -> str:
+        """``name`` takes seat ``index``; the seat's secret token (a new one, unless
+        ``token_for`` gives the seat's)."""
+        token = token_for(index) if token_for else secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
         self._chat_limits.pop(index, None)  # a newcomer talks afresh
         self.seats[index].away_since = time.monotonic()
@@ -867,7 +890,7 @@ class TableManager:
         self, rules_spec: Any, seats: list[str], name: str, token_from: str | None = None
     ) -> tuple[Table, str]:
         """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
-        ``token_from``, a rematch: seat 0's token is `rematch_token` of it)."""
+        ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it)."""
         rules = Rules.from_spec(rules_spec)
         rules.check_players(len(seats) + 1)
         known = set(bot_levels())
@@ -883,7 +906,8 @@ class TableManager:
         table = Table(self.store, stored, self.settings)
         table.on_idle = self._unload
         self.tables[code] = table
-        seat, token = table.join(name, token_from and rematch_token(token_from, code))
+        derive = None if token_from is None else partial(_derive, table, token_from)
+        seat, token = table.join(name, derive)
         assert seat == 0
         return table, token
 
@@ -907,13 +931,15 @@ class TableManager:
             if found is None:
                 raise TableError("no_table", "the next game's table is gone")
             nxt = found
-            derived = client.token and rematch_token(client.token, nxt.code)
-            again = nxt.seat_of_token(derived)
-            if derived and again is not None:
-                # this person took their seat there already, from another device (or
-                # asks twice): the same seat and token
-                return {"type": "rematch", "code": nxt.code, "seat": again, "token": derived}
-            seat, token = nxt.join_held(name, derived)
+            there = nxt.person_seat(name)
+            if there is not None and client.token is not None:
+                derived = nxt.rematch_token(there, client.token)
+                if nxt.seat_of_token(derived) == there:
+                    # this person took their seat there already, from another device (or
+                    # asks twice): the same seat and token
+                    return {"type": "rematch", "code": nxt.code, "seat": there, "token": derived}
+            derive = None if client.token is None else partial(_derive, nxt, client.token)
+            seat, token = nxt.join_held(name, derive)
         return {"type": "rematch", "code": nxt.code, "seat": seat, "token": token}
 
     def _unload(self, table: Table) -> None:
