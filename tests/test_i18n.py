@@ -286,6 +286,8 @@ def test_an_open_double_on_the_players_own_train_is_on_your_train(
         ("Ana\u200d", False),  # a joiner that joins nothing: "Ana" to the eye
         ("\u200dAna", False),
         ("A\u200d\u200dna", False),
+        ("Ana\u200d\ufe0f", False),  # a selector after the joiner hides it
+        ("Ana\u200d\U000e0067", False),
         ("\ufe0fAna", False),  # a selector of nothing
         ("\u2764\ufe0f", True),  # a red heart: its selector comes last
         ("\U0001f441\ufe0f\u200d\U0001f5e8\ufe0f", True),  # eye in a speech bubble

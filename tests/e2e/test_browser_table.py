@@ -785,6 +785,7 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
                 "double_blank_points": 50,
                 "unsatisfied_double_penalty": 25,
                 "mexican_after_first_round_of_turns": True,
+                "first_turn_run": True,
             },
         },
     )
@@ -797,9 +798,19 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
         "Moyeux 0-0, 1-1, 2-2, 9-9",
         "Train mexicain ouvert après le premier tour de chacun",
         'hand_size={"3":8}',
+        "Série au premier tour pour tous",
     ):
         expect(rules).to_contain_text(words)
+    expect(rules).not_to_contain_text("first_turn")  # the lobby's own rule, in words
     shot(page, "14-table-options-fr")
+    one = create_via_api(
+        server,
+        {"name": "Ana", "seats": ["open"], "options": {"unsatisfied_double_penalty": 1}},
+    )
+    seat_page(page, server, one, "fr")
+    expect(page.locator(".waiting .muted").filter(has_text="Classique")).to_contain_text(
+        "1 point par double laissé ouvert"
+    )
 
 
 @pytest.mark.parametrize("others", [5, 9])

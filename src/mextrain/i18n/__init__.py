@@ -312,9 +312,10 @@ def is_visible_text(text: str) -> bool:
     previous = ""
     for ch in text:
         if ch in _JOINERS:
-            # inside what you see only: never first; a joiner (U+200C, U+200D) never
-            # last nor after another ("Ana" + U+200D would pass for "Ana")
-            if not previous or (ch in _ZW and previous in _ZW):
+            # inside what you see only: never first; a joiner (U+200C, U+200D) joins two
+            # characters you see, so it is never last and nothing invisible follows it
+            # ("Ana" + U+200D, or + U+200D U+FE0F, would pass for "Ana")
+            if not previous or previous in _ZW:
                 return False
             previous = ch
             continue

@@ -269,11 +269,13 @@ const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double"
 // as a record writes it ("marker_rule=\"no_own_play\""): the lobby offers a few, the API
 // takes them all. The number of rounds is said apart; engines out of the usual order here.
 function rulesName(rules) {
-  const spec = typeof rules === "string" ? { preset: rules } : rules || {};
+  const spec = { ...(typeof rules === "string" ? { preset: rules } : rules || {}) };
+  // the lobby's first-turn run is written as the option it sets (first_turn: "run")
+  if (spec.first_turn === "run") { spec.first_turn_run = true; delete spec.first_turn; }
   const words = [t(`web.preset.${spec.preset}`)];
   for (const k of [...HOUSE, "mexican_after_first_round_of_turns"]) if (spec[k] === true) words.push(t(`web.house.${k}`));
   if (spec.double_blank_points) words.push(t("web.house.double_blank_points", { points: spec.double_blank_points }));
-  if (spec.unsatisfied_double_penalty) words.push(t("web.house.unsatisfied_double_penalty", { points: spec.unsatisfied_double_penalty }));
+  if (spec.unsatisfied_double_penalty) words.push(tn("web.house.unsatisfied_double_penalty", spec.unsatisfied_double_penalty));
   if (spec.max_pip !== undefined) words.push(t("web.house.max_pip", { max: spec.max_pip }));
   if (Array.isArray(spec.rounds)) words.push(t("web.house.engines", { list: spec.rounds.map((p) => `${p}-${p}`).join(", ") }));
   const said = new Set(["preset", "rounds", "double_blank_points", "unsatisfied_double_penalty", "max_pip",
