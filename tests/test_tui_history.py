@@ -111,6 +111,21 @@ def test_a_person_without_a_chosen_name_is_one_person_in_every_language() -> Non
     assert {p.name for p in summarize(games)} >= {"Player 1", "Joueur 1", "Pelaaja 1"}
 
 
+def test_stats_json_names_people_alike_whatever_the_locale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--json gives default names in English unless --lang says otherwise: a script reads
+    the same names on a French desktop as on an English one."""
+    played([("human", "Joueur 1"), ("greedy", "Glouton 2")], 1)
+    for locale in ("fr_FR.UTF-8", "en_US.UTF-8"):
+        monkeypatch.setenv("LANG", locale)
+        monkeypatch.setenv("LC_ALL", locale)
+        out = CliRunner().invoke(main, ["stats", "--json"])
+        assert [p["name"] for p in json.loads(out.output)["people"]] == ["Player 1"]
+    out = CliRunner().invoke(main, ["stats", "--json", "--lang", "it"])
+    assert [p["name"] for p in json.loads(out.output)["people"]] == ["Giocatore 1"]
+
+
 def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     played([("human", "Ana"), ("greedy", "Greedy 2")], 1)
     games = data_dir / "games"

@@ -42,7 +42,10 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
             f"statistics need the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
         ) from None
     history = read_history(folder)
-    t = Translator(normalise_language(lang) or detect_language())
+    # default names are given in one language: the reader's; --json's are English unless
+    # --lang says otherwise, so that a script reads the same names whatever the locale
+    chosen = normalise_language(lang)
+    t = Translator(chosen or ("en" if as_json else detect_language()))
     people = summarize(history.games, name, t)
     if as_json:
         finished = sum(g.complete for g in history.games)

@@ -253,7 +253,10 @@ class Table:
             if seat.kind == "human":
                 seat.away_since = now
         if self.status == "finished":
-            self.finish()
+            try:
+                self.finish()
+            except Exception:  # as in `broadcast`: the next change tries again
+                log.exception("table %s: the finished game could not be saved", self.code)
 
     def _log(self, kind: str, data: dict[str, Any]) -> None:
         """Append an event, then apply it: the log is written before anyone is told."""
