@@ -1544,3 +1544,40 @@ def test_a_game_that_cannot_be_saved_still_ends_for_everyone(
             ana.close()
         game_id = saved["table"]["game_id"]
         assert tc.get(f"/api/games/{game_id}/record").status_code == 200
+
+
+def test_a_finished_game_never_saved_is_kept_when_the_server_comes_back(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Saving failed while the server ran, and fails again as it replays the table at
+    start: the table is still there (not left out as broken), and once saving works the
+    game is kept."""
+    from mextrain.store import Store
+
+    real = Store.save_game
+
+    def fail(*args: Any, **kwargs: Any) -> int:
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+    monkeypatch.setattr(Store, "save_game", fail)
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy"], **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            final = play_out({0: ana}, random.Random(5))
+        finally:
+            ana.close()
+        assert final["table"]["game_id"] is None
+    with TestClient(create_app(db, settings())) as tc:  # saving still fails
+        ana = Conn(tc, made["code"], made["token"])
+        try:  # the table's page loads, with its result
+            again = ana.until(is_state)
+            assert again["table"]["status"] == "finished"
+            assert again["sheet"]["complete"]
+        finally:
+            ana.close()
+    monkeypatch.setattr(Store, "save_game", real)
+    with TestClient(create_app(db, settings())) as tc:
+        table = tc.get(f"/api/tables/{made['code']}").json()
+        assert table["game_id"] is not None
+        assert tc.get(f"/api/games/{table['game_id']}/record").status_code == 200
