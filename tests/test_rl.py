@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from pettingzoo.test import api_test, seed_test
 
 from mextrain.bots import register_bot
+from mextrain.i18n import Translator
 from mextrain.rl import (
     ENV_ID,
     ActionCodec,
@@ -247,6 +248,7 @@ def test_an_illegal_action_changes_nothing() -> None:
     assert not done
     assert not truncated
     assert info["illegal"]  # the engine's reason, in words
+    assert info["illegal_code"] == "not_held"  # and its stable code (action 0: tile 0-0)
     assert np.array_equal(again["observation"], obs["observation"])
     assert env_.render() == before
     strict = MexicanTrainEnv(players=2, opponents=["greedy"], illegal="raise")
@@ -372,6 +374,8 @@ def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_aga
     assert aec.agent_selection == agent
     assert aec.rewards[agent] == -1.0
     assert aec.infos[agent]["illegal"]
+    code = aec.infos[agent]["illegal_code"]  # a stable code, with words in every language
+    assert Translator("fi").has(f"game.error.{code}"), code
     assert np.array_equal(aec.observe(agent)["observation"], obs["observation"])
     with pytest.raises(ValueError, match="None"):
         aec.step(None)

@@ -134,6 +134,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
                 raise
             obs, info = self._observe()
             info["illegal"] = str(err)
+            info["illegal_code"] = err.code
             return obs, self.illegal_reward, False, False, info
         self._advance()
         reward = self.game.take_rewards()[self.seat]

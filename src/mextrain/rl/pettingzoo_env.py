@@ -118,6 +118,7 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         self._refresh_infos()
         if refused is not None:
             self.infos[agent]["illegal"] = str(refused)
+            self.infos[agent]["illegal_code"] = refused.code
         self._accumulate_rewards()
 
     def render(self) -> str | None:
