@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -14,9 +15,9 @@ import pytest
 from browser_kit import ARGS, CHROMIUM, free_port, need_browser
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "e2e.sqlite3"
+@contextlib.contextmanager
+def running_server(db: Path, round_pause: float) -> Iterator[str]:
+    """A game server on a free port over ``db``, bots quick, rounds ``round_pause`` apart."""
     port = free_port()
     cmd = [
         sys.executable,
@@ -30,7 +31,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         "--bot-delay",
         "0.05",
         "--round-pause",
-        "1",
+        str(round_pause),
         "--log-level",
         "warning",
     ]
@@ -51,6 +52,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with running_server(tmp_path_factory.mktemp("web") / "e2e.sqlite3", 1) as base:
+        yield base
+
+
+@pytest.fixture(scope="session")
+def paused_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server that waits half a minute between rounds (a round's end stays on the
+    table long enough to come back to it)."""
+    with running_server(tmp_path_factory.mktemp("web") / "paused.sqlite3", 30) as base:
+        yield base
 
 
 @pytest.fixture

@@ -844,3 +844,32 @@ def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others:
             context.close()
         finally:
             browser.close()
+
+
+def test_coming_back_during_the_pause_after_a_round_shows_its_end(
+    paused_server: str, page: Any
+) -> None:
+    """A reload (or a dropped connection) in the pause between two rounds: the round's end
+    is shown again, with its points, not lost until the next deal."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        paused_server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}},
+        },
+    )
+    seat_page(page, paused_server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    play_until_over(page)
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator(".how-ended")).to_be_visible()
+    ended = dialog.locator(".how-ended").inner_text()
+    page.reload()
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator(".how-ended")).to_have_text(ended, timeout=10_000)
+    expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
+    dialog.get_by_role("button", name="Continue").click()
+    expect(page.get_by_role("dialog")).to_have_count(0)

@@ -543,7 +543,10 @@ function TablePage({ code, big, lang }) {
   useEffect(() => {
     if (!sheet) return;
     const n = sheet.rounds.length;
-    if (seenRounds !== null && n > seenRounds) {
+    // a round that ends while we watch; or, arriving (a reload, a dropped connection)
+    // during the pause after a round of a match still in play, that round's end
+    const arrivedAtEnd = seenRounds === null && n > 0 && !sheet.complete && msg.round && msg.round.ended;
+    if ((seenRounds !== null && n > seenRounds) || arrivedAtEnd) {
       const r = msg.round;
       const out = r && r.ended === "out" ? r.hand_sizes.indexOf(0) : -1;
       setDialog({ round: n - 1, complete: sheet.complete, ended: r && r.ended, out });
