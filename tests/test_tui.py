@@ -1413,10 +1413,9 @@ def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None
             who = app.table.names[state.starter]
             engine = f"{state.engine}-{state.engine}"
             if drawn:
-                each = -(-drawn // 4)  # the draw cycles: a tile each, while tiles last
-                dealt = state.as_dealt()
-                assert max(dealt.hand_sizes) == 15 + each
-                line = t.plural("tui.log.engine_drawn", each, engine=engine, who=who)
+                dealt = state.as_dealt()  # the draw cycles' tiles, in all
+                assert sum(dealt.hand_sizes) + 1 == 4 * 15 + drawn
+                line = t.plural("tui.log.engine_drawn", drawn, engine=engine, who=who)
             else:
                 line = t("tui.log.engine_held", engine=engine, who=who)
             assert line in " ".join(text.split()), text  # (the log wraps long lines)

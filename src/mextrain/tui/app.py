@@ -237,10 +237,9 @@ class TableScreen(Screen[None]):
             return
         engine = f"{state.engine}-{state.engine}"
         who = self.names[state.starter]
-        drawn = state.as_dealt().bone_pos  # the tiles the draw cycles took
+        drawn = state.as_dealt().bone_pos  # the tiles the draw cycles took, in all
         if drawn:
-            each = -(-drawn // state.n)
-            self.log_line(self.t.plural("tui.log.engine_drawn", each, engine=engine, who=who))
+            self.log_line(self.t.plural("tui.log.engine_drawn", drawn, engine=engine, who=who))
         else:
             self.log_line(self.t("tui.log.engine_held", engine=engine, who=who))
 
