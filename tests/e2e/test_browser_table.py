@@ -794,7 +794,7 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
     for words in (
         "Le 0-0 compte 50",
         "25 points par double laissé ouvert",
-        "Jeu double 9",
+        "Jeu double-9",
         "Moyeux 0-0, 1-1, 2-2, 9-9",
         "Train mexicain ouvert après le premier tour de chacun",
         'hand_size={"3":8}',
