@@ -559,3 +559,67 @@ def test_simulate_on_an_unreachable_ray_cluster_is_a_clean_error(address: str) -
     result = sim("--backend", "ray", "--address", address)
     assert_clean_error(result, f"no Ray cluster answers at {address}")
     assert result.exit_code == 1
+
+
+def test_a_records_words_never_reach_the_terminal_raw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An option's name in a record's rules may hold an escape sequence: every command
+    that says what is wrong with the record shows it escaped."""
+    doc = json.loads(COMPLETE.read_text())
+    doc["rules"] = {"preset": "classic", "max_pip": 6, "\u001b[31mzz": 1}
+    path = tmp_path / "escape.json"
+    path.write_text(json.dumps(doc))
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
+    for args in (
+        ["replay", str(path)],
+        ["analyze", str(path), "--round", "0", "--action", "0"],
+        ["play", "--resume", "--file", str(path)],
+    ):
+        result = invoke(*args)
+        assert_clean_error(result, "\\u001b[31mzz")
+        assert "\x1b" not in result.output, args
+
+
+def test_a_record_with_no_round_is_refused_by_the_viewer_and_resume(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A legal record of a game not yet dealt: nothing to watch, nothing to go on with;
+    said before any screen opens (it crashed inside them)."""
+    doc = json.loads((RECORDS / "double6_in_progress.json").read_text())
+    doc["rounds"] = []
+    doc.pop("result", None)
+    path = tmp_path / "none.json"
+    path.write_text(json.dumps(doc))
+    assert invoke("replay", str(path)).exit_code == 0  # legal: a game about to start
+    monkeypatch.setattr("mextrain.cli.replay._has_terminal", lambda: True)
+    assert_clean_error(invoke("replay", str(path), "--watch"), "no round dealt yet")
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
+    assert_clean_error(invoke("play", "--resume", "--file", str(path)), "no round dealt yet")
+
+
+def test_a_file_too_big_for_a_record_is_refused_unread(tmp_path: Path) -> None:
+    """Reading stops past 64 MiB (a record of a whole ten-seat match is far smaller):
+    `/dev/zero` or a huge file is no record, said as such, not a MemoryError."""
+    huge = tmp_path / "huge.json"
+    with open(huge, "wb") as f:
+        f.truncate(65 * 1024 * 1024)  # sparse: nothing written
+    for command in ("replay", "analyze"):
+        args = [command, str(huge)] + (["--round", "0", "--action", "0"] * (command == "analyze"))
+        result = invoke(*args)
+        assert result.exit_code == 2
+        assert_clean_error(result, "too big for a record")
+
+
+@pytest.mark.parametrize(
+    ("args", "word"),
+    [
+        (["--host", ""], "give an address"),
+        (["--host", "  "], "give an address"),
+        (["--messages-per-second", "1e308"], "1<=x<=10000"),
+    ],
+)
+def test_serve_refuses_an_empty_host_and_a_rate_past_reason(args: list[str], word: str) -> None:
+    result = invoke("serve", *args)
+    assert result.exit_code == 2
+    assert_clean_error(result, word)

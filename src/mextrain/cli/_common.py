@@ -19,7 +19,8 @@ class FiniteFloat(click.FloatRange):
     name = "number"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        number = super().convert(value, param, ctx)
+        # finite first: "inf is not a finite number" says more than a range would
+        number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
             self.fail(f"{value} is not a finite number", param, ctx)
-        return number
+        return super().convert(number, param, ctx)

@@ -21,6 +21,7 @@ from mextrain.i18n import (
     detect_language,
     normalise_language,
     rules_error_text,
+    terminal_safe,
 )
 from mextrain.rules import Rules, RulesError
 
@@ -183,7 +184,9 @@ def play(
                 ) from None
 
         def why(err: Exception) -> str:
-            return bot_error_text(err, t.lang) if isinstance(err, BotSpecError) else str(err)
+            # (a record's text -- an option's name -- may hold escape sequences)
+            text = bot_error_text(err, t.lang) if isinstance(err, BotSpecError) else str(err)
+            return terminal_safe(text)
 
         session = None
         if file is not None:

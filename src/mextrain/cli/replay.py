@@ -69,6 +69,9 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
     if watch:
         from mextrain.tui.watch import watch_record
 
+        if not result.record.rounds:
+            raise click.UsageError("--watch: the record has no round dealt yet, nothing to show")
+
         watch_record(result.record, lang)
         return
     if as_json:
@@ -81,18 +84,31 @@ def _has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+#: the largest record read: a full 13-round match of ten seats is a few hundred KiB
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+
+
 def _read(file: str) -> bytes:
-    if file == "-":
-        return sys.stdin.buffer.read()
+    """The bytes of a record file (``-``: standard input), at most `MAX_RECORD_BYTES`: more
+    is no record (``/dev/zero`` would fill the memory)."""
     try:
-        with open(file, "rb") as f:
-            return f.read()
+        if file == "-":
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+        else:
+            with open(file, "rb") as f:
+                data = f.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise RecordFormatError(None, f"no such file: {file}") from None
     except IsADirectoryError:
         raise RecordFormatError(None, f"{file} is a directory, not a record file") from None
     except OSError as err:
         raise RecordFormatError(None, f"cannot read {file}: {err.strerror}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        where = "standard input" if file == "-" else file
+        raise RecordFormatError(
+            None, f"{where} is over {MAX_RECORD_BYTES // (1024 * 1024)} MiB: too big for a record"
+        )
+    return data
 
 
 def _print_json(obj: dict[str, Any]) -> None:
@@ -103,10 +119,13 @@ def _print_json(obj: dict[str, Any]) -> None:
 
 
 def _describe_error(err: RecordError) -> str:
+    # what a record says (an option's name, an action's text) may hold escape sequences:
+    # shown escaped, never sent to the terminal
     if isinstance(err, IllegalRecordError):
-        return f"Illegal record: {err.describe()}.\n(Rounds and actions are counted from 0.)"
+        text = terminal_safe(err.describe())
+        return f"Illegal record: {text}.\n(Rounds and actions are counted from 0.)"
     # (the reason may say "not a record: not JSON ...": said once is enough)
-    return f"Not a game record: {err.reason.removeprefix('not a record: ')}."
+    return f"Not a game record: {terminal_safe(err.reason.removeprefix('not a record: '))}."
 
 
 def _names(players: tuple[str, ...]) -> list[str]:

@@ -21,11 +21,19 @@ def default_db() -> Path:
     return data_dir() / "mextrain.sqlite3"
 
 
+def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    # an empty address would listen on every one the machine has: say which, don't guess
+    if not value.strip():
+        raise click.BadParameter("give an address (0.0.0.0 for every IPv4 one)")
+    return value
+
+
 @click.command()
 @click.option(
     "--host",
     default="127.0.0.1",
     show_default=True,
+    callback=_host,
     help="Address to listen on (keep 127.0.0.1 behind a reverse proxy).",
 )
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
@@ -64,8 +72,8 @@ def default_db() -> Path:
     "--messages-per-second",
     default=20.0,
     show_default=True,
-    type=FiniteFloat(1),
-    help="Most messages a connection may send per second (bursts of twice that).",
+    type=FiniteFloat(1, 10_000),
+    help="Most messages a connection may send per second, 1 to 10000 (bursts of twice that).",
 )
 @click.option(
     "--log-level",

@@ -185,6 +185,8 @@ class GameSession:
         file among the saved games."""
         raw = parse_json(path.read_bytes())
         record = load_record(raw)
+        if not record.rounds:
+            raise ValueError("the record has no round dealt yet: there is no game to go on with")
         match = replay_record(record).match
         # a record from elsewhere may name its seats with anything JSON can spell: escape
         # sequences and line breaks are shown as escapes, never sent to the terminal
