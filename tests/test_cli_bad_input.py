@@ -623,3 +623,29 @@ def test_serve_refuses_an_empty_host_and_a_rate_past_reason(args: list[str], wor
     result = invoke("serve", *args)
     assert result.exit_code == 2
     assert_clean_error(result, word)
+
+
+def test_play_needs_a_terminal_and_a_folder_to_save_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a terminal (keys from a pipe) `play` says so before any screen; with one,
+    a data folder that cannot be made is refused before the game, not inside it."""
+    from mextrain.tui import PlayApp
+
+    started: list[object] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self))
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
+    result = invoke("play", "--seats", "you,greedy", "--lang", "en")
+    assert result.exit_code == 2
+    assert_clean_error(result, "needs a terminal")
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(blocker))
+    result = invoke("play", "--seats", "you,greedy", "--lang", "fi")
+    assert result.exit_code == 1
+    assert_clean_error(result, "MEXTRAIN_DATA_DIR", str(blocker))
+    assert not started
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
+    assert invoke("play", "--seats", "you,greedy", "--lang", "en").exit_code == 0
+    assert len(started) == 1

@@ -699,6 +699,7 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     newer.write_text(json.dumps(raw), encoding="utf-8")
     resumed: list[GameSession] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.session))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "fr"])
     assert result.exit_code == 0, result.output
     assert [session.path for session in resumed] == [good.path]
@@ -1198,6 +1199,7 @@ def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:
 def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[GameSetup] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self.setup))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
     ok = CliRunner().invoke(
         main, ["play", "--seats", "greedy,you,you", "--names", "Ana, Ben", "--lang", "en"]
     )

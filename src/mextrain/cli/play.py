@@ -9,6 +9,7 @@ unfinished one.
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import click
@@ -217,6 +218,7 @@ def play(
             for line in skipped:
                 click.echo(t("tui.cli.passed_over", reason=line), err=True)
         rename_default_names(session, t)
+        _ready_to_play(t)
         PlayApp(session=session, lang=language, delay=pause, light=light).run()
         return
     rules = _with_house(_rules(rules_text, t), options, t)
@@ -247,7 +249,29 @@ def play(
         show_start=seats is None,
         light=light,
     )
+    _ready_to_play(t)
     app.run()
+
+
+def _has_terminal() -> bool:
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def _ready_to_play(t: Translator) -> None:
+    """Refuse, before the screen opens: without a terminal (keys from a pipe, a screen
+    into a file) there is no game to play; without a folder to save in, no game to keep."""
+    from mextrain.tui.session import games_dir
+
+    if not _has_terminal():
+        raise click.UsageError(t("tui.cli.needs_terminal"))
+    folder = games_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        reason = terminal_safe(err.strerror or str(err))
+        raise click.ClickException(
+            t("tui.cli.cannot_save", path=terminal_safe(str(folder)), reason=reason)
+        ) from None
 
 
 def _names_by_seat(text: str | None, kinds: list[str], t: Translator) -> tuple[str, ...]:
