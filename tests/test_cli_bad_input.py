@@ -561,6 +561,21 @@ def test_simulate_on_an_unreachable_ray_cluster_is_a_clean_error(address: str) -
     assert result.exit_code == 1
 
 
+@pytest.mark.parametrize(
+    "address", ["", "127.0.0.1", "127.0.0.1:abc", "garbage::://", "http://h:1", "h:1/x"]
+)
+def test_simulate_refuses_a_ray_address_of_no_shape_before_making_anything(
+    tmp_path: Path, address: str
+) -> None:
+    """An address Ray cannot read ended in its traceback, after the records directory was
+    made: it is refused first, in words, and nothing is made."""
+    records = tmp_path / "recs"
+    result = sim("--backend", "ray", "--address", address, "--records", str(records))
+    assert_clean_error(result, "--address is written HOST:PORT, ray://HOST:PORT or auto")
+    assert result.exit_code == 1
+    assert not records.exists()
+
+
 def test_a_records_words_never_reach_the_terminal_raw(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

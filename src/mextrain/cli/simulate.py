@@ -102,7 +102,7 @@ def simulate(
     """
     from mextrain.bots import BotSpecError
     from mextrain.rules import Rules, RulesError
-    from mextrain.sim import SimulationError, check_job
+    from mextrain.sim import SimulationError, check_cluster, check_job
     from mextrain.sim import simulate as run
 
     entries = _split_bots(bots)
@@ -112,6 +112,8 @@ def simulate(
         # the whole job, before anything is made: a refused job leaves no records directory
         game_rules = Rules.from_spec(_rules_spec(rules_text))
         check_job(game_rules, players, entries, games, seed, rounds, jobs, records_text is not None)
+        if address is not None:
+            check_cluster(address)
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
     records_dir = None
@@ -154,6 +156,8 @@ def simulate(
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
     except OSError as err:  # e.g. the records directory became unwritable meanwhile
+        if records_dir is None:
+            raise click.ClickException(str(err) or type(err).__name__) from None
         raise click.ClickException(f"cannot save the records: {err}") from None
     finally:
         if bar is not None:

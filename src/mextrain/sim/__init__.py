@@ -12,7 +12,7 @@ from typing import Any
 
 from mextrain.rules import Rules
 
-from .backends import BACKENDS, ProgressFn, chunk_games, run_games
+from .backends import BACKENDS, ProgressFn, check_cluster, chunk_games, run_games
 from .games import (
     GameResult,
     SimConfig,
@@ -33,6 +33,7 @@ __all__ = [
     "SimConfig",
     "SimReport",
     "SimulationError",
+    "check_cluster",
     "check_job",
     "chunk_games",
     "deal_for",

@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 
 from .games import GameResult, SimConfig, SimulationError, play_games
 
-__all__ = ["BACKENDS", "ProgressFn", "chunk_games", "run_games"]
+__all__ = ["BACKENDS", "ProgressFn", "check_cluster", "chunk_games", "run_games"]
 
 #: called with the number of games just finished
 ProgressFn = Callable[[int], None]
@@ -91,12 +91,17 @@ def _run_ray(
         ) from None
     started = False
     if address is not None and not ray.is_initialized():
-        _check_reachable(address)
+        check_cluster(address)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if address is None:
             options["num_cpus"] = max(1, jobs)
-        ray.init(address=address, **options)
+        try:
+            ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as err:
+            where = f"at {address}" if address else "here"
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            raise SimulationError(f"cannot start or reach Ray {where}: {first}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1)(play_games)
@@ -118,16 +123,27 @@ def _run_ray(
             ray.shutdown()
 
 
-def _check_reachable(address: str, timeout: float = 10.0) -> None:
-    """Fail in words, at once, when nothing answers at a cluster's ``host:port`` (Ray
-    itself would retry for minutes); ``auto`` and other forms are left to Ray."""
-    parts = urlsplit(address if "://" in address else f"//{address}")
+def check_cluster(address: str, timeout: float = 10.0) -> None:
+    """A Ray cluster's ``--address``, checked before anything runs: written ``HOST:PORT``,
+    ``ray://HOST:PORT`` or ``auto`` (a `SimulationError` in words otherwise), and with
+    something answering at ``HOST:PORT`` (Ray itself would retry for minutes)."""
+    if address == "auto":
+        return  # Ray looks for a cluster started on this machine
+    shape = f"--address is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
+    scheme, sep, _ = address.partition("://")
+    if sep and scheme != "ray":
+        raise SimulationError(shape)
+    parts = urlsplit(address if sep else f"//{address}")
     try:
         host, port = parts.hostname, parts.port
-    except ValueError:  # a port that is no number: Ray says what is wrong with it
-        return
-    if not host or port is None:
-        return
+    except ValueError:  # a port that is no number
+        raise SimulationError(shape) from None
+    if not host or port is None or parts.path or parts.query:
+        raise SimulationError(shape)
+    _check_reachable(host, port, address, timeout)
+
+
+def _check_reachable(host: str, port: int, address: str, timeout: float) -> None:
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as err:
