@@ -81,7 +81,14 @@ def test_simulate_bad_bots_are_clean_errors(bots: str, word: str) -> None:
 # out-of-range bot parameters are a clear error, not a traceback
 @pytest.mark.parametrize(
     "bots",
-    ["random,ismcts:iterations=-5", "random,ismcts:iterations=0", "random,ismcts:time_ms=-1"],
+    [
+        "random,ismcts:iterations=-5",
+        "random,ismcts:iterations=0",
+        "random,ismcts:time_ms=-1",
+        # a budget no game would live to see the end of: a bot that never moves
+        "random,ismcts:iterations=99999999999999999999999",
+        "random,ismcts:time_ms=1e9",
+    ],
 )
 def test_simulate_out_of_range_bot_parameter(bots: str) -> None:
     assert_clean_error(sim(bots=bots), "must be")
@@ -343,7 +350,7 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--option", "draw_until_playable=maybe"), "must be true or false"),
         (("--option", "noequals"), "is not NAME=VALUE"),
         (("--seats", "greedy,nosuch"), "unknown bot 'nosuch'"),
-        (("--seats", "ismcts:iterations=-5,greedy"), "iterations must be at least 1"),
+        (("--seats", "ismcts:iterations=-5,greedy"), "iterations must be from 1 to 1,000,000"),
         (("--players", "20"), "2 to 8 players, not 20"),
         (("--players", "1"), "not 1"),
         (("--lang", "xx"), "--lang"),

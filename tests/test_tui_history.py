@@ -230,3 +230,17 @@ def test_the_start_screen_shows_the_statistics() -> None:
             assert isinstance(app.screen, StartScreen)
 
     asyncio.run(scenario())
+
+
+def test_what_is_no_file_among_the_games_is_passed_over_unread(data_dir: Path) -> None:
+    """A folder or a named pipe called *.json among the saved games: passed over (a pipe
+    would keep the statistics waiting for ever)."""
+    import os
+
+    played([("human", "Ana"), ("greedy", "Greedy 2")], 1)
+    games = data_dir / "games"
+    (games / "folder.json").mkdir()
+    os.mkfifo(games / "pipe.json")
+    history = read_history()
+    assert len(history.games) == 1
+    assert {p.name for p in history.skipped} == {"folder.json", "pipe.json"}

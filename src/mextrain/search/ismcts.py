@@ -42,6 +42,11 @@ __all__ = ["ActionStats", "SearchConfig", "SearchResult", "search"]
 _Key = tuple[int, Action]
 
 
+#: the largest search budgets a bot takes (see `SearchConfig.check`)
+MAX_ITERATIONS = 1_000_000
+MAX_TIME_MS = 3_600_000
+
+
 @dataclass(frozen=True, slots=True)
 class SearchConfig:
     """A search budget and its knobs. With neither budget, `DEFAULT_ITERATIONS` apply."""
@@ -76,10 +81,16 @@ class SearchConfig:
         return self.iterations, self.time_ms
 
     def check(self) -> None:
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError(f"iterations must be at least 1, not {self.iterations}")
-        if self.time_ms is not None and not 0 < self.time_ms < math.inf:
-            raise ValueError(f"time_ms must be a positive number, not {self.time_ms}")
+        # bounded: a budget past these is a bot that never moves (10^6 iterations take
+        # minutes a move; an hour is more than anyone waits)
+        if self.iterations is not None and not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise ValueError(
+                f"iterations must be from 1 to {MAX_ITERATIONS:,}, not {self.iterations}"
+            )
+        if self.time_ms is not None and not 0 < self.time_ms <= MAX_TIME_MS:
+            raise ValueError(
+                f"time_ms must be a positive number up to {MAX_TIME_MS:,}, not {self.time_ms}"
+            )
         for key in ("exploration", "margin_scale", "race_z"):
             if not math.isfinite(getattr(self, key)):
                 raise ValueError(f"{key} must be a finite number, not {getattr(self, key)}")

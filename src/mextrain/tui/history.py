@@ -160,6 +160,9 @@ def read_history(folder: Path | None = None) -> History:
     skipped: list[Path] = []
     paths = sorted(where.glob("*.json")) if where.is_dir() else []
     for path in paths:
+        if not path.is_file():  # a folder or a pipe named *.json: no saved game (and a
+            skipped.append(path)  # pipe would wait for ever to be read)
+            continue
         try:
             games.append(read_game(path))
         except (RecordError, ValueError, OSError):
