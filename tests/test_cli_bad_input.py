@@ -671,3 +671,14 @@ def test_play_needs_a_terminal_and_a_folder_to_save_in(
     monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
     assert invoke("play", "--seats", "you,greedy", "--lang", "en").exit_code == 0
     assert len(started) == 1
+
+
+def test_an_empty_path_is_said_to_be_missing() -> None:
+    """An empty file name read "no such file: ." (the path shown as a full stop)."""
+    for args in (["replay", ""], ["analyze", "", "--round", "0", "--action", "0"]):
+        result = invoke(*args)
+        assert result.exit_code == 2
+        assert_clean_error(result, "no file named")
+    result = invoke("serve", "--db", "")
+    assert result.exit_code == 2
+    assert_clean_error(result, "give the database file's path")

@@ -91,6 +91,10 @@ MAX_RECORD_BYTES = 64 * 1024 * 1024
 def _read(file: str) -> bytes:
     """The bytes of a record file (``-``: standard input), at most `MAX_RECORD_BYTES`: more
     is no record (``/dev/zero`` would fill the memory)."""
+    if not file.strip():
+        raise RecordFormatError(
+            None, "no file named: give the record's path, or - for standard input"
+        )
     try:
         if file == "-":
             data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)

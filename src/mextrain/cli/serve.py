@@ -100,6 +100,8 @@ def serve(
         raise click.ClickException(
             f"the web server needs the 'web' extra: in a clone, pip install -e '.[web]' ({err})"
         ) from None
+    if db is not None and str(db) in ("", "."):  # (click reads an empty path as ".")
+        raise click.BadParameter("give the database file's path", param_hint="--db")
     path = db or default_db()
     try:  # a clear error now rather than a traceback from the server's startup
         if path.parent.exists() and not path.parent.is_dir():
