@@ -1036,21 +1036,15 @@ def test_play_again_opens_a_new_table_for_the_same_people(db: Path) -> None:
             ben.send({"type": "rematch"})
             twice = ben.until(lambda m: m["type"] == "rematch")
             assert twice == joined
-            laptop = Conn(tc, code, ben_join["token"])
-            try:
-                laptop.until(is_state)
-                laptop.send({"type": "rematch"})
-                assert laptop.until(lambda m: m["type"] == "rematch") == joined
-            finally:
-                laptop.close()
-            # the same for Ana, who opened the new table
-            tablet = Conn(tc, code, made["token"])
-            try:
-                tablet.until(is_state)
-                tablet.send({"type": "rematch"})
-                assert tablet.until(lambda m: m["type"] == "rematch") == again
-            finally:
-                tablet.close()
+            # (and the same for Ana, who opened the new table)
+            for token, answer in ((ben_join["token"], joined), (made["token"], again)):
+                device = Conn(tc, code, token)
+                try:
+                    device.until(is_state)
+                    device.send({"type": "rematch"})
+                    assert device.until(lambda m: m["type"] == "rematch") == answer
+                finally:
+                    device.close()
             seats = tc.get(f"/api/tables/{again['code']}").json()["seats"]
             assert [s["name"] for s in seats] == ["Ana", "Bot 2 (beginner)", "Ben"]
             # Ben leaves the new table: the token he had there is void for good, and
