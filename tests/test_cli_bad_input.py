@@ -682,3 +682,30 @@ def test_an_empty_path_is_said_to_be_missing() -> None:
     result = invoke("serve", "--db", "")
     assert result.exit_code == 2
     assert_clean_error(result, "give the database file's path")
+
+
+def test_serve_on_a_busy_port_says_so_before_making_anything(tmp_path: Path) -> None:
+    """A port in use failed inside the server, after start-up, and left a new database
+    behind: it is refused first, in words, and nothing is made."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        db = tmp_path / "new" / "x.sqlite3"
+        result = invoke("serve", "--port", str(port), "--db", str(db))
+        assert result.exit_code == 1
+        assert_clean_error(result, f"cannot listen on 127.0.0.1:{port}")
+        assert not db.parent.exists()
+
+
+def test_stats_json_stays_json_with_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None:
+    import os
+
+    odd = os.fsdecode(os.fsencode(str(tmp_path)) + b"/bad\xffdir")
+    os.mkdir(odd)
+    result = invoke("stats", "--dir", odd, "--json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)  # valid JSON: the odd byte as the escape \udcff
+    assert doc["folder"].endswith("bad\udcffdir")

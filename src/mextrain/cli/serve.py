@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 import sqlite3
 from pathlib import Path
 
@@ -102,6 +103,7 @@ def serve(
         ) from None
     if db is not None and str(db) in ("", "."):  # (click reads an empty path as ".")
         raise click.BadParameter("give the database file's path", param_hint="--db")
+    _check_listen(host, port)  # before anything is made: a busy port leaves no database
     path = db or default_db()
     try:  # a clear error now rather than a traceback from the server's startup
         if path.parent.exists() and not path.parent.is_dir():
@@ -133,3 +135,20 @@ def serve(
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, ws_max_size=65536, proxy_headers=True
     )
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Say now, in words, that the server cannot listen at ``host:port`` (a port in use, an
+    address this machine does not have), rather than in the server's log after start-up."""
+    if port == 0:  # any free port: the system picks one
+        return
+    where = f"{host}:{port}"
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
+            probe.bind(address)
+    except OSError as err:  # (socket.gaierror is one)
+        raise click.ClickException(f"cannot listen on {where}: {err.strerror or err}") from None

@@ -56,7 +56,10 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
             "skipped": [str(p) for p in history.skipped],
             "people": [p.to_dict() for p in people],
         }
-        click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+        text = json.dumps(doc, ensure_ascii=False, indent=2)
+        # a folder or file name that is not UTF-8 (a lone surrogate here) is written as the
+        # JSON escape, so that the output stays UTF-8 and JSON
+        click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
         return
     # names come from saved files, which anyone may have written
     click.echo(terminal_safe(stats_text(history, people, t, name), keep="\n"))
