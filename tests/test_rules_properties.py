@@ -159,6 +159,7 @@ def test_random_games_keep_every_invariant(game: tuple[Rules, int, int, int]) ->
         assert p.double_blank == (rules.double_blank_points if holds_blank else 0)
         owed = sum(by == seat for by in state.double_by) if seat != state.out_seat else 0
         assert p.penalty == rules.unsatisfied_double_penalty * owed
+        assert p.open_doubles == (owed if rules.unsatisfied_double_penalty else 0)
 
 
 @settings(max_examples=25)

@@ -127,6 +127,7 @@ class ScoreParts(NamedTuple):
     pips: int  # the pips of the tiles left in its hand
     double_blank: int  # double_blank_points, if the 0-0 is among them
     penalty: int  # unsatisfied_double_penalty, once per double it left unsatisfied
+    open_doubles: int = 0  # the doubles it played that stand unsatisfied, charged for
 
     @property
     def total(self) -> int:
@@ -545,35 +546,22 @@ class RoundState:
         if penalty:
             for seat in self.double_by:
                 if seat != self.out_seat:  # a seat that went out scores 0
-                    owed[seat] += penalty
+                    owed[seat] += 1
         return [
             ScoreParts(
                 pips=ts.pips_of(hand),
                 double_blank=blank if blank and hand >> blank_id & 1 else 0,
-                penalty=owed[seat],
+                penalty=penalty * owed[seat],
+                open_doubles=owed[seat],
             )
             for seat, hand in enumerate(self.hands)
         ]
 
     def scores(self) -> list[int] | None:
-        """Each seat's points for the round once it has ended (lower is better)."""
-        if self.ended is None:
-            return None
-        ts = self.ts
-        blank = self.rules.double_blank_points
-        blank_id = ts.double_id[0]
-        out = []
-        for hand in self.hands:
-            points = ts.pips_of(hand)
-            if blank and hand >> blank_id & 1:
-                points += blank
-            out.append(points)
-        penalty = self.rules.unsatisfied_double_penalty
-        if penalty:
-            for seat in self.double_by:
-                if seat != self.out_seat:  # a seat that went out scores 0
-                    out[seat] += penalty
-        return out
+        """Each seat's points for the round once it has ended (lower is better): the
+        totals of `score_parts`."""
+        parts = self.score_parts()
+        return None if parts is None else [part.total for part in parts]
 
     # -- legal actions ------------------------------------------------------------------
 

@@ -274,9 +274,7 @@ def round_result_markup(
         if part and part.double_blank:
             extra.append(t("tui.round_end.double_blank", points=part.double_blank))
         if part and part.penalty:
-            rules = state.rules
-            count = part.penalty // rules.unsatisfied_double_penalty
-            extra.append(t.plural("tui.round_end.penalty", count, points=part.penalty))
+            extra.append(t.plural("tui.round_end.penalty", part.open_doubles, points=part.penalty))
         if extra:
             line += f"  [dim]({escape(' · '.join(extra))})[/dim]"
         lines.append(line)
