@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import Any
 
 import click
 
 from mextrain.i18n import terminal_safe
 
-__all__ = ["FiniteFloat", "terminal_safe"]
+__all__ = ["FiniteFloat", "has_terminal", "terminal_safe"]
 
 
 class FiniteFloat(click.FloatRange):
@@ -24,3 +25,9 @@ class FiniteFloat(click.FloatRange):
         if not math.isfinite(number):
             self.fail(f"{value} is not a finite number", param, ctx)
         return super().convert(number, param, ctx)
+
+
+def has_terminal() -> bool:
+    """Whether keys come from a terminal and the screen goes to one (the full-screen
+    commands need both)."""
+    return sys.stdin.isatty() and sys.stdout.isatty()

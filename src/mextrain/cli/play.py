@@ -9,7 +9,6 @@ unfinished one.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
@@ -27,6 +26,7 @@ from mextrain.i18n import (
 from mextrain.rules import Rules, RulesError
 
 from ._common import FiniteFloat
+from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
 #: strongest first: the default opponent is the strongest bot that is registered
 _STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
@@ -251,10 +251,6 @@ def play(
     )
     _ready_to_play(t)
     app.run()
-
-
-def _has_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _ready_to_play(t: Translator) -> None:

@@ -22,6 +22,7 @@ from mextrain.records import (
     replay_record,
 )
 
+from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 from ._common import terminal_safe
 
 
@@ -78,10 +79,6 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
         _print_json(result.to_json_dict())
     else:
         click.echo(describe_result(result))
-
-
-def _has_terminal() -> bool:
-    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 #: the largest record read: a full 13-round match of ten seats is a few hundred KiB
