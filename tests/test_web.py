@@ -21,6 +21,7 @@ from mextrain.i18n import LANGUAGES, Translator, catalog
 from mextrain.records import load_record, replay_record
 from mextrain.sim.stats import wilson_interval
 from mextrain.web import Settings, create_app
+from mextrain.web.messages import MessageError, parse_client_message
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
 #: a one-round game over in a few moves (for playing again)
@@ -427,6 +428,43 @@ def test_malformed_messages_get_a_clear_error(
     assert conn.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ({"type": "chat", "text": "x" * 201}, "chat.text: at most 200 characters"),
+        ({"type": "chat", "text": " "}, "chat.text: at least 1 character"),
+        ({"type": "chat"}, "chat: a chat message has either a text or a phrase"),
+        ({"type": "hello", "token": "abc"}, "hello.token: at least 16 characters"),
+        ({"type": "hello", "lang": 5}, "hello.lang: a string is expected"),
+        (
+            {"type": "action", "move": "draw", "version": "0"},
+            "action.version: a whole number (a JSON integer) is expected",
+        ),
+        ({"type": "action", "move": "draw", "version": -1}, "action.version: at least 0"),
+        ({"type": "action", "version": 0}, "action.move: missing"),
+        (
+            {"type": "action", "move": "5-6 on M", "version": 0},
+            "action.move: not in the expected form",
+        ),
+        ({"type": "ping", "x": 1}, "ping.x: no such field"),
+        ({"kind": "ping"}, 'message: a message needs a "type"'),
+        ([1, 2], "message: a JSON object is expected"),
+        ("{bad", "message: not JSON (key must be a string at line 1 column 2)"),
+    ],
+)
+def test_a_refused_message_says_why_in_plain_words(message: object, said: str) -> None:
+    # the message a program reads: sizes counted in characters, not the validator's
+    # "items"; no validator jargon ("Value error, ...", "Input tag ... discriminator")
+    text = message if isinstance(message, str) else json.dumps(message)
+    with pytest.raises(MessageError) as refused:
+        parse_client_message(text)
+    assert refused.value.detail == said
+    unknown = json.dumps({"type": "launch"})
+    with pytest.raises(MessageError) as refused:
+        parse_client_message(unknown)
+    assert refused.value.detail.startswith("message: no message has the type 'launch' (the types: ")
+
+
 def test_a_move_for_a_tile_outside_the_set_is_refused(
     seated: tuple[Conn, dict[str, Any]],
 ) -> None:
@@ -514,12 +552,19 @@ def test_http_validation(client: TestClient) -> None:
         ({**base, "seats": ["bot:Easy"]}, "seats.0"),
         ({"seats": ["bot:greedy"]}, "name"),
         ({**base, "extra": 1}, "extra"),
+        ({**base, "name": "A" * 25}, "name"),
+        ({**base, "seats": []}, "seats"),
     ]:
         refused = client.post("/api/tables", json=body)
         assert refused.status_code == 422
         detail = refused.json()["detail"]
         assert detail["code"] == "invalid"
         assert detail["message"].startswith(f"{field}: "), detail
+        assert "Value error" not in detail["message"], detail
+    long_name = client.post("/api/tables", json={**base, "name": "A" * 25}).json()["detail"]
+    assert long_name["message"] == "name: at most 24 characters"
+    no_seat = client.post("/api/tables", json={**base, "seats": []}).json()["detail"]
+    assert no_seat["message"] == "seats: at least 1 item"
     join = client.post("/api/tables/ABCDEF/join", content=b"{not json")
     assert join.status_code == 422
     assert join.json()["detail"]["code"] == "invalid"

@@ -43,6 +43,7 @@ from .messages import (
     RematchMessage,
     StartMessage,
     parse_client_message,
+    validation_reason,
 )
 from .tables import (
     Client,
@@ -142,7 +143,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         errors = exc.errors()
         first = errors[0] if errors else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        message = f"{where}: {first.get('msg', 'not valid')}"
+        message = f"{where}: {validation_reason(first)}"
         # a name bots go by is refused in words of its own; anything else is "invalid"
         code = "bot_name" if first.get("type") == "bot_name" else "invalid"
         return JSONResponse({"detail": {"code": code, "message": message}}, status_code=422)

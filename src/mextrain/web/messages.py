@@ -8,6 +8,7 @@ messages are plain dicts built in `mextrain.web.tables` (each seat's filtered vi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -39,6 +40,7 @@ __all__ = [
     "RematchMessage",
     "StartMessage",
     "parse_client_message",
+    "validation_reason",
 ]
 
 
@@ -213,6 +215,59 @@ class MessageError(ValueError):
         self.detail = detail
 
 
+def _count(n: int, unit: str) -> str:
+    return f"{n} {unit}" if n != 1 else f"1 {unit.removesuffix('s')}"
+
+
+def validation_reason(error: Mapping[str, Any]) -> str:
+    """One of the validator's errors in our own words, for the ``message`` of a refusal
+    (a program reads it; the page shows words of its own for each ``code``). The
+    validator's wording for sizes is generic ("200 items" for a line's characters)."""
+    kind = error.get("type")
+    ctx: Mapping[str, Any] = error.get("ctx") or {}
+    value = error.get("input")
+    unit = (
+        "characters"
+        if isinstance(value, str)
+        else "entries"
+        if isinstance(value, dict)
+        else "items"
+    )
+    if kind in ("too_long", "string_too_long"):
+        return f"at most {_count(ctx['max_length'], unit)}"
+    if kind in ("too_short", "string_too_short"):
+        return f"at least {_count(ctx['min_length'], unit)}"
+    if kind == "value_error" and "error" in ctx:
+        return str(ctx["error"])
+    if kind == "union_tag_invalid":
+        return f"no message has the type {ctx['tag']!r} (the types: {ctx['expected_tags']})"
+    if kind == "union_tag_not_found":
+        return 'a message needs a "type"'
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "a JSON object is expected"
+    if kind == "json_invalid":
+        return f"not JSON ({ctx.get('error', 'unreadable')})"
+    if kind == "extra_forbidden":
+        return "no such field"
+    if kind == "missing":
+        return "missing"
+    if kind == "literal_error":
+        return f"one of {ctx['expected']}"
+    if kind == "string_pattern_mismatch":
+        return "not in the expected form"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "a whole number (a JSON integer) is expected"
+    if kind in ("string_type",):
+        return "a string is expected"
+    if kind in ("bool_type", "bool_parsing"):
+        return "true or false is expected"
+    if kind == "greater_than_equal":
+        return f"at least {ctx['ge']}"
+    if kind == "less_than_equal":
+        return f"at most {ctx['le']}"
+    return str(error.get("msg", "not valid"))
+
+
 def parse_client_message(text: str) -> AnyClientMessage:
     """Validate one message's text; raise `MessageError` with a short reason."""
     try:
@@ -223,7 +278,7 @@ def parse_client_message(text: str) -> AnyClientMessage:
         # a line of talk the table cannot take is the player's words, not a broken page:
         # it gets its own refusal, which the page shows by the talk's field
         code = "chat_text" if first["loc"][:1] == ("chat",) else "malformed"
-        raise MessageError(code, f"{where}: {first['msg']}") from None
+        raise MessageError(code, f"{where}: {validation_reason(first)}") from None
     assert isinstance(message, AnyClientMessage)
     return message
 
