@@ -146,6 +146,39 @@ def test_the_observation_holds_the_turn_state_the_table_does_not_show() -> None:
     assert list(done) == [1 if r == (me - nxt) % 3 else 0 for r in range(3)]
 
 
+def test_the_observation_holds_the_open_doubles_order_and_who_played_them() -> None:
+    """Under blocking doubles several doubles can stand open: the order they are owed in,
+    and who played each (the seat charged an ``unsatisfied_double_penalty``), are public and
+    in the observation, read off the history as the engine keeps them."""
+    rules = Rules.preset("classic", unsatisfied_double_penalty=50)
+    codec = ObservationCodec(rules, 4)
+    n = 4
+    seen = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, n, 0, rng)
+        while state.ended is None:
+            if len(state.open_doubles) >= 2:
+                seen += 1
+            for seat in range(n):
+                view = state.view(seat)
+                assert view.open_doubles_by() == state.double_by
+                obs = codec.encode_state(state, seat)
+                assert np.array_equal(obs, codec.encode(view))
+                rank = obs[codec.block("double_rank")]
+                by = obs[codec.block("double_by")].reshape(n + 1, n)
+                assert np.count_nonzero(rank) == len(state.open_doubles)
+                assert by.sum() == len(state.open_doubles)
+                for k, (train, who) in enumerate(
+                    zip(state.open_doubles, state.double_by, strict=True)
+                ):
+                    r = n if train == MEXICAN else (train - seat) % n
+                    assert rank[r] == pytest.approx((k + 1) / (n + 1))
+                    assert by[r, (who - seat) % n] == 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert seen > 20  # positions with two or more open doubles were met
+
+
 def test_observation_blocks_cover_the_vector() -> None:
     codec = ObservationCodec(Rules.preset("cardinal"), 5)
     assert sum(length for _, length in codec.blocks) == codec.size
@@ -312,6 +345,25 @@ def test_bad_settings_are_refused_clearly() -> None:
     with pytest.raises(RuntimeError, match="reset"):
         MexicanTrainEnv().step(0)
     assert episode_rules("relaxed", 4).rounds == (12, 11, 10, 9)
+    with pytest.raises(ValueError, match="players must be a whole number"):
+        MexicanTrainEnv(players=4.0)  # type: ignore[arg-type]
+    # settings read from arrays are NumPy integers: taken as the numbers they are
+    made = MexicanTrainEnv(players=np.int64(3), seat=np.int64(1), rounds=np.int64(2))
+    assert (made.seat, made.game.players, made.game.rules.round_count) == (1, 3, 2)
+    assert type(made.seat) is int
+    assert raw_env(players=np.int64(2), rounds=np.int64(1)).game.rules.round_count == 1
+
+
+def test_reset_gives_up_clearly_on_rules_that_never_give_the_agent_a_choice() -> None:
+    # double-1, one tile a hand, cardinal: the agent's turns all have one legal action, and
+    # skip_forced plays them for it, so every deal ends before it chooses
+    rules = {"preset": "cardinal", "max_pip": 1, "hand_size": {"3": 1}}
+    stuck = MexicanTrainEnv(rules=rules, players=3, opponents="random", skip_forced=True)
+    with pytest.raises(ValueError, match="no choice to make in 1,000 deals"):
+        stuck.reset(seed=0)
+    # without skip_forced the same table plays
+    obs, _ = MexicanTrainEnv(rules=rules, players=3, opponents="random").reset(seed=0)
+    assert obs["action_mask"].any()
 
 
 # -- PettingZoo -----------------------------------------------------------------------------------

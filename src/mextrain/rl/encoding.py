@@ -112,6 +112,8 @@ class ObservationCodec:
             ("marker", trains),  # its marker is up
             ("open_double", trains),  # it ends in an open double
             ("oldest_double", trains),  # the open double to satisfy first (one-hot)
+            ("double_rank", trains),  # its open double's place in the order, (k + 1) / trains
+            ("double_by", trains * players),  # per train, who played its open double (one-hot)
             ("train_length", trains),  # its tiles, / the number of tiles in the set
             ("hand_size", players),  # per relative seat, / tiles in the set
             ("boneyard", 1),  # the boneyard's size, / tiles in the set
@@ -154,6 +156,7 @@ class ObservationCodec:
             [ids[t] for t in view.hand],
             [(t.owner, [ids[x] for x in t.tiles], t.open_end, t.marker_up) for t in view.trains],
             view.open_doubles,
+            view.open_doubles_by(),
             view.hand_sizes,
             view.boneyard_size,
             view.engine,
@@ -181,6 +184,7 @@ class ObservationCodec:
                 for t in (*range(self.players), MEXICAN)
             ],
             state.open_doubles,
+            state.double_by,
             [hand.bit_count() for hand in state.hands],
             state.boneyard_size,
             state.engine,
@@ -199,6 +203,7 @@ class ObservationCodec:
         hand: Iterable[int],
         trains: Sequence[tuple[int, Sequence[int], int, bool]],
         open_doubles: Sequence[int],
+        doubles_by: Sequence[int],
         hand_sizes: Sequence[int],
         boneyard: int,
         engine: int,
@@ -239,6 +244,10 @@ class ObservationCodec:
                 ones.append(off["open_double"] + r)
         if open_doubles:
             ones.append(off["oldest_double"] + rel(open_doubles[0]))
+        for k, (train, by) in enumerate(zip(open_doubles, doubles_by, strict=True)):
+            r = rel(train)
+            put.append((off["double_rank"] + r, (k + 1) / (n + 1)))
+            ones.append(off["double_by"] + r * n + rel(by))
         for seat, size in enumerate(hand_sizes):
             put.append((off["hand_size"] + rel(seat), size / tiles))
         put.append((off["boneyard"], boneyard / tiles))

@@ -22,6 +22,7 @@ __all__ = [
     "check_modes",
     "check_opponents",
     "episode_rules",
+    "whole_number",
 ]
 
 #: ``points``: at each round's end every seat gets minus the points it scored in it (the
@@ -30,10 +31,19 @@ __all__ = [
 REWARDS: Final = ("points", "win")
 
 
+def whole_number(value: Any) -> Any:
+    """A NumPy integer as Python's own (a setting read from an array); anything else as
+    it is, for the setting's own check."""
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
 def episode_rules(rules: str | Rules | dict[str, Any], rounds: int | None) -> Rules:
     """The rules of one episode: a preset name, a rules spec or `Rules`, cut to its first
     ``rounds`` rounds (None: the whole match)."""
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+    rounds = whole_number(rounds)
     if rounds is None:
         return base
     if not isinstance(rounds, int) or isinstance(rounds, bool) or rounds < 1:
@@ -49,6 +59,9 @@ class Game:
     def __init__(self, rules: Rules, players: int, reward: str) -> None:
         if reward not in REWARDS:
             raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        players = whole_number(players)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(f"players must be a whole number, not {players!r}")
         self.rules = rules
         self.players = players
         self.reward = reward

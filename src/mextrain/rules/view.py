@@ -120,6 +120,17 @@ class SeatView(NamedTuple):
             self.rules, self.players, self.starter, self.history, self.current_seat, self.ended
         )
 
+    def open_doubles_by(self) -> tuple[int, ...]:
+        """The seat that played each open double, in the order of `open_doubles` (public:
+        the history; an open double is the last tile of its train). The seat that pays an
+        ``unsatisfied_double_penalty`` for it. Equal to the engine's
+        `RoundState.double_by`."""
+        last: dict[int, int] = {}
+        for seat, action in self.history:
+            if action.train is not None:  # a play
+                last[action.train] = seat
+        return tuple(last[train] for train in self.open_doubles)
+
     @property
     def is_my_turn(self) -> bool:
         return self.current_seat == self.seat and self.ended is None
