@@ -347,18 +347,20 @@ def test_round_word_same_in_tui_and_web(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", OTHERS)
-def test_key_bar_lists_same_keys(lang: str) -> None:
+@pytest.mark.parametrize(("key", "width"), [("tui.keys.bar", 80), ("tui.keys.bar_wide", 100)])
+def test_key_bar_lists_same_keys(lang: str, key: str, width: int) -> None:
     """Every key of the English bar, in the same order (the bar must fit 80 columns, so
-    the longer languages separate their entries by one space, not two)."""
-    en_bar = catalog("tui", "en")["tui.keys.bar"]
+    the longer languages separate their entries by one space, not two; the wide bar, with
+    every key, 100)."""
+    en_bar = catalog("tui", "en")[key]
     en = [entry.split(" ")[0] for entry in re.split(r"\s{2,}", en_bar.strip())]
-    bar = catalog("tui", lang)["tui.keys.bar"]
+    bar = catalog("tui", lang)[key]
     tokens = bar.split()
     pos = 0
-    for key in en:
-        assert key in tokens[pos:], (key, bar)
-        pos = tokens.index(key, pos) + 1
-    assert len(bar) <= 80
+    for k in en:
+        assert k in tokens[pos:], (k, bar)
+        pos = tokens.index(k, pos) + 1
+    assert len(bar) <= width
 
 
 @pytest.mark.parametrize("lang", OTHERS)

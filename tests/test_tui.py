@@ -62,6 +62,7 @@ from mextrain.tui.screens import (
     PassScreen,
     RoundEndScreen,
     StartScreen,
+    TrainsScreen,
     seat_names,
     table_rules_text,
 )
@@ -1679,6 +1680,35 @@ def test_names_from_a_record_never_send_control_characters_to_the_terminal(
             assert "\x1b" not in hands
             assert "Bo\\u000ab" in hands
             await pilot.press("q")
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_wide_screen_shows_every_key_and_a_narrow_one_all_it_can(lang: str) -> None:
+    t = Translator(lang)
+    wide, narrow = t("tui.keys.bar_wide"), t("tui.keys.bar")
+    assert "t" in wide.split()
+    assert "t" not in narrow.split()
+    assert cell_len(wide) <= 100  # a 100-column terminal shows it
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
+        app = app_for(setup, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            assert plain(table.query_one("#keys", Static)) == narrow
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
+            assert plain(table.query_one("#keys", Static)) == wide
+            await pilot.press("t")  # the key it shows works
+            assert isinstance(app.screen, TrainsScreen)
+            await pilot.press("escape")
+            await pilot.resize_terminal(*SIZE)
+            await pilot.pause()
+            assert plain(table.query_one("#keys", Static)) == narrow
 
     run(scenario)
 

@@ -12,6 +12,8 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
@@ -129,7 +131,16 @@ class TableScreen(Screen[None]):
         yield Static(id="hand")
         yield Static(id="message")
         yield RichLog(id="log", max_lines=500, wrap=True, min_width=20)
-        yield Static(escape(self.t("tui.keys.bar")), id="keys")
+        yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
+
+    def key_bar(self, width: int) -> str:
+        """The keys on one line: every one where the screen is wide enough (100 columns
+        do), else all but ``t`` (80 columns hold no more; the help lists it)."""
+        wide = self.t("tui.keys.bar_wide")
+        return wide if cell_len(wide) <= width else self.t("tui.keys.bar")
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
 
     def on_mount(self) -> None:
         self.log_round_start()
