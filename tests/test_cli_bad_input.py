@@ -143,6 +143,56 @@ def test_simulate_unwritable_records_dir() -> None:
     assert_clean_error(sim("--records", "/proc/x"), "/proc/x")
 
 
+def test_simulate_read_only_records_dir_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a directory that exists but takes no file (a read-only disk; root ignores modes, so
+    # the refusal is made by hand here) was found out only after every game
+    import errno
+    import tempfile
+
+    import mextrain.sim
+
+    def read_only(*args: object, **kwargs: object) -> object:
+        raise OSError(errno.EROFS, "Read-only file system")
+
+    played: list[object] = []
+    monkeypatch.setattr(tempfile, "TemporaryFile", read_only)
+    monkeypatch.setattr(mextrain.sim, "run_games", lambda *a, **k: played.append(a))
+    assert_clean_error(sim("--records", str(tmp_path)), "Read-only file system", str(tmp_path))
+    assert not played
+
+
+def test_simulate_interrupted_says_what_it_saved_and_exits_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mextrain.sim
+    from mextrain.sim import write_record
+
+    def stopped(config: object, sink: object = None, **kwargs: object) -> object:
+        results = mextrain.sim.play_games(config, [0])  # type: ignore[arg-type]
+        sink(results)  # type: ignore[operator]
+        raise KeyboardInterrupt
+
+    assert write_record  # the records go out one by one, as the games end
+    monkeypatch.setattr(mextrain.sim, "run_games", stopped)
+    out = tmp_path / "recs"
+    result = sim("--records", str(out))
+    assert result.exit_code == 130
+    assert "Traceback" not in result.output
+    assert f"interrupted (1 finished game saved in {out})" in result.stderr
+    assert [p.name for p in out.iterdir()] == ["game-000000.json"]
+    # a run that stops before its first game makes no directory
+    monkeypatch.setattr(
+        mextrain.sim, "run_games", lambda *a, **k: (_ for _ in ()).throw(KeyboardInterrupt)
+    )
+    never = tmp_path / "never"
+    result = sim("--records", str(never))
+    assert result.exit_code == 130
+    assert f"interrupted (no record saved in {never})" in result.stderr
+    assert not never.exists()
+
+
 def test_simulate_failure_leaves_records_dir_intact(tmp_path: Path) -> None:
     keep = tmp_path / "keep.json"
     keep.write_text("precious")

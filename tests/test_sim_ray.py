@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
+import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
+from mextrain.bots import register_bot
 from mextrain.cli import main
-from mextrain.rules import Rules
-from mextrain.sim import SimConfig, game_rules, run_games, simulate
+from mextrain.rules import Action, Rules, SeatView
+from mextrain.sim import SimConfig, SimulationError, game_rules, run_games, simulate
 
 ray: Any = pytest.importorskip("ray")
 
@@ -31,7 +35,11 @@ def test_the_cli_starts_and_stops_its_own_ray() -> None:
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # the workers find this folder's modules, as a cluster's nodes find a bot's module
+    here = str(Path(__file__).parent)
+    path = os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH", "")) if p)
+    env = {"env_vars": {"PYTHONPATH": path}}
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env=env)
     try:
         yield
     finally:
@@ -61,3 +69,40 @@ def test_simulate_on_ray_reports_the_same_statistics(local_ray: None) -> None:
     local = simulate("classic", 2, ["planner", "greedy"], 8, 4, jobs=2, **args)
     assert on_ray.to_dict()["entries"] == local.to_dict()["entries"]
     assert ray.is_initialized()  # a Ray the caller started is left running
+
+
+def test_a_bot_registered_in_the_callers_module_plays_on_ray(local_ray: None) -> None:
+    # the workers import the module that registered it (this one: the tests' folder is on
+    # their path, as a bot's module must be on every node's)
+    args: dict[str, Any] = {"rounds": 1, "jobs": 2}
+    on_ray = simulate("classic", 2, ["ray-first-legal", "greedy"], 4, 2, backend="ray", **args)
+    local = simulate("classic", 2, ["ray-first-legal", "greedy"], 4, 2, **args)
+    assert on_ray.to_dict()["entries"] == local.to_dict()["entries"]
+
+
+def test_a_bots_failure_on_ray_is_its_own_words_not_rays(local_ray: None) -> None:
+    with pytest.raises(SimulationError) as failed:
+        simulate("classic", 2, ["ray-breaks", "greedy"], 2, 2, rounds=1, backend="ray", jobs=2)
+    message = str(failed.value)
+    assert message.startswith("bot 'ray-breaks' at seat"), message
+    assert "\x1b[" not in message  # no remote traceback in colours
+    assert "Traceback" not in message
+
+
+class FirstLegal:
+    name = "ray-first-legal"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        return view.legal_actions[0]
+
+
+class Breaks:
+    name = "ray-breaks"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        raise RuntimeError("a bug")
+
+
+# registered on import: what a worker runs of this module
+register_bot("ray-first-legal", FirstLegal)
+register_bot("ray-breaks", Breaks)

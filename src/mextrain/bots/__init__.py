@@ -1,5 +1,21 @@
 """Computer players. A bot sees one seat's view and returns one of its legal actions."""
 
-from .base import Bot, BotSpecError, bot_names, make_bot, register_bot, split_bot_list
+from .base import (
+    Bot,
+    BotSpecError,
+    bot_module,
+    bot_names,
+    make_bot,
+    register_bot,
+    split_bot_list,
+)
 
-__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "register_bot", "split_bot_list"]
+__all__ = [
+    "Bot",
+    "BotSpecError",
+    "bot_module",
+    "bot_names",
+    "make_bot",
+    "register_bot",
+    "split_bot_list",
+]

@@ -66,6 +66,19 @@ def register_bot(name: str, factory: BotFactory) -> None:
     _REGISTRY[name] = factory
 
 
+def bot_module(spec: str) -> str | None:
+    """The module whose import registered the bot ``spec`` names, for a worker process
+    that must import it too; None for a built-in bot or a name not registered."""
+    _load_builtin()
+    factory = _REGISTRY.get(parse_bot_spec(spec)[0])
+    module = getattr(factory, "__module__", None) if factory is not None else None
+    if not isinstance(module, str) or module in ("mextrain", "__main__", "__mp_main__"):
+        return None  # (a script's own bots are registered in its workers as they start)
+    if module.startswith("mextrain."):
+        return None
+    return module
+
+
 def bot_names() -> list[str]:
     _load_builtin()
     return sorted(_REGISTRY)

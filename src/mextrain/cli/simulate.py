@@ -111,24 +111,37 @@ def simulate(
     try:
         # the whole job, before anything is made: a refused job leaves no records directory
         game_rules = Rules.from_spec(_rules_spec(rules_text))
-        check_job(game_rules, players, entries, games, seed, rounds, jobs, records_text is not None)
+        check_job(
+            game_rules,
+            players,
+            entries,
+            games,
+            seed,
+            rounds,
+            jobs,
+            records_text is not None,
+            backend,
+            address,
+        )
         if address is not None:
             check_cluster(address)
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
     records_dir = None
     if records_text is not None:
-        # find out now, not after every game has been played, that records cannot be saved
-        from mextrain.sim import SimulationError, prepare_records_dir
+        # find out now, not after every game has been played, that records cannot be
+        # saved; the directory is made with the first record (a run refused by Ray, say,
+        # leaves none)
+        from mextrain.sim import prepare_records_dir
 
         if not records_text.strip():
             raise click.BadParameter("an empty path is no directory", param_hint="--records")
         records_dir = Path(records_text)
         try:
-            prepare_records_dir(records_dir)
+            prepare_records_dir(records_dir, make=False)
         except OSError as err:
             raise click.BadParameter(
-                f"cannot make the directory {records_dir}: {err.strerror or err}",
+                f"cannot save records in {records_dir}: {err.strerror or err}",
                 param_hint="--records",
             ) from None
         except SimulationError as err:
@@ -153,12 +166,18 @@ def simulate(
             records=records_dir,
             progress=progress,
         )
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+            bar = None
+        click.echo(f"interrupted{_saved(records_dir)}", err=True)
+        sys.exit(130)  # the shell's status for Ctrl-C: not a refused job's 1
     except (SimulationError, BotSpecError, RulesError) as err:
-        raise click.ClickException(str(err)) from None
-    except OSError as err:  # e.g. the records directory became unwritable meanwhile
+        raise click.ClickException(f"{err}{_saved(records_dir)}") from None
+    except OSError as err:  # e.g. the disk filled up, or the directory became unwritable
         if records_dir is None:
             raise click.ClickException(str(err) or type(err).__name__) from None
-        raise click.ClickException(f"cannot save the records: {err}") from None
+        raise click.ClickException(f"cannot save the records: {err}{_saved(records_dir)}") from None
     finally:
         if bar is not None:
             bar.__exit__(None, None, None)
@@ -168,6 +187,19 @@ def simulate(
         click.echo(report.to_text())
         if records_dir is not None:
             click.echo(f"records: {games} games saved in {records_dir}")
+
+
+def _saved(records_dir: Path | None) -> str:
+    """What a run that stopped has saved: each game's record as it finished."""
+    if records_dir is None:
+        return ""
+    try:
+        count = sum(1 for _ in records_dir.glob("game-*.json"))
+    except OSError:  # pragma: no cover - the directory went away meanwhile
+        return ""
+    if not count:
+        return f" (no record saved in {records_dir})"
+    return f" ({count} finished game{'s' if count != 1 else ''} saved in {records_dir})"
 
 
 def _split_bots(text: str) -> list[str]:

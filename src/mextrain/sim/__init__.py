@@ -6,13 +6,25 @@ game on a backend, write records if asked, and summarise per bot entry.
 
 from __future__ import annotations
 
+import errno
+import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from mextrain.bots import bot_module
 from mextrain.rules import Rules
 
-from .backends import BACKENDS, ProgressFn, check_cluster, chunk_games, run_games
+from .backends import (
+    BACKENDS,
+    ProgressFn,
+    ResultsFn,
+    check_cluster,
+    chunk_games,
+    max_jobs,
+    run_games,
+)
 from .games import (
     GameResult,
     SimConfig,
@@ -30,6 +42,7 @@ __all__ = [
     "EntryStats",
     "GameResult",
     "ProgressFn",
+    "ResultsFn",
     "SimConfig",
     "SimReport",
     "SimulationError",
@@ -39,13 +52,16 @@ __all__ = [
     "deal_for",
     "derive_seed",
     "game_rules",
+    "max_jobs",
     "play_game",
     "play_games",
     "prepare_records_dir",
+    "record_name",
     "run_games",
     "seat_entries",
     "simulate",
     "summarise",
+    "write_record",
     "write_records",
 ]
 
@@ -62,36 +78,75 @@ def game_rules(rules: Rules, rounds: int | None) -> Rules:
     return rules.with_options(rounds=list(rules.rounds[:rounds]))
 
 
-def prepare_records_dir(directory: Path) -> None:
-    """Make ``directory`` for a run's records; `SimulationError` if it already holds
-    records (``game-*.json``): another run's would be overwritten, or mixed with this
-    one's. ``OSError`` if it cannot be made."""
-    directory.mkdir(parents=True, exist_ok=True)
-    if any(directory.glob("game-*.json")):
-        raise SimulationError(
-            f"{directory} already holds game records (game-*.json) of another run: "
-            "save this one's in an empty directory"
-        )
+def prepare_records_dir(directory: str | os.PathLike[str], make: bool = True) -> Path:
+    """Check that this run's records can be saved in ``directory``, and make it (unless
+    ``make`` is false: a command checks before it plays and makes the directory with its
+    first record). `SimulationError` if it already holds records (``game-*.json``: another
+    run's would be overwritten, or mixed with this one's); ``OSError`` if it cannot be
+    made or written in (a file is written there and removed, or in the folder it would be
+    made in: a read-only disk refuses it)."""
+    path = Path(directory)
+    if path.is_dir():
+        if any(path.glob("game-*.json")):
+            raise SimulationError(
+                f"{path} already holds game records (game-*.json) of another run: "
+                "save this one's in an empty directory"
+            )
+        _try_writing(path)
+        return path
+    if path.exists():
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(path))
+    if make:
+        path.mkdir(parents=True, exist_ok=True)
+        _try_writing(path)
+        return path
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, "not a directory", str(parent))
+    _try_writing(parent)
+    return path
 
 
-def write_records(results: list[GameResult], directory: Path) -> list[Path]:
+def _try_writing(directory: Path) -> None:
+    with tempfile.TemporaryFile(dir=directory, prefix=".mextrain-"):
+        pass
+
+
+def record_name(game: int, games: int) -> str:
+    """The file name of game ``game``'s record in a run of ``games`` games (numbered from
+    0, at least six digits, all of a run's names sort in game order)."""
+    width = max(6, len(str(games - 1)))
+    return f"game-{game:0{width}d}.json"
+
+
+def write_record(result: GameResult, directory: Path, games: int) -> Path:
+    """Save one game's record in ``directory`` (made already), whole or not at all: it is
+    written to a hidden file, then renamed (a full disk leaves no cut record)."""
+    if result.record is None:
+        raise SimulationError(f"game {result.game} was played without keeping its record")
+    path = directory / record_name(result.game, games)
+    text = result.record if result.record.endswith("\n") else result.record + "\n"
+    part = directory / f".{path.name}.part"
+    try:
+        part.write_text(text, encoding="utf-8")
+        part.replace(path)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return path
+
+
+def write_records(results: list[GameResult], directory: str | os.PathLike[str]) -> list[Path]:
     """Save each game's record as ``game-000123.json`` in ``directory``
     (`prepare_records_dir`: a new or empty one)."""
-    prepare_records_dir(directory)
-    width = max(6, len(str(len(results) - 1)))
-    paths = []
-    for result in results:
-        if result.record is None:
-            raise SimulationError(f"game {result.game} was played without keeping its record")
-        path = directory / f"game-{result.game:0{width}d}.json"
-        text = result.record if result.record.endswith("\n") else result.record + "\n"
-        path.write_text(text, encoding="utf-8")
-        paths.append(path)
-    return paths
+    path = prepare_records_dir(directory)
+    return [write_record(result, path, len(results)) for result in results]
 
 
 def check_job(
-    rules: Rules,
+    rules: Rules | str | dict[str, Any],
     players: int,
     bots: Sequence[str],
     games: int,
@@ -99,29 +154,50 @@ def check_job(
     rounds: int | None = None,
     jobs: int = 1,
     keep_records: bool = False,
+    backend: str = "process",
+    address: str | None = None,
 ) -> SimConfig:
     """The job `simulate` would run, checked (`SimulationError`, `BotSpecError`,
     `RulesError`) without playing a game: an interface refuses a bad job before it makes
     anything, a records directory included."""
     # (the types say so already; a caller without a type checker is told, not misread)
-    if isinstance(bots, str):
+    if isinstance(bots, str) or not isinstance(bots, Sequence):
+        what = f"the string {bots!r}" if isinstance(bots, str) else repr(bots)
         raise SimulationError(
-            f"bots must be a list of bot specs, one per entry, not the string {bots!r} "
+            f"bots must be a list of bot specs, one per entry, not {what} "
             "(mextrain.bots.split_bot_list splits a comma-separated list)"
         )
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise SimulationError(f"the seed must be a whole number, not {seed!r}")
+    if not all(isinstance(spec, str) for spec in bots):
+        raise SimulationError(f"each bot is a spec in text, such as 'planner': not {bots!r}")
+    for name, value in (("players", players), ("games", games), ("seed", seed), ("jobs", jobs)):
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise SimulationError(f"{name} must be a whole number, not {value!r}")
+    if rounds is not None and (not isinstance(rounds, int) or isinstance(rounds, bool)):
+        raise SimulationError(f"rounds must be a whole number or None, not {rounds!r}")
+    if backend not in BACKENDS:
+        raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    if address is not None and backend != "ray":
+        raise SimulationError("an address is for the ray backend (a cluster to run on)")
+    base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
+    imports = tuple(sorted({m for m in map(bot_module, bots) if m is not None}))
     config = SimConfig(
-        rules=game_rules(rules, rounds),
+        rules=game_rules(base, rounds),
         players=players,
         bots=tuple(bots),
         games=games,
         seed=seed,
         keep_records=keep_records,
+        imports=imports,
     )
     config.check()
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+    limit = max_jobs()
+    if jobs > limit and address is None:
+        raise SimulationError(
+            f"--jobs {jobs} is more processes than this machine can use: at most {limit} "
+            f"(4 per core; it has {os.cpu_count() or 1})"
+        )
     return config
 
 
@@ -135,18 +211,31 @@ def simulate(
     jobs: int = 1,
     backend: str = "process",
     address: str | None = None,
-    records: Path | None = None,
+    records: str | os.PathLike[str] | None = None,
     progress: ProgressFn | None = None,
 ) -> SimReport:
     """Play ``games`` games (a multiple of ``players``: one per seat rotation of each deal)
     and summarise them per bot entry. Same arguments, same statistics, whatever ``jobs``
     or ``backend``; only the speed figures differ."""
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
-    config = check_job(base, players, bots, games, seed, rounds, jobs, records is not None)
-    results = run_games(config, jobs=jobs, backend=backend, address=address, progress=progress)
+    keep = records is not None
+    config = check_job(base, players, bots, games, seed, rounds, jobs, keep, backend, address)
+    sink = None
+    if records is not None:
+        # refused before any game is played; made with the first record
+        directory = prepare_records_dir(records, make=False)
+
+        def sink(batch: list[GameResult]) -> None:
+            # each record is saved as its game comes back: a run that stops (Ctrl-C, a
+            # bot's failure, a full disk) keeps every game finished before
+            directory.mkdir(parents=True, exist_ok=True)
+            for result in batch:
+                write_record(result, directory, config.games)
+
+    results = run_games(
+        config, jobs=jobs, backend=backend, address=address, progress=progress, sink=sink
+    )
     # from the first game's start to the last one's end: starting and stopping the
     # workers (or Ray) is not playing
     seconds = max(r.finished for r in results) - min(r.started for r in results)
-    if records is not None:
-        write_records(results, records)
     return summarise(config, results, seconds, rules_spec=base.to_spec())

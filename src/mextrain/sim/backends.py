@@ -8,22 +8,41 @@ workers finish.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
+import os
 import socket
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 from urllib.parse import urlsplit
 
 from .games import GameResult, SimConfig, SimulationError, play_games
 
-__all__ = ["BACKENDS", "ProgressFn", "check_cluster", "chunk_games", "run_games"]
+__all__ = [
+    "BACKENDS",
+    "ProgressFn",
+    "ResultsFn",
+    "check_cluster",
+    "chunk_games",
+    "max_jobs",
+    "run_games",
+]
 
 #: called with the number of games just finished
 ProgressFn = Callable[[int], None]
+#: called with each batch of results as it comes back (in the order batches finish)
+ResultsFn = Callable[[list[GameResult]], None]
 
 BACKENDS = ("process", "ray")
+
+
+def max_jobs() -> int:
+    """The most processes a run may start on this machine: 4 per core (the games are
+    all computing; past the cores, more processes only cost memory, ~30 MB each)."""
+    return 4 * (os.cpu_count() or 1)
 
 
 def chunk_games(games: int, jobs: int, per_job: int = 4) -> list[range]:
@@ -45,43 +64,87 @@ def run_games(
     backend: str = "process",
     address: str | None = None,
     progress: ProgressFn | None = None,
+    sink: ResultsFn | None = None,
 ) -> list[GameResult]:
-    """Play every game of ``config``; the results in game order."""
+    """Play every game of ``config``; the results in game order. ``sink`` sees each batch
+    as it comes back (a caller saves records as they come), ``progress`` its size."""
+
+    def arrived(batch: list[GameResult]) -> None:
+        if sink:
+            sink(batch)
+        if progress:
+            progress(len(batch))
+
     if backend == "process":
-        return _run_local(config, jobs, progress)
+        return _run_local(config, jobs, arrived)
     if backend == "ray":
-        return _run_ray(config, jobs, address, progress)
+        return _run_ray(config, jobs, address, arrived)
     raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
 
 
-def _run_local(config: SimConfig, jobs: int, progress: ProgressFn | None) -> list[GameResult]:
+def _run_local(
+    config: SimConfig, jobs: int, arrived: Callable[[list[GameResult]], None]
+) -> list[GameResult]:
     chunks = chunk_games(config.games, jobs)
     results: list[GameResult] = []
     if jobs <= 1:
         for chunk in chunks:
-            results.extend(play_games(config, chunk))
-            if progress:
-                progress(len(chunk))
+            batch = play_games(config, chunk)
+            results.extend(batch)
+            arrived(batch)
         return _in_order(results, config.games)
     # "spawn": workers start clean (no copied threads or locks) and import mextrain anew.
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(chunks)), mp_context=context)
+    try:
         futures = [pool.submit(play_games, config, chunk) for chunk in chunks]
-        try:
-            for future in as_completed(futures):
-                done = future.result()
-                results.extend(done)
-                if progress:
-                    progress(len(done))
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+        for future in as_completed(futures):
+            batch = future.result()
+            results.extend(batch)
+            arrived(batch)
+    except BaseException:
+        _stop_now(pool)
+        raise
+    pool.shutdown()
     return _in_order(results, config.games)
 
 
+def _stop_now(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once (Ctrl-C, a bot's failure): its queued chunks dropped and its
+    workers ended mid-game, where a plain shutdown would let them play their chunks out."""
+    workers = list((pool._processes or {}).values())  # (no public way before Python 3.14)
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        if worker.is_alive():
+            worker.terminate()
+    for worker in workers:
+        worker.join(timeout=5)
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Ray's own lines (a raylet's warnings, its workers' output) go to standard error
+    while it runs: standard output is the command's (one JSON object with ``--json``).
+    Both Python's ``sys.stdout`` and the process's descriptor 1 are sent there."""
+    sys.stdout.flush()
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            saved = os.dup(1)
+        except OSError:  # no descriptor 1 (a host without one)
+            yield
+            return
+        try:
+            os.dup2(2, 1)
+            yield
+        finally:
+            with contextlib.suppress(OSError):
+                sys.stderr.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 def _run_ray(
-    config: SimConfig, jobs: int, address: str | None, progress: ProgressFn | None
+    config: SimConfig, jobs: int, address: str | None, arrived: Callable[[list[GameResult]], None]
 ) -> list[GameResult]:
     try:
         import ray
@@ -89,23 +152,36 @@ def _run_ray(
         raise SimulationError(
             "the ray backend needs Ray: install mextrain with the 'ray' extra"
         ) from None
+    with _stdout_to_stderr():
+        return _on_ray(ray, config, jobs, address, arrived)
+
+
+def _on_ray(
+    ray: Any,
+    config: SimConfig,
+    jobs: int,
+    address: str | None,
+    arrived: Callable[[list[GameResult]], None],
+) -> list[GameResult]:
     started = False
     if address is not None and not ray.is_initialized():
         check_cluster(address)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        if address is None:
+        # a local Ray of --jobs CPUs; but RAY_ADDRESS (as `ray job submit` sets it) names
+        # a cluster to join, which takes no CPU count
+        if address is None and not os.environ.get("RAY_ADDRESS"):
             options["num_cpus"] = max(1, jobs)
         try:
             ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as err:
-            where = f"at {address}" if address else "here"
+            where = f"at {address}" if address else _ray_address_named()
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise SimulationError(f"cannot start or reach Ray {where}: {first}") from None
         started = True
     try:
         remote = ray.remote(num_cpus=1)(play_games)
-        resources: dict[str, float] = ray.cluster_resources()  # type: ignore[no-untyped-call]
+        resources: dict[str, float] = ray.cluster_resources()
         cpus = int(resources.get("CPU", jobs))
         chunks = chunk_games(config.games, max(1, cpus))
         pending = [remote.remote(config, list(chunk)) for chunk in chunks]
@@ -113,14 +189,26 @@ def _run_ray(
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for ref in done:
-                batch: list[GameResult] = ray.get(ref)
+                try:
+                    batch: list[GameResult] = ray.get(ref)
+                except ray.exceptions.RayTaskError as err:
+                    # the worker's own error (a bot's failure, an unknown bot), not Ray's
+                    # wrapping of it: a remote traceback in colours
+                    cause = getattr(err, "cause", None)
+                    if isinstance(cause, Exception):
+                        raise cause from None
+                    raise
                 results.extend(batch)
-                if progress:
-                    progress(len(batch))
+                arrived(batch)
         return _in_order(results, config.games)
     finally:
         if started:
             ray.shutdown()
+
+
+def _ray_address_named() -> str:
+    named = os.environ.get("RAY_ADDRESS")
+    return f"at {named} (the RAY_ADDRESS variable)" if named else "here"
 
 
 def check_cluster(address: str, timeout: float = 10.0) -> None:

@@ -16,8 +16,11 @@ backend produces the same `GameResult` for the same game.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import importlib
 import random
+import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -59,6 +62,9 @@ class SimConfig:
     games: int
     seed: int
     keep_records: bool = False
+    #: modules that register the entries' bots (`mextrain.bots.bot_module`), imported by
+    #: each worker before it plays: a Ray worker runs none of the caller's code otherwise
+    imports: tuple[str, ...] = ()
 
     @property
     def rotations(self) -> int:
@@ -215,4 +221,10 @@ def _record_json(match: Match, names: list[str]) -> str:
 
 def play_games(config: SimConfig, games: Iterable[int]) -> list[GameResult]:
     """Play several games of a job in one process (a worker's unit of work)."""
+    for module in config.imports:
+        if module not in sys.modules:
+            # a module that is not to be found here (code run from a string) may have
+            # registered its bot some other way; if not, making the bot says so
+            with contextlib.suppress(ImportError):
+                importlib.import_module(module)
     return [play_game(config, g) for g in games]

@@ -6,7 +6,10 @@
 - **Mean score** is points per round. Its 95% interval is a Student t interval over
   *deals*: each deal contributes the entry's mean over all its seat rotations, so the
   deals are independent samples and the correlation between rotations of one deal is
-  accounted for. With a single deal there is no interval (``null``).
+  accounted for. With a single deal there is no interval (``[null, null]``). Intervals are
+  cut to what can be (points are never below 0; a difference of win rates lies within
+  [-1, 1]); when every deal gives the same value the interval is that value alone, a
+  sign of too few deals, not of certainty.
 - **Rating**: openskill's Plackett-Luce model, one team per entry, ranked by total (ties
   share a rank), updated game by game in game order.
 - **Paired differences**: for every two entries, the difference of their win rates and of
@@ -131,22 +134,25 @@ class SimReport:
             return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
         width = max(24, *(len(e.bot) for e in self.entries))  # long specs keep the columns
+        score_cis = []
+        for e in self.entries:
+            lo, hi = e.mean_score_ci95
+            score_cis.append("n/a" if math.isnan(lo) else f"[{lo:6.2f}, {hi:6.2f}]")
+        wide = max(17, *map(len, score_cis))  # a wide interval keeps the columns too
         lines = [
             f"{n(self.games, 'game')} ({n(deals, 'deal')} x {self.players} seat rotations), "
             f"{n(self.rounds_per_game, 'round')} each, {self.players} players, rules {rules}, "
             f"seed {self.seed}",
             "",
             f"{'#':>2}  {'bot':<{width}} {'wins':>8} {'win rate':>9} {'95% interval':>17} "
-            f"{'pts/round':>9} {'95% interval':>17} {'rating':>15}",
+            f"{'pts/round':>9} {'95% interval':>{wide}} {'rating':>15}",
         ]
-        for i, e in enumerate(self.entries):
-            lo, hi = e.mean_score_ci95
-            score_ci = "n/a" if math.isnan(lo) else f"[{lo:6.2f}, {hi:6.2f}]"
+        for i, (e, score_ci) in enumerate(zip(self.entries, score_cis, strict=True)):
             win_ci = f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]"
             rating = f"{e.rating_mu:6.2f} ± {e.rating_sigma:4.2f}"
             lines.append(
                 f"{i:>2}  {e.bot:<{width}} {_wins(e.wins):>8} {e.win_rate:>9.3f} {win_ci:>17} "
-                f"{e.mean_score:>9.2f} {score_ci:>17} {rating:>15}"
+                f"{e.mean_score:>9.2f} {score_ci:>{wide}} {rating:>15}"
             )
         lines.extend(self._pairs_text())
         lines.append("")
@@ -175,20 +181,24 @@ class SimReport:
             )
         if not shown:
             return []
-        lines = [
-            "",
-            head,
-            f"{'pair':>6}  {'win rate':>9} {'95% interval':>17} "
-            f"{'pts/round':>9} {'95% interval':>17}",
-        ]
+        rows = []
         for p in shown:
             lo, hi = p.win_rate_difference_ci95
             win_ci = "n/a" if math.isnan(lo) else f"[{lo:+.3f}, {hi:+.3f}]"
             lo, hi = p.mean_score_difference_ci95
             score_ci = "n/a" if math.isnan(lo) else f"[{lo:+6.2f}, {hi:+6.2f}]"
+            rows.append((p, win_ci, score_ci))
+        wide = max(17, *(len(score_ci) for _, _, score_ci in rows))
+        lines = [
+            "",
+            head,
+            f"{'pair':>6}  {'win rate':>9} {'95% interval':>17} "
+            f"{'pts/round':>9} {'95% interval':>{wide}}",
+        ]
+        for p, win_ci, score_ci in rows:
             lines.append(
                 f"{f'{p.a}-{p.b}':>6}  {p.win_rate_difference:>+9.3f} {win_ci:>17} "
-                f"{p.mean_score_difference:>+9.2f} {score_ci:>17}"
+                f"{p.mean_score_difference:>+9.2f} {score_ci:>{wide}}"
             )
         return lines
 
@@ -229,6 +239,7 @@ def summarise(
         wins = math.fsum(r.wins[e] for r in results)
         per_game = [r.totals[e] / rounds_per_game for r in results]
         mean, lo, hi = mean_interval(deal_means(results, per_game))
+        lo = max(lo, 0.0)  # (nan stays nan) points are never fewer than none
         entries.append(
             EntryStats(
                 bot=config.bots[e],
@@ -249,6 +260,8 @@ def summarise(
                 results, [(r.totals[a] - r.totals[b]) / rounds_per_game for r in results]
             )
             wd, wlo, whi = mean_interval(win_diff)
+            if not math.isnan(wlo):  # a difference of two shares lies within [-1, 1]
+                wlo, whi = max(wlo, -1.0), min(whi, 1.0)
             sd, slo, shi = mean_interval(score_diff)
             pairs.append(PairStats(a, b, wd, (wlo, whi), sd, (slo, shi)))
     return SimReport(
