@@ -47,6 +47,7 @@ from mextrain.tui import (
     parse_seats,
     rename_default_names,
 )
+from mextrain.tui import screens as screens_module
 from mextrain.tui.hints import hints_for, planned_train
 from mextrain.tui.render import (
     clip_name,
@@ -76,6 +77,13 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Every test saves its games in a temporary directory, never the user's."""
     monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def keys_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests press keys faster than a person: Enter counts at once after a screen
+    changes (one test puts the settling time back)."""
+    monkeypatch.setattr(screens_module, "KEY_SETTLE", 0.0)
 
 
 def plain(widget: Static) -> str:
@@ -507,6 +515,66 @@ def test_a_human_plays_a_whole_round_against_bots_by_keys(preset: str) -> None:
             await pilot.press("enter")  # the next round is dealt
             await settle(pilot, app)
             assert session.state.round_index == 1
+
+    run(scenario)
+
+
+def test_enter_pressed_again_at_a_rounds_end_waits_for_the_next_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A quick second Enter (or a key's repeat) meant for one screen does not act on the
+    next: it neither closes a round's result unread, nor picks a tile of a hand not yet
+    seen, nor shows the next person their hand."""
+    monkeypatch.setattr(screens_module, "KEY_SETTLE", 3600.0)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), "en")
+        app = app_for(setup, seed=4)
+        async with app.run_test(size=SIZE) as pilot:
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            await play_round_by_keys(pilot, app)
+            assert isinstance(app.screen, RoundEndScreen)
+            await pilot.press("enter", "space")  # too soon: the result stays
+            assert isinstance(app.screen, RoundEndScreen)
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            await pilot.press("enter")  # read, then closed: the next round is dealt
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            assert app.session is not None
+            assert app.session.state.round_index == 1
+            assert table.my_view() is not None  # the person starts (seed 4)
+            await pilot.press("enter", "enter")  # the close's echo: no tile picked
+            assert table.chosen is None
+            assert not table.message  # (nor refused)
+            assert not app.session.state.history
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            await pilot.press("enter")  # now it picks the tile, or says why it cannot
+            assert table.chosen is not None or table.message
+
+    run(scenario)
+
+
+def test_enter_meant_for_the_last_player_does_not_show_the_next_ones_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(screens_module, "KEY_SETTLE", 3600.0)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "human"), "en", ("Ana", "Ben"))
+        app = app_for(setup, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, PassScreen)
+            await pilot.press("enter")
+            assert isinstance(app.screen, PassScreen)  # held: nobody has seen it yet
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            await pilot.press("enter")
+            await pilot.pause()
+            table = app.table
+            assert table is not None
+            assert app.screen is table
+            assert table.viewer is not None
 
     run(scenario)
 

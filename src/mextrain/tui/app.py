@@ -45,6 +45,7 @@ from .screens import (
     ScoreSheetScreen,
     StartScreen,
     TrainsScreen,
+    keys_held,
     seat_names,
 )
 from .session import GameSession, SeatSpec
@@ -393,7 +394,7 @@ class TableScreen(Screen[None]):
 
     def action_choose(self) -> None:
         mine = self.my_view()
-        if mine is None:
+        if mine is None or keys_held(self.app):
             return
         tiles = self.hand()
         if not tiles:

@@ -4,10 +4,11 @@ sheet, all trains, and help."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -32,6 +33,7 @@ from .session import HUMAN, GameSession
 __all__ = [
     "BOT_LEVELS",
     "HOUSE_FLAGS",
+    "KEY_SETTLE",
     "GameSetup",
     "HelpScreen",
     "MatchEndScreen",
@@ -42,6 +44,8 @@ __all__ = [
     "StatsScreen",
     "TrainsScreen",
     "check_names",
+    "hold_keys",
+    "keys_held",
     "seat_names",
 ]
 
@@ -337,6 +341,24 @@ class StartScreen(Screen[GameSetup]):
         self.dismiss(GameSetup(rules, seats, self.lang, names))
 
 
+#: seconds in which Enter and Space are not taken after a screen that they answer comes or
+#: goes (a round's end, "pass the keyboard"): a quick second press, or a key's repeat,
+#: meant for the old screen must not act on the new one (pick a tile of a hand not yet
+#: seen, show the next person their hand, close a round's result unread)
+KEY_SETTLE = 0.4
+
+
+def hold_keys(app: App[object]) -> None:
+    """Enter and Space wait `KEY_SETTLE` seconds from now (`keys_held`)."""
+    app.keys_held_until = time.monotonic() + KEY_SETTLE  # type: ignore[attr-defined]
+
+
+def keys_held(app: App[object]) -> bool:
+    """Whether an Enter or Space now came too soon after a screen changed to count."""
+    until: float = getattr(app, "keys_held_until", 0.0)
+    return time.monotonic() < until
+
+
 class PassScreen(Screen[None]):
     """Hides the table between two people's turns at the same keyboard."""
 
@@ -360,7 +382,13 @@ class PassScreen(Screen[None]):
                 id="pass-text",
             )
 
+    def on_mount(self) -> None:
+        hold_keys(self.app)  # the last player's Enter does not show the next one's hand
+
     def action_ready(self) -> None:
+        if keys_held(self.app):
+            return
+        hold_keys(self.app)
         self.dismiss(None)
 
 
@@ -407,7 +435,13 @@ class RoundEndScreen(ModalScreen[None]):
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
         yield Static(escape(t(key)), classes="dialog-keys")
 
+    def on_mount(self) -> None:
+        hold_keys(self.app)  # an Enter that ended the round does not close its result
+
     def action_next(self) -> None:
+        if keys_held(self.app):
+            return
+        hold_keys(self.app)  # nor does a second one pick a tile of the next round
         self.dismiss(None)
 
 
