@@ -52,6 +52,7 @@ from mextrain.tui.hints import hints_for, planned_train
 from mextrain.tui.render import (
     clip_name,
     hint_words,
+    playable_tiles,
     round_result_markup,
     score_sheet_markup,
     train_key,
@@ -575,6 +576,84 @@ def test_enter_meant_for_the_last_player_does_not_show_the_next_ones_hand(
             assert table is not None
             assert app.screen is table
             assert table.viewer is not None
+
+    run(scenario)
+
+
+def _follows_elsewhere(state: RoundState, double: Action) -> bool:
+    """Whether, after ``double``, a follow-up fits a train other than the double's."""
+    after = state.copy()
+    after.apply(double)
+    return any(a.kind == "play" and a.train != double.train for a in after.legal_actions())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_double_just_played_is_followed_up_anywhere_then_answered_first(lang: str) -> None:
+    """Classic: within the turn that played a double its follow-up goes anywhere, so the
+    table does not say "answer it first" yet, and the prompt says to play again."""
+    t = Translator(lang)
+    rng = random.Random(0)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "G")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=0, save=False)
+    state = session.state
+    while True:
+        assert state.ended is None, "no double for Ana in this round"
+        legal = state.legal_actions()
+        doubles = [a for a in legal if a.tile is not None and a.tile.is_double]
+        if state.current_seat == 0 and not state.open_doubles:
+            chosen = next((d for d in doubles if _follows_elsewhere(state, d)), None)
+            if chosen is not None:
+                session.apply(chosen)
+                break
+        session.apply(rng.choice(legal))
+    view = state.view(0)
+    assert view.owes_follow_up
+    banner = trains_markup(view, t, session.names).splitlines()[-1]
+    assert t("tui.table.open_doubles_after_turn", trains="").rstrip() in banner
+    table = TableScreen(session, lang, 0)
+    assert table.prompt().startswith(t("tui.prompt.follow_up"))
+    # followed up elsewhere, the turn is over: the double is the one play for everyone
+    elsewhere = [
+        a
+        for a in view.legal_actions
+        if a.kind == "play" and a.train != chosen.train and a.tile is not None
+    ]
+    follow = next((a for a in elsewhere if not a.tile.is_double), elsewhere[0])
+    session.apply(follow)
+    assert state.ended is None  # (this deal: Ana has tiles left, her follow-up no double)
+    assert not state.owe
+    assert state.open_doubles[0] == chosen.train
+    banner = trains_markup(state.view(0), t, session.names).splitlines()[-1]
+    assert t("tui.table.open_doubles", trains="").rstrip() in banner
+    assert t("tui.table.open_doubles_after_turn", trains="").rstrip() not in banner
+
+
+def test_only_a_playable_tile_is_underlined() -> None:
+    """Tiles and trains are clickable links; a link's own underline would mark every one,
+    where the underline is to mark the tiles that can be played now."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            view = table.my_view()
+            assert view is not None
+            playable = {str(tile) for tile in playable_tiles(view)}
+            assert playable
+            hand = table.query_one("#hand", Static)
+            seen: dict[str, bool] = {}
+            for y in range(hand.size.height):
+                for seg in hand.render_line(y):
+                    text = seg.text.strip(" *[]")
+                    if text:
+                        seen[text] = bool(seg.style and seg.style.underline)
+            assert set(seen) == {str(tile) for tile in table.hand()}
+            assert {tile for tile, underlined in seen.items() if underlined} == playable
+            trains = table.query_one("#trains", Static)
+            for y in range(trains.size.height):
+                assert not any(seg.style and seg.style.underline for seg in trains.render_line(y))
 
     run(scenario)
 

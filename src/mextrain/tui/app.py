@@ -59,7 +59,9 @@ CSS = """
 #status { height: 1; background: $primary; color: $text; text-style: bold; }
 #trains-pane { height: auto; max-height: 60%; min-height: 3; }
 #hand-title { height: 1; text-style: bold; margin-top: 1; }
-#hand { height: auto; max-height: 4; }
+#hand { height: auto; max-height: 8; }
+/* tiles and trains are clickable, but only a playable tile is underlined */
+#hand, #trains { link-style: none; link-style-hover: reverse; }
 #message { height: auto; max-height: 3; min-height: 1; text-style: bold; }
 #log { height: 1fr; min-height: 3; border-top: solid $secondary; }
 #keys { height: 1; background: $boost; }
@@ -228,7 +230,8 @@ class TableScreen(Screen[None]):
             return t("tui.prompt.choose_train", tile=str(self.chosen), keys=keys)
         if any(a.kind == "play" for a in legal):
             extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
-            return t("tui.prompt.choose_tile") + extra
+            ask = "tui.prompt.follow_up" if mine.owes_follow_up else "tui.prompt.choose_tile"
+            return t(ask) + extra
         if DRAW in legal:
             return t("tui.prompt.must_draw")
         return t("tui.prompt.must_pass")

@@ -173,12 +173,12 @@ def trains_markup(
             t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
             for train in view.open_doubles
         )
-        # under open_doubles_block the oldest must be answered before any other play
-        key = (
-            "tui.table.open_doubles"
-            if view.rules.open_doubles_block
-            else "tui.table.open_doubles_free"
-        )
+        # under open_doubles_block the oldest must be answered before any other play --
+        # once the turn that played it has ended: its follow-ups go anywhere
+        key = "tui.table.open_doubles_free"
+        if view.rules.open_doubles_block:
+            owed = view.owes_follow_up and view.ended is None
+            key = "tui.table.open_doubles_after_turn" if owed else "tui.table.open_doubles"
         lines.append(f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]")
     return "\n".join(lines)
 
