@@ -1414,6 +1414,33 @@ def test_the_replay_viewer_steps_through_a_record_with_every_hand_shown() -> Non
     run(scenario)
 
 
+def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names() -> None:
+    # Finnish, six planners named as the game names them: the line is longer than 80
+    # cells, and wraps rather than lose "siirto N/M"
+    rules = Rules.preset("classic", rounds=[12])
+    names = [f"Suunnittelija {i + 10}" for i in range(6)]
+    match = Match.new(rules, 6, random.Random(3))
+    rng = random.Random(3)
+    state = match.current
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    record = GameRecord.from_match(match, names)
+    t = Translator("fi")
+
+    async def scenario() -> None:
+        app = WatchApp(record, "fi", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("right", "right", "right")
+            status = app.query_one("#w-status", Static)
+            text = plain(status)
+            total = len(app.states(0)) - 1
+            assert text.endswith(t("tui.watch.step", step=3, total=total))
+            assert cell_len(text) > SIZE[0]
+            assert status.region.height == 2
+
+    run(scenario)
+
+
 def test_the_replay_viewer_shows_the_match_so_far_and_its_winner_at_the_end() -> None:
     """At a round's end the viewer shows the score sheet of the match so far; at the end of
     the last round, the winner too, in the viewer's language."""
@@ -1481,6 +1508,69 @@ def test_light_terminals_get_a_light_theme() -> None:
             assert not app.current_theme.dark
 
     run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_late_rounds_end_shows_the_totals_without_scrolling(lang: str) -> None:
+    # four seats at 80x24, round 12 of 13 just over: the score sheet runs past the screen,
+    # the totals line above it does not
+    seats = [SeatSpec("human", "Ana"), *(SeatSpec("greedy", f"G{i}") for i in range(1, 4))]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=5, save=False)
+    rng = random.Random(5)
+    while True:
+        while not session.state.is_over:
+            session.apply(rng.choice(session.state.legal_actions()))
+        if session.state.round_index == 11:
+            break
+        session.next_round()
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang=lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            line = app.screen.query_one("#round-totals", Static)
+            assert line.region.bottom <= SIZE[1] - 1  # above the key line
+            shown = plain(line)
+            assert shown.startswith(t("tui.round_end.totals", totals="").strip())
+            for name, total in zip(session.names, session.match.totals, strict=True):
+                assert f"{name} {total}" in shown
+            assert shown.count("★") == len(session.match.winners)
+            sheet = app.screen.query_one("#round-sheet", Static)
+            assert sheet.region.bottom > SIZE[1]  # (the sheet itself runs past the fold)
+
+    run(scenario)
+
+
+def test_ctrl_c_saves_and_quits_like_q(data_dir: Path) -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await press_action(pilot, app, choice(app))
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.return_code == 0  # it ended, no "press ctrl+q" notice
+            assert not app.screen.query("Toast")
+        session = app.session
+        assert session is not None
+        assert session.path is not None
+        saved = load_record(session.path.read_bytes())
+        assert len(saved.rounds[0].actions) == len(session.state.history) > 0
+
+    run(scenario)
+
+    async def watching() -> None:
+        golden = Path(__file__).parent / "golden" / "classic_blocked_by_unsatisfiable_double.json"
+        app = WatchApp(load_record(golden.read_bytes()), "fr", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("ctrl+c")
+            await pilot.pause()
+            assert app.return_code == 0
+            assert not app.screen.query("Toast")
+
+    run(watching)
 
 
 def test_quitting_at_a_round_end_resumes_at_that_round_end() -> None:

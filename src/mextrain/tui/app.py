@@ -550,6 +550,18 @@ class PlayApp(App[None]):
 
     CSS = CSS
     TITLE = "mextrain"
+    # Ctrl+C quits as q does (the game is saved), where Textual would only say, in
+    # English, to press Ctrl+Q
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "save_and_quit", show=False, priority=True),
+    ]
+
+    def action_save_and_quit(self) -> None:
+        table = self.table
+        if table is not None:
+            table.action_quit_game()
+        else:
+            self.exit()
 
     def __init__(
         self,

@@ -281,6 +281,17 @@ def round_result_markup(
     return "\n".join(lines)
 
 
+def totals_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
+    """The match totals so far on one line (it wraps), the leader starred: what a round's
+    end shows above the score sheet, which may be taller than the screen."""
+    leaders = set(match.winners)
+    totals = " · ".join(
+        f"{escape(name)} {total}{'★' if seat in leaders else ''}"
+        for seat, (name, total) in enumerate(zip(names, match.totals, strict=True))
+    )
+    return f"[b]{t('tui.round_end.totals', totals=totals)}[/b]"
+
+
 #: the columns a score sheet may use: 80, less a window's frame, padding and scroll bar
 SHEET_WIDTH = 74
 

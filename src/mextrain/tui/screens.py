@@ -27,7 +27,14 @@ from mextrain.i18n import (
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
-from .render import MAX_NAME, escape, round_result_markup, score_sheet_markup, trains_markup
+from .render import (
+    MAX_NAME,
+    escape,
+    round_result_markup,
+    score_sheet_markup,
+    totals_markup,
+    trains_markup,
+)
 from .session import HUMAN, GameSession
 
 __all__ = [
@@ -431,6 +438,7 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(
                 round_result_markup(self.state, t, self.names, self.state.hand), id="round-result"
             )
+            yield Static(totals_markup(self.match, t, self.names), id="round-totals")
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
         yield Static(escape(t(key)), classes="dialog-keys")

@@ -26,7 +26,7 @@ from .render import (
 __all__ = ["WatchApp", "watch_record"]
 
 WATCH_CSS = """
-#w-status { height: 1; background: $primary; color: $text; text-style: bold; }
+#w-status { height: auto; max-height: 2; background: $primary; color: $text; text-style: bold; }
 #w-body { height: 1fr; }
 #w-last { height: 1; text-style: bold; }
 #w-keys { height: 1; background: $boost; }
@@ -40,6 +40,7 @@ class WatchApp(App[None]):
     TITLE = "mextrain replay"
     # (priority: the body scrolls when it has the focus, and would take these keys)
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", show=False, priority=True),  # not Textual's "press ctrl+q"
         Binding("right", "step(1)", show=False, priority=True),
         Binding("n", "step(1)", show=False),
         Binding("left", "step(-1)", show=False, priority=True),
