@@ -48,7 +48,7 @@ from mextrain.tui import (
     rename_default_names,
 )
 from mextrain.tui import screens as screens_module
-from mextrain.tui.hints import hints_for, planned_train
+from mextrain.tui.hints import Hint, hints_for, planned_train
 from mextrain.tui.render import (
     clip_name,
     hint_words,
@@ -920,10 +920,53 @@ def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> Non
     Finnish, French and Italian chances once needed a fourth line)."""
     t = Translator(lang)
     names = ["A" * 24, "Bb " * 7 + "Bbb", "C" * 24, "D"]
-    moves = [hint_words(Action.play(Tile(12, 11), train), 3, t, names) for train in (0, MEXICAN, 2)]
-    chances = [t("tui.hint.chance", move=move, chance=100) for move in moves]
-    text = t("tui.hint.text", hints=" · ".join(chances))
+    table = TableScreen(
+        GameSession.new(
+            Rules.preset("classic"), [SeatSpec("greedy", n) for n in names], save=False
+        ),
+        lang,
+        0,
+    )
+    hints = [Hint(Action.play(Tile(12, 11), train), 1.0, "search") for train in (0, MEXICAN, 2)]
+    text = table.hint_text(hints, 3)
+    assert t("tui.hint.close") in text  # all as likely: the longest a hint gets
     assert len(Content(text).wrap(SIZE[0])) <= 3, text
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str) -> None:
+    t = Translator(lang)
+    names = ["Ana", "Ben"]
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    table = TableScreen(GameSession.new(Rules.preset("classic"), seats, save=False), lang, 0)
+    plays = [Action.play(Tile(12, k), 0) for k in (1, 2, 3)]
+
+    def words(action: Action) -> str:
+        return hint_words(action, 0, t, names)
+
+    # the search's order: best (tried most) first, whatever its chance beside the others'
+    hints = [Hint(plays[0], 0.46, "search"), Hint(plays[1], 0.22, "search")]
+    hints.append(Hint(plays[2], 0.29, "search"))
+    text = table.hint_text(hints, 0)
+    assert text == t(
+        "tui.hint.text",
+        hints=" · ".join(
+            [
+                t("tui.hint.chance", move=words(plays[0]), chance=46),
+                t("tui.hint.chance_short", move=words(plays[2]), chance=29),
+                t("tui.hint.chance_short", move=words(plays[1]), chance=22),
+            ]
+        ),
+    )
+    assert t("tui.hint.close") not in text
+    # a runner-up as likely to win as the best: the hint says the call is close
+    close = [Hint(plays[0], 0.30, "search"), Hint(plays[1], 0.304, "search")]
+    assert table.hint_text(close, 0).endswith(" " + t("tui.hint.close"))
+    # the planner's ranking has no chances: its moves as they come
+    planned = [Hint(p, 3.0, "planner") for p in plays]
+    assert table.hint_text(planned, 0) == t(
+        "tui.hint.text", hints=" · ".join(words(p) for p in plays)
+    )
 
 
 def test_hint_and_plan_keys_answer_in_the_message_line() -> None:

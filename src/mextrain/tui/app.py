@@ -23,7 +23,7 @@ from textual.widgets import RichLog, Static
 from mextrain.i18n import Translator, error_text
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
-from .hints import hints_for, planned_train
+from .hints import Hint, hints_for, planned_train
 from .render import (
     TRAIN_KEYS,
     describe_action,
@@ -471,13 +471,35 @@ class TableScreen(Screen[None]):
         mine = self.my_view()
         if mine is None or mine.history != view.history:
             return
-        words = []
-        for h in hints[:3]:
-            move = hint_words(h.action, view.seat, self.t, self.names)
-            if h.source == "search" and h.score is not None:
-                move = self.t("tui.hint.chance", move=move, chance=round(100 * h.score))
-            words.append(move)
-        self.say(self.t("tui.hint.text", hints=" · ".join(words)))
+        self.say(self.hint_text(hints, view.seat))
+
+    def hint_text(self, hints: list[Hint], seat: int) -> str:
+        """Up to three hints on the message line: the search's best move first (the one
+        it tried most, weighing the points too) with its chance to win the round, then
+        the others by their chance; "a close call" when one of them shows as high a
+        chance as the best (within the search's noise)."""
+        t = self.t
+        top = hints[:3]
+        if not all(h.source == "search" and h.score is not None for h in top):
+            words = [hint_words(h.action, seat, t, self.names) for h in top]
+            return t("tui.hint.text", hints=" · ".join(words))
+
+        def percent(h: Hint) -> int:
+            return round(100 * (h.score or 0.0))
+
+        best, rest = top[0], sorted(top[1:], key=lambda h: -(h.score or 0.0))
+        words = [t("tui.hint.chance", move=self._hint_move(best, seat), chance=percent(best))]
+        words += [
+            t("tui.hint.chance_short", move=self._hint_move(h, seat), chance=percent(h))
+            for h in rest
+        ]
+        text = t("tui.hint.text", hints=" · ".join(words))
+        if any(percent(h) >= percent(best) for h in rest):
+            text += " " + t("tui.hint.close")
+        return text
+
+    def _hint_move(self, hint: Hint, seat: int) -> str:
+        return hint_words(hint.action, seat, self.t, self.names)
 
     def action_plan(self) -> None:
         if self.viewer is None or not self.hand_visible():
