@@ -287,6 +287,8 @@ _HAND_KEYS = {
     "tui.error.tile_first",
     "tui.plan.none",
     "web.tiles_in_hand",
+    "game.help.house.double_blank_points.one",
+    "game.help.house.double_blank_points.other",
 }
 
 

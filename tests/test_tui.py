@@ -1905,14 +1905,42 @@ def test_the_help_says_what_this_table_plays(lang: str) -> None:
 def test_the_help_names_other_options_as_the_record_writes_them() -> None:
     t = Translator("en")
     plain_classic = table_rules_text(Rules.preset("classic"), t)
-    assert t("tui.start.house") not in plain_classic  # nothing changed, nothing listed
+    assert t("tui.help.house") not in plain_classic  # nothing changed, nothing listed
     assert "rounds" not in plain_classic
     changed = table_rules_text(
-        Rules.from_spec({"preset": "classic", "first_turn": "run", "double_blank_points": 50}), t
+        Rules.from_spec(
+            {"preset": "classic", "first_turn": "run", "double_follow_up": "no_double"}
+        ),
+        t,
     )
     assert "On your first turn of a round you may lay a run" in changed
-    assert "double_blank_points=50" in changed
+    assert 'double_follow_up="no_double"' in changed  # no words for it: as the record has it
     assert "first_turn=" not in changed  # described in words already
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_says_the_scoring_house_rules_and_the_set_in_words(lang: str) -> None:
+    t = Translator(lang)
+    spec = {
+        "preset": "cardinal",
+        "double_blank_points": 50,
+        "unsatisfied_double_penalty": 1,
+        "max_pip": 9,
+        "hand_size": {"4": 8},
+    }
+    text = table_rules_text(Rules.from_spec(spec), t)
+    assert "double_blank_points" not in text
+    assert "unsatisfied_double_penalty" not in text
+    assert "max_pip" not in text
+    for said in (
+        t.plural("game.help.house.double_blank_points", 50),
+        t.plural("game.help.house.unsatisfied_double_penalty", 1),
+        t("game.help.house.max_pip", max=9),
+    ):
+        assert said[:1].upper() + said[1:] in text
+    assert t("tui.help.house") in text.splitlines()
+    if lang == "fr":
+        assert "Règles maison :" in text  # a space before the colon, as French has it
 
 
 def test_the_score_sheets_numbers_line_up_with_the_leaders_star() -> None:

@@ -558,13 +558,26 @@ def table_rules_text(rules: Rules, t: Translator) -> str:
     turned_on = [flag for flag in DESCRIBED_OPTIONS if _on(rules, flag) and not _on(base, flag)]
     house = ["• " + _capital(t(f"game.help.house.{flag}")) for flag in turned_on]
     described = {"first_turn" if flag == "first_turn_run" else flag for flag in turned_on}
+    # the scoring house rules and the set, in words (the record's names otherwise)
+    if rules.double_blank_points != base.double_blank_points:
+        points = rules.double_blank_points
+        house.append("• " + _capital(t.plural("game.help.house.double_blank_points", points)))
+        described.add("double_blank_points")
+    if rules.unsatisfied_double_penalty != base.unsatisfied_double_penalty:
+        penalty = rules.unsatisfied_double_penalty
+        key = "game.help.house.unsatisfied_double_penalty"
+        house.append("• " + _capital(t.plural(key, penalty)))
+        described.add("unsatisfied_double_penalty")
+    if rules.max_pip != base.max_pip:
+        house.append("• " + _capital(t("game.help.house.max_pip", max=rules.max_pip)))
+        described.add("max_pip")
     other = [
         f"{key}={json.dumps(value, ensure_ascii=False)}"
         for key, value in changed.items()
         if key != "rounds" and key not in described
     ]
     if house or other:
-        lines.append(t("tui.start.house") + ":")
+        lines.append(t("tui.help.house"))
         lines.extend(house)
         if other:
             lines.append("• " + ", ".join(other))
