@@ -51,6 +51,7 @@ from mextrain.tui import screens as screens_module
 from mextrain.tui.hints import Hint, hints_for, planned_train
 from mextrain.tui.render import (
     clip_name,
+    describe_action,
     hint_words,
     playable_tiles,
     round_result_markup,
@@ -654,6 +655,61 @@ def test_only_a_playable_tile_is_underlined() -> None:
             trains = table.query_one("#trains", Static)
             for y in range(trains.size.height):
                 assert not any(seg.style and seg.style.underline for seg in trains.render_line(y))
+
+    run(scenario)
+
+
+def test_the_train_prompt_offers_your_own_train_only_where_the_tile_goes() -> None:
+    t = Translator("en")
+    rng = random.Random(1)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben"), SeatSpec("greedy", "Cy")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=1, save=False)
+    table = TableScreen(session, "en", 0)
+    seen = set()
+    state = session.state
+    while state.ended is None and len(seen) < 2:
+        if state.current_seat == 0:
+            view = state.view(0)
+            for tile, trains in playable_tiles(view).items():
+                table.chosen = tile
+                own = 0 in trains
+                said = table.prompt()
+                key = "tui.prompt.choose_train" if own else "tui.prompt.choose_train_elsewhere"
+                keys = ", ".join(
+                    train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr))
+                )
+                assert said == t(key, tile=str(tile), keys=keys)
+                assert ("o = your own" in said) == own
+                seen.add(own)
+            table.chosen = None
+        session.apply(rng.choice(state.legal_actions()))
+    assert seen == {True, False}
+
+
+def test_the_cursor_goes_to_the_tile_just_drawn() -> None:
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):
+                await settle(pilot, app)
+                table = app.table
+                assert table is not None
+                view = table.my_view()
+                if view is not None and DRAW in view.legal_actions:
+                    break
+                assert app.session is not None
+                await press_action(pilot, app, choice(app))
+            else:
+                pytest.fail("the person never had to draw")
+            before = set(table.hand())
+            await pilot.press("d")
+            hand = table.hand()
+            (drawn,) = set(hand) - before
+            assert hand[table.cursor] == drawn
+            # the log says a tile was drawn, not which
+            last = table.query_one("#log", RichLog).lines[-1].text
+            assert last == describe_action(0, DRAW, Translator("en"), app.session.names)
+            assert str(drawn) not in last
 
     run(scenario)
 

@@ -227,7 +227,13 @@ class TableScreen(Screen[None]):
         if self.chosen is not None:
             trains = playable_tiles(mine).get(self.chosen, [])
             keys = ", ".join(train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr)))
-            return t("tui.prompt.choose_train", tile=str(self.chosen), keys=keys)
+            # "o = your own" only where the tile may go on the seat's own train
+            ask = (
+                "tui.prompt.choose_train"
+                if mine.seat in trains
+                else "tui.prompt.choose_train_elsewhere"
+            )
+            return t(ask, tile=str(self.chosen), keys=keys)
         if any(a.kind == "play" for a in legal):
             extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
             ask = "tui.prompt.follow_up" if mine.owes_follow_up else "tui.prompt.choose_tile"
@@ -323,6 +329,7 @@ class TableScreen(Screen[None]):
         """Apply ``action`` for the seat to move; explain a refusal. True if applied."""
         state = self.session.state
         seat = state.current_seat
+        held = set(self.hand()) if seat == self.viewer else set()
         try:
             self.session.apply(action)
         except IllegalActionError as err:
@@ -331,6 +338,12 @@ class TableScreen(Screen[None]):
         self.log_line(describe_action(seat, action, self.t, self.names))
         self.chosen = None
         self.message = ""
+        if action.kind == "draw" and seat == self.viewer:
+            # the cursor goes to the tile drawn (shown to its owner only, not in the log)
+            hand = self.hand()
+            drawn = [i for i, tile in enumerate(hand) if tile not in held]
+            if drawn:
+                self.cursor = drawn[0]
         self.advance()
         return True
 
