@@ -1912,6 +1912,18 @@ def test_a_cut_default_name_keeps_its_seat_number() -> None:
     assert clip_name("Ana", 10) == "Ana"
     assert clip_name("Anastasia Longname", 10) == "Anastasia…"  # no number: cut at the end
     assert clip_name("Bot 123456789", 10) == "Bot 12345…"  # no room for the number
+    assert clip_name("Hasard 10", 4) == "H 10"  # no room for "…": the first letter
+    assert clip_name("Hasard 10", 3) == "Ha…"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_ten_default_names_keep_their_numbers_on_the_score_sheet(lang: str) -> None:
+    t = Translator(lang)
+    kinds = ["human"] + ["random"] * 9
+    names = seat_names(kinds, t)
+    match = Match.new(Rules.preset("cardinal"), 10, random.Random(1))
+    head = Content.from_markup(score_sheet_markup(match, t, names)).plain.splitlines()[0]
+    assert re.findall(r"(?<=\s)(\d+)(?=\s|$)", head) == [str(n) for n in range(1, 11)], head
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

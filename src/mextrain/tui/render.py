@@ -66,9 +66,11 @@ def clip_name(name: str, width: int) -> str:
     if cell_len(name) <= width:
         return name
     number = _SEAT_NUMBER.search(name)
-    if number is None or width < len(number.group()) + 2:
+    if number is None or width < len(number.group()) + 1:
         return clip(name, width)
     tail = number.group()
+    if width < len(tail) + 2:  # no room for "…": the name's first letter ("H 10")
+        return fit(name[: number.start()], width - len(tail)) + tail
     return clip(name[: number.start()], width - len(tail)) + tail
 
 
