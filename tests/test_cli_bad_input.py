@@ -111,6 +111,8 @@ def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
         ('{"preset":"nosuch"}', "unknown preset"),
         ('{"preset":"classic","bogus":1}', "bogus: unknown option"),
         ('{"preset":"classic","draw_until_playable":"maybe"}', "draw_until_playable"),
+        ("[1]", "must be a preset name or a JSON object"),
+        ('"classic"', "must be a preset name or a JSON object"),
     ],
 )
 def test_simulate_bad_rules(rules: str, word: str) -> None:

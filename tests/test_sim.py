@@ -602,23 +602,23 @@ def test_the_library_refuses_bad_arguments_in_words(kwargs: dict[str, Any], word
 
 
 class FirstLegal:
-    name = "first-legal"
+    name = "sim-test-first-legal"
 
     def act(self, view: SeatView, rng: random.Random) -> Action:
         return view.legal_actions[0]
 
 
-register_bot("first-legal", FirstLegal)
+register_bot("sim-test-first-legal", FirstLegal)
 
 
 def test_a_bot_registered_elsewhere_names_its_module_for_the_workers() -> None:
     from mextrain.bots import bot_module
     from mextrain.sim import check_job
 
-    assert bot_module("first-legal") == __name__
+    assert bot_module("sim-test-first-legal") == __name__
     assert bot_module("planner:search=memo") is None  # built in
     assert bot_module("nosuch") is None
-    job = check_job(Rules.preset("classic"), 2, ["first-legal", "planner"], 2, 1, rounds=1)
+    job = check_job(Rules.preset("classic"), 2, ["sim-test-first-legal", "planner"], 2, 1, rounds=1)
     assert job.imports == (__name__,)
     # a module not to be found is no failure of its own: the bot may be registered anyway
     # (here, in this process), and making it says so if not

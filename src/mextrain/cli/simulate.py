@@ -16,7 +16,7 @@ __all__ = ["simulate"]
 def _rules_spec(text: str) -> str | dict[str, Any]:
     """A preset name, or a JSON object ``{"preset": NAME, ...overrides}``."""
     text = text.strip()
-    if not text.startswith("{"):
+    if not text.startswith(("{", "[", '"')):  # JSON of another kind is said to be one
         return text
     try:
         spec = json.loads(text)
