@@ -307,3 +307,14 @@ def test_names_told_apart_by_what_shows() -> None:
     assert name_key("Ana") == name_key("ana\u200d") == name_key("ANA")
     assert name_key("Ana") == name_key("\uff21\uff4e\uff41")  # full-width letters
     assert name_key("Ana") != name_key("Anna")
+
+
+@pytest.mark.parametrize(
+    ("lang", "decimal", "percent"),
+    [("en", "15.3", "40%"), ("fr", "15,3", "40 %"), ("it", "15,3", "40%"), ("fi", "15,3", "40 %")],
+)
+def test_numbers_are_written_the_languages_way(lang: str, decimal: str, percent: str) -> None:
+    t = Translator(lang)
+    assert t.decimal(15.26) == decimal
+    assert t.percent(0.4) == percent
+    assert t.decimal(2.0, 0) == "2"

@@ -184,6 +184,10 @@ def test_stats_command_text_and_json() -> None:
     assert lines[0].endswith(": 3 terminées, 0 en cours.")
     assert lines[2].split()[:3] == ["Joueur", "Parties", "Gagnées"]
     assert lines[3].split()[:3] == ["Ana", "3", str(wins)]
+    # numbers the French way: a decimal comma, a space before the percent sign
+    average = sum(m.totals[0] for m in matches) / 3
+    assert f"{average:.1f}".replace(".", ",") in lines[3]
+    assert f"{100 * wins / 3:.0f} % (" in lines[3]
     assert lines[-1] == f"Ana contre : Stratège {wins}/3"
     assert max(len(line) for line in lines[2:]) <= 80
     # games are saved, none of them Zoe's: said so, not "nobody has played"

@@ -161,6 +161,11 @@ def plural_form(lang: str, count: int) -> str:
     return "one" if count == 1 else "other"
 
 
+#: languages that write a decimal comma, and a space before the percent sign
+_DECIMAL_COMMA: Final = frozenset({"fr", "it", "fi"})
+_SPACED_PERCENT: Final = frozenset({"fr", "fi"})
+
+
 class Translator:
     """``t("game.draw")`` in one language, with English as the fallback."""
 
@@ -192,6 +197,18 @@ class Translator:
         else:
             template = key
         return _fill(template, {"count": count, **params}, self.lang)
+
+    def decimal(self, value: float, places: int = 1) -> str:
+        """``value`` with ``places`` decimals, in the language's way: "15.3" in English,
+        "15,3" in French, Italian and Finnish."""
+        text = f"{value:.{places}f}"
+        return text.replace(".", ",") if self.lang in _DECIMAL_COMMA else text
+
+    def percent(self, share: float) -> str:
+        """A share (0 to 1) as a whole percentage: "40%" in English and Italian, "40 %"
+        in French and Finnish (a space before the sign)."""
+        number = f"{100 * share:.0f}"
+        return f"{number} %" if self.lang in _SPACED_PERCENT else f"{number}%"
 
     def train_label(self, train: int, actor: int, names: Mapping[int, str] | None = None) -> str:
         """ "the Mexican train", "its own train" (the actor's) or "Ana's train"."""

@@ -226,10 +226,6 @@ def summarize(
     return sorted(people.values(), key=lambda p: (-p.games, -p.unfinished, p.name.casefold()))
 
 
-def _percent(x: float) -> str:
-    return f"{100 * x:.0f}%"
-
-
 def stats_text(
     history: History, people: Sequence[PersonStats], t: Translator, name: str | None = None
 ) -> str:
@@ -262,8 +258,8 @@ def stats_text(
                 clip(p.name, MAX_NAME),
                 str(p.games),
                 str(p.wins),
-                f"{_percent(p.win_rate)} ({100 * lo:.0f}-{_percent(hi)})" if p.games else "-",
-                "-" if p.average is None else f"{p.average:.1f}",
+                f"{t.percent(p.win_rate)} ({100 * lo:.0f}-{t.percent(hi)})" if p.games else "-",
+                "-" if p.average is None else t.decimal(p.average),
                 "-" if p.best is None else str(p.best),
                 f"{p.rounds_won}/{p.rounds}",
             ]
