@@ -229,6 +229,50 @@ def test_undo_goes_back_to_the_humans_last_decision() -> None:
     assert after.hands[0] == hand_before
 
 
+def test_undo_passes_over_forced_moves_to_the_last_choice() -> None:
+    # a draw that found nothing, then the pass it forces: undo goes back before them both
+    # (a bare draw is forced too) to the person's last real choice
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    for seed in range(200):
+        session = GameSession.new(Rules.preset("classic"), seats, seed=seed, save=False)
+        state = session.state
+        forced_after_choice = False
+        while not state.is_over:
+            seat = state.current_seat
+            legal = state.legal_actions()
+            if seat == 0:
+                if len(legal) == 1 and legal[0].kind == "pass" and state.drew:
+                    before_choice = [
+                        i
+                        for i, (s, _a) in enumerate(state.history)
+                        if s == 0 and i < len(state.history) - 1
+                    ]
+                    if before_choice:
+                        forced_after_choice = True
+                        session.apply(legal[0])
+                        break
+                session.apply(legal[0])
+            else:
+                session.apply(session.bot_action(seat, session.view(seat)))
+        if forced_after_choice:
+            break
+    else:
+        pytest.fail("no deal in 200 had a draw and a forced pass after a choice")
+    history = list(state.history)
+    replay = state.as_dealt()
+    choices = []
+    for index, (seat, action) in enumerate(history):
+        if seat == 0 and len(replay.legal_actions()) > 1:
+            choices.append(index)
+        replay.apply(action, seat)
+    assert session.undo_point() == choices[-1]
+    assert history[-1][1].kind == "pass"
+    assert history[-2][1].kind == "draw"
+    assert session.undo()
+    assert session.state.history == history[: choices[-1]]
+    assert len(session.state.legal_actions()) > 1  # Ana faces a choice again
+
+
 SMALL = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={2: 7, 3: 6})
 SMALL_4 = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={4: 5})
 
