@@ -72,6 +72,7 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
         ("random:x=1", r"bot 'random' has no parameter 'x' \(it takes none\)"),
         ("ismcts:time_ms=abc", "bad parameters for bot 'ismcts': time_ms must be a number"),
         ("greedy:oops", "is not key=value"),
+        ("greedy:", r"bot parameter '' in 'greedy:' is not key=value"),  # a colon, nothing after
         # a value of the wrong kind is refused, not taken (true would be 1 iteration)
         ("ismcts:iterations=true", "iterations must be a number, not true"),
         ("ismcts:iterations=10.5", "iterations must be a whole number, not 10.5"),

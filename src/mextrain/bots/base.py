@@ -124,9 +124,9 @@ def split_bot_list(text: str) -> list[str]:
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
-    if rest:
+    if colon:  # ("greedy:" names no parameter: a slip, said so)
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
