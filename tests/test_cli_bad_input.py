@@ -461,6 +461,25 @@ def test_play_resume_malformed_file_is_kept(tmp_path: Path) -> None:
     assert hashlib.sha256(saved.read_bytes()).hexdigest() == digest
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) -> None:
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    said = invoke("play", "--resume", "--file", str(broken), "--lang", lang)
+    opening = t("tui.cli.not_a_record", detail="").split("(")[0].strip()
+    assert_clean_error(said, opening, "not JSON")  # the reader's own detail in brackets
+    assert "not a record: not JSON" not in said.output
+    illegal = invoke("play", "--resume", "--file", str(ILLEGAL), "--lang", lang)
+    assert_clean_error(illegal, t("tui.cli.illegal_record", detail="").rstrip(" :"))
+    empty = tmp_path / "empty.json"
+    empty.write_text(json.dumps({**json.loads(COMPLETE.read_text()), "rounds": [], "result": None}))
+    none = invoke("play", "--resume", "--file", str(empty), "--lang", lang)
+    assert_clean_error(none, t("tui.cli.no_round"))
+
+
 # ------------------------------------------------------------------------------- serve
 
 

@@ -185,9 +185,24 @@ def play(
                 ) from None
 
         def why(err: Exception) -> str:
-            # (a record's text -- an option's name -- may hold escape sequences)
-            text = bot_error_text(err, t.lang) if isinstance(err, BotSpecError) else str(err)
-            return terminal_safe(text)
+            # in the player's words, the reader's own detail in brackets; (a record's text
+            # -- an option's name -- may hold escape sequences)
+            from mextrain.records import IllegalRecordError, RecordFormatError
+            from mextrain.tui.session import NoRoundError
+
+            if isinstance(err, BotSpecError):
+                return terminal_safe(bot_error_text(err, t.lang))
+            if isinstance(err, RecordFormatError):
+                detail = err.reason.removeprefix("not a record: ")
+                return t("tui.cli.not_a_record", detail=terminal_safe(detail))
+            if isinstance(err, IllegalRecordError):
+                return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
+            if isinstance(err, NoRoundError):
+                return t("tui.cli.no_round")
+            if isinstance(err, OSError):
+                detail = err.strerror or type(err).__name__
+                return t("tui.cli.unreadable", detail=terminal_safe(detail))
+            return terminal_safe(str(err))
 
         session = None
         if file is not None:

@@ -127,6 +127,10 @@ def latest_unfinished(directory: Path | None = None) -> Path | None:
     return next(unfinished_games(directory), None)
 
 
+class NoRoundError(ValueError):
+    """A legal record with no round dealt: no game to go on with."""
+
+
 class GameSession:
     """The match, its seats and bots, and the file it is saved to."""
 
@@ -186,7 +190,7 @@ class GameSession:
         raw = parse_json(path.read_bytes())
         record = load_record(raw)
         if not record.rounds:
-            raise ValueError("the record has no round dealt yet: there is no game to go on with")
+            raise NoRoundError("the record has no round dealt yet: there is no game to go on with")
         match = replay_record(record).match
         # a record from elsewhere may name its seats with anything JSON can spell: escape
         # sequences and line breaks are shown as escapes, never sent to the terminal
