@@ -758,6 +758,24 @@ def test_the_cursor_goes_to_the_tile_just_drawn() -> None:
     run(scenario)
 
 
+class _YourBot:
+    name = "tui-test-yours"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        return view.legal_actions[0]
+
+
+def test_the_start_screen_offers_the_levels_and_your_own_bots() -> None:
+    from mextrain.bots import register_bot
+    from mextrain.tui.screens import BOT_LEVELS, _bot_choices
+
+    register_bot("tui-test-yours", _YourBot)
+    choices = _bot_choices()
+    assert choices[: len(BOT_LEVELS)] == list(BOT_LEVELS)
+    assert "tui-test-yours" in choices  # a bot a program registered
+    assert "ismcts" not in choices  # the levels are the search bot already
+
+
 def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=6)

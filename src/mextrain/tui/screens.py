@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from mextrain.bots import bot_names
+from mextrain.bots import bot_module, bot_names
 from mextrain.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
@@ -152,8 +152,11 @@ DEFAULT_BOT = "medium"
 
 
 def _bot_choices() -> list[str]:
+    """The levels, weakest first, then any bot a program of yours registered (the search
+    bot's raw name, ``ismcts``, is what the levels offer already)."""
     known = bot_names()
-    return [b for b in BOT_LEVELS if b in known] + [b for b in known if b not in BOT_LEVELS]
+    mine = [b for b in known if b not in BOT_LEVELS and bot_module(b) is not None]
+    return [b for b in BOT_LEVELS if b in known] + mine
 
 
 class StartScreen(Screen[GameSetup]):
