@@ -639,6 +639,20 @@ def test_simulate_on_an_unreachable_ray_cluster_is_a_clean_error(address: str) -
     assert result.exit_code == 1
 
 
+def test_simulate_checks_the_cluster_ray_address_names_as_it_checks_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `ray job submit` sets RAY_ADDRESS: the run joins that cluster, so its address is
+    # checked first like --address's (Ray would retry for minutes), and --jobs is its
+    # business (no bound of this machine's)
+    pytest.importorskip("ray")
+    monkeypatch.setenv("RAY_ADDRESS", "127.0.0.1:1")
+    records = tmp_path / "recs"
+    result = sim("--backend", "ray", "--jobs", "500", "--records", str(records))
+    assert_clean_error(result, "no Ray cluster answers at 127.0.0.1:1")
+    assert not records.exists()
+
+
 @pytest.mark.parametrize(
     "address", ["", "127.0.0.1", "127.0.0.1:abc", "garbage::://", "http://h:1", "h:1/x"]
 )

@@ -464,7 +464,7 @@ class BreaksLate:
         if not self.asked:
             self.asked = True
             BreaksLate.games_seen += 1
-        if BreaksLate.games_seen > 4:
+        if BreaksLate.games_seen > 3:
             raise RuntimeError("a bug met late")
         return rng.choice(view.legal_actions)
 
@@ -476,12 +476,56 @@ def test_a_job_that_stops_keeps_the_records_of_the_games_it_finished(tmp_path: P
     BreaksLate.games_seen = 0
     out = tmp_path / "records"
     with pytest.raises(SimulationError, match="a bug met late"):
-        # one job: chunks of two games, the third chunk (games 4 and 5) fails
+        # the 4th game fails: without records kept, in the chunk of games 2 and 3
         simulate("classic", 2, ["breaks-late", "random"], games=8, seed=1, rounds=1, records=out)
     names = sorted(p.name for p in out.iterdir())
-    assert names == [f"game-00000{g}.json" for g in range(4)]  # whole, and nothing else
+    assert names == [f"game-00000{g}.json" for g in range(3)]  # every one finished, whole
     for path in out.iterdir():
         assert replay_record(load_record(path.read_text(encoding="utf-8"))).complete
+
+
+def test_records_go_back_game_by_game_and_other_jobs_in_chunks() -> None:
+    from mextrain.sim.backends import _chunk_most
+
+    keeping = config(games=12, records=True)
+    assert _chunk_most(keeping) == 1
+    assert chunk_games(12, 1, most=_chunk_most(keeping)) == [range(g, g + 1) for g in range(12)]
+    assert _chunk_most(config(games=12, records=False)) is None
+    assert chunk_games(12, 1) == [range(0, 3), range(3, 6), range(6, 9), range(9, 12)]
+    seen: list[int] = []
+    run_games(keeping, jobs=1, sink=lambda batch: seen.extend(r.game for r in batch))
+    assert seen == list(range(12))
+
+
+def test_a_record_never_overwrites_another_runs(tmp_path: Path) -> None:
+    from mextrain.sim import write_record
+
+    first = play_game(config(games=3), 0)
+    write_record(first, tmp_path, 3)
+    saved = (tmp_path / "game-000000.json").read_bytes()
+    other = play_game(config(games=3, seed=99), 0)
+    with pytest.raises(SimulationError, match=r"already holds game-000000\.json"):
+        write_record(other, tmp_path, 3)
+    assert (tmp_path / "game-000000.json").read_bytes() == saved
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-000000.json"]  # no part left
+
+
+def test_the_library_takes_numpy_integers_as_the_numbers_they_are() -> None:
+    import numpy as np
+
+    report = simulate(
+        "classic",
+        np.int64(2),  # type: ignore[arg-type]
+        ["random", "random"],
+        games=np.int64(2),  # type: ignore[arg-type]
+        seed=np.int64(1),  # type: ignore[arg-type]
+        rounds=np.int64(1),  # type: ignore[arg-type]
+        jobs=np.int64(1),  # type: ignore[arg-type]
+    )
+    plain = simulate("classic", 2, ["random", "random"], games=2, seed=1, rounds=1, jobs=1)
+    assert report.to_dict()["entries"] == plain.to_dict()["entries"]
+    with pytest.raises(SimulationError, match="players must be a whole number"):
+        simulate("classic", np.bool_(True), ["random", "random"], games=2, seed=1)  # type: ignore[arg-type]
 
 
 def test_the_library_refuses_a_records_directory_before_any_game(tmp_path: Path) -> None:
@@ -579,8 +623,15 @@ def test_jobs_past_what_the_machine_can_use_are_refused() -> None:
     check_job(rules, 2, ["random", "random"], 2, 1, jobs=max_jobs())
     with pytest.raises(SimulationError, match=f"at most {max_jobs()} "):
         check_job(rules, 2, ["random", "random"], 2, 1, jobs=max_jobs() + 1)
-    # a cluster's own CPUs are its business
+    # a cluster's own CPUs are its business, named by --address or by RAY_ADDRESS
     check_job(rules, 2, ["random", "random"], 2, 1, jobs=1000, backend="ray", address="h:1")
+    os.environ["RAY_ADDRESS"] = "h:1"
+    try:
+        check_job(rules, 2, ["random", "random"], 2, 1, jobs=1000, backend="ray")
+        with pytest.raises(SimulationError, match="more processes"):
+            check_job(rules, 2, ["random", "random"], 2, 1, jobs=1000)  # (the pool is here)
+    finally:
+        del os.environ["RAY_ADDRESS"]
 
 
 @pytest.mark.parametrize(
@@ -618,6 +669,15 @@ def test_a_bot_registered_elsewhere_names_its_module_for_the_workers() -> None:
     assert bot_module("sim-test-first-legal") == __name__
     assert bot_module("planner:search=memo") is None  # built in
     assert bot_module("nosuch") is None
+    # the module that registered it, whatever the factory: a built-in class, a partial
+    import functools
+
+    from mextrain.bots.simple import GreedyBot
+
+    register_bot("sim-test-greedy", GreedyBot)
+    register_bot("sim-test-partial", functools.partial(GreedyBot, random_ties=True))
+    assert bot_module("sim-test-greedy") == __name__
+    assert bot_module("sim-test-partial") == __name__
     job = check_job(Rules.preset("classic"), 2, ["sim-test-first-legal", "planner"], 2, 1, rounds=1)
     assert job.imports == (__name__,)
     # a module not to be found is no failure of its own: the bot may be registered anyway

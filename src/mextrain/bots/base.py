@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import sys
 import typing
 from collections.abc import Callable
 from typing import Any, Protocol, runtime_checkable
@@ -59,20 +60,27 @@ def _rebuild_bot_error(message: str, code: str, params: dict[str, object]) -> Bo
 
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
+#: the module whose code called `register_bot` for each name
+_REGISTERED_BY: dict[str, str] = {}
 
 
 def register_bot(name: str, factory: BotFactory) -> None:
     """Make ``factory(**params)`` available as ``name``."""
     _REGISTRY[name] = factory
+    caller = sys._getframe(1).f_globals.get("__name__")
+    if isinstance(caller, str):
+        _REGISTERED_BY[name] = caller
 
 
 def bot_module(spec: str) -> str | None:
-    """The module whose import registered the bot ``spec`` names, for a worker process
-    that must import it too; None for a built-in bot or a name not registered."""
+    """The module whose import registered the bot ``spec`` names (the one that called
+    `register_bot`, whatever the factory is: a built-in class under a name of yours, a
+    ``functools.partial``), for a worker process that must import it too; None for a
+    built-in bot, a bot registered by a script run as ``__main__``, or a name not
+    registered."""
     _load_builtin()
-    factory = _REGISTRY.get(parse_bot_spec(spec)[0])
-    module = getattr(factory, "__module__", None) if factory is not None else None
-    if not isinstance(module, str) or module in ("mextrain", "__main__", "__mp_main__"):
+    module = _REGISTERED_BY.get(parse_bot_spec(spec)[0])
+    if module is None or module in ("mextrain", "__main__", "__mp_main__"):
         return None  # (a script's own bots are registered in its workers as they start)
     if module.startswith("mextrain."):
         return None

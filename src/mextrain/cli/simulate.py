@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,13 @@ from typing import Any
 import click
 
 __all__ = ["simulate"]
+
+
+def _cores() -> int:
+    """The cores this process may use (a container's, not the machine's)."""
+    from mextrain.sim.backends import usable_cores
+
+    return usable_cores()
 
 
 def _rules_spec(text: str) -> str | dict[str, Any]:
@@ -57,7 +63,7 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
 @click.option(
     "--jobs",
     type=click.IntRange(min=1),
-    default=lambda: os.cpu_count() or 1,
+    default=_cores,
     show_default="all cores",
     help="Worker processes (or Ray CPUs for a local Ray); 1 plays in this process.",
 )
@@ -102,7 +108,7 @@ def simulate(
     """
     from mextrain.bots import BotSpecError
     from mextrain.rules import Rules, RulesError
-    from mextrain.sim import SimulationError, check_cluster, check_job
+    from mextrain.sim import SimulationError, check_cluster, check_job, cluster_address
     from mextrain.sim import simulate as run
 
     entries = _split_bots(bots)
@@ -123,8 +129,9 @@ def simulate(
             backend,
             address,
         )
-        if address is not None:
-            check_cluster(address)
+        joining = cluster_address(backend, address)  # (--address, or RAY_ADDRESS)
+        if joining is not None:
+            check_cluster(joining)
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
     records_dir = None

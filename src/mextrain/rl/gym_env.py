@@ -116,7 +116,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         redealt = 0
         while self.game.over:  # the episode ended before the agent's first choice
             redealt += 1
-            if redealt > MAX_REDEALS:
+            if redealt >= MAX_REDEALS:  # (``redealt`` deals so far, none with a choice)
                 # a table where the agent never chooses (a tiny set with skip_forced: each
                 # of its turns has one legal action) would deal again for ever
                 raise ValueError(

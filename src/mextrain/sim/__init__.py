@@ -7,6 +7,7 @@ game on a backend, write records if asked, and summarise per bot entry.
 from __future__ import annotations
 
 import errno
+import numbers
 import os
 import tempfile
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from .backends import (
     chunk_games,
     max_jobs,
     run_games,
+    usable_cores,
 )
 from .games import (
     GameResult,
@@ -49,6 +51,7 @@ __all__ = [
     "check_cluster",
     "check_job",
     "chunk_games",
+    "cluster_address",
     "deal_for",
     "derive_seed",
     "game_rules",
@@ -86,6 +89,8 @@ def prepare_records_dir(directory: str | os.PathLike[str], make: bool = True) ->
     made or written in (a file is written there and removed, or in the folder it would be
     made in: a read-only disk refuses it)."""
     path = Path(directory)
+    if path.is_symlink() and not path.exists():  # a link to nothing is no directory
+        raise NotADirectoryError(errno.ENOTDIR, "a link to nothing", str(path))
     if path.is_dir():
         if any(path.glob("game-*.json")):
             raise SimulationError(
@@ -128,13 +133,27 @@ def write_record(result: GameResult, directory: Path, games: int) -> Path:
         raise SimulationError(f"game {result.game} was played without keeping its record")
     path = directory / record_name(result.game, games)
     text = result.record if result.record.endswith("\n") else result.record + "\n"
-    part = directory / f".{path.name}.part"
+    part = directory / f".{path.name}.{os.getpid()}.part"
     try:
         part.write_text(text, encoding="utf-8")
-        part.replace(path)
-    except BaseException:
+        try:
+            # linked, not renamed: a name another run has written is refused, never
+            # overwritten (two runs started on one new directory cannot mix)
+            os.link(part, path)
+        except FileExistsError:
+            raise SimulationError(
+                f"{directory} already holds {path.name}, another run's: save this one's "
+                "in a directory of its own"
+            ) from None
+        except OSError:  # a file system without hard links
+            if path.exists():
+                raise SimulationError(
+                    f"{directory} already holds {path.name}, another run's: save this "
+                    "one's in a directory of its own"
+                ) from None
+            part.replace(path)
+    finally:
         part.unlink(missing_ok=True)
-        raise
     return path
 
 
@@ -143,6 +162,26 @@ def write_records(results: list[GameResult], directory: str | os.PathLike[str]) 
     (`prepare_records_dir`: a new or empty one)."""
     path = prepare_records_dir(directory)
     return [write_record(result, path, len(results)) for result in results]
+
+
+def _whole(name: str, value: object) -> int:
+    """A whole number as Python's int (a NumPy integer too: a sweep over ``np.arange``);
+    anything else -- ``2.0``, ``True``, ``"2"`` -- refused in words."""
+    if isinstance(value, bool):
+        raise SimulationError(f"{name} must be a whole number, not {value!r}")
+    if isinstance(value, numbers.Integral):
+        return int(value)  # (NumPy's truth value is no Integral: refused too)
+    raise SimulationError(f"{name} must be a whole number, not {value!r}")
+
+
+def cluster_address(backend: str, address: str | None) -> str | None:
+    """The Ray cluster a run joins: ``address``, or with the ray backend and none given,
+    the ``RAY_ADDRESS`` variable (as `ray job submit` sets it); None for a run here."""
+    if backend != "ray":
+        return None
+    if address is not None:  # (an empty one too: to be refused for its shape)
+        return address
+    return os.environ.get("RAY_ADDRESS") or None
 
 
 def check_job(
@@ -169,11 +208,12 @@ def check_job(
         )
     if not all(isinstance(spec, str) for spec in bots):
         raise SimulationError(f"each bot is a spec in text, such as 'planner': not {bots!r}")
-    for name, value in (("players", players), ("games", games), ("seed", seed), ("jobs", jobs)):
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise SimulationError(f"{name} must be a whole number, not {value!r}")
-    if rounds is not None and (not isinstance(rounds, int) or isinstance(rounds, bool)):
-        raise SimulationError(f"rounds must be a whole number or None, not {rounds!r}")
+    players = _whole("players", players)
+    games = _whole("games", games)
+    seed = _whole("seed", seed)
+    jobs = _whole("jobs", jobs)
+    if rounds is not None:
+        rounds = _whole("rounds", rounds)
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
@@ -193,10 +233,10 @@ def check_job(
     if jobs < 1:
         raise SimulationError(f"--jobs must be at least 1, not {jobs}")
     limit = max_jobs()
-    if jobs > limit and address is None:
+    if jobs > limit and cluster_address(backend, address) is None:
         raise SimulationError(
             f"--jobs {jobs} is more processes than this machine can use: at most {limit} "
-            f"(4 per core; it has {os.cpu_count() or 1})"
+            f"(4 per core; it has {usable_cores()})"
         )
     return config
 
@@ -220,15 +260,19 @@ def simulate(
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
     keep = records is not None
     config = check_job(base, players, bots, games, seed, rounds, jobs, keep, backend, address)
+    jobs = _whole("jobs", jobs)
     sink = None
     if records is not None:
         # refused before any game is played; made with the first record
         directory = prepare_records_dir(records, make=False)
+        claimed: list[Path] = []
 
         def sink(batch: list[GameResult]) -> None:
             # each record is saved as its game comes back: a run that stops (Ctrl-C, a
             # bot's failure, a full disk) keeps every game finished before
-            directory.mkdir(parents=True, exist_ok=True)
+            if not claimed:  # the first: checked again (another run may have begun there)
+                prepare_records_dir(directory)
+                claimed.append(directory)
             for result in batch:
                 write_record(result, directory, config.games)
 

@@ -40,15 +40,34 @@ BACKENDS = ("process", "ray")
 
 
 def max_jobs() -> int:
-    """The most processes a run may start on this machine: 4 per core (the games are
-    all computing; past the cores, more processes only cost memory, ~30 MB each)."""
-    return 4 * (os.cpu_count() or 1)
+    """The most processes a run may start on this machine: 4 per core it may use (the
+    games are all computing; past the cores, more processes only cost memory, ~30 MB
+    each). The cores this process may run on, where the system says (a container's)."""
+    return 4 * usable_cores()
 
 
-def chunk_games(games: int, jobs: int, per_job: int = 4) -> list[range]:
-    """Split ``range(games)`` into about ``per_job`` chunks per job, in order."""
+def usable_cores() -> int:
+    """The cores this process may run on (all of the machine's where the system cannot
+    say)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # pragma: no cover - not on Linux
+        return os.cpu_count() or 1
+
+
+def chunk_games(games: int, jobs: int, per_job: int = 4, most: int | None = None) -> list[range]:
+    """Split ``range(games)`` into about ``per_job`` chunks per job, in order, of at most
+    ``most`` games each if given."""
     size = max(1, math.ceil(games / (max(1, jobs) * per_job)))
+    if most is not None:
+        size = min(size, max(1, most))
     return [range(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def _chunk_most(config: SimConfig) -> int | None:
+    """A job that keeps records sends back each game as it ends (its record is saved at
+    once: a run that stops keeps every game it finished); others, in bigger chunks."""
+    return 1 if config.keep_records else None
 
 
 def _in_order(results: list[GameResult], games: int) -> list[GameResult]:
@@ -85,7 +104,7 @@ def run_games(
 def _run_local(
     config: SimConfig, jobs: int, arrived: Callable[[list[GameResult]], None]
 ) -> list[GameResult]:
-    chunks = chunk_games(config.games, jobs)
+    chunks = chunk_games(config.games, jobs, most=_chunk_most(config))
     results: list[GameResult] = []
     if jobs <= 1:
         for chunk in chunks:
@@ -164,8 +183,9 @@ def _on_ray(
     arrived: Callable[[list[GameResult]], None],
 ) -> list[GameResult]:
     started = False
-    if address is not None and not ray.is_initialized():
-        check_cluster(address)
+    joining = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+    if joining is not None and not ray.is_initialized():
+        check_cluster(joining)  # (Ray itself would retry for minutes)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         # a local Ray of --jobs CPUs; but RAY_ADDRESS (as `ray job submit` sets it) names
@@ -183,7 +203,7 @@ def _on_ray(
         remote = ray.remote(num_cpus=1)(play_games)
         resources: dict[str, float] = ray.cluster_resources()
         cpus = int(resources.get("CPU", jobs))
-        chunks = chunk_games(config.games, max(1, cpus))
+        chunks = chunk_games(config.games, max(1, cpus), most=_chunk_most(config))
         pending = [remote.remote(config, list(chunk)) for chunk in chunks]
         results: list[GameResult] = []
         while pending:

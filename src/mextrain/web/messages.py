@@ -215,8 +215,11 @@ class MessageError(ValueError):
         self.detail = detail
 
 
+_ONE = {"characters": "character", "entries": "entry", "items": "item"}
+
+
 def _count(n: int, unit: str) -> str:
-    return f"{n} {unit}" if n != 1 else f"1 {unit.removesuffix('s')}"
+    return f"{n} {unit}" if n != 1 else f"1 {_ONE[unit]}"
 
 
 def validation_reason(error: Mapping[str, Any]) -> str:
