@@ -6,8 +6,9 @@ game on a backend, write records if asked, and summarise per bot entry.
 
 from __future__ import annotations
 
+import contextlib
 import errno
-import numbers
+import operator
 import os
 import tempfile
 from collections.abc import Sequence
@@ -23,6 +24,7 @@ from .backends import (
     ResultsFn,
     check_cluster,
     chunk_games,
+    cluster_address,
     max_jobs,
     run_games,
     usable_cores,
@@ -136,22 +138,22 @@ def write_record(result: GameResult, directory: Path, games: int) -> Path:
     part = directory / f".{path.name}.{os.getpid()}.part"
     try:
         part.write_text(text, encoding="utf-8")
+        # linked, not renamed: a name another run has written is refused, never
+        # overwritten (two runs started on one new directory cannot mix)
+        taken = False
         try:
-            # linked, not renamed: a name another run has written is refused, never
-            # overwritten (two runs started on one new directory cannot mix)
             os.link(part, path)
         except FileExistsError:
+            taken = True
+        except OSError:  # a file system without hard links
+            taken = path.exists()
+            if not taken:
+                part.replace(path)
+        if taken:
             raise SimulationError(
                 f"{directory} already holds {path.name}, another run's: save this one's "
                 "in a directory of its own"
-            ) from None
-        except OSError:  # a file system without hard links
-            if path.exists():
-                raise SimulationError(
-                    f"{directory} already holds {path.name}, another run's: save this "
-                    "one's in a directory of its own"
-                ) from None
-            part.replace(path)
+            )
     finally:
         part.unlink(missing_ok=True)
     return path
@@ -164,24 +166,13 @@ def write_records(results: list[GameResult], directory: str | os.PathLike[str]) 
     return [write_record(result, path, len(results)) for result in results]
 
 
-def _whole(name: str, value: object) -> int:
+def _whole(name: str, value: Any) -> int:
     """A whole number as Python's int (a NumPy integer too: a sweep over ``np.arange``);
     anything else -- ``2.0``, ``True``, ``"2"`` -- refused in words."""
-    if isinstance(value, bool):
-        raise SimulationError(f"{name} must be a whole number, not {value!r}")
-    if isinstance(value, numbers.Integral):
-        return int(value)  # (NumPy's truth value is no Integral: refused too)
+    if not isinstance(value, bool):
+        with contextlib.suppress(TypeError):
+            return operator.index(value)  # (NumPy's truth value is no index: refused too)
     raise SimulationError(f"{name} must be a whole number, not {value!r}")
-
-
-def cluster_address(backend: str, address: str | None) -> str | None:
-    """The Ray cluster a run joins: ``address``, or with the ray backend and none given,
-    the ``RAY_ADDRESS`` variable (as `ray job submit` sets it); None for a run here."""
-    if backend != "ray":
-        return None
-    if address is not None:  # (an empty one too: to be refused for its shape)
-        return address
-    return os.environ.get("RAY_ADDRESS") or None
 
 
 def check_job(

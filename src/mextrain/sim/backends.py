@@ -27,6 +27,7 @@ __all__ = [
     "ResultsFn",
     "check_cluster",
     "chunk_games",
+    "cluster_address",
     "max_jobs",
     "run_games",
 ]
@@ -183,19 +184,19 @@ def _on_ray(
     arrived: Callable[[list[GameResult]], None],
 ) -> list[GameResult]:
     started = False
-    joining = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+    joining = cluster_address("ray", address)
     if joining is not None and not ray.is_initialized():
         check_cluster(joining)  # (Ray itself would retry for minutes)
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
-        # a local Ray of --jobs CPUs; but RAY_ADDRESS (as `ray job submit` sets it) names
-        # a cluster to join, which takes no CPU count
-        if address is None and not os.environ.get("RAY_ADDRESS"):
+        if joining is None:  # a local Ray of --jobs CPUs (a cluster joined takes no count)
             options["num_cpus"] = max(1, jobs)
         try:
             ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as err:
-            where = f"at {address}" if address else _ray_address_named()
+            where = "here" if joining is None else f"at {joining}"
+            if joining is not None and address is None:
+                where += " (the RAY_ADDRESS variable)"
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise SimulationError(f"cannot start or reach Ray {where}: {first}") from None
         started = True
@@ -226,9 +227,14 @@ def _on_ray(
             ray.shutdown()
 
 
-def _ray_address_named() -> str:
-    named = os.environ.get("RAY_ADDRESS")
-    return f"at {named} (the RAY_ADDRESS variable)" if named else "here"
+def cluster_address(backend: str, address: str | None) -> str | None:
+    """The Ray cluster a run joins: ``address``, or with the ray backend and none given,
+    the ``RAY_ADDRESS`` variable (as `ray job submit` sets it); None for a run here."""
+    if backend != "ray":
+        return None
+    if address is not None:  # (an empty one too: to be refused for its shape)
+        return address
+    return os.environ.get("RAY_ADDRESS") or None
 
 
 def check_cluster(address: str, timeout: float = 10.0) -> None:
