@@ -329,7 +329,6 @@ class TableScreen(Screen[None]):
         """Apply ``action`` for the seat to move; explain a refusal. True if applied."""
         state = self.session.state
         seat = state.current_seat
-        held = set(self.hand()) if seat == self.viewer else set()
         try:
             self.session.apply(action)
         except IllegalActionError as err:
@@ -338,12 +337,10 @@ class TableScreen(Screen[None]):
         self.log_line(describe_action(seat, action, self.t, self.names))
         self.chosen = None
         self.message = ""
-        if action.kind == "draw" and seat == self.viewer:
-            # the cursor goes to the tile drawn (shown to its owner only, not in the log)
-            hand = self.hand()
-            drawn = [i for i, tile in enumerate(hand) if tile not in held]
-            if drawn:
-                self.cursor = drawn[0]
+        if action.kind == "draw" and seat == self.viewer and state.drawn >= 0:
+            # the cursor goes to the tile drawn, the one it may play (shown to its owner
+            # only, not in the log)
+            self.cursor = self.hand().index(state.ts.tiles[state.drawn])
         self.advance()
         return True
 

@@ -222,6 +222,24 @@ def _count(n: int, unit: str) -> str:
     return f"{n} {unit}" if n != 1 else f"1 {_ONE[unit]}"
 
 
+#: the validator's errors that need no detail of their own, in our words
+_SAID: Final = {
+    "union_tag_not_found": 'a message needs a "type"',
+    "dict_type": "a JSON object is expected",
+    "model_type": "a JSON object is expected",
+    "model_attributes_type": "a JSON object is expected",
+    "extra_forbidden": "no such field",
+    "missing": "missing",
+    "string_pattern_mismatch": "not in the expected form",
+    "int_type": "a whole number (a JSON integer) is expected",
+    "int_parsing": "a whole number (a JSON integer) is expected",
+    "int_from_float": "a whole number (a JSON integer) is expected",
+    "string_type": "a string is expected",
+    "bool_type": "true or false is expected",
+    "bool_parsing": "true or false is expected",
+}
+
+
 def validation_reason(error: Mapping[str, Any]) -> str:
     """One of the validator's errors in our own words, for the ``message`` of a refusal
     (a program reads it; the page shows words of its own for each ``code``). The
@@ -244,26 +262,12 @@ def validation_reason(error: Mapping[str, Any]) -> str:
         return str(ctx["error"])
     if kind == "union_tag_invalid":
         return f"no message has the type {ctx['tag']!r} (the types: {ctx['expected_tags']})"
-    if kind == "union_tag_not_found":
-        return 'a message needs a "type"'
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return "a JSON object is expected"
     if kind == "json_invalid":
         return f"not JSON ({ctx.get('error', 'unreadable')})"
-    if kind == "extra_forbidden":
-        return "no such field"
-    if kind == "missing":
-        return "missing"
     if kind == "literal_error":
         return f"one of {ctx['expected']}"
-    if kind == "string_pattern_mismatch":
-        return "not in the expected form"
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return "a whole number (a JSON integer) is expected"
-    if kind in ("string_type",):
-        return "a string is expected"
-    if kind in ("bool_type", "bool_parsing"):
-        return "true or false is expected"
+    if isinstance(kind, str) and kind in _SAID:
+        return _SAID[kind]
     if kind == "greater_than_equal":
         return f"at least {ctx['ge']}"
     if kind == "less_than_equal":
