@@ -2156,6 +2156,35 @@ def test_a_wide_screen_shows_every_key_and_a_narrow_one_all_it_can(lang: str) ->
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_key_bar_offers_undo_only_where_it_works(lang: str) -> None:
+    t = Translator(lang)
+    undo = t("tui.keys.undo")
+    assert undo in t("tui.keys.bar")
+    assert undo in t("tui.keys.bar_wide")
+
+    async def scenario(seats: tuple[str, ...]) -> tuple[str, str]:
+        app = app_for(GameSetup(Rules.preset("classic"), seats, lang), seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            table = app.table
+            assert table is not None
+            narrow = plain(table.query_one("#keys", Static))
+            await pilot.resize_terminal(100, 30)
+            await pilot.pause()
+            return narrow, plain(table.query_one("#keys", Static))
+
+    alone = asyncio.run(scenario(("human", "greedy")))
+    assert alone == (t("tui.keys.bar"), t("tui.keys.bar_wide"))
+    hot = asyncio.run(scenario(("human", "human", "greedy")))
+    for bar, full in zip(hot, alone, strict=True):
+        assert undo not in bar
+        assert bar.split() == [w for w in full.split() if w not in undo.split()]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
     # the key bars and the turn's prompt are one line each: longer, they are cut or wrap
     t = Translator(lang)

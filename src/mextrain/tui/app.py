@@ -9,6 +9,7 @@ think in a worker, one move at a time at a readable pace, so the screen stays li
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -138,9 +139,13 @@ class TableScreen(Screen[None]):
 
     def key_bar(self, width: int) -> str:
         """The keys on one line: every one where the screen is wide enough (100 columns
-        do), else all but ``t`` (80 columns hold no more; the help lists it)."""
+        do), else all but ``t`` (80 columns hold no more; the help lists it). Undo is
+        left out where it is refused (more than one person at the table)."""
         wide = self.t("tui.keys.bar_wide")
-        return wide if cell_len(wide) <= width else self.t("tui.keys.bar")
+        bar = wide if cell_len(wide) <= width else self.t("tui.keys.bar")
+        if len(self.session.humans) != 1:
+            bar = re.sub(re.escape(self.t("tui.keys.undo")) + " *", "", bar, count=1)
+        return bar
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
