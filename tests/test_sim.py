@@ -687,8 +687,12 @@ def test_a_bot_registered_elsewhere_names_its_module_for_the_workers() -> None:
     unknown = dataclasses.replace(
         job, bots=("no-such-bot", "planner"), imports=("no_such_module_here",)
     )
-    with pytest.raises(BotSpecError, match="unknown bot 'no-such-bot'"):
+    with pytest.raises(BotSpecError, match="unknown bot 'no-such-bot'") as caught:
         run_games(unknown)
+    # and why it may be unknown there: the registering module could not be imported
+    assert "could not import" in str(caught.value)
+    assert "No module named 'no_such_module_here'" in str(caught.value)
+    assert caught.value.code == "unknown_bot"
 
 
 def test_rays_lines_go_to_standard_error_while_it_runs(capfd: pytest.CaptureFixture[str]) -> None:

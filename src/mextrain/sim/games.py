@@ -16,7 +16,6 @@ backend produces the same `GameResult` for the same game.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import importlib
 import random
@@ -25,7 +24,7 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from mextrain.bots import Bot, make_bot
+from mextrain.bots import Bot, BotSpecError, make_bot
 from mextrain.rules import (
     Action,
     IllegalActionError,
@@ -221,10 +220,24 @@ def _record_json(match: Match, names: list[str]) -> str:
 
 def play_games(config: SimConfig, games: Iterable[int]) -> list[GameResult]:
     """Play several games of a job in one process (a worker's unit of work)."""
+    missing: dict[str, str] = {}
     for module in config.imports:
         if module not in sys.modules:
             # a module that is not to be found here (code run from a string) may have
-            # registered its bot some other way; if not, making the bot says so
-            with contextlib.suppress(ImportError):
+            # registered its bot some other way; if not, making the bot says so, and why
+            try:
                 importlib.import_module(module)
-    return [play_game(config, g) for g in games]
+            except ImportError as err:
+                missing[module] = str(err)
+    try:
+        return [play_game(config, g) for g in games]
+    except BotSpecError as err:
+        if err.code != "unknown_bot" or not missing:
+            raise
+        why = "; ".join(f"{module!r}: {reason}" for module, reason in missing.items())
+        raise BotSpecError(
+            f"{err} (this process could not import the modules that registered the job's "
+            f"bots -- {why})",
+            code=err.code,
+            **err.params,
+        ) from err
