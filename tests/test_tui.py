@@ -1281,6 +1281,40 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
     run(scenario)
 
 
+def test_the_start_screen_keeps_the_focus_where_the_player_is_and_shows_it() -> None:
+    from textual.widgets._select import SelectCurrent  # the list's shown value
+
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, StartScreen)
+            # the first field has the focus, so the keys work at once
+            assert app.focused is screen.query_one("#lang", Select)
+
+            def shown(field: str) -> object:
+                return app.screen.query_one(f"#{field}", Select).query_one(SelectCurrent)
+
+            focused, other = shown("lang"), shown("preset")
+            assert isinstance(focused, SelectCurrent)
+            assert isinstance(other, SelectCurrent)
+            # the field with the focus stands out by its background, not a faint tint
+            assert focused.styles.background != other.styles.background
+            # a change that rebuilds the screen (language, rules, players) keeps the focus
+            # on the list just changed
+            for field, value in (("lang", "it"), ("players", 3), ("preset", "relaxed")):
+                app.screen.query_one(f"#{field}", Select).value = value
+                await pilot.pause()
+                await pilot.pause()
+                assert app.focused is app.screen.query_one(f"#{field}", Select), field
+            assert Translator("it")("tui.start.title") in plain(
+                app.screen.query_one("#start-title", Static)
+            )
+
+    run(scenario)
+
+
 def test_people_name_themselves_on_the_start_screen() -> None:
     async def scenario() -> None:
         app = PlayApp(setup=setup_of(("human", "greedy", "greedy")), delay=0, seed=2)

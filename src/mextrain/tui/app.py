@@ -77,6 +77,8 @@ CSS = """
 #start Checkbox { border: none; padding: 0; height: 1; }
 #start-keys { dock: bottom; height: 1; background: $boost; }
 #start Select { width: 1fr; }
+/* the field with the focus stands out (a compact list's own mark is faint) */
+#start Select:focus > SelectCurrent { background: $primary; color: $text; text-style: bold; }
 #start Input.name { width: 22; margin-left: 1; }
 #start-error { text-style: bold; }
 .section { margin-top: 1; text-style: bold; }

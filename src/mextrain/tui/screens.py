@@ -291,6 +291,16 @@ class StartScreen(Screen[GameSetup]):
         # a refusal was about the setup as it was (and in its language): Start says anew
         self.error = ""
         self.refresh(recompose=True)
+        # the screen is built anew: the list just changed keeps the focus
+        self.call_after_refresh(self._focus_field, sid)
+
+    def _focus_field(self, field: str) -> None:
+        found = self.query(f"#{field}")
+        if found:
+            found.first().focus()
+
+    def on_mount(self) -> None:
+        self._focus_field("lang")  # the form's first field, so the keys work at once
 
     def _collect_safely(self) -> None:
         """Read the seat choices on screen; seats not on screen keep or get a default."""
