@@ -18,6 +18,7 @@ pytest.importorskip("textual")
 
 from click.testing import CliRunner
 from rich.cells import cell_len
+from textual.app import App
 from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Checkbox, Input, RichLog, Select, Static
@@ -936,6 +937,68 @@ def test_save_quit_resume_and_finish(data_dir: Path) -> None:
     assert latest_unfinished() is None
 
 
+async def palette_commands(pilot: Pilot[None], app: App[None]) -> tuple[str, list[str]]:
+    """Open Ctrl+P's command palette: its search box's placeholder and its commands."""
+    from textual.command import CommandInput, CommandList, CommandPalette
+
+    await pilot.press("ctrl+p")
+    for _ in range(40):
+        await pilot.pause(0.02)
+        if isinstance(app.screen, CommandPalette) and app.screen.query(CommandList):
+            listed = app.screen.query_one(CommandList)
+            if listed.option_count:
+                break
+    palette = app.screen
+    assert isinstance(palette, CommandPalette)
+    listed = palette.query_one(CommandList)
+    titles = [
+        str(listed.get_option_at_index(i).prompt).split("\n")[0] for i in range(listed.option_count)
+    ]
+    return palette.query_one(CommandInput).placeholder, titles
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_command_palette_speaks_the_players_language_and_quits_saving(
+    lang: str, data_dir: Path
+) -> None:
+    from textual.command import CommandInput, CommandPalette
+
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy"), lang), seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            placeholder, titles = await palette_commands(pilot, app)
+            assert placeholder == t("tui.palette.search")
+            assert sorted(titles) == sorted(
+                t(f"tui.palette.{key}") for key in ("theme", "quit", "screenshot")
+            )
+            # the themes' own search box too
+            await pilot.press(*t("tui.palette.theme"), "enter")
+            for _ in range(20):
+                await pilot.pause(0.02)
+            themes = app.screen
+            assert isinstance(themes, CommandPalette)
+            assert themes.query_one(CommandInput).placeholder == t("tui.palette.search_themes")
+            await pilot.press("escape")
+            await pilot.pause()
+            # Quit saves the game, as q does
+            await palette_commands(pilot, app)
+            await pilot.press(*t("tui.palette.quit"), "enter")
+            for _ in range(20):
+                await pilot.pause(0.02)
+        assert app.return_code == 0
+
+    run(scenario)
+    path = latest_unfinished()
+    assert path is not None
+    saved = replay_record(load_record(path.read_bytes()))
+    assert any(seat == 0 for seat, _ in saved.match.current.history)
+
+
 def test_resume_from_the_command_line_needs_a_saved_game() -> None:
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1
@@ -1632,6 +1695,26 @@ def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names() -> N
             assert text.endswith(t("tui.watch.step", step=3, total=total))
             assert cell_len(text) > SIZE[0]
             assert status.region.height == 2
+
+    run(scenario)
+
+
+def test_the_replay_viewers_command_palette_speaks_its_language() -> None:
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+    t = Translator("fi")
+
+    async def scenario() -> None:
+        app = WatchApp(record, "fi", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            placeholder, titles = await palette_commands(pilot, app)
+            assert placeholder == t("tui.palette.search")
+            assert t("tui.palette.quit") in titles
+            assert t("tui.palette.theme") in titles
+            assert not {"Quit", "Theme", "Keys"} & set(titles)
+            await pilot.press(*t("tui.palette.quit"), "enter")
+            for _ in range(20):
+                await pilot.pause(0.02)
+        assert app.return_code == 0
 
     run(scenario)
 

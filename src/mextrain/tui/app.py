@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from rich.cells import cell_len
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
@@ -25,6 +25,7 @@ from mextrain.i18n import Translator, error_text
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
 from .hints import Hint, hints_for, planned_train
+from .palette import PaletteInWords
 from .render import (
     TRAIN_KEYS,
     describe_action,
@@ -584,7 +585,7 @@ class TableScreen(Screen[None]):
         self.app.exit()
 
 
-class PlayApp(App[None]):
+class PlayApp(PaletteInWords):
     """The terminal game: a start screen unless a game is given, then the table."""
 
     CSS = CSS
@@ -601,6 +602,9 @@ class PlayApp(App[None]):
             table.action_quit_game()
         else:
             self.exit()
+
+    def quit_command(self) -> None:
+        self.action_save_and_quit()
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -14,6 +14,7 @@ from mextrain.i18n import Translator, detect_language, terminal_safe
 from mextrain.records import GameRecord, replay_record
 from mextrain.rules import Match, RoundState
 
+from .palette import PaletteInWords
 from .render import (
     describe_action,
     escape,
@@ -33,7 +34,7 @@ WATCH_CSS = """
 """
 
 
-class WatchApp(App[None]):
+class WatchApp(PaletteInWords):
     """A finished (or unfinished) record, one action at a time, all hands revealed."""
 
     CSS = WATCH_CSS
@@ -69,6 +70,9 @@ class WatchApp(App[None]):
         self.step = 0
         self.playing = False
         self._states: dict[int, list[RoundState]] = {}
+
+    def words(self) -> Translator:
+        return self.t
 
     # -- positions -----------------------------------------------------------------------
 
