@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from mextrain.cli import main
+from mextrain.i18n import LANGUAGES, Translator
 from mextrain.planner import best_train
 from mextrain.rules import parse_tile, tile_set
 
@@ -109,3 +110,44 @@ def test_one_tile_and_one_pip_are_singular() -> None:
     lines = run("--start", "0", "0-1", "5-5").output.splitlines()
     assert lines[0] == "Best train from 0: 1 tile, 1 pip"
     assert lines[2] == "Extras (1, 10 pips): 5-5"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_answer_and_the_refusals_in_each_language(lang: str) -> None:
+    t = Translator(lang)
+    result = run("--lang", lang, "--start", "12", *HAND)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert lines[0] == t(
+        "tui.solve.best",
+        start=12,
+        tiles=t.plural("tui.solve.tiles", 6),
+        pips=t.plural("tui.solve.pips", 80),
+    )
+    assert lines[1].split() == ["12-5", "5-3", "3-3", "3-9", "9-12", "12-4"]
+    assert lines[2] == t(
+        "tui.solve.extras", count=2, pips=t.plural("tui.solve.pips", 5), tiles="0-1 2-2"
+    )
+    assert lines[3].strip() == t("tui.solve.stranded", tiles="2-2")
+    empty = run("--lang", lang, "--start", "12", "0-1").output.splitlines()
+    assert empty[1].strip() == t("tui.solve.no_tile")
+    # French counts 0 as one ("0 domino"); the others say "0 tiles"
+    assert t.plural("tui.solve.tiles", 0) in empty[0]
+    for args, key, params in (
+        (("12-5", "12-5"), "tui.solve.twice", {"tile": "5-12"}),
+        (("5-x",), "tui.solve.not_a_tile", {"text": "'5-x'"}),
+        (("5-13",), "tui.solve.pip_range", {"text": "'5-13'", "max_pip": 12}),
+    ):
+        refused = run("--lang", lang, "--start", "12", *args)
+        assert refused.exit_code == 2
+        assert t(key, **params) in refused.output
+    refused = run("--lang", lang, "--start", "13", "5-1")
+    assert t("tui.solve.start_range", start=13, max_pip=12) in refused.output
+    # the JSON contract stays the same in every language
+    assert run_json("--lang", lang, "--start", "12", *HAND)["train"][0] == "12-5"
+
+
+def test_the_language_comes_from_the_locale_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("LANG", "fi_FI.UTF-8")
+    result = run("--start", "12", "0-1")
+    assert result.output.splitlines()[1].strip() == Translator("fi")("tui.solve.no_tile")

@@ -6,25 +6,23 @@ import json
 
 import click
 
+from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 from mextrain.planner import PlanError, plan
 from mextrain.rules import Tile, TileFormatError, parse_tile
 
 
-def _read_tiles(texts: tuple[str, ...], max_pip: int) -> list[Tile]:
+def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
     tiles: list[Tile] = []
     seen: set[Tile] = set()
     for text in texts:
         try:
             tile = parse_tile(text)
-        except TileFormatError as err:
-            raise click.UsageError(str(err)) from None
+        except TileFormatError:
+            raise click.UsageError(t("tui.solve.not_a_tile", text=repr(text))) from None
         if tile.high > max_pip:
-            raise click.UsageError(
-                f"{text!r}: pips go from 0 to {max_pip} in a double-{max_pip} set "
-                f"(use --max-pip for a bigger set)"
-            )
+            raise click.UsageError(t("tui.solve.pip_range", text=repr(text), max_pip=max_pip))
         if tile in seen:
-            raise click.UsageError(f"{tile} is given twice")
+            raise click.UsageError(t("tui.solve.twice", tile=tile))
         seen.add(tile)
         tiles.append(tile)
     return tiles
@@ -45,9 +43,17 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int) -> list[Tile]:
     show_default=True,
     help="The set: double-N.",
 )
+@click.option(
+    "--lang",
+    default=None,
+    type=click.Choice(LANGUAGES),
+    help="Language of the answer and the refusals (default: from the locale).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.argument("tiles", nargs=-1)
-def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> None:
+def solve(
+    start: int, max_pip: int, lang: str | None, as_json: bool, tiles: tuple[str, ...]
+) -> None:
     """Find the longest train a hand can lay from the pip START (exact): the engine's, or
     the open end of a train already laid.
 
@@ -58,11 +64,10 @@ def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> No
     Example:
       mextrain solve --start 12 12-5 5-3 3-3 3-9 9-12 0-1 2-2 12-4
     """
+    t = Translator(normalise_language(lang) or detect_language())
     if not 0 <= start <= max_pip:
-        raise click.UsageError(
-            f"--start {start}: the pip must be from 0 to {max_pip} in a double-{max_pip} set"
-        )
-    hand = _read_tiles(tiles, max_pip)
+        raise click.UsageError(t("tui.solve.start_range", start=start, max_pip=max_pip))
+    hand = _read_tiles(tiles, max_pip, t)
     try:
         result = plan(hand, start, max_pip=max_pip)
     except PlanError as err:  # pragma: no cover - the checks above come first
@@ -71,20 +76,16 @@ def solve(start: int, max_pip: int, as_json: bool, tiles: tuple[str, ...]) -> No
         click.echo(json.dumps(result.to_dict()))
         return
     train = result.train
-    click.echo(
-        f"Best train from {start}: {_count(train.length, 'tile')}, {_count(train.pips, 'pip')}"
-    )
-    click.echo(f"  {train}")
-    extras = " ".join(str(t) for t in result.extras) or "none"
-    click.echo(f"Extras ({len(result.extras)}, {_count(result.extra_pips, 'pip')}): {extras}")
+    tiles_n = t.plural("tui.solve.tiles", train.length)
+    pips = t.plural("tui.solve.pips", train.pips)
+    click.echo(t("tui.solve.best", start=start, tiles=tiles_n, pips=pips))
+    click.echo(f"  {' '.join(train.oriented()) or t('tui.solve.no_tile')}")
+    extras = " ".join(str(tile) for tile in result.extras) or t("tui.solve.none")
+    extra_pips = t.plural("tui.solve.pips", result.extra_pips)
+    click.echo(t("tui.solve.extras", count=len(result.extras), pips=extra_pips, tiles=extras))
     if result.mexican_starters:
-        starters = " ".join(str(t) for t in result.mexican_starters)
-        click.echo(f"  could start the Mexican train: {starters}")
+        starters = " ".join(str(tile) for tile in result.mexican_starters)
+        click.echo(f"  {t('tui.solve.mexican', tiles=starters)}")
     if result.stranded_doubles:
-        doubles = " ".join(str(t) for t in result.stranded_doubles)
-        click.echo(f"  stranded doubles (the train never reaches them): {doubles}")
-
-
-def _count(n: int, word: str) -> str:
-    """ "1 tile", "2 tiles", "0 tiles"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+        doubles = " ".join(str(tile) for tile in result.stranded_doubles)
+        click.echo(f"  {t('tui.solve.stranded', tiles=doubles)}")
