@@ -180,15 +180,31 @@ def make_bot(spec: str) -> Bot:
         ) from None
 
 
+#: factories' signatures, read once each (a simulation makes its bots afresh for every
+#: game, and reading one with its annotations costs more than a greedy bot's whole game)
+_SIGNATURES: dict[int, tuple[BotFactory, inspect.Signature | None]] = {}
+
+
+def _signature(factory: BotFactory) -> inspect.Signature | None:
+    known = _SIGNATURES.get(id(factory))
+    if known is not None and known[0] is factory:  # (the factory kept: its id stays its own)
+        return known[1]
+    try:
+        signature: inspect.Signature | None = inspect.signature(factory, eval_str=True)
+    except (TypeError, ValueError, NameError):  # pragma: no cover - no signature to read
+        signature = None
+    _SIGNATURES[id(factory)] = (factory, signature)
+    return signature
+
+
 def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
     """Refuse a parameter the factory does not take, naming the ones it does, and a value
     of the wrong kind -- text where it wants a number (``time_ms=abc``), ``true`` where it
     wants a number, a fraction where it wants a whole number (``iterations=10.5``), a
     number where it wants true or false -- rather than take it or fail inside the bot with
     Python's words."""
-    try:
-        signature = inspect.signature(factory, eval_str=True)
-    except (TypeError, ValueError, NameError):  # pragma: no cover - no signature to read
+    signature = _signature(factory)
+    if signature is None:  # pragma: no cover - no signature to read
         return
     known = [
         p.name
