@@ -21,7 +21,7 @@ from rich.cells import cell_len
 from textual.app import App
 from textual.content import Content
 from textual.pilot import Pilot
-from textual.widgets import Checkbox, Input, RichLog, Select, Static
+from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator, error_text
@@ -1378,6 +1378,98 @@ def test_the_start_screen_keeps_the_focus_where_the_player_is_and_shows_it() -> 
     run(scenario)
 
 
+async def start_screen_settled(pilot: Pilot[None], app: PlayApp) -> StartScreen:
+    """The start screen, once its look for a saved game (a thread) has had time to end."""
+    for _ in range(50):
+        await pilot.pause(0.02)
+        screen = app.screen
+        if isinstance(screen, StartScreen) and not screen.workers:
+            break
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, StartScreen)
+    return screen
+
+
+def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
+    setup = setup_of(("human", "medium", "hard"), rounds=2)
+
+    async def first_sitting() -> None:
+        app = app_for(setup, seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(2):
+                await settle(pilot, app)
+                await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            await pilot.press("q")
+
+    run(first_sitting)
+    path = latest_unfinished()
+    assert path is not None
+    saved = replay_record(load_record(path.read_bytes())).match
+    fr = Translator("fr")
+
+    async def second_sitting(key: str) -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), "fr"), lang="fr", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            line = plain(screen.query_one("#start-saved", Static))
+            # where it stands, its seats named in the screen's language
+            assert line == fr(
+                "tui.start.saved",
+                round=1,
+                total=2,
+                seats=fr("tui.start.saved_and", first="Joueur 1, Moyen 2", last="Difficile 3"),
+            )
+            assert screen.query_one("#resume", Button).display
+            assert plain(screen.query_one("#start-keys", Static)) == fr("tui.start.keys_saved")
+            if key == "button":
+                await pilot.click("#resume")
+            else:
+                await pilot.press(key)
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.path == path  # the same game, going on in its own file
+            assert session.names == ["Joueur 1", "Moyen 2", "Difficile 3"]
+            assert session.state.history[: len(saved.current.history)] == saved.current.history
+            assert app.lang == "fr"
+            await pilot.press("q")
+
+    run(lambda: second_sitting("ctrl+r"))
+    run(lambda: second_sitting("button"))
+
+
+def test_the_start_screen_offers_nothing_without_an_unfinished_game(data_dir: Path) -> None:
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            assert not screen.query_one("#start-saved", Static).display
+            assert not screen.query_one("#resume", Button).display
+            assert plain(screen.query_one("#start-keys", Static)) == Translator("en")(
+                "tui.start.keys"
+            )
+            await pilot.press("ctrl+r")  # nothing to go on with: the screen stays
+            await pilot.pause()
+            assert app.screen is screen
+
+    # no saved game at all; then a finished one only
+    run(scenario)
+    match = Match.new(Rules.preset("classic", rounds=1), 2, random.Random(3))
+    rng = random.Random(4)
+    while not match.current.is_over:
+        match.current.apply(rng.choice(match.current.legal_actions()))
+    assert match.is_complete
+    games = data_dir / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    (games / "20260101-000000-000000.json").write_text(
+        GameRecord.from_match(match, ["Ana", "Bo"]).to_json(), encoding="utf-8"
+    )
+    assert latest_unfinished() is None
+    run(scenario)
+
+
 def test_people_name_themselves_on_the_start_screen() -> None:
     async def scenario() -> None:
         app = PlayApp(setup=setup_of(("human", "greedy", "greedy")), delay=0, seed=2)
@@ -2308,6 +2400,8 @@ def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
     for line in (
         t("tui.keys.bar"),
         t("tui.watch.keys"),
+        t("tui.start.keys"),
+        t("tui.start.keys_saved"),
         f"{t('tui.prompt.choose_tile')} {t('tui.prompt.or_pass')}",
     ):
         assert cell_len(line) <= 80, (lang, line)

@@ -635,13 +635,16 @@ class PlayApp(PaletteInWords):
         if self.session is not None:
             self.open_table(self.session)
         elif self.show_start:
-            self.push_screen(StartScreen(self.setup), self.begin)
+            self.push_screen(StartScreen(self.setup, look_for_saved=self.save), self.begin)
         else:
             self.begin(self.setup)
 
-    def begin(self, setup: GameSetup | None) -> None:
+    def begin(self, setup: GameSetup | GameSession | None) -> None:
         if setup is None:
             self.exit()
+            return
+        if isinstance(setup, GameSession):  # the saved game, to go on with
+            self.open_table(setup)
             return
         self.lang = setup.lang
         t = Translator(setup.lang)

@@ -3,6 +3,8 @@ sheet, all trains, and help."""
 
 from __future__ import annotations
 
+import contextlib
+import copy
 import json
 import time
 from collections.abc import Sequence
@@ -35,7 +37,7 @@ from .render import (
     totals_markup,
     trains_markup,
 )
-from .session import HUMAN, GameSession
+from .session import HUMAN, GameSession, resumable_game
 
 __all__ = [
     "BOT_LEVELS",
@@ -121,6 +123,21 @@ def rename_default_names(session: GameSession, t: Translator) -> None:
     session.named_kinds = [spec.kind for spec in session.seats]
 
 
+def saved_game_line(session: GameSession, t: Translator) -> str:
+    """ "A game is saved: round 4 of 13, Ana, Medium 2 and Medium 3." (the start screen's
+    offer to go on with it)."""
+    shown = copy.copy(session)  # (its default names as the game will give them in ``t``)
+    rename_default_names(shown, t)
+    names = shown.names
+    seats = t("tui.start.saved_and", first=", ".join(names[:-1]), last=names[-1])
+    return t(
+        "tui.start.saved",
+        round=session.match.round_index + 1,
+        total=session.rules.round_count,
+        seats=seats,
+    )
+
+
 def check_names(names: Sequence[str], t: Translator) -> None:
     """Refuse (ValueError, in the player's words) a name that is too long, holds control
     characters, or that two seats share: every message names seats, so each must be told
@@ -159,17 +176,22 @@ def _bot_choices() -> list[str]:
     return [b for b in BOT_LEVELS if b in known] + mine
 
 
-class StartScreen(Screen[GameSetup]):
-    """Choose the rules, house options, seats and language."""
+class StartScreen(Screen[GameSetup | GameSession]):
+    """Choose the rules, house options, seats and language -- or go on with the saved game
+    (``saved``: the newest unfinished one that can go on), which it then returns."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
         Binding("ctrl+s", "start", "Start", show=False),
+        Binding("ctrl+r", "resume", "Resume", show=False),
         Binding("ctrl+t", "stats", "Statistics", show=False),
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, setup: GameSetup) -> None:
+    def __init__(self, setup: GameSetup, look_for_saved: bool = False) -> None:
         super().__init__()
+        self.saved: GameSession | None = None
+        #: look for a saved game to offer (in the background: it reads the saved games)
+        self.look_for_saved = look_for_saved
         self.lang = setup.lang
         self.preset = setup.rules.preset_name
         self.players = len(setup.seats)
@@ -192,6 +214,12 @@ class StartScreen(Screen[GameSetup]):
         bots = _bot_choices()
         with VerticalScroll(id="start"):
             yield Static(f"[b]{t('game.name')}[/b] — {t('tui.start.title')}", id="start-title")
+            saved = Static(
+                "" if self.saved is None else escape(saved_game_line(self.saved, t)),
+                id="start-saved",
+            )
+            saved.display = self.saved is not None
+            yield saved
             with Horizontal(classes="row"):
                 yield Label(t("tui.start.language"), classes="field")
                 yield Select(
@@ -256,9 +284,13 @@ class StartScreen(Screen[GameSetup]):
                 yield TickBox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
             yield Static(escape(self.error), id="start-error")
             with Horizontal(classes="row"):
+                resume = Button(t("tui.start.resume"), variant="success", id="resume")
+                resume.display = self.saved is not None
+                yield resume
                 yield Button(t("tui.start.go"), variant="primary", id="go")
                 yield Button(t("tui.start.stats"), id="stats")
-        yield Static(escape(t("tui.start.keys")), id="start-keys")
+        keys = "tui.start.keys" if self.saved is None else "tui.start.keys_saved"
+        yield Static(escape(t(keys)), id="start-keys")
 
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
@@ -301,6 +333,25 @@ class StartScreen(Screen[GameSetup]):
 
     def on_mount(self) -> None:
         self._focus_field("lang")  # the form's first field, so the keys work at once
+        if self.look_for_saved:
+            self.run_worker(self._find_saved, thread=True, group="saved")
+
+    def _find_saved(self) -> None:
+        saved = resumable_game()
+        if saved is not None:
+            with contextlib.suppress(RuntimeError):  # (the app has closed meanwhile)
+                self.app.call_from_thread(self.offer, saved)
+
+    def offer(self, saved: GameSession) -> None:
+        """Offer to go on with ``saved``: a line saying where it stands, a button, Ctrl+R."""
+        if not self.is_attached:  # (a game has begun meanwhile)
+            return
+        self.saved = saved
+        line = self.query_one("#start-saved", Static)
+        line.update(escape(saved_game_line(saved, self.t)))
+        line.display = True
+        self.query_one("#resume", Button).display = True
+        self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys_saved")))
 
     def _collect_safely(self) -> None:
         """Read the seat choices on screen; seats not on screen keep or get a default."""
@@ -329,8 +380,18 @@ class StartScreen(Screen[GameSetup]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "go":
             self.action_start()
+        elif event.button.id == "resume":
+            self.action_resume()
         elif event.button.id == "stats":
             self.action_stats()
+
+    def action_resume(self) -> None:
+        """Go on with the saved game, its default names in the language chosen here."""
+        if self.saved is None:
+            return
+        rename_default_names(self.saved, self.t)
+        self.app.lang = self.lang  # type: ignore[attr-defined]
+        self.dismiss(self.saved)
 
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen(self.t))

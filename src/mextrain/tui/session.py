@@ -45,6 +45,7 @@ __all__ = [
     "games_dir",
     "latest_unfinished",
     "parse_seats",
+    "resumable_game",
 ]
 
 #: the seat kind of a person at the keyboard
@@ -125,6 +126,18 @@ def latest_if_finished(directory: Path | None = None) -> Path | None:
 def latest_unfinished(directory: Path | None = None) -> Path | None:
     """The newest saved game that is a legal record and not yet complete."""
     return next(unfinished_games(directory), None)
+
+
+def resumable_game(directory: Path | None = None) -> GameSession | None:
+    """The newest unfinished saved game that can go on, loaded as ``mextrain play
+    --resume`` would (one that cannot -- a bot since renamed -- is passed over); None when
+    there is none."""
+    for path in unfinished_games(directory):
+        try:
+            return GameSession.load(path)
+        except (ValueError, OSError):
+            continue
+    return None
 
 
 class NoRoundError(ValueError):
