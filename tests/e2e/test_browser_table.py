@@ -873,3 +873,52 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
     dialog.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+#: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one
+#: as a dropped network does
+KEEP_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = function (...args) {
+    const ws = new Real(...args);
+    window.__sockets.push(ws);
+    return ws;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})()"""
+
+
+def test_a_move_tried_while_the_connection_is_down_does_not_lock_the_seat(
+    server: str, page: Any
+) -> None:
+    """A tap during a short network drop sends nothing; once the page is back the player
+    can still move (it used to count the move as sent and refuse every later one, while
+    the table waited for the seat for ever)."""
+    from playwright.sync_api import expect
+
+    page.context.add_init_script(KEEP_SOCKETS)
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:easy", "bot:easy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=30_000)
+    hand = page.locator(".hand-tile").count()
+    log = page.locator(".move-log li").count()
+    page.context.set_offline(True)
+    page.evaluate("window.__sockets.forEach((ws) => ws.close())")
+    expect(page.locator(".badge.warn")).to_be_visible(timeout=5_000)  # reconnecting
+    make_a_move(page)  # the move a player tries while the page says it is reconnecting
+    page.wait_for_timeout(300)
+    page.context.set_offline(False)
+    expect(page.locator(".badge.warn")).to_have_count(0, timeout=15_000)
+    expect(page.locator(".turn.mine")).to_be_visible()
+    assert page.locator(".hand-tile").count() == hand  # nothing was played meanwhile
+    make_a_move(page)
+    page.wait_for_function(
+        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+        " || document.querySelectorAll('.hand-tile').length !== hand",
+        arg=[log, hand],
+        timeout=10_000,
+    )

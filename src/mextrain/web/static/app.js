@@ -449,9 +449,12 @@ function useTableSocket(code, lang) {
     connect();
     return () => { stop = true; clearTimeout(timer); wsRef.current && wsRef.current.close(); };
   }, [code, lang]);
+  // true when the message went out (false while the connection is down: nothing is queued)
   const send = useCallback((m) => {
     const ws = wsRef.current;
-    if (ws && ws.readyState === 1) ws.send(JSON.stringify(m));
+    if (!ws || ws.readyState !== 1) return false;
+    ws.send(JSON.stringify(m));
+    return true;
   }, []);
   return { msg, error, setError, hint, setHint, online, fatal, send, chat, heard };
 }
@@ -557,6 +560,10 @@ function TablePage({ code, big, lang }) {
   // one move per position: a double click on Draw must not send a second, stale one
   const sentFor = useRef(null);
   useEffect(() => { if (error) sentFor.current = null; }, [error]);
+  // back online: a move sent as the connection dropped may never have arrived (the position
+  // the server sends again is then the same one), so the seat may move again; one that did
+  // arrive moved the position on, and a stale one is refused by its version
+  useEffect(() => { if (online) { sentFor.current = null; setStarting(false); } }, [online]);
   useEffect(() => { if (error) setStarting(false); }, [error]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
@@ -663,7 +670,7 @@ function TablePage({ code, big, lang }) {
         ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
-            onClick=${() => { setStarting(true); send({ type: "start" }); }}>${t("web.start")}</button>
+            onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
@@ -678,8 +685,8 @@ function TablePage({ code, big, lang }) {
   const targets = selected ? targetsFor(selected) : [];
   const move = (m) => {
     if (sentFor.current === msg.version) return;
-    sentFor.current = msg.version;
-    send({ type: "action", move: m, version: msg.version });
+    // (while the connection is down nothing goes: the move is still to make, not "sent")
+    if (send({ type: "action", move: m, version: msg.version })) sentFor.current = msg.version;
   };
   const playOn = (train) => {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
