@@ -922,3 +922,38 @@ def test_a_move_tried_while_the_connection_is_down_does_not_lock_the_seat(
         arg=[log, hand],
         timeout=10_000,
     )
+
+
+def test_typing_as_a_round_ends_does_not_close_its_result_unread(server: str, page: Any) -> None:
+    """The round's result takes the keyboard to its heading, not to Continue: the rest of
+    a line of table talk typed as it opens (a space, Enter) leaves it open; Tab reaches
+    Continue and Esc closes it."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy", "bot:greedy", "bot:greedy"],
+            "options": {"rounds": 2, "max_pip": 6, "hand_size": {"4": 4}},
+        },
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    deadline = time.monotonic() + 60
+    while not page.locator("dialog.overlay").is_visible():
+        assert time.monotonic() < deadline, "the round did not end"
+        if page.locator(".turn.mine").is_visible():
+            make_a_move(page)
+        page.wait_for_timeout(50)
+    page.keyboard.type(" good game, well played ")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(300)
+    expect(page.get_by_role("dialog")).to_be_visible()
+    assert page.evaluate("() => document.activeElement.id") == "end-title"
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent.trim()") == "Continue"
+    page.keyboard.press("Shift+Tab")  # round the dialog's buttons, never out of it
+    assert page.evaluate("() => !!document.activeElement.closest('dialog')")
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)

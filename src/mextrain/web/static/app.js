@@ -1006,13 +1006,16 @@ function AgainBar({ table, you, send }) {
 }
 
 function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
-  const ref = useRef(null);
+  const heading = useRef(null);
   const box = useRef(null);
   useEffect(() => {
     const before = document.activeElement;
     const d = box.current;
     if (d && !d.open && d.showModal) d.showModal();
-    ref.current && ref.current.focus();
+    // the keyboard goes to the result's heading, not to Continue: a space or Enter typed
+    // for something else (a line of table talk) must not close it unread; Tab reaches
+    // the buttons, Esc closes it
+    heading.current && heading.current.focus();
     return () => {
       if (d && d.open) d.close();
       const back = before && before !== document.body && document.contains(before) && !before.disabled
@@ -1029,13 +1032,15 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
     const items = [...box.current.querySelectorAll("button, a[href]")].filter((x) => !x.disabled);
     if (!items.length) return;
     const [first, last] = [items[0], items[items.length - 1]];
-    if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
-    else if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+    const at = document.activeElement;
+    if (!items.includes(at)) { e.preventDefault(); (e.shiftKey ? last : first).focus(); }
+    else if (!e.shiftKey && at === last) { e.preventDefault(); first.focus(); }
+    else if (e.shiftKey && at === first) { e.preventDefault(); last.focus(); }
   };
   return html`<dialog ref=${box} class="overlay" aria-labelledby="end-title" onKeyDown=${cycle}
       onCancel=${(e) => { e.preventDefault(); onClose(); }}>
     <div class="dialog">
-      <h2 id="end-title">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
+      <h2 id="end-title" ref=${heading} tabindex="-1">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
       ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
         ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
       <table class="sheet small"><thead><tr><th scope="col">${t("web.stats.player")}</th>
@@ -1044,7 +1049,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
         <td>${scores[s]}</td><td>${sheet.totals[s]}</td></tr>`)}</tbody></table>
       ${complete && html`<${GameResult} table=${table} sheet=${sheet} names=${names} />`}
       ${complete && table.next && html`<p>${t("web.again.started")}</p>`}
-      <button ref=${ref} class="primary" onClick=${onClose}>${t("web.continue")}</button>
+      <button class="primary" onClick=${onClose}>${t("web.continue")}</button>
       ${complete && you !== null && html` <button onClick=${() => playAgain(table, send)}>
         ${table.next ? t("web.again.join") : t("web.again.button")}</button>`}
     </div></dialog>`;
