@@ -191,6 +191,10 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
     assert not errors, errors
 
 
+#: one winner is "Winner", a tie "Winners"
+WINNERS = re.compile(r"^(Winner: (Ana|Bot 2)|Winners: \u2068?Ana\u2069?, \u2068?Bot 2)")
+
+
 def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 
@@ -218,7 +222,7 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     # the points in a table with its headers: the player, the round's points, the total
     expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
     expect(dialog.get_by_role("row")).to_have_count(3)
-    expect(dialog.locator(".winners")).to_have_text(re.compile(r"^Winners: (Ana|Bot 2)"))
+    expect(dialog.locator(".winners")).to_have_text(WINNERS)
     links = dialog.locator("p", has=page.get_by_role("link", name="Replay"))
     expect(links).to_have_text("Download the record · Replay")
     shot(page, "12-round-end-in-words")
@@ -226,7 +230,7 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     dialog.get_by_role("button", name="Continue").click()
     page.reload()
     result = page.locator(".result")
-    expect(result.locator(".winners")).to_have_text(re.compile(r"^Winners: (Ana|Bot 2)"))
+    expect(result.locator(".winners")).to_have_text(WINNERS)
     expect(page.locator(".status")).to_contain_text("The game is over")
     dialog = result
 
@@ -495,13 +499,17 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             expect(toast).to_have_count(0)
             shot(bob, "table-talk-phone-fr")
 
-            # Ana mutes Ben: his lines go from her page (hers stay), and nothing of his
-            # shows over it; Ben's page is as it was
+            # Ana mutes Ben while his last words show over her page: they go at once, his
+            # lines go from her page (hers stay), and nothing of his shows over it; Ben's
+            # page is as it was
+            bob.get_by_role("button", name="Bien joué !").click()
+            expect(ana.locator(".chat-toast")).to_have_text(re.compile(r"Ben\W*: Nice move!"))
             ana.get_by_text("Mute a player").click()
             ana.get_by_role("checkbox", name="Ben").check()
+            expect(ana.locator(".chat-toast")).to_have_count(0, timeout=1_000)
             expect(ana.locator(".chat-lines li")).to_have_count(2)
             expect(ana.locator(".chat-hidden")).to_have_text(
-                "2 lines from muted players are hidden."
+                "3 lines from muted players are hidden."
             )
             assert ana.locator(".chat-lines li").evaluate_all(
                 "ls => ls.map(l => l.dataset.seat)"
@@ -510,22 +518,22 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
                 "0",
             ]
             bob.get_by_role("button", name="Oups !").click()
-            expect(line(bob, 4)).to_contain_text("Oups !")
+            expect(line(bob, 5)).to_contain_text("Oups !")
             expect(ana.locator(".chat-hidden")).to_have_text(
-                "3 lines from muted players are hidden."
+                "4 lines from muted players are hidden."
             )
             expect(ana.locator(".chat-toast")).to_have_count(0)
-            expect(bob.locator(".chat-lines li")).to_have_count(5)
+            expect(bob.locator(".chat-lines li")).to_have_count(6)
             shot(ana, "table-talk-muted")
             # the mute lasts in this browser (a reload keeps it), until Ana hears him again
             ana.reload()
             expect(ana.locator(".chat-hidden")).to_have_text(
-                "3 lines from muted players are hidden."
+                "4 lines from muted players are hidden."
             )
             expect(ana.locator(".chat-lines li")).to_have_count(2)
             ana.get_by_text("Mute a player").click()
             ana.get_by_role("checkbox", name="Ben").uncheck()
-            expect(ana.locator(".chat-lines li")).to_have_count(5)
+            expect(ana.locator(".chat-lines li")).to_have_count(6)
             expect(ana.locator(".chat-hidden")).to_have_count(0)
             assert ana.evaluate(f"localStorage.getItem('mextrain.mute.{made['code']}')") is None
         finally:
@@ -769,8 +777,8 @@ def test_open_doubles_look_as_the_rules_make_them(server: str, page: Any) -> Non
 
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
-    set, engines in another order, the Mexican train after the first round of turns) are
-    said on the table's page, in words where it has them, else as a record writes them."""
+    set and its hand size, engines in another order, the Mexican train after the first
+    round of turns) are said on the table's page in words."""
     from playwright.sync_api import expect
 
     made = create_via_api(
@@ -797,11 +805,12 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
         "Jeu double-9",
         "Moyeux 0-0, 1-1, 2-2, 9-9",
         "Train mexicain ouvert après le premier tour de chacun",
-        'hand_size={"3":8}',
+        "8 dominos chacun",  # the hand size at this table's three seats
         "Série au premier tour pour tous",
     ):
         expect(rules).to_contain_text(words)
     expect(rules).not_to_contain_text("first_turn")  # the lobby's own rule, in words
+    expect(rules).not_to_contain_text("hand_size")  # in words too, not as JSON
     shot(page, "14-table-options-fr")
     one = create_via_api(
         server,
@@ -957,3 +966,16 @@ def test_typing_as_a_round_ends_does_not_close_its_result_unread(server: str, pa
     assert page.evaluate("() => !!document.activeElement.closest('dialog')")
     page.keyboard.press("Escape")
     expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+def test_the_statistics_say_so_when_no_game_has_finished(tmp_path: Any, page: Any) -> None:
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    with running_server(tmp_path / "empty.sqlite3", 1) as empty:
+        page.goto(empty + "/stats")
+        expect(page.locator(".stats-none")).to_have_text(
+            "No finished game yet: the statistics count the games played to the end here."
+        )
+        expect(page.locator("table.sheet")).to_have_count(0)

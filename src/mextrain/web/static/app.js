@@ -254,7 +254,7 @@ function YourTables() {
     <h2 id="yours-h">${t("web.lobby.yours")}</h2>
     <ul>${tables.map((tb) => html`<li key=${tb.code}>
       <a href=${`/t/${tb.code}`} onClick=${(e) => { e.preventDefault(); go(`/t/${tb.code}`); }}>${t("web.table")} ${tb.code}</a>
-      <span class="muted"> · ${rulesName(tb.rules)} · ${seatNames(tb.seats).filter((n, i) => tb.seats[i].kind !== "open")
+      <span class="muted"> · ${rulesName(tb.rules, tb.seats.length)} · ${seatNames(tb.seats).filter((n, i) => tb.seats[i].kind !== "open")
         .map((n, i) => html`${i ? ", " : ""}<bdi>${n}</bdi>`)} · ${
         t(tb.status === "waiting" ? "web.lobby.yours_waiting" : "web.lobby.yours_playing")}</span></li>`)}</ul>
   </section>`;
@@ -268,7 +268,7 @@ const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double"
 // every option a table changes, in words where the page has them ("0-0 counts 50"), else
 // as a record writes it ("marker_rule=\"no_own_play\""): the lobby offers a few, the API
 // takes them all. The number of rounds is said apart; engines out of the usual order here.
-function rulesName(rules) {
+function rulesName(rules, players) {
   const spec = { ...(typeof rules === "string" ? { preset: rules } : rules || {}) };
   // the lobby's first-turn run is written as the option it sets (first_turn: "run")
   if (spec.first_turn === "run") { spec.first_turn_run = true; delete spec.first_turn; }
@@ -278,8 +278,11 @@ function rulesName(rules) {
   if (spec.unsatisfied_double_penalty) words.push(tn("web.house.unsatisfied_double_penalty", spec.unsatisfied_double_penalty));
   if (spec.max_pip !== undefined) words.push(t("web.house.max_pip", { max: spec.max_pip }));
   if (Array.isArray(spec.rounds)) words.push(t("web.house.engines", { list: spec.rounds.map((p) => `${p}-${p}`).join(", ") }));
+  // the hand size at this table's number of seats ("5 tiles each")
+  const dealt = spec.hand_size && players !== undefined ? spec.hand_size[String(players)] : undefined;
+  if (dealt !== undefined) words.push(tn("web.house.hand_size", dealt));
   const said = new Set(["preset", "rounds", "double_blank_points", "unsatisfied_double_penalty", "max_pip",
-    ...HOUSE, "mexican_after_first_round_of_turns"]);
+    ...HOUSE, "mexican_after_first_round_of_turns", ...(dealt !== undefined ? ["hand_size"] : [])]);
   for (const [k, v] of Object.entries(spec)) if (!said.has(k)) words.push(`${k}=${JSON.stringify(v)}`);
   return words.join(" · ");
 }
@@ -493,6 +496,8 @@ function TablePage({ code, big, lang }) {
     const timer = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(timer);
   }, [heard]);
+  // muting a player takes their words off the page at once, the line showing too
+  useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
   const lastHand = useRef(null);
   // Draw or Pass pressed: the button turns disabled and would drop the focus to the page
   const refocus = useRef(false);
@@ -662,7 +667,7 @@ function TablePage({ code, big, lang }) {
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
-      <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules), rounds: tn("web.rounds_count", table.round_count) })}</p>
+      <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}</p>
       ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
@@ -816,7 +821,7 @@ function TablePage({ code, big, lang }) {
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
-    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
+    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
     ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
@@ -982,7 +987,7 @@ function playAgain(table, send) {
 
 // A finished game's winners, then its record and replay (when the game is stored).
 function GameResult({ table, sheet, names }) {
-  return html`<p class="winners">${t("web.winners_list", { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
+  return html`<p class="winners">${tn("web.winners_list", (sheet.winners || []).length, { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
     ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
       href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}`;
 }
@@ -1108,7 +1113,7 @@ function ReplayPage({ id, big }) {
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
       ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}>
-      <span class="train-owner">${tr.owner === "M" ? t("game.train.mexican") : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
+      <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican")) : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
@@ -1126,6 +1131,8 @@ function StatsPage() {
   useEffect(() => { api("/api/stats").then(setData); }, []);
   useEffect(() => { document.title = `${t("web.stats.title")} · ${t("game.name")}`; }, [LANG]);
   if (!data) return html`<p>${t("web.loading")}</p>`;
+  if (!data.players.length && !data.recent.length) return html`<section class="stats">
+    <h1>${t("web.stats.title")}</h1><p class="stats-none">${t("web.stats.none")}</p></section>`;
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
     <div class="scroll-x"><table class="sheet"><caption class="sr-only">${t("web.stats.caption")}</caption><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
@@ -1138,7 +1145,7 @@ function StatsPage() {
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
-      ${` — ${t("web.winners_list", { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
+      ${` — ${tn("web.winners_list", g.winners.length, { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
   </section>`;
 }
 
