@@ -17,6 +17,7 @@ from browser_kit import (
     ARTIFACTS,
     CHROMIUM,
     create_via_api,
+    make_a_move,
     need_browser,
     play_until_over,
     seat_page,
@@ -396,3 +397,83 @@ def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(
         [c for c, _ in cases],
     )
     assert seen == [want for _, want in cases]
+
+
+def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(
+    server: str, tmp_path: Path
+) -> None:
+    """Eight seats on an upright phone: the hand, pinned to the bottom of the screen, with
+    a hint showing covers the last trains (the Mexican train among them). Choosing a tile
+    scrolls the trains it may go on into sight above the hand, so they can be tapped (or
+    a tile dropped there)."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(
+        server, {"name": "Cy", "seats": ["bot:greedy"] * 7, "options": {"rounds": 1}}
+    )
+    with sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(
+            str(tmp_path / "phone"),
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
+            viewport={"width": 390, "height": 844},
+            has_touch=True,
+            is_mobile=True,
+            locale="en-GB",
+        )
+        try:
+            page = context.pages[0] if context.pages else context.new_page()
+            page.goto(server + "/stats")
+            page.evaluate(
+                "([code, token]) => localStorage.setItem('mextrain.token.' + code, token)",
+                [made["code"], made["token"]],
+            )
+            page.goto(f"{server}/t/{made['code']}")
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            checked = 0
+            deadline = time.monotonic() + 120
+            while checked < 2 and time.monotonic() < deadline:
+                if not page.locator(".turn.mine").is_visible():
+                    page.wait_for_timeout(50)
+                    continue
+                playable = page.locator(".hand-tile.playable")
+                # the hint's line makes the pinned hand taller: the Mexican train goes under it
+                if playable.count() and not page.locator(".hint").inner_text().strip():
+                    page.get_by_role("button", name="Hint").tap()
+                    expect(page.locator(".hint")).not_to_be_empty(timeout=15_000)
+                mexican = None
+                for k in range(playable.count()):  # a tile that may go on the Mexican train
+                    page.evaluate("() => window.scrollTo(0, 0)")  # the board's top in sight
+                    playable.nth(k).tap()
+                    expect(page.locator(".train.target").first).to_be_visible()
+                    if page.locator('.train.target[data-train="M"]').count():
+                        mexican = k
+                        break
+                if mexican is None:
+                    make_a_move(page)
+                    page.wait_for_timeout(300)
+                    continue
+                page.wait_for_timeout(200)
+                seen = page.evaluate(
+                    "() => { const hand = document.querySelector('.hand-area')"
+                    ".getBoundingClientRect().top;"
+                    " return [...document.querySelectorAll('.train.target')].map((t) => {"
+                    " const r = t.getBoundingClientRect();"
+                    " return {train: t.dataset.train, top: r.top, bottom: r.bottom, hand}; }); }"
+                )
+                lowest = max(r["bottom"] for r in seen)
+                assert lowest <= seen[0]["hand"], seen  # above the hand, not under it
+                assert min(r["top"] for r in seen) >= 0, seen  # and none out at the top
+                page.locator('.train.target[data-train="M"]').tap()  # it takes the tile
+                page.wait_for_function(
+                    "() => !document.querySelector('.turn.mine')"
+                    " || !document.querySelector('.hand-tile.selected')",
+                    timeout=15_000,
+                )
+                checked += 1
+            assert checked == 2, "no tile was played on the Mexican train at eight seats"
+            shot(page, "08-phone-8-seats-targets", full_page=False)
+        finally:
+            context.close()

@@ -268,6 +268,21 @@ const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double"
 // every option a table changes, in words where the page has them ("0-0 counts 50"), else
 // as a record writes it ("marker_rule=\"no_own_play\""): the lobby offers a few, the API
 // takes them all. The number of rounds is said apart; engines out of the usual order here.
+// The trains a chosen tile may go on, brought into sight: on a phone the hand is pinned
+// to the bottom of the screen, and with many seats it covers the last trains (the Mexican
+// train among them). The page scrolls them up above the hand, never the highest of them
+// out at the top.
+function revealTargets() {
+  const hand = document.querySelector(".hand-area");
+  const trains = [...document.querySelectorAll(".train.target")].map((tr) => tr.getBoundingClientRect());
+  if (!hand || !trains.length) return;
+  const limit = hand.getBoundingClientRect().top;
+  const low = Math.max(...trains.map((r) => r.bottom));
+  const high = Math.min(...trains.map((r) => r.top));
+  const by = Math.min(low - limit + 8, high - 8);
+  if (low > limit && by > 0) window.scrollBy({ top: by });
+}
+
 function rulesName(rules, players) {
   const spec = { ...(typeof rules === "string" ? { preset: rules } : rules || {}) };
   // the lobby's first-turn run is written as the option it sets (first_turn: "run")
@@ -507,7 +522,11 @@ function TablePage({ code, big, lang }) {
     const moveH = (e) => {
       const d = drag.current;
       if (!d || e.pointerId !== d.id) return;
-      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 8) { d.moved = true; setSelected(d.tile); }
+      if (!d.moved && Math.hypot(e.clientX - d.x, e.clientY - d.y) > 8) {
+        d.moved = true;
+        setSelected(d.tile);
+        setTimeout(revealTargets, 0);  // where it may be dropped, out from under the hand
+      }
       if (d.moved) { e.preventDefault(); setDragging({ tile: d.tile, x: e.clientX, y: e.clientY }); }
     };
     const up = (e) => {
@@ -705,8 +724,10 @@ function TablePage({ code, big, lang }) {
     const ts = targetsFor(tile);
     if (selected === tile && ts.length === 1) { move(`${tile}@${ts[0]}`); setSelected(null); return; }
     setSelected(selected === tile ? null : tile);
-    // the keyboard goes on to the trains it may go on (Tab on, Escape back)
+    // the keyboard goes on to the trains it may go on (Tab on, Escape back), and they
+    // come into sight above the hand
     if (selected !== tile) setTimeout(() => {
+      revealTargets();
       const train = document.querySelector(".train.target");
       if (train) train.focus({ preventScroll: true });
     }, 0);
