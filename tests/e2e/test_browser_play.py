@@ -315,7 +315,8 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     recent = page.locator(".recent li").first.inner_text()
     assert re.match(r"#\d+ \S", recent), recent  # words kept apart
     # one winner is "Winner", a tie (both at 0, say) "Winners" and both names
-    assert re.search(r" — (Winner: \S+$|Winners: \S+, \S+$)", recent), recent
+    name = "\u2068[^\u2069]+\u2069"  # (names come isolated)
+    assert re.search(f" — (Winner: {name}$|Winners: {name}, {name}$)", recent), recent
     shot(page, "10-stats")
     assert not errors, errors
 

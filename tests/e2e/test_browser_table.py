@@ -805,7 +805,7 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
         "Jeu double-9",
         "Moyeux 0-0, 1-1, 2-2, 9-9",
         "Train mexicain ouvert après le premier tour de chacun",
-        "8 dominos chacun",  # the hand size at this table's three seats
+        "8 dominos par joueur",  # the hand size at this table's three seats
         "Série au premier tour pour tous",
     ):
         expect(rules).to_contain_text(words)

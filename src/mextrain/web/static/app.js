@@ -283,6 +283,10 @@ function revealTargets() {
   if (low > limit && by > 0) window.scrollBy({ top: by });
 }
 
+// "Winner: Ana", or "Winners: Ana, Ben" on a tie
+const winnersLine = (names) => t(names.length === 1 ? "web.winner_named" : "web.winners_list",
+  { names: names.join(", ") });
+
 function rulesName(rules, players) {
   const spec = { ...(typeof rules === "string" ? { preset: rules } : rules || {}) };
   // the lobby's first-turn run is written as the option it sets (first_turn: "run")
@@ -1008,7 +1012,7 @@ function playAgain(table, send) {
 
 // A finished game's winners, then its record and replay (when the game is stored).
 function GameResult({ table, sheet, names }) {
-  return html`<p class="winners">${tn("web.winners_list", (sheet.winners || []).length, { names: (sheet.winners || []).map((s) => names[s]).join(", ") })}</p>
+  return html`<p class="winners">${winnersLine((sheet.winners || []).map((s) => names[s]))}</p>
     ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
       href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}`;
 }
@@ -1166,7 +1170,7 @@ function StatsPage() {
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
-      ${` — ${tn("web.winners_list", g.winners.length, { names: g.winners.map((s) => iso(g.players[s])).join(", ") })}`}</li>`)}</ul>
+      ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
   </section>`;
 }
 
