@@ -987,3 +987,37 @@ def test_the_statistics_say_so_when_no_game_has_finished(tmp_path: Any, page: An
             "No finished game yet: the statistics count the games played to the end here."
         )
         expect(page.locator("table.sheet")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> None:
+    """At 390 pixels the statistics table shows every column, the average score too,
+    without scrolling sideways, in every language."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(
+                server,
+                {"name": "Benedetta Lunghissima", "seats": ["bot:greedy"], "options": tiny},
+            )
+            context, page = at_table(browser, server, made, (390, 844), lang)
+            play_until_over(page)
+            page.goto(server + "/stats")
+            sheet = page.locator("table.sheet")
+            expect(sheet.locator("thead th")).to_have_count(5)
+            fits = page.evaluate(
+                "() => { const t = document.querySelector('table.sheet');"
+                " const r = t.getBoundingClientRect();"
+                " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
+                " box: t.parentElement.clientWidth}; }"
+            )
+            assert fits["right"] <= fits["view"], fits
+            assert fits["wide"] <= fits["box"], fits
+            shot(page, f"16-phone-stats-{lang}", full_page=False)
+            context.close()
+        finally:
+            browser.close()

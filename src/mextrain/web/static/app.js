@@ -1161,10 +1161,10 @@ function StatsPage() {
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
     <div class="scroll-x"><table class="sheet"><caption class="sr-only">${t("web.stats.caption")}</caption><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
-      <th scope="col">${t("web.stats.wins")}</th><th scope="col">${t("web.stats.rate")}</th>
+      <th scope="col">${t("web.stats.wins")}</th><th scope="col" class="rate">${t("web.stats.rate")}</th>
       <th scope="col">${t("web.stats.average")}</th></tr></thead>
       <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
-        <td>${pct(p.win_rate)} (${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
+        <td>${pct(p.win_rate)} <span class="ival">(${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
