@@ -453,8 +453,7 @@ def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(
                         mexican = k
                         break
                 if mexican is None:
-                    if page.locator(".hand-tile.selected").count():
-                        page.locator(".hand-tile.selected").tap()  # put back: no tile chosen
+                    page.keyboard.press("Escape")  # the chosen tile put back
                     make_a_move(page)
                     page.wait_for_timeout(300)
                     continue

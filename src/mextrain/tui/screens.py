@@ -14,6 +14,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
@@ -176,6 +177,10 @@ def _bot_choices() -> list[str]:
     return [b for b in BOT_LEVELS if b in known] + mine
 
 
+#: the newest saved games the start screen reads for one to go on with (each is replayed)
+SAVED_LOOKED_AT = 30
+
+
 class StartScreen(Screen[GameSetup | GameSession]):
     """Choose the rules, house options, seats and language -- or go on with the saved game
     (``saved``: the newest unfinished one that can go on), which it then returns."""
@@ -284,11 +289,12 @@ class StartScreen(Screen[GameSetup | GameSession]):
                 yield TickBox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
             yield Static(escape(self.error), id="start-error")
             with Horizontal(classes="row"):
+                yield Button(t("tui.start.go"), variant="primary", id="go")
+                yield Button(t("tui.start.stats"), id="stats")
+                # last: appearing once the saved game is found, it moves no other button
                 resume = Button(t("tui.start.resume"), variant="success", id="resume")
                 resume.display = self.saved is not None
                 yield resume
-                yield Button(t("tui.start.go"), variant="primary", id="go")
-                yield Button(t("tui.start.stats"), id="stats")
         keys = "tui.start.keys" if self.saved is None else "tui.start.keys_saved"
         yield Static(escape(t(keys)), id="start-keys")
 
@@ -334,10 +340,13 @@ class StartScreen(Screen[GameSetup | GameSession]):
     def on_mount(self) -> None:
         self._focus_field("lang")  # the form's first field, so the keys work at once
         if self.look_for_saved:
-            self.run_worker(self._find_saved, thread=True, group="saved")
+            self.run_worker(self._find_saved, thread=True, group="saved", exit_on_error=False)
 
     def _find_saved(self) -> None:
-        saved = resumable_game()
+        try:
+            saved = resumable_game(limit=SAVED_LOOKED_AT)
+        except Exception:
+            return
         if saved is not None:
             with contextlib.suppress(RuntimeError):  # (the app has closed meanwhile)
                 self.app.call_from_thread(self.offer, saved)
@@ -347,11 +356,14 @@ class StartScreen(Screen[GameSetup | GameSession]):
         if not self.is_attached:  # (a game has begun meanwhile)
             return
         self.saved = saved
-        line = self.query_one("#start-saved", Static)
-        line.update(escape(saved_game_line(saved, self.t)))
-        line.display = True
-        self.query_one("#resume", Button).display = True
-        self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys_saved")))
+        try:
+            line = self.query_one("#start-saved", Static)
+            line.update(escape(saved_game_line(saved, self.t)))
+            line.display = True
+            self.query_one("#resume", Button).display = True
+            self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys_saved")))
+        except NoMatches:  # the screen is being rebuilt (a language change): it shows `saved`
+            pass
 
     def _collect_safely(self) -> None:
         """Read the seat choices on screen; seats not on screen keep or get a default."""
@@ -389,6 +401,9 @@ class StartScreen(Screen[GameSetup | GameSession]):
         """Go on with the saved game, its default names in the language chosen here."""
         if self.saved is None:
             return
+        if self.saved.path is not None:  # as the file is now (another sitting may have played)
+            with contextlib.suppress(ValueError, OSError):
+                self.saved = GameSession.load(self.saved.path)
         rename_default_names(self.saved, self.t)
         self.app.lang = self.lang  # type: ignore[attr-defined]
         self.dismiss(self.saved)

@@ -97,13 +97,15 @@ def _new_path() -> Path:
     return games_dir() / f"{stamp}.json"
 
 
-def _saved_games(directory: Path | None = None) -> Iterator[tuple[Path, bool]]:
+def _saved_games(
+    directory: Path | None = None, limit: int | None = None
+) -> Iterator[tuple[Path, bool]]:
     """The saved games that are legal records, newest first, each with whether it is
-    complete."""
+    complete (among the newest ``limit`` files; None: all)."""
     folder = games_dir() if directory is None else directory
     if not folder.is_dir():
         return
-    for path in sorted(folder.glob("*.json"), reverse=True):
+    for path in sorted(folder.glob("*.json"), reverse=True)[:limit]:
         try:
             result = replay_record(load_record(path.read_bytes()))
         except (RecordError, OSError):
@@ -111,9 +113,10 @@ def _saved_games(directory: Path | None = None) -> Iterator[tuple[Path, bool]]:
         yield path, result.complete
 
 
-def unfinished_games(directory: Path | None = None) -> Iterator[Path]:
-    """The saved games that are legal records and not yet complete, newest first."""
-    return (path for path, complete in _saved_games(directory) if not complete)
+def unfinished_games(directory: Path | None = None, limit: int | None = None) -> Iterator[Path]:
+    """The saved games that are legal records and not yet complete, newest first (among
+    the newest ``limit`` files; None: all)."""
+    return (path for path, complete in _saved_games(directory, limit) if not complete)
 
 
 def latest_if_finished(directory: Path | None = None) -> Path | None:
@@ -128,11 +131,11 @@ def latest_unfinished(directory: Path | None = None) -> Path | None:
     return next(unfinished_games(directory), None)
 
 
-def resumable_game(directory: Path | None = None) -> GameSession | None:
+def resumable_game(directory: Path | None = None, limit: int | None = None) -> GameSession | None:
     """The newest unfinished saved game that can go on, loaded as ``mextrain play
     --resume`` would (one that cannot -- a bot since renamed -- is passed over); None when
-    there is none."""
-    for path in unfinished_games(directory):
+    there is none among the newest ``limit`` saved files (None: all of them)."""
+    for path in unfinished_games(directory, limit):
         try:
             return GameSession.load(path)
         except (ValueError, OSError):
