@@ -823,6 +823,18 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
     )
 
 
+def assert_sheet_fits(page: Any) -> None:
+    """The page's first sheet ends inside the screen and needs no sideways scrolling."""
+    fits = page.evaluate(
+        "() => { const t = document.querySelector('table.sheet');"
+        " const r = t.getBoundingClientRect();"
+        " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
+        " box: t.parentElement.clientWidth}; }"
+    )
+    assert fits["right"] <= fits["view"], fits
+    assert fits["wide"] <= fits["box"], fits
+
+
 @pytest.mark.parametrize("others", [5, 9])
 def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others: int) -> None:
     """At 390 pixels the score sheet of 6 or 10 seats fits the screen: every player's
@@ -841,14 +853,7 @@ def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others:
             context, page = at_table(browser, server, made, (390, 844), "fi")
             sheet = page.locator("table.sheet").first
             expect(sheet.locator("thead th")).to_have_count(others + 2)
-            fits = page.evaluate(
-                "() => { const t = document.querySelector('table.sheet');"
-                " const r = t.getBoundingClientRect();"
-                " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
-                " box: t.parentElement.clientWidth}; }"
-            )
-            assert fits["right"] <= fits["view"], fits
-            assert fits["wide"] <= fits["box"], fits
+            assert_sheet_fits(page)
             sheet.scroll_into_view_if_needed()
             shot(page, f"15-phone-sheet-{others + 1}-seats", full_page=False)
             context.close()
@@ -1009,14 +1014,7 @@ def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> No
             page.goto(server + "/stats")
             sheet = page.locator("table.sheet")
             expect(sheet.locator("thead th")).to_have_count(5)
-            fits = page.evaluate(
-                "() => { const t = document.querySelector('table.sheet');"
-                " const r = t.getBoundingClientRect();"
-                " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
-                " box: t.parentElement.clientWidth}; }"
-            )
-            assert fits["right"] <= fits["view"], fits
-            assert fits["wide"] <= fits["box"], fits
+            assert_sheet_fits(page)
             shot(page, f"16-phone-stats-{lang}", full_page=False)
             context.close()
         finally:

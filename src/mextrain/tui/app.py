@@ -144,11 +144,15 @@ class TableScreen(Screen[None]):
         """The keys on one line: every one where the screen is wide enough (100 columns
         do), else all but ``t`` (80 columns hold no more; the help lists it). Undo is
         left out where it is refused (more than one person at the table)."""
-        wide = self.t("tui.keys.bar_wide")
-        bar = wide if cell_len(wide) <= width else self.t("tui.keys.bar")
-        if len(self.session.humans) != 1:
-            bar = re.sub(re.escape(self.t("tui.keys.undo")) + " *", "", bar, count=1)
-        return bar
+
+        def bar(key: str) -> str:
+            text = self.t(key)
+            if len(self.session.humans) != 1:
+                text = re.sub(re.escape(self.t("tui.keys.undo")) + " *", "", text, count=1)
+            return text
+
+        wide = bar("tui.keys.bar_wide")  # (without undo it fits sooner)
+        return wide if cell_len(wide) <= width else bar("tui.keys.bar")
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
