@@ -939,6 +939,79 @@ def test_a_move_tried_while_the_connection_is_down_does_not_lock_the_seat(
     )
 
 
+#: as KEEP_SOCKETS, and while ``window.__hold`` is true the messages a socket receives wait
+#: in ``window.__held`` (``window.__release()`` hands them on); ``window.__sent`` keeps
+#: what the page sent, each with whether messages were being held then
+HOLD_SOCKETS = """(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.__hold = false;
+  window.__held = [];
+  window.__sent = [];
+  window.__release = () => {
+    window.__hold = false;
+    window.__held.splice(0).forEach(([ws, ev]) => ws.__onmessage && ws.__onmessage(ev));
+  };
+  window.WebSocket = function (...args) {
+    const ws = new Real(...args);
+    window.__sockets.push(ws);
+    Object.defineProperty(ws, "onmessage", {
+      set(handler) {
+        ws.__onmessage = handler;
+        ws.addEventListener("message", (ev) => {
+          if (window.__hold) window.__held.push([ws, ev]);
+          else handler(ev);
+        });
+      },
+      get() { return ws.__onmessage; },
+    });
+    const send = ws.send.bind(ws);
+    ws.send = (data) => { window.__sent.push([window.__hold, JSON.parse(data)]); send(data); };
+    return ws;
+  };
+  window.WebSocket.prototype = Real.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+})()"""
+
+
+def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, page: Any) -> None:
+    """Back online, the page shows the position from before the drop until the server's
+    fresh one arrives; a tap in between sends nothing (it used to send a move against the
+    old position, which the table refuses once play has moved on), and the seat moves once
+    the position is back."""
+    from playwright.sync_api import expect
+
+    page.context.add_init_script(HOLD_SOCKETS)
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:easy", "bot:easy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=30_000)
+    hand = page.locator(".hand-tile").count()
+    log = page.locator(".move-log li").count()
+    page.evaluate("window.__hold = true; window.__sockets.forEach((ws) => ws.close())")
+    page.wait_for_function(  # reconnected and said hello, its answer held back
+        "window.__sockets.length === 2 && window.__sent.some(([held, m]) => held"
+        " && m.type === 'hello')",
+        timeout=10_000,
+    )
+    make_a_move(page)
+    page.wait_for_timeout(300)
+    held = page.evaluate("window.__sent.filter(([held, m]) => held && m.type === 'action')")
+    assert held == []
+    page.evaluate("window.__release()")
+    expect(page.locator(".turn.mine")).to_be_visible()
+    assert page.locator(".hand-tile").count() == hand  # nothing was played meanwhile
+    make_a_move(page)
+    page.wait_for_function(
+        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+        " || document.querySelectorAll('.hand-tile').length !== hand",
+        arg=[log, hand],
+        timeout=10_000,
+    )
+    expect(page.locator(".error")).to_have_count(0)
+
+
 def test_typing_as_a_round_ends_does_not_close_its_result_unread(server: str, page: Any) -> None:
     """The round's result takes the keyboard to its heading, not to Continue: the rest of
     a line of table talk typed as it opens (a space, Enter) leaves it open; Tab reaches

@@ -421,6 +421,9 @@ function useTableSocket(code, lang) {
   const [error, setError] = useState(null);
   const [hint, setHint] = useState(null);
   const [online, setOnline] = useState(false);
+  // connected and holding the position the server sent since: until then the page shows
+  // the position from before the connection dropped, which may have moved on
+  const [synced, setSynced] = useState(false);
   const [fatal, setFatal] = useState(null);
   // the table talk's latest lines, oldest first (the server sends the last 50 on arrival)
   const [chat, setChat] = useState([]);
@@ -442,7 +445,7 @@ function useTableSocket(code, lang) {
       };
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
-        if (m.type === "state") { setMsg(m); setError(null); }
+        if (m.type === "state") { setMsg(m); setError(null); setSynced(true); }
         else if (m.type === "error") {
           if (m.code === "no_table" || m.code === "bad_token") { setFatal(m.code); stop = true; }
           // two people pressing Start together: the game has started, which is the point
@@ -465,6 +468,7 @@ function useTableSocket(code, lang) {
       };
       ws.onclose = () => {
         setOnline(false);
+        setSynced(false);
         if (!stop) { timer = setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); }
       };
     };
@@ -478,11 +482,11 @@ function useTableSocket(code, lang) {
     ws.send(JSON.stringify(m));
     return true;
   }, []);
-  return { msg, error, setError, hint, setHint, online, fatal, send, chat, heard };
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard };
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, fatal, send, chat, heard } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
@@ -588,10 +592,10 @@ function TablePage({ code, big, lang }) {
   // one move per position: a double click on Draw must not send a second, stale one
   const sentFor = useRef(null);
   useEffect(() => { if (error) sentFor.current = null; }, [error]);
-  // back online: a move sent as the connection dropped may never have arrived (the position
-  // the server sends again is then the same one), so the seat may move again; one that did
-  // arrive moved the position on, and a stale one is refused by its version
-  useEffect(() => { if (online) { sentFor.current = null; setStarting(false); } }, [online]);
+  // back online, with the position the server sends on arrival: a move sent as the
+  // connection dropped may never have arrived (the position is then the same one), so the
+  // seat may move again; one that did arrive moved the position on
+  useEffect(() => { if (synced) { sentFor.current = null; setStarting(false); } }, [synced]);
   useEffect(() => { if (error) setStarting(false); }, [error]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
@@ -712,8 +716,9 @@ function TablePage({ code, big, lang }) {
   const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const targets = selected ? targetsFor(selected) : [];
   const move = (m) => {
-    if (sentFor.current === msg.version) return;
-    // (while the connection is down nothing goes: the move is still to make, not "sent")
+    // (nothing goes while the connection is down, nor before the position from before the
+    // drop is replaced: the move is still to make, not "sent")
+    if (!synced || sentFor.current === msg.version) return;
     if (send({ type: "action", move: m, version: msg.version })) sentFor.current = msg.version;
   };
   const playOn = (train) => {
