@@ -210,6 +210,37 @@ def test_session_saves_every_action_and_loads_back(data_dir: Path) -> None:
     assert again.state.hands == session.state.hands
 
 
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="names a file by /proc")
+def test_a_save_is_on_the_disk_before_it_replaces_the_last_one(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new save's contents are flushed to the disk before its rename (else a power cut
+    can leave an empty file under the save's name), and the directory after it."""
+    import os
+
+    events: list[tuple[str, str]] = []
+    real_fsync, real_replace = os.fsync, Path.replace
+
+    def fsync(fd: int) -> None:
+        target = os.readlink(f"/proc/self/fd/{fd}")
+        events.append(("fsync", Path(target).name if Path(target).is_file() else "dir"))
+        real_fsync(fd)
+
+    def replace(self: Path, target: Any) -> Path:
+        events.append(("replace", self.name))
+        return real_replace(self, target)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(Path, "replace", replace)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("random", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=5)
+    assert session.path is not None
+    events.clear()
+    session.apply(session.state.legal_actions()[0])
+    tmp = session.path.with_suffix(".tmp").name
+    assert events == [("fsync", tmp), ("replace", tmp), ("fsync", "dir")]
+
+
 def test_undo_goes_back_to_the_humans_last_decision() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben"), SeatSpec("greedy", "Cy")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=11, save=False)

@@ -32,6 +32,7 @@ from mextrain.records import (
     parse_json,
     replay_record,
 )
+from mextrain.records.files import sync_directory, write_synced
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
 from mextrain.sim.games import derive_seed
 from mextrain.store import DATA_DIR_ENV, data_dir
@@ -352,5 +353,6 @@ class GameSession:
             return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(dumps_pretty(self.record_document()) + "\n", encoding="utf-8")
+        write_synced(tmp, dumps_pretty(self.record_document()) + "\n")
         tmp.replace(self.path)
+        sync_directory(self.path.parent)
