@@ -478,6 +478,11 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
     empty.write_text(json.dumps({**json.loads(COMPLETE.read_text()), "rounds": [], "result": None}))
     none = invoke("play", "--resume", "--file", str(empty), "--lang", lang)
     assert_clean_error(none, t("tui.cli.no_round"))
+    seats = len(json.loads(COMPLETE.read_text())["players"])
+    more = ",".join(["you"] + ["greedy"] * seats)
+    crowded = invoke("play", "--resume", "--file", str(COMPLETE), "--seats", more, "--lang", lang)
+    too_many = t("game.bot_error.too_many_seats", given=seats + 1, players=seats)
+    assert_clean_error(crowded, too_many)
 
 
 # ------------------------------------------------------------------------------- serve

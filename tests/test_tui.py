@@ -23,6 +23,7 @@ from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
+from mextrain.bots import BotSpecError
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator, error_text
 from mextrain.records import GameRecord, load_record, replay_record
@@ -380,8 +381,9 @@ def test_seats_given_on_resume_replace_the_first_and_keep_the_rest(data_dir: Pat
     assert [s.kind for s in mine.seats] == ["human", "planner", "random"]
     swapped = GameSession.load(session.path, ["expert", "human"])
     assert [s.kind for s in swapped.seats] == ["expert", "human", "random"]
-    with pytest.raises(ValueError, match="the saved game has 3 seats, not 4"):
+    with pytest.raises(BotSpecError, match="4 seats given for 3 players") as refused:
         GameSession.load(session.path, ["human"] * 4)
+    assert refused.value.code == "too_many_seats"
 
 
 def test_a_resumed_game_gives_its_default_names_in_the_language_it_goes_on_in(

@@ -154,7 +154,7 @@ def play(
             parse_seats,
             rename_default_names,
         )
-        from mextrain.tui.session import latest_if_finished, unfinished_games
+        from mextrain.tui.session import find_resumable, latest_if_finished
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -216,13 +216,10 @@ def play(
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
             # renamed, a hand-edited seat) is passed over, and said so, not a dead end
-            skipped = []
-            for path in unfinished_games():
-                try:
-                    session = GameSession.load(path, kinds, seed)
-                    break
-                except (ValueError, OSError) as err:
-                    skipped.append(t("tui.cli.cannot_resume", path=path, reason=why(err)))
+            session, passed = find_resumable(seats=kinds, seed=seed)
+            skipped = [
+                t("tui.cli.cannot_resume", path=path, reason=why(err)) for path, err in passed
+            ]
             if session is None and skipped:
                 raise click.ClickException(skipped[0])
             if session is None:

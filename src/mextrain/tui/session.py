@@ -132,16 +132,29 @@ def latest_unfinished(directory: Path | None = None) -> Path | None:
     return next(unfinished_games(directory), None)
 
 
-def resumable_game(directory: Path | None = None, limit: int | None = None) -> GameSession | None:
-    """The newest unfinished saved game that can go on, loaded as ``mextrain play
-    --resume`` would (one that cannot -- a bot since renamed -- is passed over); None when
-    there is none among the newest ``limit`` saved files (None: all of them)."""
+def find_resumable(
+    directory: Path | None = None,
+    limit: int | None = None,
+    seats: Sequence[str] | None = None,
+    seed: int | None = None,
+) -> tuple[GameSession | None, list[tuple[Path, ValueError | OSError]]]:
+    """The newest unfinished saved game that can go on, loaded (`GameSession.load` with
+    ``seats`` and ``seed``), and the newer ones passed over -- a bot since renamed, a
+    hand-edited seat -- each with why; None when no game among the newest ``limit`` saved
+    files (None: all of them) can go on."""
+    passed: list[tuple[Path, ValueError | OSError]] = []
     for path in unfinished_games(directory, limit):
         try:
-            return GameSession.load(path)
-        except (ValueError, OSError):
-            continue
-    return None
+            return GameSession.load(path, seats, seed), passed
+        except (ValueError, OSError) as err:
+            passed.append((path, err))
+    return None, passed
+
+
+def resumable_game(directory: Path | None = None, limit: int | None = None) -> GameSession | None:
+    """The newest unfinished saved game that can go on, as ``mextrain play --resume``
+    would load it (`find_resumable`)."""
+    return find_resumable(directory, limit)[0]
 
 
 class NoRoundError(ValueError):
@@ -221,15 +234,17 @@ class GameSession:
             kept = None
         if seats is not None:
             # the seats given, in order; the others keep what they were saved as (a record
-            # from elsewhere: filled up with the last bot given, as for a new game)
+            # from elsewhere: filled up with the last bot given, as for a new game); more
+            # seats than the game has are refused
             given = parse_seats(seats)
-            kinds = given + kept[len(given) :] if kept else parse_seats(given, len(names))
+            if kept and len(given) <= len(kept):
+                kinds = given + kept[len(given) :]
+            else:
+                kinds = parse_seats(given, len(names))
         elif kept is not None:
             kinds = kept
         else:  # a record from elsewhere: the first seat plays, the others are bots
             kinds = [HUMAN] + ["greedy"] * (len(names) - 1)
-        if len(kinds) != len(names):
-            raise ValueError(f"the saved game has {len(names)} seats, not {len(kinds)}")
         specs = [SeatSpec(kind, name) for kind, name in zip(kinds, names, strict=True)]
         if seed is None:
             saved_seed = extra.get("seed")
