@@ -68,6 +68,7 @@ from mextrain.tui.screens import (
     RoundEndScreen,
     StartScreen,
     TrainsScreen,
+    saved_game_line,
     seat_names,
     table_rules_text,
 )
@@ -1471,6 +1472,26 @@ def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
 
     run(lambda: second_sitting("ctrl+r"))
     run(lambda: second_sitting("button"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "bots", "ending"),
+    [
+        ("en", ["medium", "expert"], "Medium 2 and Expert 3."),
+        ("it", ["medium", "expert"], "Medio 2 ed Esperto 3."),
+        ("it", ["expert", "medium"], "Esperto 2 e Medio 3."),
+        ("fi", ["medium", "expert"], "Keskitaso 2 ja Mestari 3."),
+    ],
+)
+def test_the_saved_games_seats_are_listed_as_the_language_joins_words(
+    lang: str, bots: list[str], ending: str
+) -> None:
+    t = Translator(lang)
+    kinds = ["human", *bots]
+    names = seat_names(kinds, t)
+    seats = [SeatSpec(k, n) for k, n in zip(kinds, names, strict=True)]
+    session = GameSession.new(SMALL, seats, seed=1, save=False)
+    assert saved_game_line(session, t).endswith(ending)
 
 
 def test_the_start_screen_offers_nothing_without_an_unfinished_game(data_dir: Path) -> None:

@@ -130,7 +130,9 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     shown = copy.copy(session)  # (its default names as the game will give them in ``t``)
     rename_default_names(shown, t)
     names = shown.names
-    seats = t("tui.start.saved_and", first=", ".join(names[:-1]), last=names[-1])
+    # (Italian writes "ed" before a word that starts with an e: "Medio 2 ed Esperto 3")
+    joined = "tui.start.saved_and_e" if names[-1][:1] in ("e", "E") else "tui.start.saved_and"
+    seats = t(joined, first=", ".join(names[:-1]), last=names[-1])
     return t(
         "tui.start.saved",
         round=session.match.round_index + 1,
