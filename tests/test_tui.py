@@ -971,6 +971,15 @@ def test_save_quit_resume_and_finish(data_dir: Path) -> None:
     assert latest_unfinished() is None
 
 
+async def until(pilot: Pilot[None], done: Callable[[], bool], tries: int = 200) -> None:
+    """Let the app run until ``done()`` holds (at most ``tries`` short pauses)."""
+    for _ in range(tries):
+        if done():
+            return
+        await pilot.pause(0.02)
+    assert done()
+
+
 async def palette_commands(pilot: Pilot[None], app: App[None]) -> tuple[str, list[str]]:
     """Open Ctrl+P's command palette: its search box's placeholder and its commands."""
     from textual.command import CommandInput, CommandList, CommandPalette
@@ -993,7 +1002,7 @@ async def palette_commands(pilot: Pilot[None], app: App[None]) -> tuple[str, lis
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_command_palette_speaks_the_players_language_and_quits_saving(
-    lang: str, data_dir: Path
+    lang: str, data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from textual.command import CommandInput, CommandPalette
 
@@ -1012,18 +1021,25 @@ def test_the_command_palette_speaks_the_players_language_and_quits_saving(
             )
             # the themes' own search box too
             await pilot.press(*t("tui.palette.theme"), "enter")
-            for _ in range(20):
-                await pilot.pause(0.02)
-            themes = app.screen
-            assert isinstance(themes, CommandPalette)
-            assert themes.query_one(CommandInput).placeholder == t("tui.palette.search_themes")
+
+            def themes_listed() -> bool:
+                box = app.screen.query(CommandInput)
+                return bool(box) and box.first().placeholder == t("tui.palette.search_themes")
+
+            await until(pilot, themes_listed)
+            assert isinstance(app.screen, CommandPalette)
             await pilot.press("escape")
-            await pilot.pause()
+            await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
             # Quit saves the game, as q does
+            session = app.session
+            assert session is not None
+            save = session.save
+            saved: list[int] = []
+            monkeypatch.setattr(session, "save", lambda: (saved.append(1), save())[-1])
             await palette_commands(pilot, app)
             await pilot.press(*t("tui.palette.quit"), "enter")
-            for _ in range(20):
-                await pilot.pause(0.02)
+            await until(pilot, lambda: app.return_code is not None)
+            assert saved
         assert app.return_code == 0
 
     run(scenario)
