@@ -890,58 +890,10 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(page.get_by_role("dialog")).to_have_count(0)
 
 
-#: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one
-#: as a dropped network does
-KEEP_SOCKETS = """(() => {
-  const Real = window.WebSocket;
-  window.__sockets = [];
-  window.WebSocket = function (...args) {
-    const ws = new Real(...args);
-    window.__sockets.push(ws);
-    return ws;
-  };
-  window.WebSocket.prototype = Real.prototype;
-  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-})()"""
-
-
-def test_a_move_tried_while_the_connection_is_down_does_not_lock_the_seat(
-    server: str, page: Any
-) -> None:
-    """A tap during a short network drop sends nothing; once the page is back the player
-    can still move (it used to count the move as sent and refuse every later one, while
-    the table waited for the seat for ever)."""
-    from playwright.sync_api import expect
-
-    page.context.add_init_script(KEEP_SOCKETS)
-    made = create_via_api(
-        server, {"name": "Ana", "seats": ["bot:easy", "bot:easy"], "options": {"rounds": 1}}
-    )
-    seat_page(page, server, made)
-    expect(page.locator(".turn.mine")).to_be_visible(timeout=30_000)
-    hand = page.locator(".hand-tile").count()
-    log = page.locator(".move-log li").count()
-    page.context.set_offline(True)
-    page.evaluate("window.__sockets.forEach((ws) => ws.close())")
-    expect(page.locator(".badge.warn")).to_be_visible(timeout=5_000)  # reconnecting
-    make_a_move(page)  # the move a player tries while the page says it is reconnecting
-    page.wait_for_timeout(300)
-    page.context.set_offline(False)
-    expect(page.locator(".badge.warn")).to_have_count(0, timeout=15_000)
-    expect(page.locator(".turn.mine")).to_be_visible()
-    assert page.locator(".hand-tile").count() == hand  # nothing was played meanwhile
-    make_a_move(page)
-    page.wait_for_function(
-        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
-        " || document.querySelectorAll('.hand-tile').length !== hand",
-        arg=[log, hand],
-        timeout=10_000,
-    )
-
-
-#: as KEEP_SOCKETS, and while ``window.__hold`` is true the messages a socket receives wait
-#: in ``window.__held`` (``window.__release()`` hands them on); ``window.__sent`` keeps
-#: what the page sent, each with whether messages were being held then
+#: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one as a
+#: dropped network does; while ``window.__hold`` is true the messages a socket receives
+#: wait in ``window.__held`` (``window.__release()`` hands them on); ``window.__sent``
+#: keeps what the page sent, each with whether messages were being held then
 HOLD_SOCKETS = """(() => {
   const Real = window.WebSocket;
   window.__sockets = [];
@@ -974,11 +926,9 @@ HOLD_SOCKETS = """(() => {
 })()"""
 
 
-def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, page: Any) -> None:
-    """Back online, the page shows the position from before the drop until the server's
-    fresh one arrives; a tap in between sends nothing (it used to send a move against the
-    old position, which the table refuses once play has moved on), and the seat moves once
-    the position is back."""
+def seat_to_move(server: str, page: Any) -> tuple[int, int]:
+    """Ana's page at a new table with two bots, on her turn (its sockets kept, as
+    HOLD_SOCKETS says): how many tiles her hand and the move log hold."""
     from playwright.sync_api import expect
 
     page.context.add_init_script(HOLD_SOCKETS)
@@ -987,8 +937,51 @@ def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, p
     )
     seat_page(page, server, made)
     expect(page.locator(".turn.mine")).to_be_visible(timeout=30_000)
-    hand = page.locator(".hand-tile").count()
-    log = page.locator(".move-log li").count()
+    return page.locator(".hand-tile").count(), page.locator(".move-log li").count()
+
+
+def assert_the_seat_moves(page: Any, hand: int, log: int) -> None:
+    """The seat, still on its turn with ``hand`` tiles, makes a move and the page shows it."""
+    from playwright.sync_api import expect
+
+    expect(page.locator(".turn.mine")).to_be_visible()
+    assert page.locator(".hand-tile").count() == hand  # nothing was played meanwhile
+    make_a_move(page)
+    page.wait_for_function(
+        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+        " || document.querySelectorAll('.hand-tile').length !== hand",
+        arg=[log, hand],
+        timeout=10_000,
+    )
+
+
+def test_a_move_tried_while_the_connection_is_down_does_not_lock_the_seat(
+    server: str, page: Any
+) -> None:
+    """A tap during a short network drop sends nothing; once the page is back the player
+    can still move (it used to count the move as sent and refuse every later one, while
+    the table waited for the seat for ever)."""
+    from playwright.sync_api import expect
+
+    hand, log = seat_to_move(server, page)
+    page.context.set_offline(True)
+    page.evaluate("window.__sockets.forEach((ws) => ws.close())")
+    expect(page.locator(".badge.warn")).to_be_visible(timeout=5_000)  # reconnecting
+    make_a_move(page)  # the move a player tries while the page says it is reconnecting
+    page.wait_for_timeout(300)
+    page.context.set_offline(False)
+    expect(page.locator(".badge.warn")).to_have_count(0, timeout=15_000)
+    assert_the_seat_moves(page, hand, log)
+
+
+def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, page: Any) -> None:
+    """Back online, the page shows the position from before the drop until the server's
+    fresh one arrives; a tap in between sends nothing (it used to send a move against the
+    old position, which the table refuses once play has moved on), and the seat moves once
+    the position is back."""
+    from playwright.sync_api import expect
+
+    hand, log = seat_to_move(server, page)
     page.evaluate("window.__hold = true; window.__sockets.forEach((ws) => ws.close())")
     page.wait_for_function(  # reconnected and said hello, its answer held back
         "window.__sockets.length === 2 && window.__sent.some(([held, m]) => held"
@@ -1000,15 +993,7 @@ def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, p
     held = page.evaluate("window.__sent.filter(([held, m]) => held && m.type === 'action')")
     assert held == []
     page.evaluate("window.__release()")
-    expect(page.locator(".turn.mine")).to_be_visible()
-    assert page.locator(".hand-tile").count() == hand  # nothing was played meanwhile
-    make_a_move(page)
-    page.wait_for_function(
-        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
-        " || document.querySelectorAll('.hand-tile').length !== hand",
-        arg=[log, hand],
-        timeout=10_000,
-    )
+    assert_the_seat_moves(page, hand, log)
     expect(page.locator(".error")).to_have_count(0)
 
 
