@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,36 @@ def test_text_report() -> None:
     assert "to move, holding" in out
     assert "60 search iterations, seed 0, planner playouts." in out
     assert "<- played" in out
+
+
+def test_the_command_lines_budgets_are_the_searchs() -> None:
+    from mextrain.cli import analyze as command
+    from mextrain.search import ismcts
+
+    assert command.MAX_ITERATIONS == ismcts.MAX_ITERATIONS
+    assert command.MAX_TIME_MS == ismcts.MAX_TIME_MS
+
+
+def test_an_action_never_tried_has_no_estimate() -> None:
+    """With fewer iterations than actions some are never tried: no chance and no score
+    for them (not a sure loss), and an interval that says nothing; one tried twice with
+    no win is no sure loss either."""
+    code, out = _run(str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "1", "--json")
+    assert code == 0, out
+    actions = json.loads(out)["actions"]
+    assert len(actions) > 1
+    unseen = [a for a in actions if a["visits"] == 0]
+    assert unseen
+    for entry in unseen:
+        assert entry["win_probability"] is None
+        assert entry["expected_score"] is None
+        assert entry["win_interval"] == [0.0, 1.0]
+    code, text = _run(str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "1")
+    assert "1 search iteration, seed 0" in text
+    rows = [re.match(r"(\S+) +(\S+) +\[.*\] +(\S+) +(\d+)", line) for line in text.splitlines()]
+    untried = [row.group(2, 3) for row in rows if row and row.group(4) == "0"]
+    assert untried
+    assert set(untried) == {("-", "-")}
 
 
 @pytest.mark.parametrize(

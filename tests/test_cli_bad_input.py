@@ -308,6 +308,10 @@ def test_replay_unreadable_tile() -> None:
         (("--round", "-1", "--action", "0"), "not -1"),
         (("--round", "0", "--action", "0", "--iterations", "0"), "--iterations"),
         (("--round", "0", "--action", "0", "--time-ms", "0"), "--time-ms"),
+        # past the search's budgets: refused as usage, not a traceback
+        (("--round", "0", "--action", "0", "--iterations", "1000001"), "--iterations"),
+        (("--round", "0", "--action", "0", "--time-ms", "3600001"), "--time-ms"),
+        (("--round", "0", "--action", "0", "--time-ms", "1e300"), "--time-ms"),
         (("--round", "0", "--action", "0", "--policy", "nosuch"), "--policy"),
         (("--json", "--round", "0", "--action", "99999"), "not 99999"),
     ],

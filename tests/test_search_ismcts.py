@@ -11,8 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import BotSpecError, make_bot
+from mextrain.intervals import wilson_interval
 from mextrain.rules import RoundState, Rules, SeatView, deal_round, parse_tile, tile_set
 from mextrain.search import ISMCTSBot, SearchConfig, analyze, search
+from mextrain.search.analysis import ActionAnalysis
 from mextrain.search.policy import FastPlannerPlayout
 
 TABLES = [("classic", 2), ("classic", 4), ("relaxed", 3), ("cardinal", 4)]
@@ -241,13 +243,30 @@ def test_analysis_plays_the_seat_in_its_own_style(monkeypatch: pytest.MonkeyPatc
         analyze(view, random.Random(0), iterations=20, own="greedy")
 
 
+def test_analysis_intervals_are_wilsons_never_a_point() -> None:
+    """Two visits that both lost are no sure loss: the interval is Wilson's over the
+    action's visits (a normal one shrank to [0, 0])."""
+    view = _decision("classic", 2, 3, 0.2)
+    ranked = analyze(view, random.Random(0), iterations=60)
+    for a in ranked:
+        if a.visits:
+            assert a.win_interval == pytest.approx(
+                wilson_interval(a.win_probability * a.visits, a.visits)
+            )
+            assert a.win_interval[1] - a.win_interval[0] > 0
+    assert ActionAnalysis(ranked[0].action, 0.0, 10.0, 2, 0.0, 0.0, 0.0).win_interval[1] > 0.5
+
+
 def test_analysis_with_one_sample_has_no_error_bar() -> None:
     view = _decision("classic", 2, 3, 0.2)
     ranked = analyze(view, random.Random(0), iterations=1)
     assert sum(a.visits for a in ranked) == 1
     assert math.isinf(ranked[0].stderr)
     assert ranked[0].to_dict()["stderr"] is None
-    assert ranked[0].win_interval == (0.0, 1.0)
+    # (its interval is Wilson's for one visit: one win or one loss says a little)
+    assert ranked[0].win_interval == wilson_interval(ranked[0].win_probability, 1)
+    assert ranked[1].visits == 0
+    assert ranked[1].win_interval == (0.0, 1.0)
 
 
 def test_hidden_tiles_do_not_change_the_move() -> None:

@@ -470,6 +470,17 @@ def test_latest_unfinished_skips_finished_and_broken_files(data_dir: Path) -> No
     assert latest_unfinished() == open_game.path
 
 
+def test_a_hint_names_only_moves_the_search_tried() -> None:
+    """A move the search never tried has no chance to show (it is not a sure loss)."""
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=21, save=False)
+    view = session.state.view(session.state.current_seat)
+    assert len(view.legal_actions) > 1
+    hints = hints_for(view, random.Random(1), iterations=1)
+    assert len(hints) == 1
+    assert hints[0].score in (0.0, 1.0)
+
+
 def test_hints_and_the_planned_train_come_from_the_seat_view() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=21, save=False)

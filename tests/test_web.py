@@ -828,6 +828,31 @@ def test_one_analysis_answers_every_connection_of_a_seat(
             conn.close()
 
 
+def test_a_hint_shows_no_chance_for_a_move_the_search_never_tried(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mextrain.web.tables as tables
+
+    real = tables.analyze
+    monkeypatch.setattr(
+        tables, "analyze", lambda *args, **kwargs: real(*args, **{**kwargs, "iterations": 1})
+    )
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        state = conn.until(my_turn(0))
+        while len(state["round"]["legal_moves"]) < 2:  # a choice to make
+            move = state["round"]["legal_moves"][0]
+            version = state["version"]
+            conn.send({"type": "action", "move": move, "version": version})
+            state = conn.until(lambda m, v=version: my_turn(0)(m) and m["version"] > v)
+        conn.send({"type": "hint", "version": state["version"]})
+        hint = conn.until(lambda m: m["type"] in ("hint", "error"))
+        assert [m["move"] for m in hint["moves"]] == [hint["move"]]  # the one tried
+    finally:
+        conn.close()
+
+
 def test_a_move_sent_just_before_disconnecting_is_applied_once(client: TestClient) -> None:
     made = create(client, ["bot:greedy"])
     conn = Conn(client, made["code"], made["token"])

@@ -18,6 +18,11 @@ import click
 
 from ._common import FiniteFloat, terminal_safe
 
+# the search's budgets (mextrain.search.ismcts, checked by a test; not imported here, so
+# that the command line starts without loading the search)
+MAX_ITERATIONS = 1_000_000
+MAX_TIME_MS = 3_600_000
+
 __all__ = ["analyze"]
 
 
@@ -33,15 +38,15 @@ __all__ = ["analyze"]
 )
 @click.option(
     "--iterations",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_ITERATIONS),
     default=None,
     help="Search iterations (default 1000 unless --time-ms is given).",
 )
 @click.option(
     "--time-ms",
-    type=FiniteFloat(min=0, min_open=True),
+    type=FiniteFloat(min=0, min_open=True, max=MAX_TIME_MS),
     default=None,
-    help="Think time instead of (or as well as) an iteration budget.",
+    help="Think time in milliseconds instead of (or as well as) an iteration budget.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same figures.")
 @click.option(
@@ -136,12 +141,19 @@ def analyze(
         f"Round {round_index}, before action {action_index}: {who} (seat {seat}) to move, "
         f"holding {' '.join(str(t) for t in view.hand)}."
     )
-    click.echo(f"{out['iterations']} search iterations, seed {seed}, {policy} playouts.")
+    done = out["iterations"]
+    click.echo(
+        f"{done} search iteration{'' if done == 1 else 's'}, seed {seed}, {policy} playouts."
+    )
     click.echo(f"{'action':<12} {'win %':>6} {'95% interval':>15} {'exp. pips':>10} {'visits':>7}")
     for a in ranked:
         low, high = a.win_interval
         mark = "  <- played" if a.action == taken else ""
+        if a.visits:
+            chance, pips = f"{100 * a.win_probability:6.1f}", f"{a.expected_score:10.1f}"
+        else:  # never tried: no estimate (not a sure loss)
+            chance, pips = f"{'-':>6}", f"{'-':>10}"
         click.echo(
-            f"{a.action.notation(seat):<12} {100 * a.win_probability:6.1f} "
-            f"[{100 * low:5.1f}, {100 * high:5.1f}] {a.expected_score:10.1f} {a.visits:7d}{mark}"
+            f"{a.action.notation(seat):<12} {chance} "
+            f"[{100 * low:5.1f}, {100 * high:5.1f}] {pips} {a.visits:7d}{mark}"
         )

@@ -14,6 +14,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from mextrain.intervals import wilson_interval
 from mextrain.rules import Action, SeatView
 
 from .ismcts import SearchConfig, search
@@ -39,22 +40,28 @@ class ActionAnalysis:
 
     @property
     def win_interval(self) -> tuple[float, float]:
-        """A 95% normal interval for the win probability, clipped to [0, 1]."""
-        if math.isinf(self.stderr):
+        """A 95% Wilson interval for the win probability over the action's visits (a
+        shared win counts as its share); (0, 1) for an action the search never tried.
+        Unlike a normal interval it does not shrink to a point when every visit ended
+        alike (two losses are not a certain loss)."""
+        if self.visits == 0:
             return (0.0, 1.0)
-        half = 1.96 * self.stderr
-        return (max(0.0, self.win_probability - half), min(1.0, self.win_probability + half))
+        wins = min(max(self.win_probability * self.visits, 0.0), float(self.visits))
+        return wilson_interval(wins, self.visits)
 
     def to_dict(self, seat: int | None = None) -> dict[str, Any]:
+        """JSON-ready; an action the search never tried has no estimates (``null``)."""
+
         def finite(x: float) -> float | None:
             return None if math.isinf(x) or math.isnan(x) else round(x, 6)
 
         low, high = self.win_interval
+        tried = self.visits > 0
         return {
             "action": str(self.action) if seat is None else self.action.notation(seat),
-            "win_probability": round(self.win_probability, 6),
+            "win_probability": round(self.win_probability, 6) if tried else None,
             "win_interval": [round(low, 6), round(high, 6)],
-            "expected_score": round(self.expected_score, 6),
+            "expected_score": round(self.expected_score, 6) if tried else None,
             "visits": self.visits,
             "stderr": finite(self.stderr),
             "score_stderr": finite(self.score_stderr),

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from statistics import NormalDist
+
+from mextrain.intervals import normal_quantile, wilson_interval
 
 __all__ = [
     "mean_interval",
@@ -22,30 +23,6 @@ __all__ = [
     "student_t_quantile",
     "wilson_interval",
 ]
-
-
-def normal_quantile(p: float) -> float:
-    """The standard normal quantile: ``normal_quantile(0.975) ≈ 1.959964``."""
-    return NormalDist().inv_cdf(p)
-
-
-def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval for a proportion ``successes / n``.
-
-    ``successes`` may be fractional (split wins). Returns ``(lo, hi)`` within [0, 1].
-    """
-    if n <= 0:
-        raise ValueError("a proportion needs at least one trial")
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes must be between 0 and n={n}, not {successes}")
-    z = normal_quantile(0.5 + confidence / 2)
-    p = successes / n
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z / (1 + z2n) * math.sqrt(p * (1 - p) / n + z2n / (4 * n))
-    lo = 0.0 if successes == 0 else max(0.0, centre - half)
-    hi = 1.0 if successes == n else min(1.0, centre + half)
-    return lo, hi
 
 
 def _beta_continued_fraction(a: float, b: float, x: float) -> float:

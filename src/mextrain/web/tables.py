@@ -554,6 +554,7 @@ class Table:
                 "expected_score": round(a.expected_score, 1),
             }
             for a in ranked[:5]
+            if a.visits  # (one the search never tried has no estimate to show)
         ]
         best = moves[0]
         return {"type": "hint", "version": version, **best, "moves": moves}
