@@ -413,6 +413,7 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--delay", "inf"), "inf is not a finite number"),  # bots that never move
         (("--delay", "nan"), "--delay"),
         (("--delay", "-1"), "--delay"),
+        (("--delay", "1e308"), "--delay"),  # finite, and bots that never move all the same
         (("--seats", "you,,expert"), "empty bot entry"),
         (("--seats", "you,iterations=5"), "does not follow a bot name"),
         (("--seats", "you,ismcts:iterations=5,iterations=6"), "given twice"),
@@ -507,6 +508,10 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
         (("--round-pause", "inf"), "inf is not a finite number"),
         (("--takeover-after", "nan"), "--takeover-after"),
         (("--messages-per-second", "inf"), "inf is not a finite number"),
+        # finite, and a table that never deals again all the same
+        (("--round-pause", "1e308"), "--round-pause"),
+        (("--bot-delay", "61"), "--bot-delay"),
+        (("--takeover-after", "86401"), "--takeover-after"),
     ],
 )
 def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
@@ -792,6 +797,24 @@ def test_serve_on_a_busy_port_says_so_before_making_anything(tmp_path: Path) -> 
         assert result.exit_code == 1
         assert_clean_error(result, f"cannot listen on 127.0.0.1:{port}")
         assert not db.parent.exists()
+
+
+def test_serve_on_an_address_not_this_machines_says_so_with_any_port(tmp_path: Path) -> None:
+    """With ``--port 0`` (any free port) the address was not checked: the server made its
+    database, then failed in its log. 192.0.2.1 is a documentation address, no machine's."""
+    db = tmp_path / "x.sqlite3"
+    result = invoke("serve", "--host", "192.0.2.1", "--port", "0", "--db", str(db))
+    assert result.exit_code == 1
+    assert_clean_error(result, "cannot listen on 192.0.2.1:0")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_serve_does_not_make_a_mistyped_folder(tmp_path: Path) -> None:
+    db = tmp_path / "gmaes" / "x.sqlite3"
+    result = invoke("serve", "--port", "0", "--db", str(db))
+    assert result.exit_code == 1
+    assert_clean_error(result, f"there is no folder {db.parent}")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_stats_json_stays_json_with_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None:

@@ -112,9 +112,9 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
 )
 @click.option(
     "--delay",
-    type=FiniteFloat(0),
+    type=FiniteFloat(0, 60),
     default=None,
-    help="Seconds between bots' moves (default 0.8; 0 for no pause).",
+    help="Seconds between bots' moves (default 0.8; 0 for no pause; at most 60).",
 )
 @click.option(
     "--seed",

@@ -52,22 +52,22 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "--bot-delay",
     default=0.6,
     show_default=True,
-    type=FiniteFloat(0),
-    help="Seconds a bot waits before moving, so people can follow.",
+    type=FiniteFloat(0, 60),
+    help="Seconds a bot waits before moving, so people can follow (at most 60).",
 )
 @click.option(
     "--takeover-after",
     default=30.0,
     show_default=True,
-    type=FiniteFloat(0),
-    help="Seconds before a bot plays for a player whose browser is gone.",
+    type=FiniteFloat(0, 86_400),
+    help="Seconds before a bot plays for a player whose browser is gone (at most a day).",
 )
 @click.option(
     "--round-pause",
     default=4.0,
     show_default=True,
-    type=FiniteFloat(0),
-    help="Seconds between the end of a round and the next deal.",
+    type=FiniteFloat(0, 3600),
+    help="Seconds between the end of a round and the next deal (at most 3600).",
 )
 @click.option(
     "--messages-per-second",
@@ -110,6 +110,10 @@ def serve(
             raise click.ClickException(
                 f"cannot open the database {path}: {path.parent} is not a folder"
             )
+        if db is not None and not path.parent.exists():  # (a mistyped folder: not made)
+            raise click.ClickException(
+                f"cannot open the database {path}: there is no folder {path.parent}"
+            )
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.closing(sqlite3.connect(path)) as conn:
             # reads the file: one that is not a database (a mistyped --db) is refused here
@@ -140,9 +144,7 @@ def serve(
 def _check_listen(host: str, port: int) -> None:
     """Say now, in words, that the server cannot listen at ``host:port`` (a port in use, an
     address this machine does not have), rather than in the server's log after start-up."""
-    if port == 0:  # any free port: the system picks one
-        return
-    where = f"{host}:{port}"
+    where = f"{host}:{port}"  # (port 0: any free one, but the address must be this machine's)
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
