@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from mextrain.bots import make_bot
 from mextrain.cli import main
-from mextrain.i18n import Translator
+from mextrain.i18n import LANGUAGES, Translator
 from mextrain.rules import Match, Rules
 from mextrain.sim.stats import wilson_interval
 from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec
@@ -163,6 +163,23 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     assert "1 fichier laissé de côté : pas une partie de mextrain play, ou abîmé." in one
     assert ": 1 terminée, 0 en cours." in one
     assert read_history(data_dir / "nowhere").games == ()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_stats_of_bots_games_alone_say_so(lang: str) -> None:
+    """Bots' games alone: nobody to count, said as such (not "nobody has played"); a
+    person with no finished game has no win rate in the JSON (as in the text)."""
+    for seed in range(2):
+        played([("greedy", "Greedy 1"), ("random", "Random 2")], seed)
+    out = CliRunner().invoke(main, ["stats", "--lang", lang])
+    assert out.exit_code == 0, out.output
+    assert out.output.splitlines()[-1] == Translator(lang)("tui.stats.only_bots")
+    played([("human", "Ana"), ("greedy", "Greedy 2")], 5, finish=False)
+    doc = json.loads(CliRunner().invoke(main, ["stats", "--json"]).output)
+    (ana,) = doc["people"]
+    assert (ana["games"], ana["unfinished"]) == (0, 1)
+    assert ana["win_rate"] is None
+    assert ana["average_points"] is None
 
 
 def test_stats_command_text_and_json() -> None:

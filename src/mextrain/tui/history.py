@@ -96,7 +96,7 @@ class PersonStats:
             "name": self.name,
             "games": self.games,
             "wins": self.wins,
-            "win_rate": round(self.win_rate, 4),
+            "win_rate": round(self.win_rate, 4) if self.games else None,
             "win_interval": [round(x, 4) for x in self.win_interval],
             "average_points": None if self.average is None else round(self.average, 2),
             "best_total": self.best,
@@ -244,7 +244,10 @@ def stats_text(
     if history.skipped:
         lines.append(t.plural("tui.stats.skipped", len(history.skipped)))
     if not people:
-        nobody = t("tui.stats.none_named", name=name) if name else t("tui.stats.none")
+        if name:
+            nobody = t("tui.stats.none_named", name=name)
+        else:  # (games saved, bots' alone: "nobody has played" would be untrue)
+            nobody = t("tui.stats.only_bots" if history.games else "tui.stats.none")
         lines += ["", nobody]
         return "\n".join(lines)
     heads = [t(f"tui.stats.head.{k}") for k in _COLUMNS]
