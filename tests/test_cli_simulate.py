@@ -146,6 +146,25 @@ def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "code", "option", "message"),
+    [
+        (["--games", "4"], 1, None, "multiple of 3: try 3 or 6"),
+        (["--games", "3", "--rules", "nosuch"], 1, None, 'unknown preset "nosuch"'),
+        (["--games", "3", "--bots", "greedy,,random"], 2, "--bots", "empty bot entry"),
+        (["--games", "3", "--records", ""], 2, "--records", "an empty path is no directory"),
+    ],
+)
+def test_with_json_a_refused_job_is_one_object_too(
+    args: list[str], code: int, option: str | None, message: str
+) -> None:
+    result = CliRunner().invoke(main, [*BASE, *args, "--json"])
+    assert result.exit_code == code
+    error = json.loads(result.stdout)["error"]
+    assert error.get("option") == option
+    assert message in error["reason"]
+
+
+@pytest.mark.parametrize(
     ("bots", "message"),
     [
         ("planner,greedy", "3 players need 3 bot entries"),

@@ -106,6 +106,44 @@ def simulate(
 
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
     """
+    try:
+        _simulate(
+            rules_text,
+            players,
+            bots,
+            games,
+            seed,
+            rounds,
+            jobs,
+            backend,
+            address,
+            records_text,
+            as_json,
+        )
+    except click.ClickException as err:
+        if not as_json:
+            raise
+        # with --json a refused job is one object too (the option it is about, if one)
+        error: dict[str, str] = {"reason": err.message}
+        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
+            error = {"option": err.param_hint, **error}
+        click.echo(json.dumps({"error": error}))
+        sys.exit(err.exit_code)
+
+
+def _simulate(
+    rules_text: str,
+    players: int,
+    bots: str,
+    games: int,
+    seed: int,
+    rounds: int | None,
+    jobs: int,
+    backend: str,
+    address: str | None,
+    records_text: str | None,
+    as_json: bool,
+) -> None:
     from mextrain.bots import BotSpecError
     from mextrain.rules import Rules, RulesError
     from mextrain.sim import SimulationError, check_cluster, check_job, cluster_address
