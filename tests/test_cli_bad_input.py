@@ -664,7 +664,12 @@ def test_simulate_checks_the_cluster_ray_address_names_as_it_checks_address(
     records = tmp_path / "recs"
     result = sim("--backend", "ray", "--jobs", "500", "--records", str(records))
     assert_clean_error(result, "no Ray cluster answers at 127.0.0.1:1")
+    assert "unset RAY_ADDRESS for a local Ray" in result.output  # (no --address was given)
     assert not records.exists()
+    monkeypatch.setenv("RAY_ADDRESS", "bogus")
+    result = sim("--backend", "ray", "--records", str(records))
+    assert_clean_error(result, "RAY_ADDRESS is written HOST:PORT, ray://HOST:PORT or auto")
+    assert "--address" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -146,7 +146,13 @@ def _simulate(
 ) -> None:
     from mextrain.bots import BotSpecError
     from mextrain.rules import Rules, RulesError
-    from mextrain.sim import SimulationError, check_cluster, check_job, cluster_address
+    from mextrain.sim import (
+        SimulationError,
+        address_source,
+        check_cluster,
+        check_job,
+        cluster_address,
+    )
     from mextrain.sim import simulate as run
 
     entries = _split_bots(bots)
@@ -169,7 +175,7 @@ def _simulate(
         )
         joining = cluster_address(backend, address)  # (--address, or RAY_ADDRESS)
         if joining is not None:
-            check_cluster(joining)
+            check_cluster(joining, source=address_source(address))
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(str(err)) from None
     records_dir = None

@@ -186,7 +186,8 @@ def _on_ray(
     started = False
     joining = cluster_address("ray", address)
     if joining is not None and not ray.is_initialized():
-        check_cluster(joining)  # (Ray itself would retry for minutes)
+        # (Ray itself would retry for minutes)
+        check_cluster(joining, source=address_source(address))
     if not ray.is_initialized():
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if joining is None:  # a local Ray of --jobs CPUs (a cluster joined takes no count)
@@ -237,13 +238,19 @@ def cluster_address(backend: str, address: str | None) -> str | None:
     return os.environ.get("RAY_ADDRESS") or None
 
 
-def check_cluster(address: str, timeout: float = 10.0) -> None:
-    """A Ray cluster's ``--address``, checked before anything runs: written ``HOST:PORT``,
+def address_source(address: str | None) -> str:
+    """Where `cluster_address` found the cluster's address: the option, or the variable."""
+    return "--address" if address is not None else "RAY_ADDRESS"
+
+
+def check_cluster(address: str, timeout: float = 10.0, source: str = "--address") -> None:
+    """A Ray cluster's address, checked before anything runs: written ``HOST:PORT``,
     ``ray://HOST:PORT`` or ``auto`` (a `SimulationError` in words otherwise), and with
-    something answering at ``HOST:PORT`` (Ray itself would retry for minutes)."""
+    something answering at ``HOST:PORT`` (Ray itself would retry for minutes). ``source``
+    names where the address came from, for the message: ``--address`` or ``RAY_ADDRESS``."""
     if address == "auto":
         return  # Ray looks for a cluster started on this machine
-    shape = f"--address is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
+    shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
     scheme, sep, _ = address.partition("://")
     if sep and scheme != "ray":
         raise SimulationError(shape)
@@ -254,15 +261,16 @@ def check_cluster(address: str, timeout: float = 10.0) -> None:
         raise SimulationError(shape) from None
     if not host or port is None or parts.path or parts.query:
         raise SimulationError(shape)
-    _check_reachable(host, port, address, timeout)
+    _check_reachable(host, port, address, timeout, source)
 
 
-def _check_reachable(host: str, port: int, address: str, timeout: float) -> None:
+def _check_reachable(host: str, port: int, address: str, timeout: float, source: str) -> None:
     try:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as err:
         reason = err.strerror or str(err) or type(err).__name__
+        instead = "leave out --address" if source == "--address" else f"unset {source}"
         raise SimulationError(
             f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
-            "--head`, or leave out --address for a local Ray"
+            f"--head`, or {instead} for a local Ray"
         ) from None
