@@ -250,8 +250,12 @@ def parse_json(source: str | bytes | bytearray) -> Any:
         # (some of json's messages end in "at" already: "Unterminated string starting at")
         where = f"{err.msg.removesuffix(' at')} at line {err.lineno}, column {err.colno}"
         raise RecordFormatError(None, f"not a record: not JSON ({where})") from None
-    except (ValueError, RecursionError) as err:
-        raise RecordFormatError(None, f"not a record: not JSON ({err})") from None
+    except RecursionError:
+        raise RecordFormatError(None, "not a record: not JSON (nested too deep to read)") from None
+    except ValueError as err:
+        # Python's limit on a number's digits said in words, not as advice to a programmer
+        why = "a number of more than 4,300 digits" if "digits" in str(err) else str(err)
+        raise RecordFormatError(None, f"not a record: not JSON ({why})") from None
 
 
 def _is_int(value: object) -> bool:
