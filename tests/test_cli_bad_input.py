@@ -405,6 +405,7 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--option", "bogus=1"), "bogus: unknown option"),
         (("--option", "draw_until_playable=maybe"), "must be true or false"),
         (("--option", "noequals"), "is not NAME=VALUE"),
+        (("--option", "=1"), "'=1' is not NAME=VALUE"),  # (no name: not "unknown option")
         (("--seats", "greedy,nosuch"), "unknown bot 'nosuch'"),
         (("--seats", "ismcts:iterations=-5,greedy"), "iterations must be from 1 to 1,000,000"),
         (("--players", "20"), "2 to 8 players, not 20"),

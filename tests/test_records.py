@@ -492,7 +492,7 @@ ILLEGAL: list[tuple[str, Mutation, int | None, int | None, str | None, list[str]
         0,
         None,
         None,
-        ["1 hands for 2 players"],
+        ["the deal has 1 hand for 2 players"],
     ),
     (
         "tile not in the set",

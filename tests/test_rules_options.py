@@ -165,6 +165,13 @@ BAD_OPTIONS: list[tuple[dict[str, Any], set[str]]] = [
 ]
 
 
+@pytest.mark.parametrize("rounds", [True, "all", [], 2.5])
+def test_rounds_that_are_neither_says_both_shapes(rounds: Any) -> None:
+    """A count of rounds is as good as a list of engines: the refusal names both."""
+    with pytest.raises(RulesError, match=r"a number of rounds \(like 4\) or a list of engine"):
+        Rules.from_spec({"preset": "classic", "rounds": rounds})
+
+
 @pytest.mark.parametrize(("spec", "options"), BAD_OPTIONS, ids=[str(s) for s, _ in BAD_OPTIONS])
 def test_invalid_options_name_the_option(spec: dict[str, Any], options: set[str]) -> None:
     with pytest.raises(RulesError) as info:

@@ -57,7 +57,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     overrides: dict[str, object] = {}
     for option in options:
         key, eq, value = option.partition("=")
-        if not eq:
+        if not eq or not key.strip():  # ("=1": a value with no name)
             raise click.BadParameter(
                 t("tui.cli.not_name_value", option=repr(option)), param_hint="--option"
             )

@@ -134,7 +134,8 @@ def _deal(match: Match, k: int, rnd: RoundRecord) -> RoundState:
         )
     size = rules.hand_size_for(players)
     if len(rnd.hands) != players:
-        raise illegal(f"the deal has {len(rnd.hands)} hands for {players} players")
+        dealt = f"{len(rnd.hands)} hand" + ("" if len(rnd.hands) == 1 else "s")
+        raise illegal(f"the deal has {dealt} for {players} players")
     for seat, hand in enumerate(rnd.hands):
         if len(hand) != size:
             raise illegal(

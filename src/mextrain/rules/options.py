@@ -450,7 +450,8 @@ def _normalise(key: str, value: Any) -> Any:
             return tuple(value)
         raise RulesError(
             key,
-            f"must be a list of engine pips (like [12, 11, 10]), not {show_value(value)}",
+            "must be a number of rounds (like 4) or a list of engine pips (like [12, 11, 10]), "
+            f"not {show_value(value)}",
             code="rounds_list",
             value=show_value(value),
         )

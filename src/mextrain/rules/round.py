@@ -260,7 +260,8 @@ class RoundState:
         engine_id = ts.double_id[engine]
         size = rules.hand_size_for(players)
         if len(hands) != players:
-            raise DealError(f"the deal has {len(hands)} hands for {players} players")
+            dealt = f"{len(hands)} hand" + ("" if len(hands) == 1 else "s")
+            raise DealError(f"the deal has {dealt} for {players} players")
         seen = 0
         masks: list[int] = []
 
