@@ -10,7 +10,7 @@ from click.testing import CliRunner, Result
 
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator
-from mextrain.planner import best_train
+from mextrain.planner import best_train, plan
 from mextrain.rules import parse_tile, tile_set
 
 HAND = ["12-5", "5-3", "3-3", "3-9", "9-12", "0-1", "2-2", "12-4"]
@@ -37,6 +37,8 @@ def test_json_contract() -> None:
         "tiles": 6,
         "pips": 80,
         "extras": ["0-1", "2-2"],
+        "mexican_starters": [],
+        "stranded_doubles": ["2-2"],
     }
 
 
@@ -60,6 +62,9 @@ def test_json_agrees_with_the_planner(start: int) -> None:
     assert payload["extras"] == [
         str(t) for t in sorted(set(map(parse_tile, hand)) - set(train.tiles))
     ]
+    planned = plan([parse_tile(t) for t in hand], start)
+    assert payload["mexican_starters"] == [str(t) for t in planned.mexican_starters]
+    assert payload["stranded_doubles"] == [str(t) for t in planned.stranded_doubles]
 
 
 def test_the_whole_set_in_one_train() -> None:
@@ -82,7 +87,15 @@ def test_readable_output() -> None:
 
 def test_no_tile_at_all() -> None:
     payload = run_json("--start", "3")
-    assert payload == {"start": 3, "train": [], "tiles": 0, "pips": 0, "extras": []}
+    assert payload == {
+        "start": 3,
+        "train": [],
+        "tiles": 0,
+        "pips": 0,
+        "extras": [],
+        "mexican_starters": [],
+        "stranded_doubles": [],
+    }
 
 
 @pytest.mark.parametrize(

@@ -198,6 +198,8 @@ def test_json_form_writes_tiles_from_the_touching_end() -> None:
         "tiles": 3,
         "pips": 37,
         "extras": ["0-1"],
+        "mexican_starters": [],
+        "stranded_doubles": [],
     }
 
 

@@ -93,6 +93,10 @@ class Plan:
             "tiles": self.train.length,
             "pips": self.train.pips,
             "extras": [str(t) for t in self.extras],
+            # extras that could open the Mexican train (they carry the start pip), and
+            # doubles among them (the train never reaches them)
+            "mexican_starters": [str(t) for t in self.mexican_starters],
+            "stranded_doubles": [str(t) for t in self.stranded_doubles],
         }
 
 
