@@ -2085,6 +2085,41 @@ def test_a_faulty_bot_cannot_stall_the_table() -> None:
     run(scenario)
 
 
+def test_the_log_keeps_its_newest_line_in_sight_when_it_gets_shorter() -> None:
+    """A hint on two lines (a wrapped hand, a long prompt) takes rows from the log: its
+    oldest lines go out of sight, not its newest -- unless the player scrolled back to
+    read, until they scroll to the end again."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=21)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            log = app.screen.query_one("#log", RichLog)
+            message = app.screen.query_one("#message", Static)
+
+            async def message_of(lines: int) -> None:
+                message.update("\n".join(["words"] * lines))  # the log's rows change
+                await until(pilot, lambda: message.size.height == lines)
+                await pilot.pause()
+
+            for i in range(60):
+                log.write(f"line {i}")
+            await message_of(1)
+            assert log.max_scroll_y > 0
+            assert log.scroll_y == log.max_scroll_y
+            await message_of(3)
+            assert log.scroll_y == log.max_scroll_y  # the newest line still in sight
+            log.release_anchor()  # the player scrolls back to read
+            log.scroll_to(y=5, animate=False)
+            await message_of(1)
+            assert log.scroll_y == 5  # left where they read
+            log.scroll_to(y=log.max_scroll_y, animate=False)  # scrolled down to the end
+            await message_of(3)
+            assert log.scroll_y == log.max_scroll_y  # following again
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None:
     """Under cardinal the engine's holder starts; when nobody was dealt it, everyone drew

@@ -86,6 +86,17 @@ CSS = """
 """
 
 
+class GameLog(RichLog):
+    """The game's log, kept on its newest line: when the screen above it grows (a hint
+    on two lines, a wrapped hand) the oldest lines go out of sight, not the newest -- unless
+    the player has scrolled back to read, until they scroll to the end again."""
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        # (a scroll view leaves this out: back at the end, the log follows again)
+        self._check_anchor()
+
+
 class TableScreen(Screen[None]):
     """The table: trains, your hand, the prompt line and the log."""
 
@@ -137,7 +148,7 @@ class TableScreen(Screen[None]):
         yield Static(id="hand-title")
         yield Static(id="hand")
         yield Static(id="message")
-        yield RichLog(id="log", max_lines=500, wrap=True, min_width=20)
+        yield GameLog(id="log", max_lines=500, wrap=True, min_width=20)
         yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
 
     def key_bar(self, width: int) -> str:
@@ -158,6 +169,7 @@ class TableScreen(Screen[None]):
         self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
 
     def on_mount(self) -> None:
+        self.query_one("#log", GameLog).anchor()
         self.log_round_start()
         self.advance()
 
