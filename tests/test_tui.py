@@ -1104,6 +1104,50 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert len(resumed) == 1  # the failed resume started no game
 
 
+def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The language is saved with the game: ``--resume`` goes on in it (a player whose
+    locale is not their language need not give ``--lang`` each time), unless ``--lang``
+    says otherwise."""
+
+    async def first_sitting() -> None:
+        app = app_for(setup_of(("human", "greedy"), "fi"), seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            await pilot.press("q")
+
+    run(first_sitting)
+    path = latest_unfinished()
+    assert path is not None
+    assert json.loads(path.read_text(encoding="utf-8"))["play"]["lang"] == "fi"
+    assert GameSession.load(path).lang == "fi"
+    opened: list[tuple[str, list[str]]] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append((self.lang, self.session.names)))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    assert CliRunner().invoke(main, ["play", "--resume"]).exit_code == 0  # (the locale: C)
+    assert CliRunner().invoke(main, ["play", "--resume", "--lang", "it"]).exit_code == 0
+    fi, it = Translator("fi"), Translator("it")
+    assert opened == [
+        (
+            "fi",
+            [
+                fi("tui.name.player", number=1),
+                fi("tui.name.bot", level=fi("tui.level.greedy"), number=2),
+            ],
+        ),
+        (
+            "it",
+            [
+                it("tui.name.player", number=1),
+                it("tui.name.bot", level=it("tui.level.greedy"), number=2),
+            ],
+        ),
+    ]
+
+
 def test_resume_after_a_finished_game_points_to_its_replay(data_dir: Path) -> None:
     # quitting on the last round's end leaves a finished game: nothing to carry on with,
     # but its result is there to see

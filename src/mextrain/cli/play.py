@@ -229,6 +229,9 @@ def play(
                 raise click.ClickException(t("tui.cli.no_saved_game"))
             for line in skipped:
                 click.echo(t("tui.cli.passed_over", reason=line), err=True)
+        if lang is None and session.lang is not None:  # the language it was played in
+            language = session.lang
+            t = Translator(language)
         rename_default_names(session, t)
         _ready_to_play(t)
         PlayApp(session=session, lang=language, delay=pause, light=light).run()

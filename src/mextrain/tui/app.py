@@ -671,6 +671,7 @@ class PlayApp(PaletteInWords):
 
     def open_table(self, session: GameSession) -> None:
         self.session = session
+        session.lang = self.lang  # (saved with the game's next move)
         self.push_screen(TableScreen(session, self.lang, self.delay))
 
     @property

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mextrain.bots import Bot, BotSpecError, make_bot, split_bot_list
-from mextrain.i18n import terminal_safe
+from mextrain.i18n import LANGUAGES, terminal_safe
 from mextrain.records import (
     GameRecord,
     RecordError,
@@ -184,6 +184,8 @@ class GameSession:
         #: the seats' kinds when their names were given (a resumed game's seats may since
         #: have changed: ``mextrain play --resume --seats ...``)
         self.named_kinds = [spec.kind for spec in self.seats]
+        #: the language the game is played in (saved with it: ``--resume`` goes on in it)
+        self.lang: str | None = None
 
     def rng(self, *purpose: int | str) -> random.Random:
         """A generator for one ``purpose`` of this game (``"deal", 3``), the same for the
@@ -255,6 +257,8 @@ class GameSession:
         session = cls(record.rules, specs, match, seed, path if ours else _new_path())
         if kept is not None:
             session.named_kinds = kept
+        saved_lang = extra.get("lang")
+        session.lang = saved_lang if saved_lang in LANGUAGES else None
         return session
 
     # -- reading -------------------------------------------------------------------------
@@ -361,6 +365,8 @@ class GameSession:
     def record_document(self) -> dict[str, Any]:
         doc = self.record().to_dict()
         doc[_EXTRA_FIELD] = {"seats": [s.kind for s in self.seats], "seed": self.seed}
+        if self.lang is not None:
+            doc[_EXTRA_FIELD]["lang"] = self.lang
         return doc
 
     def save(self) -> None:
