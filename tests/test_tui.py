@@ -2129,6 +2129,42 @@ def test_a_faulty_bot_cannot_stall_the_table() -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_player_is_told_the_tile_they_drew(lang: str) -> None:
+    """After a draw the message says which tile came (to the player alone: the log does
+    not), and when it fits nowhere, that p passes -- not "you can't draw"."""
+    t = Translator(lang)
+    seen: set[bool] = set()
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy"), lang), seed=5)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(60):
+                await settle(pilot, app)
+                table = app.table
+                if table is None or not isinstance(app.screen, TableScreen):
+                    return
+                action = choice(app)
+                await press_action(pilot, app, action)
+                state = app.session.state
+                if action != DRAW or state.current_seat != 0 or state.drawn < 0:
+                    continue
+                tile = str(state.ts.tiles[state.drawn])
+                said = plain(app.screen.query_one("#message", Static))
+                assert said.startswith(t("tui.prompt.drew", tile=tile)), said
+                fits = any(a.kind == "play" for a in state.legal_actions())
+                if not fits:
+                    assert said.endswith(t("tui.prompt.drew_must_pass")), said
+                seen.add(fits)
+                log = app.screen.query_one("#log", RichLog)
+                assert tile not in log.lines[-1].text  # the others do not see it
+                if len(seen) == 2:
+                    return
+
+    run(scenario)
+    assert seen == {True, False}
+
+
 def test_the_log_keeps_its_newest_line_in_sight_when_it_gets_shorter() -> None:
     """A hint on two lines (a wrapped hand, a long prompt) takes rows from the log: its
     oldest lines go out of sight, not its newest -- unless the player scrolled back to

@@ -248,6 +248,12 @@ class TableScreen(Screen[None]):
                 return t("tui.prompt.waiting_human", name=self.names[state.current_seat])
             return t("tui.prompt.bot_thinking", name=self.names[state.current_seat])
         legal = mine.legal_actions
+        # the tile the seat just drew, said to it alone (its hand is the one on screen)
+        drew = (
+            t("tui.prompt.drew", tile=str(state.ts.tiles[state.drawn])) + " "
+            if state.drawn >= 0
+            else ""
+        )
         if self.chosen is not None:
             trains = playable_tiles(mine).get(self.chosen, [])
             keys = ", ".join(train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr)))
@@ -261,9 +267,11 @@ class TableScreen(Screen[None]):
         if any(a.kind == "play" for a in legal):
             extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
             ask = "tui.prompt.follow_up" if mine.owes_follow_up else "tui.prompt.choose_tile"
-            return t(ask) + extra
+            return drew + t(ask) + extra
         if DRAW in legal:
             return t("tui.prompt.must_draw")
+        if drew:  # (not "you can't draw": the seat has drawn this turn)
+            return drew + t("tui.prompt.drew_must_pass")
         return t("tui.prompt.must_pass")
 
     def say(self, text: str) -> None:
