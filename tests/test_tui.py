@@ -755,25 +755,32 @@ def test_the_train_prompt_offers_your_own_train_only_where_the_tile_goes() -> No
     seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben"), SeatSpec("greedy", "Cy")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=1, save=False)
     table = TableScreen(session, "en", 0)
-    seen = set()
+    seen: set[bool] = set()
+    many: set[bool] = set()
     state = session.state
-    while state.ended is None and len(seen) < 2:
+    while state.ended is None and (len(seen) < 2 or len(many) < 2):
         if state.current_seat == 0:
             view = state.view(0)
             for tile, trains in playable_tiles(view).items():
                 table.chosen = tile
                 own = 0 in trains
                 said = table.prompt()
-                key = "tui.prompt.choose_train" if own else "tui.prompt.choose_train_elsewhere"
+                one = len(trains) == 1
+                key = "tui.prompt.choose_train" + ("" if one else "_many")
+                key += "" if own else "_elsewhere"
                 keys = ", ".join(
                     train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr))
                 )
                 assert said == t(key, tile=str(tile), keys=keys)
                 assert ("o = your own" in said) == own
+                # Enter plays the tile only where it goes on one train: said only then
+                assert ("Enter if only one" in said) == one
                 seen.add(own)
+                many.add(one)
             table.chosen = None
         session.apply(rng.choice(state.legal_actions()))
     assert seen == {True, False}
+    assert many == {True, False}
 
 
 def test_the_cursor_goes_to_the_tile_just_drawn() -> None:

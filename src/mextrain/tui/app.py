@@ -257,12 +257,11 @@ class TableScreen(Screen[None]):
         if self.chosen is not None:
             trains = playable_tiles(mine).get(self.chosen, [])
             keys = ", ".join(train_key(tr) for tr in sorted(trains, key=lambda tr: (tr < 0, tr)))
-            # "o = your own" only where the tile may go on the seat's own train
-            ask = (
-                "tui.prompt.choose_train"
-                if mine.seat in trains
-                else "tui.prompt.choose_train_elsewhere"
-            )
+            # "o = your own" only where the tile may go on the seat's own train; Enter
+            # plays it only where it goes on one train
+            ask = "tui.prompt.choose_train" if len(trains) == 1 else "tui.prompt.choose_train_many"
+            if mine.seat not in trains:
+                ask += "_elsewhere"
             return t(ask, tile=str(self.chosen), keys=keys)
         if any(a.kind == "play" for a in legal):
             extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
