@@ -1067,6 +1067,48 @@ def test_the_command_palette_speaks_the_players_language_and_quits_saving(
     assert any(seat == 0 for seat, _ in saved.match.current.history)
 
 
+@pytest.mark.parametrize("downloads", [True, False])
+def test_the_palettes_screenshot_is_saved_where_it_can_be_and_said_in_words(
+    data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, downloads: bool
+) -> None:
+    """Textual saved only in a Downloads folder and said in English that it failed
+    where there was none: without one the picture goes in the data folder, and what
+    happened is said in the player's language (why, if it failed)."""
+    import platformdirs
+
+    folder = tmp_path / "Downloads"
+    if downloads:
+        folder.mkdir()
+    monkeypatch.setattr(platformdirs, "user_downloads_dir", lambda: str(folder))
+    fr = Translator("fr")
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy"), "fr"), seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            app.screenshot_command()
+            await until(pilot, lambda: bool(app._notifications))
+            (said,) = list(app._notifications)
+            where = folder if downloads else data_dir / "screenshots"
+            (picture,) = where.glob("*.svg")
+            assert said.message == fr("tui.palette.screenshot_saved", path=str(picture))
+            assert said.title == fr("tui.palette.screenshot")
+
+            def refused(**_: object) -> str:
+                raise PermissionError(13, "Permission non accordée")
+
+            monkeypatch.setattr(app, "save_screenshot", refused)
+            app.screenshot_command()
+            await until(pilot, lambda: len(app._notifications) == 2)
+            failed = list(app._notifications)[-1]
+            assert failed.message == fr(
+                "tui.palette.screenshot_failed", folder=str(where), reason="Permission non accordée"
+            )
+            assert failed.severity == "error"
+
+    run(scenario)
+
+
 def test_resume_from_the_command_line_needs_a_saved_game() -> None:
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1

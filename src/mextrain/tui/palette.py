@@ -8,6 +8,7 @@ have their own key bar (the game its help, ``?``, too)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import cast
 
 from textual.app import App, SystemCommand
@@ -16,8 +17,9 @@ from textual.screen import Screen
 from textual.theme import ThemeProvider
 
 from mextrain.i18n import Translator
+from mextrain.store import data_dir
 
-__all__ = ["PaletteInWords"]
+__all__ = ["PaletteInWords", "screenshot_folder"]
 
 #: Textual's commands, told by their help text (two share the title "Keys"), and our key
 #: for each (None: left out)
@@ -30,6 +32,15 @@ _COMMANDS: dict[str, str | None] = {
     "Hide the keys and widget help panel": None,
     "Show help for the focused widget and a summary of available keys": None,
 }
+
+
+def screenshot_folder() -> Path:
+    """Where a screenshot goes: the user's Downloads folder if there is one (as Textual
+    would), else ``screenshots`` in mextrain's data folder."""
+    import platformdirs
+
+    downloads = Path(platformdirs.user_downloads_dir())
+    return downloads if downloads.is_dir() else data_dir() / "screenshots"
 
 
 class PaletteInWords(App[None]):
@@ -51,10 +62,33 @@ class PaletteInWords(App[None]):
             key = _COMMANDS[command.help]
             if key is None:
                 continue
-            callback = self.quit_command if key == "quit" else command.callback
+            callback = command.callback
+            if key == "quit":
+                callback = self.quit_command
+            elif key == "screenshot":  # (the palette closes first, as Textual waits too)
+                callback = self.screenshot_command
             yield SystemCommand(
                 t(f"tui.palette.{key}"), t(f"tui.palette.{key}_help"), callback, command.discover
             )
+
+    def screenshot_command(self) -> None:
+        """What the palette's Screenshot does: saved where it can be (Textual's own tried
+        only a Downloads folder, and said in English that it failed, not why)."""
+        self.set_timer(0.1, self.save_screenshot_in_words)
+
+    def save_screenshot_in_words(self) -> None:
+        t = self.words()
+        folder = screenshot_folder()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            saved = self.save_screenshot(path=str(folder))
+        except OSError as err:
+            reason = err.strerror or type(err).__name__
+            said = t("tui.palette.screenshot_failed", folder=str(folder), reason=reason)
+            self.notify(said, title=t("tui.palette.screenshot"), severity="error", markup=False)
+            return
+        said = t("tui.palette.screenshot_saved", path=saved)
+        self.notify(said, title=t("tui.palette.screenshot"), markup=False)
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
