@@ -1176,8 +1176,13 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     opened: list[tuple[str, list[str]]] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: opened.append((self.lang, self.session.names)))
     monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
-    assert CliRunner().invoke(main, ["play", "--resume"]).exit_code == 0  # (the locale: C)
-    assert CliRunner().invoke(main, ["play", "--resume", "--lang", "it"]).exit_code == 0
+    fi = CliRunner().invoke(main, ["play", "--resume"])  # (the locale's language: English)
+    it = CliRunner().invoke(main, ["play", "--resume", "--lang", "it"])
+    # once the screen closes on the game still in play, where it is kept and how to go on
+    for result, lang in ((fi, "fi"), (it, "it")):
+        assert result.exit_code == 0
+        said = Translator(lang)("tui.cli.saved_to_resume", path=str(path))
+        assert result.output.splitlines()[-1] == said
     fi, it = Translator("fi"), Translator("it")
     assert opened == [
         (

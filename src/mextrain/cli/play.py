@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -26,6 +27,9 @@ from mextrain.i18n import (
 from mextrain.rules import Rules, RulesError
 
 from ._common import FiniteFloat
+
+if TYPE_CHECKING:
+    from mextrain.tui import PlayApp
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
 #: strongest first: the default opponent is the strongest bot that is registered
@@ -234,7 +238,9 @@ def play(
             t = Translator(language)
         rename_default_names(session, t)
         _ready_to_play(t)
-        PlayApp(session=session, lang=language, delay=pause, light=light).run()
+        resumed = PlayApp(session=session, lang=language, delay=pause, light=light)
+        resumed.run()
+        _say_where_saved(resumed)
         return
     rules = _with_house(_rules(rules_text, t), options, t)
     count = players
@@ -266,6 +272,18 @@ def play(
     )
     _ready_to_play(t)
     app.run()
+    _say_where_saved(app)
+
+
+def _say_where_saved(app: PlayApp) -> None:
+    """After the screen closes on a game still in play: where it is kept, and how to go on
+    (in the language the game was played in)."""
+    session = app.session
+    if session is None or session.path is None or session.match.is_complete:
+        return
+    if session.path.exists():
+        t = Translator(app.lang)
+        click.echo(t("tui.cli.saved_to_resume", path=terminal_safe(str(session.path))))
 
 
 def _ready_to_play(t: Translator) -> None:
