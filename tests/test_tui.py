@@ -974,6 +974,12 @@ def test_save_quit_resume_and_finish(data_dir: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await play_round_by_keys(pilot, app)
             assert isinstance(app.screen, RoundEndScreen)
+            # the log says how it ended as a line of its own: capitalised, as the others
+            table = app.table
+            assert table is not None
+            lines = [strip.text.rstrip() for strip in table.query_one("#log", RichLog).lines]
+            ended = {"The round is blocked"} | {f"{name} went out" for name in session.names}
+            assert ended & set(lines), lines[-3:]
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, MatchEndScreen)
@@ -2217,6 +2223,16 @@ def test_the_player_is_told_the_tile_they_drew(lang: str) -> None:
 
     run(scenario)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hint_to_draw_or_pass_reads_as_words_in_a_sentence(lang: str) -> None:
+    """ "Hint: draw", not the button's "Draw" after a colon ("Conseil : Piocher")."""
+    t = Translator(lang)
+    for action, key in ((DRAW, "game.hint.draw"), (PASS, "game.hint.pass")):
+        said = hint_words(action, 0, t, ["Ana", "Ben"])
+        assert said == t(key)
+        assert said[0].islower()
 
 
 def test_the_log_keeps_its_newest_line_in_sight_when_it_gets_shorter() -> None:

@@ -395,9 +395,10 @@ class TableScreen(Screen[None]):
     def log_round_end(self) -> None:
         state = self.session.state
         if state.ended == "out" and state.out_seat is not None:
-            self.log_line(self.t("game.ended.out", who=self.names[state.out_seat]))
+            said = self.t("game.ended.out", who=self.names[state.out_seat])
         else:
-            self.log_line(self.t("game.ended.blocked"))
+            said = self.t("game.ended.blocked")
+        self.log_line(said[:1].upper() + said[1:])  # (a line of its own, as the others)
 
     def after_round_end(self, _: None = None) -> None:
         session = self.session

@@ -226,11 +226,12 @@ def hand_markup(
 
 
 def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -> str:
-    """An action as a suggestion to ``seat``: "9-12 on Ben's train", "Draw"."""
+    """An action as a suggestion to ``seat``: "9-12 on Ben's train", "draw" (in a
+    sentence: "Hint: draw", not the button's "Draw")."""
     if action.kind == "draw":
-        return t("game.draw")
+        return t("game.hint.draw")
     if action.kind == "pass":
-        return t("game.pass")
+        return t("game.hint.pass")
     assert action.tile is not None
     assert action.train is not None
     if action.train == seat:

@@ -750,7 +750,7 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const moveText = (m) => (m === "draw" ? t("game.draw") : m === "pass" ? t("game.pass")
+  const moveText = (m) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
     : t("web.hint.play", { tile: m.split("@")[0], train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
   const hintText = hint && (typeof hint.win_probability === "number"
     ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
