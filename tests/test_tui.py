@@ -980,6 +980,17 @@ def test_save_quit_resume_and_finish(data_dir: Path) -> None:
             lines = [strip.text.rstrip() for strip in table.query_one("#log", RichLog).lines]
             ended = {"The round is blocked"} | {f"{name} went out" for name in session.names}
             assert ended & set(lines), lines[-3:]
+            # t shows the trains as the round ended; Esc comes back to its result
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
+            shown = plain(app.screen.query_one("#all-trains", Static))
+            state = session.state
+            laid = [t for seat in range(session.players) for t in state.train_tiles(seat)]
+            assert laid
+            # (each tile as it lies: from the end that touches the one before)
+            assert all(f"{a}-{b}" in shown or f"{b}-{a}" in shown for a, b in laid)
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
             await pilot.press("enter")
             await pilot.pause()
             assert isinstance(app.screen, MatchEndScreen)

@@ -311,7 +311,9 @@ class TableScreen(Screen[None]):
                 while isinstance(self.app.screen, Closable):
                     self.app.pop_screen()
                 self.app.push_screen(
-                    RoundEndScreen(session.match, state, self.names, self.t),
+                    RoundEndScreen(
+                        session.match, state, self.names, self.t, self.shown_view().seat
+                    ),
                     self.after_round_end,
                 )
             return

@@ -505,21 +505,35 @@ class Closable(ModalScreen[None]):
 
 
 class RoundEndScreen(ModalScreen[None]):
-    """Each seat's tiles left and points; Enter goes on to the next round, q saves and
-    quits (a resumed game opens on this screen again)."""
+    """Each seat's tiles left and points; Enter goes on to the next round, t shows the
+    trains as the round ended (the last moves that ended it, the double nobody could
+    answer), q saves and quits (a resumed game opens on this screen again)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("enter", "next", "Next"),
         Binding("space", "next", "Next", show=False),
+        Binding("t", "trains", "Trains", show=False),
         Binding("q", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, match: Match, state: RoundState, names: Sequence[str], t: Translator):
+    def __init__(
+        self,
+        match: Match,
+        state: RoundState,
+        names: Sequence[str],
+        t: Translator,
+        seat: int = 0,
+    ) -> None:
         super().__init__()
         self.match = match
         self.state = state
         self.names = list(names)
         self.t = t
+        #: whose trains are "yours" when they are shown
+        self.seat = seat
+
+    def action_trains(self) -> None:
+        self.app.push_screen(TrainsScreen(self.state.view(self.seat), self.names, self.t))
 
     def compose(self) -> ComposeResult:
         t = self.t
