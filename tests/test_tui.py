@@ -58,6 +58,7 @@ from mextrain.tui.render import (
     playable_tiles,
     round_result_markup,
     score_sheet_markup,
+    tiles_that_fit,
     train_key,
     trains_markup,
 )
@@ -577,8 +578,33 @@ def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> No
         for tile in tiles:
             assert tile in row_full
         if len(tiles) > 7:
-            assert f"…{len(tiles) - 7}" in row_short
+            # the tiles left out counted with a plus ("…3 3-5" read as a tile's end)
+            assert f"+{len(tiles) - 7} " in row_short
             assert tiles[-1] in row_short
+
+
+def test_a_wider_screen_shows_more_of_each_train_and_every_row_fits() -> None:
+    """80 columns show a train's last 7 tiles; 160 show 20. The longest row that many tiles
+    make (each as wide as "10-12", a target mark, a long name, tiles left out) fits."""
+    assert tiles_that_fit(80) == 7
+    assert tiles_that_fit(100) == 10
+    assert tiles_that_fit(160) == 20
+    t = Translator("fi")  # (the longest target mark)
+    match = Match.new(Rules.preset("relaxed"), 4, random.Random(3))
+    state = match.current
+    rng = random.Random(5)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(0)
+    names = ["Aleksanteri", "Bertta", "Cecilia", "Daniel"]
+    everything = [MEXICAN if tr.is_mexican else tr.owner for tr in view.trains]
+    rows = Content.from_markup(
+        trains_markup(view, t, names, targets=everything, shown=1)
+    ).plain.split("\n")[: len(view.trains)]
+    # what a row takes besides its tiles: one tile shown, tiles left out counted
+    besides = max(cell_len(row) - 6 for row in rows if "│ +" in row)
+    for width in (80, 100, 160):
+        assert besides + 6 * tiles_that_fit(width) <= width, (width, rows)
 
 
 # -- the game through key presses ---------------------------------------------------------

@@ -34,6 +34,7 @@ from .render import (
     hint_words,
     playable_tiles,
     status_markup,
+    tiles_that_fit,
     train_key,
     trains_markup,
 )
@@ -167,6 +168,7 @@ class TableScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
+        self.refresh_table()  # (a wider screen shows more of each train)
 
     def on_mount(self) -> None:
         self.query_one("#log", GameLog).anchor()
@@ -215,7 +217,14 @@ class TableScreen(Screen[None]):
             status_markup(self.session.match, view, t, self.names)
         )
         self.query_one("#trains", Static).update(
-            trains_markup(view, t, self.names, targets, you=self.viewer)
+            trains_markup(
+                view,
+                t,
+                self.names,
+                targets,
+                shown=tiles_that_fit(self.app.size.width),
+                you=self.viewer,
+            )
         )
         hand_title = self.query_one("#hand-title", Static)
         hand = self.query_one("#hand", Static)

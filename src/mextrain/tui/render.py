@@ -88,8 +88,19 @@ def escape(text: str) -> str:
     return out + _ZERO_WIDTH_SPACE if out.endswith("\\") else out
 
 
-#: tiles of a train shown on its one-line row (the trains screen shows them all)
+#: tiles of a train shown on its one-line row at 80 columns (the trains screen shows them
+#: all; a wider screen shows more: `tiles_that_fit`)
 SHOWN_TILES = 7
+
+
+def tiles_that_fit(width: int) -> int:
+    """How many of a train's last tiles its row shows on a screen ``width`` cells wide:
+    `SHOWN_TILES` at 80 columns, more where there is room (a tile takes at most six cells,
+    "10-12 "; the row's key, owner, hand size, tiles left out, open end and target mark at
+    most 38)."""
+    return max(SHOWN_TILES, (width - 38) // 6)
+
+
 #: the key that picks each train: seats 1-9 and 0 for the tenth, ``m`` for the Mexican
 TRAIN_KEYS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "0")
 
@@ -136,8 +147,8 @@ def train_markup(
         hidden = len(tiles) - shown
         tiles = tiles[-shown:]
     parts = []
-    if hidden:
-        parts.append(f"[dim]…{hidden}[/dim]")
+    if hidden:  # (with a plus: "…10 10-3" read as a tile's end)
+        parts.append(f"[dim]+{hidden}[/dim]")
     for index, text in enumerate(tiles):
         last_tile = index == len(tiles) - 1
         if last_tile and train.open_double:
