@@ -303,7 +303,9 @@ def test_undo_passes_over_forced_moves_to_the_last_choice() -> None:
     assert session.undo_point() == choices[-1]
     assert history[-1][1].kind == "pass"
     assert history[-2][1].kind == "draw"
-    assert session.undo()
+    own = sum(1 for seat, _ in history[choices[-1] :] if seat == 0)
+    assert own >= 2  # the choice, the forced ones after it
+    assert session.undo() == own  # (the player is told how many)
     assert session.state.history == history[: choices[-1]]
     assert len(session.state.legal_actions()) > 1  # Ana faces a choice again
 
@@ -1287,6 +1289,8 @@ def test_undo_against_bots_by_key() -> None:
             await pilot.press("u")
             await settle(pilot, app)
             assert session.state.history == before
+            # one move of the player's taken back, said as one
+            assert plain(table.query_one("#message", Static)) == "Taken back: your move again."
             assert session.state.hands[0] == hand
             assert session.state.current_seat == 0
             assert session.path is not None

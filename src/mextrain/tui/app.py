@@ -599,10 +599,13 @@ class TableScreen(Screen[None]):
             return
         self._token += 1
         self.workers.cancel_group(self, "bots")
-        session.undo()
+        # how many of the player's own moves went (forced ones are taken back with the
+        # choice before them): said, as the board may go back further than one move
+        own = session.undo()
         self.chosen = None
-        self.log_line(self.t("tui.undo.done"))
-        self.message = self.t("tui.undo.done")
+        said = self.t("tui.undo.done_several", count=own) if own > 1 else self.t("tui.undo.done")
+        self.log_line(said)
+        self.message = said
         self.advance()
 
     def action_trains(self) -> None:

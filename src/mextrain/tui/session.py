@@ -343,19 +343,23 @@ class GameSession:
     def can_undo(self) -> bool:
         return self.undo_point() is not None and not self.match_over
 
-    def undo(self) -> bool:
+    def undo(self) -> int:
         """Rebuild the match from its record without the actions from the human's latest
-        decision on; the human is to move again. False when nothing can be undone."""
+        decision on; the human is to move again. How many of the human's own actions were
+        taken back (more than one where forced ones followed the choice); 0 when nothing
+        can be undone."""
         keep = self.undo_point()
         if keep is None or self.match_over:
-            return False
+            return 0
+        human = self.humans[0]
+        own = sum(1 for seat, _ in self.state.history[keep:] if seat == human)
         record = GameRecord.from_match(self.match, self.names)
         last = record.rounds[-1]
         rounds = (*record.rounds[:-1], replace(last, actions=last.actions[:keep]))
         rebuilt = replay_record(replace(record, rounds=rounds, result=None)).match
         self.match = rebuilt
         self.save()
-        return True
+        return own
 
     # -- saving --------------------------------------------------------------------------
 
