@@ -1902,6 +1902,16 @@ def test_the_score_sheet_fits_80_columns_and_its_head_its_columns(lang: str, pla
     assert all(lines[0][m.end()] == " " for m in numbers[:-1]), lines[:2]
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_score_sheet_gives_default_names_whole_where_there_is_room(players: int) -> None:
+    """At 80 columns "Giocatore 1" was cut to "Giocato… 1" with two seats."""
+    it = Translator("it")
+    names = seat_names(["human"] + ["greedy"] * (players - 1), it)
+    match = Match.new(Rules.preset("classic"), players, random.Random(1))
+    head = Content.from_markup(score_sheet_markup(match, it, names)).plain.split("\n")[0]
+    assert head.split() == ["Round", "Stazione", *" ".join(names).split()]
+
+
 def test_a_name_that_looks_like_markup_is_shown_as_typed() -> None:
     odd = "[/]Ana [b"
 

@@ -321,7 +321,8 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     left_a = max(6, cell_len(round_word) + 1)
     left_b = max(7, cell_len(engine_word))
     left = left_a + left_b + 1
-    col = max(4, min(10, (SHEET_WIDTH - left) // max(n, 1) - 1))
+    # (up to 14: "Giocatore 1", "Joueur 10" whole where there is room)
+    col = max(4, min(14, (SHEET_WIDTH - left) // max(n, 1) - 1))
     head = escape(fit(round_word, left_a) + fit(engine_word, left_b, right=True) + " ")
     # every cell is `col` wide and one more after it: a space, or the leader's star on
     # the totals, so that the numbers line up down the column either way
