@@ -5,6 +5,7 @@ and the table's markers, open doubles and Mexican train checked against the engi
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import re
@@ -2025,6 +2026,28 @@ def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names() -> N
             assert status.region.height == 2
 
     run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("names", "lang", "shown"),
+    [
+        (["Joueur 1", "Difficile 2", "Ana"], "fi", ["Pelaaja 1", "Vaikea 2", "Ana"]),
+        (["Pelaaja 1", "Ahne 2"], "en", ["Player 1", "Greedy 2"]),
+        # a default name at another seat's number is someone's chosen name: kept
+        (["Player 2", "Expert 1"], "fr", ["Player 2", "Expert 1"]),
+        # a new name clashing with a chosen one: all kept as they are
+        (["Joueur 1", "Player 1"], "en", ["Joueur 1", "Player 1"]),
+    ],
+)
+def test_the_replay_viewer_gives_default_names_in_its_language(
+    names: list[str], lang: str, shown: list[str]
+) -> None:
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+    players = len(record.players)
+    names = (names + [f"Guest {i}" for i in range(players)])[:players]
+    shown = (shown + [f"Guest {i}" for i in range(players)])[:players]
+    record = dataclasses.replace(record, players=tuple(names))
+    assert WatchApp(record, lang, delay=0).names == shown
 
 
 def test_the_replay_viewers_command_palette_speaks_its_language() -> None:

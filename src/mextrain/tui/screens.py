@@ -83,21 +83,45 @@ class GameSetup:
     names: tuple[str, ...] = ()
 
 
+def default_name(kind: str, seat: int, t: Translator) -> str:
+    """The name a seat gets when nobody chose one: "Player 1" for a person at seat 1,
+    "Expert 3" for a bot at seat 3."""
+    if kind == HUMAN:
+        return t("tui.name.player", number=seat + 1)
+    level = kind.split(":", 1)[0]
+    key = f"tui.level.{level}"
+    shown = t(key) if t.has(key) else level.capitalize()
+    return t("tui.name.bot", level=shown, number=seat + 1)
+
+
 def seat_names(kinds: Sequence[str], t: Translator, chosen: Sequence[str] = ()) -> list[str]:
-    """Names for the seats: the name a person chose (``chosen[seat]``), else "Player 1" for a
-    person at seat 1; "Expert 3" for a bot at seat 3 (names read well in every message:
-    "Player 1 must play")."""
+    """Names for the seats: the name a person chose (``chosen[seat]``), else its
+    `default_name` (names read well in every message: "Player 1 must play")."""
     names = []
     for seat, kind in enumerate(kinds):
-        if kind == HUMAN:
-            own = chosen[seat].strip() if seat < len(chosen) else ""
-            names.append(own or t("tui.name.player", number=seat + 1))
-        else:
-            level = kind.split(":", 1)[0]
-            key = f"tui.level.{level}"
-            shown = t(key) if t.has(key) else level.capitalize()
-            names.append(t("tui.name.bot", level=shown, number=seat + 1))
+        own = chosen[seat].strip() if kind == HUMAN and seat < len(chosen) else ""
+        names.append(own or default_name(kind, seat, t))
     return names
+
+
+def names_in_language(names: Sequence[str], t: Translator) -> list[str]:
+    """A record's seat names with its default ones given in ``t``'s language ("Joueur 1"
+    saved in French is "Pelaaja 1" in Finnish, "Difficile 3" "Vaikea 3"), names people
+    chose as they are; all as they are if a new name would clash with a chosen one."""
+    kinds = [HUMAN, *bot_names()]
+    languages = [Translator(lang) for lang in LANGUAGES]
+    out = []
+    for seat, name in enumerate(names):
+        kind = next(
+            (k for k in kinds for other in languages if default_name(k, seat, other) == name),
+            None,
+        )
+        out.append(name if kind is None else default_name(kind, seat, t))
+    try:
+        check_names(out, t)
+    except ValueError:
+        return list(names)
+    return out
 
 
 def rename_default_names(session: GameSession, t: Translator) -> None:

@@ -23,6 +23,7 @@ from .render import (
     status_markup,
     trains_markup,
 )
+from .screens import names_in_language
 
 __all__ = ["WatchApp", "watch_record"]
 
@@ -60,10 +61,14 @@ class WatchApp(PaletteInWords):
         self.record = record
         self.t = Translator(lang)
         self.delay = delay
-        self.names = [
-            terminal_safe(name).strip() or self.t("game.seat", number=s + 1)
-            for s, name in enumerate(record.players)
-        ]
+        # (default names in the language it is watched in: "Joueur 1" is "Pelaaja 1")
+        self.names = names_in_language(
+            [
+                terminal_safe(name).strip() or self.t("game.seat", number=s + 1)
+                for s, name in enumerate(record.players)
+            ],
+            self.t,
+        )
         # replaying checks the record first: an illegal one raises before the screen opens
         self.final = replay_record(record).match
         self.round_index = 0
