@@ -99,6 +99,14 @@ def test_same_seed_same_statistics_whatever_the_jobs() -> None:
     assert other["entries"] != one["entries"]
 
 
+def test_rules_can_be_a_presets_name_in_json() -> None:
+    """'"relaxed"' names a preset as JSON spells a string: as good as relaxed."""
+    quoted = run_json(*BASE, "--games", "3", "--rules", '"relaxed"')
+    plain = run_json(*BASE, "--games", "3", "--rules", "relaxed")
+    assert quoted["rules"] == plain["rules"] == "relaxed"
+    assert quoted["entries"] == plain["entries"]
+
+
 def test_rules_can_be_a_json_object() -> None:
     spec = '{"preset": "relaxed", "draw_until_playable": true}'
     doc = run_json(*BASE, "--games", "3", "--rounds", "1", "--rules", spec)

@@ -24,7 +24,7 @@ from mextrain.i18n import (
     rules_error_text,
     terminal_safe,
 )
-from mextrain.rules import Rules, RulesError
+from mextrain.rules import PRESET_NAMES, Rules, RulesError
 
 from ._common import FiniteFloat
 
@@ -43,14 +43,19 @@ def default_bot() -> str:
 
 
 def _rules(text: str, t: Translator) -> Rules:
-    spec: object = text
-    if text.lstrip().startswith("{"):
+    spec: object = text.strip()
+    if text.lstrip().startswith(("{", "[", '"')):  # JSON: an object, or a preset's name
         try:
             spec = json.loads(text)
         except json.JSONDecodeError as err:
             raise click.BadParameter(
                 t("tui.cli.not_json", reason=err.msg), param_hint="--rules"
             ) from None
+        if not isinstance(spec, dict | str):
+            choices = ", ".join(PRESET_NAMES)
+            raise click.BadParameter(
+                t("tui.cli.rules_shape", choices=choices), param_hint="--rules"
+            )
     try:
         return Rules.from_spec(spec)  # type: ignore[arg-type]
     except RulesError as err:

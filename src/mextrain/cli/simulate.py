@@ -28,7 +28,7 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
         spec = json.loads(text)
     except json.JSONDecodeError as err:
         raise click.BadParameter(f"not a JSON object: {err}", param_hint="--rules") from None
-    if not isinstance(spec, dict):
+    if not isinstance(spec, dict | str):  # ('"classic"': a preset's name in JSON)
         raise click.BadParameter("must be a preset name or a JSON object", param_hint="--rules")
     return spec
 
