@@ -1248,6 +1248,24 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     ]
 
 
+def test_resume_with_more_seats_than_the_newest_game_is_refused_not_passed_over(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    older = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(older, 2)
+    newer = GameSession.new(SMALL, [SeatSpec("human", "Ana"), SeatSpec("greedy", "")])
+    drive(newer, 2)
+    opened: list[object] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self.session))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    result = CliRunner().invoke(
+        main, ["play", "--resume", "--seats", "you,greedy,greedy", "--lang", "en"]
+    )
+    assert result.exit_code == 2
+    assert "3 seats given for 2 players" in result.output
+    assert opened == []
+
+
 def test_resume_after_a_finished_game_points_to_its_replay(data_dir: Path) -> None:
     # quitting on the last round's end leaves a finished game: nothing to carry on with,
     # but its result is there to see

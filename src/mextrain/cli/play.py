@@ -225,7 +225,12 @@ def play(
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
             # renamed, a hand-edited seat) is passed over, and said so, not a dead end
-            session, passed = find_resumable(seats=kinds, seed=seed)
+            try:
+                session, passed = find_resumable(seats=kinds, seed=seed)
+            except BotSpecError as err:  # more seats than the newest game has
+                raise click.BadParameter(
+                    bot_error_text(err, t.lang), param_hint="--seats"
+                ) from None
             skipped = [
                 t("tui.cli.cannot_resume", path=path, reason=why(err)) for path, err in passed
             ]

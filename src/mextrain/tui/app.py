@@ -276,8 +276,8 @@ class TableScreen(Screen[None]):
             extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
             ask = "tui.prompt.follow_up" if mine.owes_follow_up else "tui.prompt.choose_tile"
             return drew + t(ask) + extra
-        if DRAW in legal:
-            return t("tui.prompt.must_draw")
+        if DRAW in legal:  # (again, under draw_until_playable: the tile drawn said too)
+            return drew + t("tui.prompt.must_draw")
         if drew:  # (not "you can't draw": the seat has drawn this turn)
             return drew + t("tui.prompt.drew_must_pass")
         return t("tui.prompt.must_pass")

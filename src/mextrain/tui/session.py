@@ -146,6 +146,10 @@ def find_resumable(
     for path in unfinished_games(directory, limit):
         try:
             return GameSession.load(path, seats, seed), passed
+        except BotSpecError as err:
+            if err.code == "too_many_seats":  # (the seats given are wrong, not the save)
+                raise
+            passed.append((path, err))
         except (ValueError, OSError) as err:
             passed.append((path, err))
     return None, passed
