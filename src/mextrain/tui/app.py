@@ -406,10 +406,11 @@ class TableScreen(Screen[None]):
     def log_round_end(self) -> None:
         state = self.session.state
         if state.ended == "out" and state.out_seat is not None:
-            said = self.t("game.ended.out", who=self.names[state.out_seat])
+            # (a name as its owner wrote it: "ana went out" stays)
+            self.log_line(self.t("game.ended.out", who=self.names[state.out_seat]))
         else:
             said = self.t("game.ended.blocked")
-        self.log_line(said[:1].upper() + said[1:])  # (a line of its own, as the others)
+            self.log_line(said[:1].upper() + said[1:])  # (a line of its own, as the others)
 
     def after_round_end(self, _: None = None) -> None:
         session = self.session
@@ -693,7 +694,9 @@ class PlayApp(PaletteInWords):
 
     def open_table(self, session: GameSession) -> None:
         self.session = session
-        session.lang = self.lang  # (saved with the game's next move)
+        if session.lang != self.lang:
+            session.lang = self.lang
+            session.save()  # (a game quit before its first move keeps its language too)
         self.push_screen(TableScreen(session, self.lang, self.delay))
 
     @property
