@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +33,26 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
     if not isinstance(spec, dict | str):  # ('"classic"': a preset's name in JSON)
         raise click.BadParameter("must be a preset name or a JSON object", param_hint="--rules")
     return spec
+
+
+def _errors_as_json(command: Callable[..., None]) -> Callable[..., None]:
+    """With ``--json`` a refused job is one object too (with the option it is about, if
+    one), on standard output, with the same exit status."""
+
+    @functools.wraps(command)
+    def run(**params: Any) -> None:
+        try:
+            command(**params)
+        except click.ClickException as err:
+            if not params.get("as_json"):
+                raise
+            error: dict[str, str] = {"reason": err.message}
+            if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
+                error = {"option": err.param_hint, **error}
+            click.echo(json.dumps({"error": error}))
+            sys.exit(err.exit_code)
+
+    return run
 
 
 @click.command()
@@ -86,6 +108,7 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
+@_errors_as_json
 def simulate(
     rules_text: str,
     players: int,
@@ -106,44 +129,6 @@ def simulate(
 
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
     """
-    try:
-        _simulate(
-            rules_text,
-            players,
-            bots,
-            games,
-            seed,
-            rounds,
-            jobs,
-            backend,
-            address,
-            records_text,
-            as_json,
-        )
-    except click.ClickException as err:
-        if not as_json:
-            raise
-        # with --json a refused job is one object too (the option it is about, if one)
-        error: dict[str, str] = {"reason": err.message}
-        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
-            error = {"option": err.param_hint, **error}
-        click.echo(json.dumps({"error": error}))
-        sys.exit(err.exit_code)
-
-
-def _simulate(
-    rules_text: str,
-    players: int,
-    bots: str,
-    games: int,
-    seed: int,
-    rounds: int | None,
-    jobs: int,
-    backend: str,
-    address: str | None,
-    records_text: str | None,
-    as_json: bool,
-) -> None:
     from mextrain.bots import BotSpecError
     from mextrain.rules import Rules, RulesError
     from mextrain.sim import (
