@@ -150,6 +150,23 @@ async def press_action(pilot: Pilot[None], app: PlayApp, action: Action) -> None
         await pilot.press("home", *["right"] * index, "enter", train_key(action.train))
 
 
+def first_sitting(setup: GameSetup, moves: int) -> None:
+    """A game against bots (seed 31): the person makes ``moves`` moves, then q saves and
+    quits."""
+
+    async def scenario() -> None:
+        app = app_for(setup, seed=31)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(moves):
+                await settle(pilot, app)
+                await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            await pilot.press("q")
+        assert app.return_code == 0
+
+    run(scenario)
+
+
 async def play_round_by_keys(pilot: Pilot[None], app: PlayApp) -> int:
     """Play the human seat by key presses until the round ends; return its moves."""
     moves = 0
@@ -977,17 +994,7 @@ def test_hot_seat_hides_each_hand_until_its_owner_takes_the_keyboard() -> None:
 def test_save_quit_resume_and_finish(data_dir: Path) -> None:
     setup = setup_of(("human", "greedy"), rounds=1)
 
-    async def first_sitting() -> None:
-        app = app_for(setup, seed=31)
-        async with app.run_test(size=SIZE) as pilot:
-            for _ in range(3):
-                await settle(pilot, app)
-                await press_action(pilot, app, choice(app))
-            await settle(pilot, app)
-            await pilot.press("q")
-        assert app.return_code == 0
-
-    run(first_sitting)
+    first_sitting(setup, 3)
     path = latest_unfinished()
     assert path is not None
     assert path.parent == data_dir / "games"
@@ -1206,15 +1213,7 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     locale is not their language need not give ``--lang`` each time), unless ``--lang``
     says otherwise."""
 
-    async def first_sitting() -> None:
-        app = app_for(setup_of(("human", "greedy"), "fi"), seed=31)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            await press_action(pilot, app, choice(app))
-            await settle(pilot, app)
-            await pilot.press("q")
-
-    run(first_sitting)
+    first_sitting(setup_of(("human", "greedy"), "fi"), 1)
     path = latest_unfinished()
     assert path is not None
     assert json.loads(path.read_text(encoding="utf-8"))["play"]["lang"] == "fi"
@@ -1619,16 +1618,7 @@ async def start_screen_settled(pilot: Pilot[None], app: PlayApp) -> StartScreen:
 def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
     setup = setup_of(("human", "medium", "hard"), rounds=2)
 
-    async def first_sitting() -> None:
-        app = app_for(setup, seed=31)
-        async with app.run_test(size=SIZE) as pilot:
-            for _ in range(2):
-                await settle(pilot, app)
-                await press_action(pilot, app, choice(app))
-            await settle(pilot, app)
-            await pilot.press("q")
-
-    run(first_sitting)
+    first_sitting(setup, 2)
     path = latest_unfinished()
     assert path is not None
     saved = replay_record(load_record(path.read_bytes())).match
