@@ -14,6 +14,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "mextrain"
 # bots and search form one layer (the registry finds the search bots by name).
 LAYERS = {
     "rules": 0,
+    "intervals": 0,  # a module at the top (pure arithmetic: search and sim share it)
     "records": 1,
     "planner": 1,
     "i18n": 1,
@@ -29,9 +30,17 @@ LAYERS = {
 SAME_LAYER_OK = {frozenset({"bots", "search"})}
 
 
+# Modules at the top that are not a layer of their own: the package's marker and
+# ``python -m mextrain`` (the command line's entry, above everything).
+ENTRY_MODULES = {"__init__.py", "__main__.py"}
+
+
 def package_of(path: Path) -> str | None:
+    """The layer a module belongs to: its package, or a top-level module's own name."""
     parts = path.relative_to(SRC).parts
-    return parts[0] if len(parts) > 1 else None
+    if len(parts) > 1:
+        return parts[0]
+    return None if parts[0] in ENTRY_MODULES else path.stem
 
 
 def mextrain_imports(path: Path) -> list[tuple[int, str]]:
@@ -63,6 +72,19 @@ def mextrain_imports(path: Path) -> list[tuple[int, str]]:
 
 
 MODULES = sorted(p for p in SRC.rglob("*.py") if package_of(p) is not None)
+
+
+def test_every_top_level_module_is_placed() -> None:
+    """A new module at the top must be given a layer, as a new package must."""
+    top = sorted(p.name for p in SRC.glob("*.py") if p.name not in ENTRY_MODULES)
+    assert top, "the layer check would miss modules at the top"
+    for name in top:
+        assert Path(name).stem in LAYERS, f"add the module {name!r} to the layer table"
+
+
+def test_shared_arithmetic_uses_only_the_standard_library() -> None:
+    """``intervals`` sits at the bottom with the rules: it imports nothing of mextrain."""
+    assert mextrain_imports(SRC / "intervals.py") == []
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
