@@ -487,6 +487,19 @@ def test_a_policy_plays_as_a_bot_in_tournaments_and_as_an_opponent() -> None:
         wild = PolicyBot(lambda obs, index=index: index, "wild")
         with pytest.raises(ValueError, match=rf"wild chose action {index}, which is no action "):
             wild.act(state.view(state.current_seat), random.Random(1))
+    # what is not a whole number is refused as the environments' step refuses it: 273.9 is
+    # no action 273, nor is the text "273" or True an action index
+    legal = ActionCodec(state.rules, 3).index(state.legal_actions()[0], state.current_seat)
+    for odd in (legal + 0.9, str(legal), float(legal), True):
+        odd_bot = PolicyBot(lambda obs, odd=odd: odd, "odd")
+        with pytest.raises(ValueError, match=r"odd chose .*: an action is a whole number"):
+            odd_bot.act(state.view(state.current_seat), random.Random(1))
+    # NumPy integers and 0-d integer arrays, as learners hand them over, are indices
+    for fine in (np.int64(legal), np.array(legal)):
+        fine_bot = PolicyBot(lambda obs, fine=fine: fine, "fine")
+        assert fine_bot.act(state.view(state.current_seat), random.Random(1)) == (
+            state.legal_actions()[0]
+        )
 
 
 def test_a_bot_at_a_match_is_shown_the_totals_before_the_round() -> None:

@@ -19,13 +19,16 @@ from typing import Any
 from mextrain.rules import Action, Rules, SeatView
 
 from .encoding import ActionCodec, ObservationCodec
+from .game import action_index
 
 __all__ = ["PolicyBot"]
 
 
 class PolicyBot:
     """Plays the action index ``policy(observation)`` chooses; an index that is not a
-    legal action is a `ValueError` naming it (a policy should follow the mask)."""
+    legal action is a `ValueError` naming it (a policy should follow the mask), and so is
+    anything that is not a whole number (``273.9`` or ``"273"``), as the environments'
+    ``step`` refuses it."""
 
     def __init__(self, policy: Callable[[dict[str, Any]], int], name: str = "policy") -> None:
         self.policy = policy
@@ -39,12 +42,14 @@ class PolicyBot:
             codecs = (ObservationCodec(*key), ActionCodec(*key))
             self._codecs[key] = codecs
         observations, actions = codecs
-        chosen = int(
-            self.policy(
-                {"observation": observations.encode(view), "action_mask": actions.mask(view)}
-            )
+        raw = self.policy(
+            {"observation": observations.encode(view), "action_mask": actions.mask(view)}
         )
         legal = ", ".join(str(a) for a in view.legal_actions)
+        try:
+            chosen = action_index(raw)
+        except ValueError as err:
+            raise ValueError(f"{self.name} chose {raw!r}: {err}") from None
         if not 0 <= chosen < actions.size:
             raise ValueError(
                 f"{self.name} chose action {chosen}, which is no action index "
