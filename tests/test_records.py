@@ -7,6 +7,7 @@ import copy
 import dataclasses
 import json
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -422,12 +423,27 @@ def test_not_a_record(mutate: Mutation, expected: str) -> None:
         # Python's own limits, in words (not its "maximum recursion depth exceeded while
         # decoding", nor its advice to call sys.set_int_max_str_digits)
         ("[" * 100_000, r"not JSON \(nested too deep to read\)$"),
-        ('{"version": ' + "9" * 5000 + "}", r"not JSON \(a number of more than 4,300 digits\)$"),
+        (
+            '{"version": ' + "9" * (sys.get_int_max_str_digits() + 700) + "}",
+            rf"not JSON \(a number of more than {sys.get_int_max_str_digits():,} digits\)$",
+        ),
     ],
 )
 def test_not_json(text: str, expected: str) -> None:
     with pytest.raises(RecordFormatError, match=expected):
         load_record(text)
+
+
+def test_the_digit_limit_said_is_the_interpreters() -> None:
+    """The limit named is the one in force (``-X int_max_str_digits``), not a figure
+    written into the message."""
+    before = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(1000)
+    try:
+        with pytest.raises(RecordFormatError, match=r"a number of more than 1,000 digits\)$"):
+            load_record('{"version": ' + "9" * 1500 + "}")
+    finally:
+        sys.set_int_max_str_digits(before)
 
 
 def test_not_utf8() -> None:

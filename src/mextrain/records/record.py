@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -254,7 +255,9 @@ def parse_json(source: str | bytes | bytearray) -> Any:
         raise RecordFormatError(None, "not a record: not JSON (nested too deep to read)") from None
     except ValueError as err:
         # Python's limit on a number's digits said in words, not as advice to a programmer
-        why = "a number of more than 4,300 digits" if "digits" in str(err) else str(err)
+        # (the limit is the interpreter's: -X int_max_str_digits or PYTHONINTMAXSTRDIGITS)
+        limit = sys.get_int_max_str_digits()
+        why = f"a number of more than {limit:,} digits" if "digits" in str(err) else str(err)
         raise RecordFormatError(None, f"not a record: not JSON ({why})") from None
 
 
