@@ -675,6 +675,14 @@ def test_enter_pressed_again_at_a_rounds_end_waits_for_the_next_screen(
             await pilot.press("enter", "space")  # too soon: the result stays
             assert isinstance(app.screen, RoundEndScreen)
             app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            # the trains as the round ended, closed by Enter: its echo does not close the
+            # result unread either
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
+            await pilot.press("enter", "enter")
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
+            assert isinstance(app.screen, RoundEndScreen)
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
             await pilot.press("enter")  # read, then closed: the next round is dealt
             await settle(pilot, app)
             table = app.table

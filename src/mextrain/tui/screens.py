@@ -557,7 +557,11 @@ class RoundEndScreen(ModalScreen[None]):
         self.seat = seat
 
     def action_trains(self) -> None:
-        self.app.push_screen(TrainsScreen(self.state.view(self.seat), self.names, self.t))
+        # The Enter that closes the trains does not close the result too, its echo unread
+        self.app.push_screen(
+            TrainsScreen(self.state.view(self.seat), self.names, self.t),
+            lambda _: hold_keys(self.app),
+        )
 
     def compose(self) -> ComposeResult:
         t = self.t
