@@ -94,8 +94,10 @@ class GameLog(RichLog):
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
-        # (a scroll view leaves this out: back at the end, the log follows again)
-        self._check_anchor()
+        # Back at the end, the log follows again (a scroll view leaves this out); said with
+        # Textual's public calls: anchoring at the end scrolls nowhere and undoes a release.
+        if self.is_anchored and self.scroll_y >= self.max_scroll_y:
+            self.anchor()
 
 
 class TableScreen(Screen[None]):
