@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import random
 import string
 
@@ -15,6 +16,7 @@ from mextrain.i18n import (
     detect_language,
     error_text,
     normalise_language,
+    os_error_text,
     plural_form,
 )
 from mextrain.rules import (
@@ -318,3 +320,30 @@ def test_numbers_are_written_the_languages_way(lang: str, decimal: str, percent:
     assert t.decimal(15.26) == decimal
     assert t.percent(0.4) == percent
     assert t.decimal(2.0, 0) == "2"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_systems_usual_refusals_are_said_in_the_players_words(lang: str) -> None:
+    """Permission, a full or read-only disk, a missing folder: in the player's language,
+    whatever the system's locale; anything rarer in the system's own words."""
+    t = Translator(lang)
+    said = {
+        os_error_text(PermissionError(errno.EACCES, "Permission denied"), lang),
+        os_error_text(OSError(errno.ENOSPC, "No space left on device"), lang),
+        os_error_text(OSError(errno.EROFS, "Read-only file system"), lang),
+        os_error_text(FileNotFoundError(errno.ENOENT, "No such file or directory"), lang),
+        os_error_text(NotADirectoryError(errno.ENOTDIR, "Not a directory"), lang),
+    }
+    assert said == {
+        t(f"game.os_error.{key}")
+        for key in ("denied", "no_space", "read_only", "not_found", "not_a_folder")
+    }
+    assert os_error_text(OSError(errno.EPERM, "Operation not permitted"), lang) == t(
+        "game.os_error.denied"
+    )
+    assert os_error_text(OSError(errno.EIO, "Input/output error"), lang) == "Input/output error"
+    assert os_error_text(OSError("no errno at all"), lang) == "no errno at all"
+    # every reason has words of its own in every language
+    keys = [k for k in catalog("game", "en") if k.startswith("game.os_error.")]
+    assert len(keys) >= 7
+    assert len({t(k) for k in keys}) == len(keys)

@@ -497,8 +497,9 @@ def test_a_policy_plays_as_a_bot_in_tournaments_and_as_an_opponent() -> None:
     # NumPy integers and 0-d integer arrays, as learners hand them over, are indices
     for fine in (np.int64(legal), np.array(legal)):
         fine_bot = PolicyBot(lambda obs, fine=fine: fine, "fine")
-        assert fine_bot.act(state.view(state.current_seat), random.Random(1)) == (
-            state.legal_actions()[0]
+        assert (
+            fine_bot.act(state.view(state.current_seat), random.Random(1))
+            == (state.legal_actions()[0])
         )
 
 

@@ -1155,15 +1155,33 @@ def test_the_palettes_screenshot_is_saved_where_it_can_be_and_said_in_words(
             assert said.message == fr("tui.palette.screenshot_saved", path=str(picture))
             assert said.title == fr("tui.palette.screenshot")
 
+            # a Downloads folder that refuses it: the data folder takes it
+            keep = app.save_screenshot
+
+            def downloads_refuse(path: str) -> str:
+                if Path(path) == folder:
+                    raise PermissionError(13, "Permission denied")
+                return keep(path=path)
+
+            monkeypatch.setattr(app, "save_screenshot", downloads_refuse)
+            app.screenshot_command()
+            await until(pilot, lambda: len(app._notifications) == 2)
+            saved = list(app._notifications)[-1]
+            (picture,) = set((data_dir / "screenshots").glob("*.svg")) - {picture}
+            assert saved.message == fr("tui.palette.screenshot_saved", path=str(picture))
+
             def refused(**_: object) -> str:
-                raise PermissionError(13, "Permission non accordée")
+                raise PermissionError(13, "Permission denied")
 
             monkeypatch.setattr(app, "save_screenshot", refused)
             app.screenshot_command()
-            await until(pilot, lambda: len(app._notifications) == 2)
+            await until(pilot, lambda: len(app._notifications) == 3)
             failed = list(app._notifications)[-1]
+            # why, in the player's words (the system's are English here)
             assert failed.message == fr(
-                "tui.palette.screenshot_failed", folder=str(where), reason="Permission non accordée"
+                "tui.palette.screenshot_failed",
+                folder=str(data_dir / "screenshots"),
+                reason="permission refusée",
             )
             assert failed.severity == "error"
 

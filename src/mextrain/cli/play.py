@@ -21,6 +21,7 @@ from mextrain.i18n import (
     bot_error_text,
     detect_language,
     normalise_language,
+    os_error_text,
     rules_error_text,
     terminal_safe,
 )
@@ -209,7 +210,7 @@ def play(
             if isinstance(err, NoRoundError):
                 return t("tui.cli.no_round")
             if isinstance(err, OSError):
-                detail = err.strerror or type(err).__name__
+                detail = os_error_text(err, t.lang)
                 return t("tui.cli.unreadable", detail=terminal_safe(detail))
             return terminal_safe(str(err))
 
@@ -307,7 +308,7 @@ def _ready_to_play(t: Translator) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        reason = terminal_safe(err.strerror or str(err))
+        reason = terminal_safe(os_error_text(err, t.lang))
         raise click.ClickException(
             t("tui.cli.cannot_save", path=terminal_safe(str(folder)), reason=reason)
         ) from None

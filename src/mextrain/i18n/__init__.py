@@ -13,6 +13,7 @@ with the same placeholders.
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import os
@@ -270,6 +271,35 @@ def bot_error_text(err: ValueError, lang: str | None = None) -> str:
     if not isinstance(code, str) or not isinstance(params, dict) or not t.has(key):
         return str(err)
     return t(key, **params)
+
+
+#: the operating system's errors people meet saving and reading games, by errno: the key
+#: of their words (``game.os_error.KEY``)
+_OS_ERRORS: Final = {
+    number: key
+    for name, key in (
+        ("EACCES", "denied"),
+        ("EPERM", "denied"),
+        ("ENOSPC", "no_space"),
+        ("EDQUOT", "no_space"),  # (a quota: full for this user)
+        ("EROFS", "read_only"),
+        ("ENOENT", "not_found"),
+        ("ENOTDIR", "not_a_folder"),
+        ("EISDIR", "is_a_folder"),
+        ("ENAMETOOLONG", "too_long"),
+    )
+    if (number := getattr(errno, name, None)) is not None  # (not every system has each)
+}
+
+
+def os_error_text(err: OSError, lang: str | None = None) -> str:
+    """Why the system refused a file, in the player's language for the usual reasons
+    (permission, a full or read-only disk, a missing folder); else the system's own
+    words (``strerror``, which follow its locale)."""
+    key = _OS_ERRORS.get(err.errno) if err.errno is not None else None
+    if key is not None:
+        return Translator(lang)(f"game.os_error.{key}")
+    return err.strerror or str(err) or type(err).__name__
 
 
 def rules_error_text(err: RulesError, lang: str | None = None) -> str:

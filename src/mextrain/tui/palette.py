@@ -16,10 +16,10 @@ from textual.command import CommandPalette
 from textual.screen import Screen
 from textual.theme import ThemeProvider
 
-from mextrain.i18n import Translator
+from mextrain.i18n import Translator, os_error_text
 from mextrain.store import data_dir
 
-__all__ = ["PaletteInWords", "screenshot_folder"]
+__all__ = ["PaletteInWords", "screenshot_folders"]
 
 #: Textual's commands, told by their help text (two share the title "Keys"), and our key
 #: for each (None: left out)
@@ -34,13 +34,14 @@ _COMMANDS: dict[str, str | None] = {
 }
 
 
-def screenshot_folder() -> Path:
-    """Where a screenshot goes: the user's Downloads folder if there is one (as Textual
-    would), else ``screenshots`` in mextrain's data folder."""
+def screenshot_folders() -> list[Path]:
+    """Where a screenshot may go, in order: the user's Downloads folder if there is one
+    (as Textual would), then ``screenshots`` in mextrain's data folder."""
     import platformdirs
 
     downloads = Path(platformdirs.user_downloads_dir())
-    return downloads if downloads.is_dir() else data_dir() / "screenshots"
+    fallback = data_dir() / "screenshots"
+    return [downloads, fallback] if downloads.is_dir() else [fallback]
 
 
 class PaletteInWords(App[None]):
@@ -77,18 +78,24 @@ class PaletteInWords(App[None]):
         self.set_timer(0.1, self.save_screenshot_in_words)
 
     def save_screenshot_in_words(self) -> None:
+        """Saved in the first folder that takes it (a Downloads folder that refuses it, the
+        data folder then); if none does, why the last one refused, in words."""
         t = self.words()
-        folder = screenshot_folder()
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            saved = self.save_screenshot(path=str(folder))
-        except OSError as err:
-            reason = err.strerror or type(err).__name__
-            said = t("tui.palette.screenshot_failed", folder=str(folder), reason=reason)
-            self.notify(said, title=t("tui.palette.screenshot"), severity="error", markup=False)
+        folders = screenshot_folders()
+        for folder in folders:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                saved = self.save_screenshot(path=str(folder))
+            except OSError as err:
+                if folder != folders[-1]:
+                    continue
+                reason = os_error_text(err, t.lang)
+                said = t("tui.palette.screenshot_failed", folder=str(folder), reason=reason)
+                self.notify(said, title=t("tui.palette.screenshot"), severity="error", markup=False)
+                return
+            said = t("tui.palette.screenshot_saved", path=saved)
+            self.notify(said, title=t("tui.palette.screenshot"), markup=False)
             return
-        said = t("tui.palette.screenshot_saved", path=saved)
-        self.notify(said, title=t("tui.palette.screenshot"), markup=False)
 
     def action_command_palette(self) -> None:
         if self.use_command_palette and not CommandPalette.is_open(cast("App[object]", self)):
