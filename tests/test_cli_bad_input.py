@@ -111,7 +111,7 @@ def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
         ('{"preset":"nosuch"}', "unknown preset"),
         ('{"preset":"classic","bogus":1}', "bogus: unknown option"),
         ('{"preset":"classic","draw_until_playable":"maybe"}', "draw_until_playable"),
-        ("[1]", "must be a preset name or a JSON object"),
+        ("[1]", "must be a preset name (classic, relaxed, cardinal) or an object with"),
         # (a preset's name in JSON is a name: '"classic"' is played, '"nosuch"' unknown)
         ('"nosuch"', 'unknown preset "nosuch"'),
         ("1", 'unknown preset "1"'),
@@ -407,7 +407,7 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--option", "bogus=1"), "bogus: unknown option"),
         (("--option", "draw_until_playable=maybe"), "must be true or false"),
         (("--option", "noequals"), "is not NAME=VALUE"),
-        (("--rules", "[1]"), "must name rules (classic, relaxed, cardinal) or be a JSON object"),
+        (("--rules", "[1]"), "must be a preset name (classic, relaxed, cardinal) or an object"),
         (("--option", "=1"), "'=1' is not NAME=VALUE"),  # (no name: not "unknown option")
         (("--seats", "greedy,nosuch"), "unknown bot 'nosuch'"),
         (("--seats", "ismcts:iterations=-5,greedy"), "iterations must be from 1 to 1,000,000"),

@@ -19,7 +19,7 @@ CODES = frozenset(re.findall(r'code="(\w+)"', SOURCE.read_text()))
 # one way to meet each fault (code, option at fault, how)
 CASES: list[tuple[str, str, Callable[[], object]]] = [
     ("unknown_preset", "preset", lambda: Rules.from_spec("nosuch")),
-    ("not_rules", "rules", lambda: Rules.from_spec(5)),  # type: ignore[arg-type]
+    ("not_rules", "rules", lambda: Rules.from_spec(5)),
     ("no_preset", "preset", lambda: Rules.from_spec({})),
     ("preset_not_name", "preset", lambda: Rules.from_spec({"preset": 3})),
     ("unknown_option", "bogus", lambda: Rules.preset("classic", bogus=1)),

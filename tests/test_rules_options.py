@@ -182,7 +182,7 @@ def test_invalid_options_name_the_option(spec: dict[str, Any], options: set[str]
 
 def test_rules_spec_must_be_a_name_or_an_object() -> None:
     with pytest.raises(RulesError) as info:
-        Rules.from_spec(12)  # type: ignore[arg-type]
+        Rules.from_spec(12)
     assert info.value.option == "rules"
 
 

@@ -25,7 +25,7 @@ from mextrain.i18n import (
     rules_error_text,
     terminal_safe,
 )
-from mextrain.rules import PRESET_NAMES, Rules, RulesError
+from mextrain.rules import Rules, RulesError
 
 from ._common import FiniteFloat
 
@@ -52,15 +52,13 @@ def _rules(text: str, t: Translator) -> Rules:
             raise click.BadParameter(
                 t("tui.cli.not_json", reason=err.msg), param_hint="--rules"
             ) from None
-        if not isinstance(spec, dict | str):
-            choices = ", ".join(PRESET_NAMES)
-            raise click.BadParameter(
-                t("tui.cli.rules_shape", choices=choices), param_hint="--rules"
-            )
     try:
-        return Rules.from_spec(spec)  # type: ignore[arg-type]
+        return Rules.from_spec(spec)
     except RulesError as err:
-        raise click.BadParameter(rules_error_text(err, t.lang), param_hint="--rules") from None
+        text = rules_error_text(err, t.lang)
+        if err.option == "rules":  # (the whole of --rules: not "--rules: rules: ...")
+            text = t(f"game.rules_error.{err.code}", **err.params)
+        raise click.BadParameter(text, param_hint="--rules") from None
 
 
 def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:

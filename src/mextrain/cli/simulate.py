@@ -30,9 +30,15 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
         spec = json.loads(text)
     except json.JSONDecodeError as err:
         raise click.BadParameter(f"not a JSON object: {err}", param_hint="--rules") from None
-    if not isinstance(spec, dict | str):  # ('"classic"': a preset's name in JSON)
-        raise click.BadParameter("must be a preset name or a JSON object", param_hint="--rules")
-    return spec
+    if isinstance(spec, dict | str):  # ('"classic"': a preset's name in JSON)
+        return spec
+    from mextrain.rules import Rules, RulesError
+
+    try:
+        Rules.from_spec(spec)  # (it says what rules may be, as everywhere)
+    except RulesError as err:
+        raise click.BadParameter(err.message, param_hint="--rules") from None
+    raise AssertionError(f"rules read from {spec!r}")  # (from_spec refuses it)
 
 
 def _errors_as_json(command: Callable[..., None]) -> Callable[..., None]:

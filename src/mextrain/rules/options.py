@@ -115,13 +115,18 @@ class Rules:
         return PRESETS[name].with_options(**overrides)
 
     @classmethod
-    def from_spec(cls, spec: str | Mapping[str, Any]) -> Rules:
-        """Read the ``rules`` field of a record: a preset name or ``{"preset": NAME, ...}``."""
+    def from_spec(cls, spec: object) -> Rules:
+        """Read the ``rules`` field of a record: a preset name or ``{"preset": NAME, ...}``;
+        anything else is a `RulesError` saying so (``not_rules``)."""
         if isinstance(spec, str):
             return cls.preset(spec)
         if not isinstance(spec, Mapping):
+            choices = ", ".join(PRESET_NAMES)
             raise RulesError(
-                "rules", "must be a preset name or an object with a 'preset'", code="not_rules"
+                "rules",
+                f"must be a preset name ({choices}) or an object with a 'preset'",
+                code="not_rules",
+                choices=choices,
             )
         if "preset" not in spec:
             raise RulesError("preset", "the rules object needs a 'preset' name", code="no_preset")
