@@ -211,3 +211,74 @@ def test_bot_parameters_stay_with_their_entry() -> None:
         "planner:endgame=3,extra_cost=4",
         "greedy:random_ties=true",
     ]
+
+
+def _children(pid: int) -> set[int]:
+    """The processes ``pid`` started (Linux's /proc)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(c) for c in (task / "children").read_text().split())
+    return found
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie waiting to be reaped is not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads Linux's /proc")
+def test_sigterm_stops_the_workers_too_and_keeps_the_finished_records(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM) killed the command alone and its workers played on; it stops the
+    run as Ctrl-C does: the workers end with it, the finished games' records stay, and the
+    exit status is the shell's for SIGTERM (143)."""
+    import contextlib
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "recs"
+    args = [*BASE, "--games", "3000", "--jobs", "2", "--records", str(out)]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mextrain", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    workers: set[int] = set()
+    left: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not (out.is_dir() and any(out.glob("game-*.json"))):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game finished in two minutes"
+            time.sleep(0.1)
+        workers = _children(proc.pid)
+        assert len({w for w in workers if _running(w)}) >= 2  # the pool's workers
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        deadline = time.monotonic() + 10  # (a moment for any worker to end)
+        while any(_running(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for worker in workers:  # (none is left playing, even when the test fails)
+            if _running(worker):
+                left.append(worker)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(worker, signal.SIGKILL)
+        _, err = proc.communicate()
+    assert not left, "workers left playing"
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err
+    saved = len(list(out.glob("game-*.json")))
+    assert 0 < saved < 3000
+    assert f"terminated ({saved} finished game" in err

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import signal
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -195,23 +198,27 @@ def simulate(
         bar.__enter__()
         progress = bar.update
     try:
-        report = run(
-            game_rules,
-            players,
-            entries,
-            games,
-            seed,
-            rounds=rounds,
-            jobs=jobs,
-            backend=backend,
-            address=address,
-            records=records_dir,
-            progress=progress,
-        )
-    except KeyboardInterrupt:
+        with _terminate_as_interrupt():
+            report = run(
+                game_rules,
+                players,
+                entries,
+                games,
+                seed,
+                rounds=rounds,
+                jobs=jobs,
+                backend=backend,
+                address=address,
+                records=records_dir,
+                progress=progress,
+            )
+    except KeyboardInterrupt as err:
         if bar is not None:
             bar.__exit__(None, None, None)
             bar = None
+        if isinstance(err, _Terminated):
+            click.echo(f"terminated{_saved(records_dir)}", err=True)
+            sys.exit(128 + signal.SIGTERM)  # the shell's status for a SIGTERM
         click.echo(f"interrupted{_saved(records_dir)}", err=True)
         sys.exit(130)  # the shell's status for Ctrl-C: not a refused job's 1
     except (SimulationError, BotSpecError, RulesError) as err:
@@ -229,6 +236,29 @@ def simulate(
         click.echo(report.to_text())
         if records_dir is not None:
             click.echo(f"records: {games} games saved in {records_dir}")
+
+
+class _Terminated(KeyboardInterrupt):
+    """A SIGTERM (``kill``, a job scheduler, a container stopping), stopping the run as
+    Ctrl-C does: the workers ended with it, the finished games' records kept."""
+
+
+@contextlib.contextmanager
+def _terminate_as_interrupt() -> Iterator[None]:
+    """While the games play, SIGTERM stops them as Ctrl-C does (by default it killed this
+    process alone, and the worker processes played on without it)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # (signals reach the main thread only)
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _saved(records_dir: Path | None) -> str:
