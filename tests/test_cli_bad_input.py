@@ -195,6 +195,12 @@ def test_simulate_interrupted_says_what_it_saved_and_exits_130(
     assert result.exit_code == 130
     assert f"interrupted (no record saved in {never})" in result.stderr
     assert not never.exists()
+    # with --json, still one object on standard output
+    result = sim("--records", str(never), "--json")
+    assert result.exit_code == 130
+    assert json.loads(result.stdout) == {
+        "error": {"reason": f"interrupted (no record saved in {never})"}
+    }
 
 
 def test_simulate_failure_leaves_records_dir_intact(tmp_path: Path) -> None:
@@ -836,3 +842,63 @@ def test_stats_json_stays_json_with_a_folder_name_that_is_not_utf8(tmp_path: Pat
     assert result.exit_code == 0, result.output
     doc = json.loads(result.output)  # valid JSON: the odd byte as the escape \udcff
     assert doc["folder"].endswith("bad\udcffdir")
+
+
+SIM = ("simulate", "--players", "2", "--bots", "greedy,random", "--seed", "1")
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "reason"),
+    [
+        ((*SIM, "--games", "0"), "--games", "0 is not in the range x>=1"),
+        ((*SIM, "--games", "x"), "--games", "'x' is not a valid integer range"),
+        (("simulate", "--players", "2", "--games", "2", "--seed", "1"), "--bots", "--bots"),
+        ((*SIM, "--games", "2", "--nope"), "--nope", "No such option"),
+        ((*SIM, "--games", "2", "--backend", "mpi"), "--backend", "'mpi' is not one of"),
+        (("analyze", str(COMPLETE), "--round", "x", "--action", "0"), "--round", "'x'"),
+        (("analyze", str(COMPLETE), "--action", "0"), "--round", "Missing option"),
+        (("replay",), "FILE", "Missing argument 'FILE'"),
+        (("solve", "--start", "x"), "--start", "'x'"),
+        (("solve", "-s", "1", "--max-pip", "99"), "--max-pip", "99 is not in the range"),
+        (("stats", "--nosuch"), "--nosuch", "No such option"),
+    ],
+)
+def test_with_json_a_command_line_that_cannot_be_read_is_one_object_too(
+    args: tuple[str, ...], option: str, reason: str
+) -> None:
+    """``--json`` promises one JSON object: a command line click cannot read (a number
+    that is not one, or out of range, an unknown or missing option) is one too, on
+    standard output with click's status 2 -- not usage text for a person."""
+    result = invoke(*args, "--json")
+    assert result.exit_code == 2, result.output
+    (line,) = result.stdout.splitlines()
+    error = json.loads(line)["error"]
+    assert error["option"] == option
+    assert reason in error["reason"]
+    # without --json it is usage text for a person, as before
+    plain = invoke(*args)
+    assert plain.exit_code == 2
+    assert "Usage:" in plain.output
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "reason"),
+    [
+        (("solve", "-s", "1", "1-x"), 2, "'1-x' is not a tile"),
+        (("replay", str(COMPLETE), "--lang", "fr"), 2, "--lang sets the language of --watch"),
+        ((*SIM, "--games", "3"), 1, "must be a multiple of 2"),
+    ],
+)
+def test_with_json_the_commands_own_refusals_are_one_object(
+    args: tuple[str, ...], code: int, reason: str
+) -> None:
+    """A refusal the command itself makes (not click) is one object with --json too, in
+    every command that has it, with the status it has without."""
+    result = invoke(*args, "--json")
+    assert result.exit_code == code, result.output
+    (line,) = result.stdout.splitlines()
+    assert reason in json.loads(line)["error"]["reason"]
+    plain = invoke(*args)
+    assert plain.exit_code == code
+    assert reason in plain.output
+    assert not plain.stdout.lstrip().startswith("{")

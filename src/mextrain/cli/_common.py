@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import sys
 from typing import Any
@@ -10,7 +11,7 @@ import click
 
 from mextrain.i18n import terminal_safe
 
-__all__ = ["FiniteFloat", "has_terminal", "terminal_safe"]
+__all__ = ["FiniteFloat", "JsonCommand", "error_json", "has_terminal", "terminal_safe"]
 
 
 class FiniteFloat(click.FloatRange):
@@ -31,3 +32,55 @@ def has_terminal() -> bool:
     """Whether keys come from a terminal and the screen goes to one (the full-screen
     commands need both)."""
     return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def error_json(err: click.ClickException) -> dict[str, Any]:
+    """A refusal as ``--json`` prints it: ``{"error": {"option": ..., "reason": ...}}``,
+    the option it is about where there is one."""
+    reason = err.message
+    option = None
+    if isinstance(err, click.BadParameter):
+        if isinstance(err.param_hint, str):
+            option = err.param_hint
+        elif isinstance(err.param, click.Argument):
+            option = err.param.human_readable_name  # ("FILE")
+        elif err.param is not None and err.param.opts:
+            option = max(err.param.opts, key=len)  # ("--games", not "-g")
+        if isinstance(err, click.MissingParameter) and not reason:
+            reason = err.format_message()  # ("Missing option '--bots'.")
+    elif isinstance(err, click.NoSuchOption):
+        option = err.option_name
+    error: dict[str, str] = {"reason": reason}
+    return {"error": {"option": option, **error} if option else error}
+
+
+class JsonCommand(click.Command):
+    """A command with ``--json`` (``as_json``): given it, every refusal is one JSON object
+    on standard output (`error_json`) with the usual exit status -- a command line that
+    cannot be read (``--games x``, ``--games 0``, an unknown or missing option; status 2)
+    and the command's own refusals alike -- not text for a person."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            if not ctx.params.get("as_json"):
+                raise
+            click.echo(json.dumps(error_json(err)))
+            sys.exit(err.exit_code)
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        wants_json = "--json" in args
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as err:
+            if not wants_json:
+                raise
+            click.echo(json.dumps(error_json(err)))
+            sys.exit(err.exit_code)

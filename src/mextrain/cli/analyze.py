@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ._common import FiniteFloat, terminal_safe
+from ._common import FiniteFloat, JsonCommand, terminal_safe
 
 # the search's budgets (mextrain.search.ismcts, checked by a test; not imported here, so
 # that the command line starts without loading the search)
@@ -26,7 +26,7 @@ MAX_TIME_MS = 3_600_000
 __all__ = ["analyze"]
 
 
-@click.command()
+@click.command(cls=JsonCommand)
 @click.argument("record", type=click.Path(allow_dash=True))
 @click.option("--round", "round_index", type=int, required=True, help="Round, from 0.")
 @click.option(

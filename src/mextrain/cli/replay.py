@@ -22,11 +22,11 @@ from mextrain.records import (
     replay_record,
 )
 
+from ._common import JsonCommand, terminal_safe
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
-from ._common import terminal_safe
 
 
-@click.command()
+@click.command(cls=JsonCommand)
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
 @click.option(

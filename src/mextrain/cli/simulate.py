@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import json
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import click
+
+from ._common import JsonCommand
 
 __all__ = ["simulate"]
 
@@ -44,27 +45,7 @@ def _rules_spec(text: str) -> str | dict[str, Any]:
     raise AssertionError(f"rules read from {spec!r}")  # (from_spec refuses it)
 
 
-def _errors_as_json(command: Callable[..., None]) -> Callable[..., None]:
-    """With ``--json`` a refused job is one object too (with the option it is about, if
-    one), on standard output, with the same exit status."""
-
-    @functools.wraps(command)
-    def run(**params: Any) -> None:
-        try:
-            command(**params)
-        except click.ClickException as err:
-            if not params.get("as_json"):
-                raise
-            error: dict[str, str] = {"reason": err.message}
-            if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
-                error = {"option": err.param_hint, **error}
-            click.echo(json.dumps({"error": error}))
-            sys.exit(err.exit_code)
-
-    return run
-
-
-@click.command()
+@click.command(cls=JsonCommand)
 @click.option(
     "--rules",
     "rules_text",
@@ -117,7 +98,6 @@ def _errors_as_json(command: Callable[..., None]) -> Callable[..., None]:
     ),
 )
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
-@_errors_as_json
 def simulate(
     rules_text: str,
     players: int,
@@ -216,11 +196,18 @@ def simulate(
         if bar is not None:
             bar.__exit__(None, None, None)
             bar = None
-        if isinstance(err, _Terminated):
-            click.echo(f"terminated{_saved(records_dir)}", err=True)
-            sys.exit(128 + signal.SIGTERM)  # the shell's status for a SIGTERM
-        click.echo(f"interrupted{_saved(records_dir)}", err=True)
-        sys.exit(130)  # the shell's status for Ctrl-C: not a refused job's 1
+        # the shell's status for a SIGTERM or a Ctrl-C: not a refused job's 1
+        stopped, status = (
+            ("terminated", 128 + signal.SIGTERM)
+            if isinstance(err, _Terminated)
+            else ("interrupted", 130)
+        )
+        said = f"{stopped}{_saved(records_dir)}"
+        if as_json:  # (still one object on standard output)
+            click.echo(json.dumps({"error": {"reason": said}}))
+        else:
+            click.echo(said, err=True)
+        sys.exit(status)
     except (SimulationError, BotSpecError, RulesError) as err:
         raise click.ClickException(f"{err}{_saved(records_dir)}") from None
     except OSError as err:  # e.g. the disk filled up, or the directory became unwritable

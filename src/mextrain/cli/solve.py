@@ -10,6 +10,8 @@ from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_lang
 from mextrain.planner import PlanError, plan
 from mextrain.rules import Tile, TileFormatError, parse_tile
 
+from ._common import JsonCommand
+
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
     tiles: list[Tile] = []
@@ -28,7 +30,7 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Til
     return tiles
 
 
-@click.command()
+@click.command(cls=JsonCommand)
 @click.option(
     "--start",
     "-s",

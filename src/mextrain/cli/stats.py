@@ -14,10 +14,10 @@ import click
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 
-from ._common import terminal_safe
+from ._common import JsonCommand, terminal_safe
 
 
-@click.command()
+@click.command(cls=JsonCommand)
 @click.option(
     "--dir",
     "folder",
