@@ -179,6 +179,56 @@ def test_the_observation_holds_the_open_doubles_order_and_who_played_them() -> N
     assert seen > 20  # positions with two or more open doubles were met
 
 
+@pytest.mark.parametrize(
+    ("options", "ambiguous"),
+    [
+        ({"no_going_out_on_double": True}, True),
+        ({"no_going_out_on_double": True, "draw_until_playable": True}, True),
+        ({}, False),
+    ],
+)
+def test_the_observation_says_which_tile_was_just_drawn(
+    options: dict[str, object], ambiguous: bool
+) -> None:
+    """Right after a draw only the drawn tile may be played, and the hand alone does not
+    say which it is: under no_going_out_on_double a seat holding only a double it may not
+    go out on draws, and the double still fits. The observation says which (to the seat
+    alone), so equal observations have equal legal moves."""
+    rules = Rules.preset("classic", max_pip=6, hand_size={3: 4}, **options)
+    observations = ObservationCodec(rules, 3)
+    drawn_seen = 0
+    other_tiles_fit = 0  # positions where another tile in hand fits too
+    for seed in range(300):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 3, 0, rng)
+        while state.ended is None:
+            seat = state.current_seat
+            obs = observations.encode_state(state, seat)
+            assert np.array_equal(obs, observations.encode(state.view(seat)))
+            drawn = obs[observations.block("drawn")]
+            plays = [a for a in state.legal_actions() if a.kind == "play"]
+            if state.drawn >= 0 and plays:  # (a double played since lifts it)
+                drawn_seen += 1
+                assert drawn.sum() == 1
+                (tile,) = {a.tile for a in plays}
+                assert observations.ts.tiles[int(np.flatnonzero(drawn)[0])] == tile
+                # another tile in hand fits the seat's own train, free of open doubles:
+                # it would be a play, but for the draw
+                own_end = state.ends[seat]
+                held = [t for t in state.view(seat).hand if t != tile]
+                if not state.open_doubles and any(own_end in t for t in held):
+                    other_tiles_fit += 1
+            else:
+                assert drawn.sum() == 0
+            for other in range(3):  # the others do not see it
+                if other != seat:
+                    hidden = observations.encode_state(state, other)
+                    assert not hidden[observations.block("drawn")].any()
+            state.apply(rng.choice(state.legal_actions()))
+    assert drawn_seen > 50
+    assert (other_tiles_fit > 0) == ambiguous
+
+
 def test_observation_blocks_cover_the_vector() -> None:
     codec = ObservationCodec(Rules.preset("cardinal"), 5)
     assert sum(length for _, length in codec.blocks) == codec.size

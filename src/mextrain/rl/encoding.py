@@ -90,6 +90,27 @@ class ActionCodec:
         return out
 
 
+def _playable_drawn(view: SeatView) -> int | None:
+    """The id of the tile ``view``'s seat has just drawn, if it is to move and may play it
+    now: right after a draw only that tile may be played, so it is every play's tile (a
+    play since, a double's, lifts that: its follow-up may be any tile)."""
+    if not view.history or view.history[-1] != (view.seat, DRAW):
+        return None
+    for action in view.legal_actions:  # (empty unless the seat is to move)
+        if action.tile is not None:
+            return tile_set(view.rules.max_pip).ids[action.tile]
+    return None
+
+
+def _playable_drawn_of_state(state: RoundState, seat: int) -> int | None:
+    """`_playable_drawn` of ``state.view(seat)``, off the state."""
+    if state.drawn < 0 or seat != state.current_seat or state.ended is not None:
+        return None
+    if any(action.kind == "play" for action in state.legal_actions()):
+        return state.drawn
+    return None
+
+
 class ObservationCodec:
     """One seat's view as a vector of numbers in [0, 1] (``float32``), seat-relative.
 
@@ -121,6 +142,10 @@ class ObservationCodec:
             ("to_move", players),  # the relative seat to move (one-hot; none: round over)
             ("starter", players),  # the relative seat that started the round (one-hot)
             ("drew", 1),  # the seat to move has drawn this turn
+            # the tile it drew, to the seat itself, when it may be played now (then it is the
+            # only tile that may be: the hand alone does not say which, as when a double
+            # it may not go out on stays in hand under no_going_out_on_double)
+            ("drawn", tiles),
             ("owes_follow_up", 1),  # the seat to move owes a double's follow-up
             ("turn_plays", 1),  # tiles the seat to move has played this turn, / tiles in set
             ("own_played", 1),  # ... one of them on its own train (a pass raises no marker)
@@ -162,6 +187,7 @@ class ObservationCodec:
             view.engine,
             None if view.ended is not None else view.current_seat,
             view.drew,
+            _playable_drawn(view),
             view.owes_follow_up,
             view.turn_state(),
             view.starter,
@@ -190,6 +216,7 @@ class ObservationCodec:
             state.engine,
             None if state.ended is not None else state.current_seat,
             state.drew,
+            _playable_drawn_of_state(state, seat),
             state.owe,
             state.turn_state(),
             state.starter,
@@ -209,6 +236,7 @@ class ObservationCodec:
         engine: int,
         to_move: int | None,
         drew: bool,
+        drawn: int | None,
         owes_follow_up: bool,
         turn: TurnState,
         starter: int,
@@ -256,6 +284,8 @@ class ObservationCodec:
             ones.append(off["to_move"] + rel(to_move))
             if drew:
                 ones.append(off["drew"])
+            if drawn is not None:
+                ones.append(off["drawn"] + drawn)
             if owes_follow_up:
                 ones.append(off["owes_follow_up"])
             if turn.plays:
