@@ -483,6 +483,40 @@ def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_aga
         aec.step(None)
 
 
+def test_max_steps_truncates_a_pettingzoo_episode_for_every_agent() -> None:
+    """Agents that ignore the mask are refused for ever without a limit: ``max_steps``
+    truncates the episode for all of them, refused steps counted."""
+    game = env(players=3, max_steps=7)
+    game.reset(seed=1)
+    steps = 0
+    returns: dict[str, float] = {}
+    for i, agent in enumerate(game.agent_iter()):
+        assert i < 100, "the episode never ended"
+        obs, reward, termination, truncation, _ = game.last()
+        returns[agent] = returns.get(agent, 0.0) + float(reward)
+        if termination or truncation:
+            assert truncation
+            assert not termination
+            game.step(None)
+            continue
+        steps += 1
+        game.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))  # always refused
+    assert steps == 7
+    assert sum(returns.values()) == -7.0  # each refusal's penalty, and nothing else
+    assert not game.agents  # every agent was let go
+    # a limit the game stays under changes nothing; a limit that is not one is refused
+    full = raw_env(players=2, max_steps=10_000)
+    full.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _agent in full.agent_iter():
+        obs, _, termination, truncation, _ = full.last()
+        assert not truncation
+        full.step(None if termination else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for bad in (0, -1, 2.5, True, "10"):
+        with pytest.raises(ValueError, match="max_steps"):
+            raw_env(players=2, max_steps=bad)
+
+
 def test_a_refused_action_under_raise_keeps_the_reward_waiting_for_the_agent() -> None:
     aec = raw_env(players=2, rounds=2, illegal="raise")
     aec.reset(seed=0)

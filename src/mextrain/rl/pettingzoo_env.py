@@ -33,7 +33,9 @@ __all__ = ["MexicanTrainAECEnv", "env", "raw_env"]
 class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[misc]
     """Every seat of a Mexican Train game as an agent. ``rounds`` (None: the whole match),
     ``reward`` and ``illegal`` / ``illegal_reward`` as in `MexicanTrainEnv`; an illegal
-    action changes nothing and the same agent moves again."""
+    action changes nothing and the same agent moves again. ``max_steps`` (None: no limit)
+    truncates the episode for every agent after that many steps, refused ones included:
+    agents that ignore the mask could otherwise be refused for ever."""
 
     metadata = {  # noqa: RUF012 - PettingZoo reads this attribute
         "name": "mextrain_v0",
@@ -51,9 +53,16 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        max_steps: int | None = None,
     ) -> None:
         super().__init__()
         check_modes(illegal, render_mode)
+        if max_steps is not None and (
+            isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
+        ):
+            raise ValueError(f"max_steps must be a whole number from 1, or None, not {max_steps!r}")
+        self.max_steps = max_steps
+        self.steps = 0
         self.game = Game(episode_rules(rules, rounds), players, reward)
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -81,6 +90,7 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
+        self.steps = 0
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.to_move]
         self._refresh_infos()
@@ -115,6 +125,9 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
                 self.terminations = dict.fromkeys(self.agents, True)
             else:
                 self.agent_selection = self.possible_agents[self.game.to_move]
+        self.steps += 1
+        if self.max_steps is not None and self.steps >= self.max_steps and not self.game.over:
+            self.truncations = dict.fromkeys(self.agents, True)
         self._refresh_infos()
         if refused is not None:
             self.infos[agent]["illegal"] = str(refused)
