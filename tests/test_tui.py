@@ -1641,6 +1641,28 @@ async def start_screen_settled(pilot: Pilot[None], app: PlayApp) -> StartScreen:
     return screen
 
 
+def test_a_long_name_reads_from_its_start_once_its_box_is_left() -> None:
+    """A 24-character name in its narrower box showed its end after the focus left it."""
+
+    async def scenario() -> None:
+        app = PlayApp(setup=None, lang="en", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            box = screen.query_one("#name-0", Input)
+            box.focus()
+            box.value = ""
+            await pilot.press(*"Abcdefghijklmnopqrstuvwx")
+            await pilot.pause()
+            assert box.value == "Abcdefghijklmnopqrstuvwx"
+            assert box.scroll_offset.x > 0  # (the box is narrower than the name)
+            screen.query_one("#go", Button).focus()
+            await pilot.pause()
+            assert box.scroll_offset.x == 0
+            assert box.value == "Abcdefghijklmnopqrstuvwx"
+
+    run(scenario)
+
+
 def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
     setup = setup_of(("human", "medium", "hard"), rounds=2)
 

@@ -324,6 +324,12 @@ class StartScreen(Screen[GameSetup | GameSession]):
         keys = "tui.start.keys" if self.saved is None else "tui.start.keys_saved"
         yield Static(escape(t(keys)), id="start-keys")
 
+    def on_input_blurred(self, event: Input.Blurred) -> None:
+        """A name longer than its box reads from its start once the box is left (it showed
+        its end, where typing had left it)."""
+        event.input.cursor_position = 0
+        event.input.scroll_to(x=0, animate=False)
+
     def on_select_changed(self, event: Select.Changed) -> None:
         sid = event.select.id or ""
         value = event.value
