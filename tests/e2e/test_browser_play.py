@@ -372,6 +372,35 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
     assert page_fills[6] == "su Ilaria"
 
 
+def test_the_trains_a_tile_may_go_on_come_out_from_under_the_hand(
+    server: str, page: object
+) -> None:
+    """How far the page scrolls to show the targets above the pinned hand (its top at 600
+    here): all of them when they fit; when they cannot, as many as can from the topmost;
+    with the topmost at the top already, the nearest one under the hand (it scrolled not at
+    all, and the trains under the hand stayed hidden)."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+
+    def box(top: float, bottom: float) -> dict[str, float]:
+        return {"top": top, "bottom": bottom}
+
+    cases = [
+        ([box(100, 200), box(300, 400)], 0),  # all above the hand: no scrolling
+        ([box(100, 200), box(550, 650)], 58),  # the lowest brought above it, with 8 to spare
+        ([box(100, 200), box(700, 800)], 92),  # they cannot all fit: the topmost to the top
+        ([box(4, 100), box(650, 750), box(900, 1000)], 158),  # topmost at the top: the next
+        ([box(-50, 50), box(620, 700)], 108),  # (one out at the top already)
+    ]
+    page.goto(server)
+    seen = page.evaluate(
+        "cases => import('/static/reveal.js').then(m => cases.map(c => m.revealBy(c, 600)))",
+        [c for c, _ in cases],
+    )
+    assert seen == [want for _, want in cases]
+
+
 def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(
     server: str, page: object
 ) -> None:

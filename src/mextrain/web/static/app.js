@@ -7,6 +7,7 @@ import { html } from "./html.js";
 import { Tile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
+import { revealTargets } from "./reveal.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -263,30 +264,15 @@ function YourTables() {
 // The house rules the lobby offers, by RULES.md's names.
 const HOUSE = ["first_turn_run", "draw_until_playable", "no_going_out_on_double", "mexican_after_own_train"];
 
-// A table's rules in words: the preset, then any house rule on ("Classic · Draw until a
-// tile fits").
-// every option a table changes, in words where the page has them ("0-0 counts 50"), else
-// as a record writes it ("marker_rule=\"no_own_play\""): the lobby offers a few, the API
-// takes them all. The number of rounds is said apart; engines out of the usual order here.
-// The trains a chosen tile may go on, brought into sight: on a phone the hand is pinned
-// to the bottom of the screen, and with many seats it covers the last trains (the Mexican
-// train among them). The page scrolls them up above the hand, never the highest of them
-// out at the top.
-function revealTargets() {
-  const hand = document.querySelector(".hand-area");
-  const trains = [...document.querySelectorAll(".train.target")].map((tr) => tr.getBoundingClientRect());
-  if (!hand || !trains.length) return;
-  const limit = hand.getBoundingClientRect().top;
-  const low = Math.max(...trains.map((r) => r.bottom));
-  const high = Math.min(...trains.map((r) => r.top));
-  const by = Math.min(low - limit + 8, high - 8);
-  if (low > limit && by > 0) window.scrollBy({ top: by });
-}
-
 // "Winner: Ana", or "Winners: Ana, Ben" on a tie
 const winnersLine = (names) => t(names.length === 1 ? "web.winner_named" : "web.winners_list",
   { names: names.join(", ") });
 
+// A table's rules in words: the preset, then any house rule on ("Classic · Draw until a
+// tile fits"), then every other option the table changes, in words where the page has them
+// ("0-0 counts 50"), else as a record writes it ("marker_rule=\"no_own_play\""): the lobby
+// offers a few, the API takes them all. The number of rounds is said apart; engines out of
+// the usual order here.
 function rulesName(rules, players) {
   const spec = { ...(typeof rules === "string" ? { preset: rules } : rules || {}) };
   // the lobby's first-turn run is written as the option it sets (first_turn: "run")

@@ -1,0 +1,25 @@
+// The trains a chosen tile may go on, brought into sight: on a phone the hand is pinned to
+// the bottom of the screen, and with many seats it covers the last trains (the Mexican
+// train among them). The page scrolls them up above the hand, never the highest of them out
+// at the top while they all fit.
+
+// How far to scroll (pixels; 0: not at all) so that the boxes ``targets`` ({top, bottom},
+// as the screen has them) show above ``limit`` (the hand's top) with ``margin`` to spare.
+// All of them when they fit; when they cannot all fit, as many as can, from the topmost;
+// and when the topmost is at the top already, the nearest one still under the hand.
+export function revealBy(targets, limit, margin = 8) {
+  const hidden = targets.filter((r) => r.bottom > limit);
+  if (!hidden.length) return 0;
+  const all = Math.max(...targets.map((r) => r.bottom)) - limit + margin;
+  const room = Math.min(...targets.map((r) => r.top)) - margin;
+  if (room > 0) return Math.min(all, room);
+  return Math.max(0, Math.min(...hidden.map((r) => r.bottom)) - limit + margin);
+}
+
+export function revealTargets() {
+  const hand = document.querySelector(".hand-area");
+  const trains = [...document.querySelectorAll(".train.target")].map((tr) => tr.getBoundingClientRect());
+  if (!hand || !trains.length) return;
+  const by = revealBy(trains, hand.getBoundingClientRect().top);
+  if (by > 0) window.scrollBy({ top: by });
+}
