@@ -480,3 +480,18 @@ def test_draw_until_playable_keeps_drawing_for_a_drawn_doubles_follow_up() -> No
     ]:
         state.apply(action, seat)
     assert state.legal_actions() == [PASS]  # one draw a turn: a forced pass
+
+
+@pytest.mark.parametrize("index", [-1, 13, 99, True, 1.0])
+def test_a_round_is_dealt_only_at_an_index_the_rules_play(index: Any) -> None:
+    """``RoundState.new`` took -1 as the last round (the 0-0) and 13 failed deep inside
+    as an IndexError; both it and ``from_deal`` say which indices the rules play."""
+    rules = Rules.preset("classic")
+    with pytest.raises(DealError, match=r"13 rounds, indexed 0 to 12|whole number"):
+        RoundState.new(rules, 2, index, random.Random(1))
+    dealt = RoundState.new(rules, 2, 0, random.Random(1))
+    hands = [dealt.ts.tiles_of(mask) for mask in dealt.initial.hands]
+    bone = [dealt.ts.tiles[i] for i in dealt.initial.boneyard]
+    with pytest.raises(DealError, match=r"13 rounds, indexed 0 to 12|whole number"):
+        RoundState.from_deal(rules, 2, index, hands, bone, starter=0)
+    assert RoundState.new(rules, 2, 12, random.Random(1)).engine == 0

@@ -134,6 +134,19 @@ class ScoreParts(NamedTuple):
         return self.pips + self.double_blank + self.penalty
 
 
+def _check_round_index(rules: Rules, round_index: int) -> None:
+    """A round the rules play: ``round_index`` from 0 (a `DealError` otherwise; -1 dealt the
+    last round, and one past the end failed deep inside as an IndexError)."""
+    if isinstance(round_index, bool) or not isinstance(round_index, int):
+        raise DealError(f"a round index is a whole number, not {round_index!r}")
+    if not 0 <= round_index < rules.round_count:
+        last = rules.round_count - 1
+        raise DealError(
+            f"these rules have {rules.round_count} rounds, indexed 0 to {last}: "
+            f"there is no round index {round_index}"
+        )
+
+
 class RoundState:
     """The whole state of a round, hidden tiles included. Seats see it through `view`."""
 
@@ -230,6 +243,7 @@ class RoundState:
     ) -> RoundState:
         """Deal a round with ``rng``. Under ``rotate`` a missing ``starter`` is drawn by lot."""
         rules.check_players(players)
+        _check_round_index(rules, round_index)
         if rules.first_player == "rotate" and starter is None:
             starter = rng.randrange(players)
         hands, boneyard = _deal_ids(rules, players, round_index, rng)
@@ -251,10 +265,7 @@ class RoundState:
         holder of the engine starts, after the draw cycles if nobody holds it).
         """
         rules.check_players(players)
-        if not 0 <= round_index < rules.round_count:
-            raise DealError(
-                f"these rules have {rules.round_count} rounds; there is no round {round_index + 1}"
-            )
+        _check_round_index(rules, round_index)
         ts = tile_set(rules.max_pip)
         engine = rules.rounds[round_index]
         engine_id = ts.double_id[engine]
