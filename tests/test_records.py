@@ -118,6 +118,21 @@ def test_round_trip_full_games(preset: str, players: int, seed: int) -> None:
     check_round_trip(match)
 
 
+def test_the_writer_refuses_names_the_reader_would_refuse() -> None:
+    """A name that is not text a record can hold (a number, null, a lone surrogate) was
+    written without a word, and the file it made could not be read back."""
+    match = play_match(Rules.preset("classic", rounds=1), 2, seed=1)
+    for bad, words in (
+        (["Ana", 1], "players: must be a list of seat names"),
+        (["Ana", None], "players: must be a list of seat names"),
+        (["Ana", "\ud800"], r"players\[1\]: must be Unicode text"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            GameRecord.from_match(match, bad)  # type: ignore[arg-type]
+    written = GameRecord.from_match(match, ["Ana", "👨‍👩‍👧 Ben"]).to_json()
+    assert load_record(written).players == ("Ana", "👨‍👩‍👧 Ben")
+
+
 def test_from_match_writes_canonical_fields() -> None:
     rules = Rules.preset("relaxed", rounds=2, double_blank_points=25)
     match = play_match(rules, 3, seed=5)
@@ -444,6 +459,40 @@ def test_the_digit_limit_said_is_the_interpreters() -> None:
             load_record('{"version": ' + "9" * 1500 + "}")
     finally:
         sys.set_int_max_str_digits(before)
+
+
+@pytest.mark.parametrize("field", ["format", "engine"])
+def test_a_value_nested_just_shallow_enough_to_parse_is_refused_in_words(field: str) -> None:
+    """A value nested deep enough to pass the JSON parser but not the checks after it
+    escaped as a RecursionError (a traceback, exit 1): at every depth near the limit it
+    is a format error (exit 2) naming what is wrong."""
+    base = fixture("double6_complete.json")
+    limit = sys.getrecursionlimit()
+    for depth in range(max(10, limit - 300), limit + 20):
+        value: object = 1
+        for _ in range(depth):
+            value = [value]
+        doc = copy.deepcopy(base)
+        if field == "format":
+            doc["format"] = value
+        else:
+            doc["rounds"][0]["engine"] = value
+        text = json.dumps(doc) if depth < limit - 100 else None
+        with pytest.raises(RecordFormatError):
+            load_record(doc)
+        if text is not None:
+            with pytest.raises(RecordFormatError):
+                load_record(text)
+
+
+def test_a_value_too_deep_to_show_is_said_so() -> None:
+    from mextrain.rules.tiles import show_value
+
+    value: object = []
+    for _ in range(sys.getrecursionlimit() + 10):
+        value = [value]
+    assert show_value(value) == "a list nested too deep to show"
+    assert show_value([1, "a"]) == '[1, "a"]'
 
 
 def test_not_utf8() -> None:

@@ -379,7 +379,17 @@ def test_action_tile_not_in_set_exit_1(recs: dict[str, Doc]) -> None:
 
 @pytest.mark.parametrize(
     ("where", "text"),
-    [("bone", "1000-1"), ("bone", "12-1000"), ("action", "0:1000-12@M")],
+    [
+        ("bone", "1000-1"),
+        ("bone", "12-1000"),
+        ("action", "0:1000-12@M"),
+        # past the digits Python converts (4,300 unless told otherwise): still readable
+        ("bone", "9" * 5000 + "-1"),
+        ("action", "0:12-" + "9" * 5000 + "@M"),
+        ("action", "9" * 5000 + ":8-12@M"),  # a number that is no seat: exit 1 too
+        ("action", "0:8-12@" + "9" * 5000),
+    ],
+    ids=["bone-low", "bone-high", "action", "bone-5000", "tile-5000", "seat-5000", "train-5000"],
 )
 def test_readable_tile_with_big_number_not_in_set_exit_1(
     recs: dict[str, Doc], where: str, text: str
@@ -390,6 +400,8 @@ def test_readable_tile_with_big_number_not_in_set_exit_1(
     code, out = outcome(mutated(recs["one"], change))
     assert code == 1, out
     assert out["error"]["round"] == 0
+    # a number too long to write out is shortened in the words, not thousands of digits
+    assert len(out["error"]["reason"]) < 200, out["error"]["reason"]
 
 
 @pytest.mark.parametrize(

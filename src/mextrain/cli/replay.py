@@ -164,8 +164,7 @@ def describe_result(result: ReplayResult) -> str:
         else:
             lines.append(f"{head}: blocked. {_scores_line(names, outcome.scores)}.")
     finished = sum(1 for r in result.rounds if r.scores is not None)
-    if finished:
-        lines.append(f"Totals: {_scores_line(names, result.totals)}.")
+    lines.append(f"Totals: {_scores_line(names, result.totals)}.")  # (all 0 before a round ends)
     winners = " and ".join(names[seat] for seat in result.winners)
     if result.complete:
         title = "Winner" if len(result.winners) == 1 else "Winners (tied)"

@@ -105,9 +105,15 @@ class GameRecord:
 
     @classmethod
     def from_match(cls, match: Match, names: Sequence[str]) -> GameRecord:
-        """The record of ``match`` so far, with a ``result`` over its finished rounds."""
+        """The record of ``match`` so far, with a ``result`` over its finished rounds.
+        ``names`` must be text a record can hold (`ValueError` otherwise): the reader
+        would refuse the file written with them."""
         if len(names) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} names, not {len(names)}")
+        try:
+            _Reader.players(list(names))
+        except RecordFormatError as err:
+            raise ValueError(err.reason) from None
         if Rules.from_spec(_json_native(match.rules.to_spec())) != match.rules:
             # a rule set changed outside `Rules.with_options` would be written wrongly
             raise ValueError(
@@ -227,7 +233,10 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> GameRecord:
         doc = source
     else:
         raise RecordFormatError(None, "a record is JSON text or a JSON object")
-    return _Reader().document(doc)
+    try:
+        return _Reader().document(doc)
+    except RecursionError:  # (a value the parser took, nested too deep to look through)
+        raise RecordFormatError(None, "not a record: nested too deep to read") from None
 
 
 def _reject_constant(name: str) -> Any:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from .tiles import Tile, show_value
+from .tiles import Tile, show_value, whole_number
 
 __all__ = [
     "DRAW",
@@ -134,18 +134,13 @@ def parse_action(text: str) -> tuple[int, Action]:
         raise ActionFormatError(
             f"{text!r} is not an action: write 'S:a-b@T', 'S:a-b@M', 'S:draw' or 'S:pass'"
         )
-    try:
-        seat = int(m.group(1))
-        if m.group(2):
-            return seat, DRAW
-        if m.group(3):
-            return seat, PASS
-        tile = Tile.of(int(m.group(4)), int(m.group(5)))
-        train = MEXICAN if m.group(6) == "M" else int(m.group(6))
-        if m.group(6) != "M" and train < 0:
-            train -= 1  # a seat number that is no seat, not the Mexican train (train_name)
-    except ValueError:  # more digits than Python converts
-        raise ActionFormatError(
-            f"{text[:40]!r}... is not an action: its numbers are too long"
-        ) from None
+    seat = whole_number(m.group(1))
+    if m.group(2):
+        return seat, DRAW
+    if m.group(3):
+        return seat, PASS
+    tile = Tile.of(whole_number(m.group(4)), whole_number(m.group(5)))
+    train = MEXICAN if m.group(6) == "M" else whole_number(m.group(6))
+    if m.group(6) != "M" and train < 0:
+        train -= 1  # a seat number that is no seat, not the Mexican train (train_name)
     return seat, Action.play(tile, train)

@@ -28,6 +28,41 @@ __all__ = [
 _TILE_RE = re.compile(r"\A *([0-9]+) *- *([0-9]+) *\Z")
 
 
+class _Huge(int):
+    """A whole number with more digits than Python reads as one (``-X
+    int_max_str_digits``): it compares above every pip and seat, as its value does, and is
+    written shortened. (Its value is a lower bound, so two of them of equal length compare
+    equal: they are never a tile or a seat either way.)"""
+
+    shown: str
+
+    def __new__(cls, digits: str) -> _Huge:
+        significant = digits.lstrip("0")
+        number = super().__new__(cls, 10 ** (len(significant) - 1))
+        number.shown = f"{significant[:8]}…({len(significant):,} digits)"
+        return number
+
+    def __str__(self) -> str:
+        return self.shown
+
+    __repr__ = __str__
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown, spec)
+
+
+def whole_number(digits: str) -> int:
+    """ASCII digits as the number they write, however many there are: past the digits
+    Python converts, a number that compares as its value does against pips and seats and
+    is written shortened in messages."""
+    try:
+        return int(digits)
+    except ValueError:
+        if not digits.isascii() or not digits.isdigit():
+            raise
+        return _Huge(digits)
+
+
 class TileFormatError(ValueError):
     """Text that cannot be read as a tile at all (not merely a tile outside the set)."""
 
@@ -76,6 +111,8 @@ def show_value(value: object) -> str:
     ``true``, ``"6"``, ``[2, 4]``); Python's own spelling for anything JSON has none for."""
     try:
         return json.dumps(value, ensure_ascii=False)
+    except RecursionError:  # (lists in lists, thousands deep)
+        return f"a {type(value).__name__} nested too deep to show"
     except (TypeError, ValueError):
         return repr(value)
 
@@ -87,10 +124,7 @@ def parse_tile(text: str) -> Tile:
     m = _TILE_RE.match(text)
     if m is None:
         raise TileFormatError(f"{text!r} is not a tile: write it like '5-12'")
-    try:
-        return Tile.of(int(m.group(1)), int(m.group(2)))
-    except ValueError:  # more digits than Python converts
-        raise TileFormatError(f"{text[:40]!r}... is not a tile: its numbers are too long") from None
+    return Tile.of(whole_number(m.group(1)), whole_number(m.group(2)))
 
 
 def iter_bits(mask: int) -> Iterator[int]:
