@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -375,6 +376,22 @@ def test_action_tile_not_in_set_exit_1(recs: dict[str, Doc]) -> None:
     assert code == 1
     assert out["error"]["action"] == 0
     assert out["error"]["text"] == "0:13-12@M"
+
+
+def test_leading_zeros_leave_a_number_as_it_is_however_many(recs: dict[str, Doc]) -> None:
+    """Tiles are "integers": ``"0005-03"`` is 5-3, and so it is behind 5,000 zeros (past
+    the digits Python converts, which counts zeros too: such a number was read as 1)."""
+    zeros = "0" * 5000
+    pad = lambda m: zeros + m.group(0)  # noqa: E731
+
+    def padded(doc: Doc) -> None:
+        for rnd in doc["rounds"]:
+            rnd["hands"] = [[re.sub(r"\d+", pad, t) for t in hand] for hand in rnd["hands"]]
+            rnd["boneyard"] = [re.sub(r"\d+", pad, t) for t in rnd["boneyard"]]
+            rnd["actions"] = [re.sub(r"\d+", pad, a) for a in rnd["actions"]]
+
+    for name in ("one", "card"):
+        assert outcome(mutated(recs[name], padded)) == outcome(recs[name])
 
 
 @pytest.mark.parametrize(

@@ -52,15 +52,16 @@ class _Huge(int):
 
 
 def whole_number(digits: str) -> int:
-    """ASCII digits as the number they write, however many there are: past the digits
-    Python converts, a number that compares as its value does against pips and seats and
-    is written shortened in messages."""
+    """ASCII digits as the number they write, however many there are (leading zeros
+    included: ``"000…05"`` is 5): past the digits Python converts, a number that compares
+    as its value does against pips and seats and is written shortened in messages."""
+    if not digits.isascii() or not digits.isdigit():
+        raise ValueError(f"{digits[:40]!r} is not a whole number written in digits")
+    significant = digits.lstrip("0") or "0"  # (Python's limit counts the zeros too)
     try:
-        return int(digits)
+        return int(significant)
     except ValueError:
-        if not digits.isascii() or not digits.isdigit():
-            raise
-        return _Huge(digits)
+        return _Huge(significant)
 
 
 class TileFormatError(ValueError):
