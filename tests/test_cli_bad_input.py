@@ -902,3 +902,26 @@ def test_with_json_the_commands_own_refusals_are_one_object(
     assert plain.exit_code == code
     assert reason in plain.output
     assert not plain.stdout.lstrip().startswith("{")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (*SIM[:3], "--bots", "--json", "--games", "x", "--seed", "1"),  # a bot list "--json"
+        (*SIM, "--games", "0", "--records", "--json"),  # a folder named "--json"
+    ],
+)
+def test_json_as_another_options_value_asks_for_no_json(args: tuple[str, ...]) -> None:
+    """``--json`` counts where click reads it as the flag, not as another option's value."""
+    result = invoke(*args)
+    assert result.exit_code == 2
+    assert "Usage:" in result.output
+    assert not result.stdout.lstrip().startswith("{")
+
+
+def test_with_json_an_option_missing_its_value_is_named() -> None:
+    result = invoke("solve", "--json", "--start")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout) == {
+        "error": {"option": "--start", "reason": "Option '--start' requires an argument."}
+    }

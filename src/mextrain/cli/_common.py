@@ -48,8 +48,8 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
             option = max(err.param.opts, key=len)  # ("--games", not "-g")
         if isinstance(err, click.MissingParameter) and not reason:
             reason = err.format_message()  # ("Missing option '--bots'.")
-    elif isinstance(err, click.NoSuchOption):
-        option = err.option_name
+    elif isinstance(err, click.NoSuchOption | click.BadOptionUsage):
+        option = err.option_name  # (an unknown option; one given without its value)
     error: dict[str, str] = {"reason": reason}
     return {"error": {"option": option, **error} if option else error}
 
@@ -76,11 +76,32 @@ class JsonCommand(click.Command):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        wants_json = "--json" in args
+        given = list(args)  # (as given: parsing may use the list up)
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as err:
-            if not wants_json:
+            if not self._asks_for_json(info_name, given, parent):
                 raise
             click.echo(json.dumps(error_json(err)))
             sys.exit(err.exit_code)
+
+    def _asks_for_json(
+        self, info_name: str | None, args: list[str], parent: click.Context | None
+    ) -> bool:
+        """Whether ``--json`` was given as itself: read again as click reads it, but
+        without stopping at errors (``--records --json`` names a folder; ``-- --json``
+        is an argument)."""
+        options = args[: args.index("--")] if "--" in args else args
+        if "--json" not in options:
+            return False
+        try:
+            ctx = super().make_context(
+                info_name,
+                list(args),
+                parent,
+                resilient_parsing=True,
+                ignore_unknown_options=True,
+            )
+        except click.ClickException:  # (an option missing its value, the last one given)
+            return True
+        return bool(ctx.params.get("as_json"))
