@@ -106,3 +106,40 @@ class Breaks:
 # registered on import: what a worker runs of this module
 register_bot("ray-first-legal", FirstLegal)
 register_bot("ray-breaks", Breaks)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends SIGTERM")
+def test_sigterm_stops_a_ray_run_as_it_stops_the_process_pool(tmp_path: Path) -> None:
+    """Ray put its own SIGTERM handler in place of the command's: ``kill`` ended the run
+    with exit 1 and nothing said. It stops as Ctrl-C does, on Ray too: exit 143, the
+    finished games' records kept and counted, Ray shut down."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "recs"
+    args = ["simulate", "--players", "3", "--bots", "planner,greedy,random", "--seed", "9"]
+    args += ["--games", "3000", "--jobs", "2", "--backend", "ray", "--records", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mextrain", *args, "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 180
+        while not (out.is_dir() and any(out.glob("game-*.json"))):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no game finished in three minutes"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 128 + signal.SIGTERM, stderr[-2000:]
+    saved = len(list(out.glob("game-*.json")))
+    reason = json.loads(stdout)["error"]["reason"]
+    assert reason.startswith(f"terminated ({saved} finished game"), reason

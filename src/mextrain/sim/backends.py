@@ -12,8 +12,10 @@ import contextlib
 import math
 import multiprocessing
 import os
+import signal
 import socket
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -192,6 +194,8 @@ def _on_ray(
         options: dict[str, Any] = {"include_dashboard": False, "log_to_driver": False}
         if joining is None:  # a local Ray of --jobs CPUs (a cluster joined takes no count)
             options["num_cpus"] = max(1, jobs)
+        main = threading.current_thread() is threading.main_thread()
+        caller_sigterm = signal.getsignal(signal.SIGTERM) if main else None
         try:
             ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as err:
@@ -201,6 +205,10 @@ def _on_ray(
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise SimulationError(f"cannot start or reach Ray {where}: {first}") from None
         started = True
+        if callable(caller_sigterm):
+            # Ray put its own SIGTERM handler in place of the caller's (`mextrain simulate`
+            # stops the run as Ctrl-C does): the caller's stands, and Ray is shut down below
+            signal.signal(signal.SIGTERM, caller_sigterm)
     try:
         remote = ray.remote(num_cpus=1)(play_games)
         resources: dict[str, float] = ray.cluster_resources()
