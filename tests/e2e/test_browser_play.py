@@ -376,9 +376,9 @@ def test_the_trains_a_tile_may_go_on_come_out_from_under_the_hand(
     server: str, page: object
 ) -> None:
     """How far the page scrolls to show the targets above the pinned hand (its top at 600
-    here): all of them when they fit; when they cannot, as many as can from the topmost;
-    with the topmost at the top already, the nearest one under the hand (it scrolled not at
-    all, and the trains under the hand stayed hidden)."""
+    here): all of them when they fit; when they cannot, as many as fit from the topmost if
+    that brings one out from under the hand, else the nearest one under it (it scrolled
+    not at all, and the trains under the hand stayed hidden)."""
     from playwright.sync_api import Page
 
     assert isinstance(page, Page)
@@ -389,8 +389,11 @@ def test_the_trains_a_tile_may_go_on_come_out_from_under_the_hand(
     cases = [
         ([box(100, 200), box(300, 400)], 0),  # all above the hand: no scrolling
         ([box(100, 200), box(550, 650)], 58),  # the lowest brought above it, with 8 to spare
-        ([box(100, 200), box(700, 800)], 92),  # they cannot all fit: the topmost to the top
-        ([box(4, 100), box(650, 750), box(900, 1000)], 158),  # topmost at the top: the next
+        # they cannot all fit: the topmost to the top, which brings the next one out
+        ([box(150, 250), box(610, 700), box(900, 1000)], 142),
+        # ... unless that brings none out: then the nearest one under the hand
+        ([box(100, 200), box(700, 800)], 208),
+        ([box(4, 100), box(650, 750), box(900, 1000)], 158),  # (the topmost at the top)
         ([box(-50, 50), box(620, 700)], 108),  # (one out at the top already)
     ]
     page.goto(server)

@@ -4,16 +4,17 @@
 // at the top while they all fit.
 
 // How far to scroll (pixels; 0: not at all) so that the boxes ``targets`` ({top, bottom},
-// as the screen has them) show above ``limit`` (the hand's top) with ``margin`` to spare.
-// All of them when they fit; when they cannot all fit, as many as can, from the topmost;
-// and when the topmost is at the top already, the nearest one still under the hand.
+// as the screen has them) show above ``limit`` (the hand's top) with ``margin`` to spare:
+// all of them when they fit; when they cannot, as many as fit from the topmost, if that
+// brings one out from under the hand; else the nearest one under the hand.
 export function revealBy(targets, limit, margin = 8) {
   const hidden = targets.filter((r) => r.bottom > limit);
   if (!hidden.length) return 0;
   const all = Math.max(...targets.map((r) => r.bottom)) - limit + margin;
-  const room = Math.min(...targets.map((r) => r.top)) - margin;
-  if (room > 0) return Math.min(all, room);
-  return Math.max(0, Math.min(...hidden.map((r) => r.bottom)) - limit + margin);
+  const room = Math.min(...targets.map((r) => r.top)) - margin;  // the topmost kept in sight
+  const nearest = Math.min(...hidden.map((r) => r.bottom)) - limit + margin;
+  const keep = Math.min(all, room);
+  return Math.max(0, keep >= nearest ? keep : nearest);
 }
 
 export function revealTargets() {
