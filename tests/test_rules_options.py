@@ -495,3 +495,13 @@ def test_a_round_is_dealt_only_at_an_index_the_rules_play(index: Any) -> None:
     with pytest.raises(DealError, match=r"13 rounds, indexed 0 to 12|whole number"):
         RoundState.from_deal(rules, 2, index, hands, bone, starter=0)
     assert RoundState.new(rules, 2, 12, random.Random(1)).engine == 0
+
+
+def test_a_round_index_of_any_integer_type_is_a_plain_int_in_the_round() -> None:
+    """A NumPy integer, as a learner hands it over, is an index (kept as a plain int, so
+    that the round writes as JSON); a float is not."""
+    np = pytest.importorskip("numpy")
+    rules = Rules.preset("classic")
+    state = RoundState.new(rules, 2, np.int64(3), random.Random(1))
+    assert state.engine == 9
+    assert type(state.round_index) is int

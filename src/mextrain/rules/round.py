@@ -11,6 +11,7 @@ Train ids: a personal train is numbered by its owner's seat; the Mexican train i
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -134,17 +135,23 @@ class ScoreParts(NamedTuple):
         return self.pips + self.double_blank + self.penalty
 
 
-def _check_round_index(rules: Rules, round_index: int) -> None:
-    """A round the rules play: ``round_index`` from 0 (a `DealError` otherwise; -1 dealt the
-    last round, and one past the end failed deep inside as an IndexError)."""
-    if isinstance(round_index, bool) or not isinstance(round_index, int):
-        raise DealError(f"a round index is a whole number, not {round_index!r}")
-    if not 0 <= round_index < rules.round_count:
+def _round_index(rules: Rules, round_index: int) -> int:
+    """``round_index`` as a plain int, if the rules play that round: from 0 (a `DealError`
+    otherwise; -1 dealt the last round, and one past the end failed deep inside as an
+    IndexError). Any integer type will do (a NumPy one too), not a float or a bool."""
+    try:
+        if isinstance(round_index, bool):
+            raise TypeError
+        index = operator.index(round_index)
+    except TypeError:
+        raise DealError(f"a round index is a whole number, not {round_index!r}") from None
+    if not 0 <= index < rules.round_count:
         last = rules.round_count - 1
         raise DealError(
             f"these rules have {rules.round_count} rounds, indexed 0 to {last}: "
-            f"there is no round index {round_index}"
+            f"there is no round index {index}"
         )
+    return index
 
 
 class RoundState:
@@ -243,7 +250,7 @@ class RoundState:
     ) -> RoundState:
         """Deal a round with ``rng``. Under ``rotate`` a missing ``starter`` is drawn by lot."""
         rules.check_players(players)
-        _check_round_index(rules, round_index)
+        round_index = _round_index(rules, round_index)
         if rules.first_player == "rotate" and starter is None:
             starter = rng.randrange(players)
         hands, boneyard = _deal_ids(rules, players, round_index, rng)
@@ -265,7 +272,7 @@ class RoundState:
         holder of the engine starts, after the draw cycles if nobody holds it).
         """
         rules.check_players(players)
-        _check_round_index(rules, round_index)
+        round_index = _round_index(rules, round_index)
         ts = tile_set(rules.max_pip)
         engine = rules.rounds[round_index]
         engine_id = ts.double_id[engine]
