@@ -405,8 +405,18 @@ def test_leading_zeros_leave_a_number_as_it_is_however_many(recs: dict[str, Doc]
         ("action", "0:12-" + "9" * 5000 + "@M"),
         ("action", "9" * 5000 + ":8-12@M"),  # a number that is no seat: exit 1 too
         ("action", "0:8-12@" + "9" * 5000),
+        ("action", "-" + "9" * 5000 + ":draw"),
     ],
-    ids=["bone-low", "bone-high", "action", "bone-5000", "tile-5000", "seat-5000", "train-5000"],
+    ids=[
+        "bone-low",
+        "bone-high",
+        "action",
+        "bone-5000",
+        "tile-5000",
+        "seat-5000",
+        "train-5000",
+        "negative-seat-5000",
+    ],
 )
 def test_readable_tile_with_big_number_not_in_set_exit_1(
     recs: dict[str, Doc], where: str, text: str

@@ -36,10 +36,11 @@ class _Huge(int):
 
     shown: str
 
-    def __new__(cls, digits: str) -> _Huge:
+    def __new__(cls, digits: str, sign: int = 1) -> _Huge:
         significant = digits.lstrip("0")
-        number = super().__new__(cls, 10 ** (len(significant) - 1))
-        number.shown = f"{significant[:8]}…({len(significant):,} digits)"
+        number = super().__new__(cls, sign * 10 ** (len(significant) - 1))
+        minus = "-" if sign < 0 else ""
+        number.shown = f"{minus}{significant[:8]}…({len(significant):,} digits)"
         return number
 
     def __str__(self) -> str:
@@ -51,17 +52,20 @@ class _Huge(int):
         return format(self.shown, spec)
 
 
-def whole_number(digits: str) -> int:
-    """ASCII digits as the number they write, however many there are (leading zeros
-    included: ``"000…05"`` is 5): past the digits Python converts, a number that compares
-    as its value does against pips and seats and is written shortened in messages."""
+def whole_number(text: str) -> int:
+    """ASCII digits, after a ``-`` or not, as the number they write, however many there
+    are (leading zeros included: ``"000…05"`` is 5): past the digits Python converts, a
+    number that compares as its value does against pips and seats and is written shortened
+    in messages."""
+    sign = -1 if text.startswith("-") else 1
+    digits = text[1:] if sign < 0 else text
     if not digits.isascii() or not digits.isdigit():
-        raise ValueError(f"{digits[:40]!r} is not a whole number written in digits")
+        raise ValueError(f"{text[:40]!r} is not a whole number written in digits")
     significant = digits.lstrip("0") or "0"  # (Python's limit counts the zeros too)
     try:
-        return int(significant)
+        return sign * int(significant)
     except ValueError:
-        return _Huge(significant)
+        return _Huge(significant, sign)
 
 
 class TileFormatError(ValueError):
