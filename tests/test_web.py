@@ -954,6 +954,15 @@ def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
         assert list(manager.recent) == [second]  # at most RECENT_FINISHED are kept
         assert tc.get(f"/api/tables/{first}").json()["status"] == "finished"
         assert rebuilt == [first, second, first]
+        # the lobby's listing of a browser's tables rebuilds none: finished tables out of
+        # memory are described from the store (50 of them held the server a second a go)
+        manager.recent.clear()
+        listed = tc.get(f"/api/tables?codes={first},{second}").json()["tables"]
+        assert {code: info["status"] for code, info in listed.items()} == {
+            first: "finished",
+            second: "finished",
+        }
+        assert rebuilt == [first, second, first]
 
 
 # -- joining late -------------------------------------------------------------------------

@@ -221,8 +221,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(409, err.code, err.message) from None
         return {"code": table.code, "seat": seat, "token": token}
 
-    def info_of(request: Request, code: str) -> dict[str, Any] | None:
-        table = manager_of(request).get(code)
+    def info_of(request: Request, code: str, load: bool = True) -> dict[str, Any] | None:
+        """A table as `table_info` shows it; without ``load`` a finished table that is not
+        in memory is described from the store, not rebuilt from its log (a listing of 50
+        finished tables rebuilt them all on every request, and held the server meanwhile)."""
+        manager = manager_of(request)
+        table = manager.get(code) if load else manager.in_memory(code)
         if table is not None:
             return table.public()
         stored = store_of(request).table(code.upper())
@@ -243,7 +247,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         wanted = [c for c in codes.split(",") if c][:MAX_CODES_ASKED]
         if any(not c.isalnum() or len(c) > 12 for c in wanted):
             raise _refuse(422, "invalid", "codes are letters and digits, comma separated")
-        return {"tables": {c.upper(): info_of(request, c) for c in wanted}}
+        return {"tables": {c.upper(): info_of(request, c, load=False) for c in wanted}}
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:

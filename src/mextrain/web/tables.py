@@ -958,6 +958,12 @@ class TableManager:
             if code not in self.tables and not self.store.code_taken(code):
                 return code
 
+    def in_memory(self, code: str) -> Table | None:
+        """A table by code if it is in memory (every unfinished one is), never read back
+        from the store: for listings, which must stay cheap however many codes they ask."""
+        code = code.upper()
+        return self.tables.get(code) or self.recent.get(code)
+
     def get(self, code: str, hold: bool = False) -> Table | None:
         """A table by code; a finished one is read back from the store on demand, and kept
         in memory with ``hold`` (for a connection about to join it)."""
