@@ -309,6 +309,12 @@ def test_names_told_apart_by_what_shows() -> None:
     assert name_key("Ana") == name_key("ana\u200d") == name_key("ANA")
     assert name_key("Ana") == name_key("\uff21\uff4e\uff41")  # full-width letters
     assert name_key("Ana") != name_key("Anna")
+    # characters that show nothing after a name do not make it another one: the grapheme
+    # joiner, variation selectors (Mongolian's and the supplement's too), a soft hyphen
+    for hidden in ("\u034f", "\ufe00", "\u180b", "\U000e0100", "\u00ad", "\u2060"):
+        assert name_key("Ana" + hidden) == name_key("Ana"), hex(ord(hidden))
+        assert name_key("A" + hidden + "na") == name_key("Ana")
+    assert name_key("Ana\u0301") != name_key("Ana")  # an accent shows: Aná is another name
 
 
 @pytest.mark.parametrize(

@@ -379,9 +379,38 @@ def is_visible_text(text: str) -> bool:
     return seen and previous not in _ZW
 
 
+#: Unicode's default-ignorable code points (DerivedCoreProperties.txt): characters that
+#: show nothing where a font does not know them -- the grapheme joiner U+034F, variation
+#: selectors, zero-width spaces and joiners, fillers, tags
+_IGNORABLE: Final = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+
+def _ignorable(ch: str) -> bool:
+    code = ord(ch)
+    return any(low <= code <= high for low, high in _IGNORABLE)
+
+
 def name_key(name: str) -> str:
-    """What tells two names apart: case, an emoji's invisible joiners and the compatibility
-    forms of letters do not ("Ana", "ana" + U+200D and full-width "Ａｎａ" are one
-    name)."""
+    """What tells two names apart: case, characters that show nothing (an emoji's joiners,
+    variation selectors, U+034F) and the compatibility forms of letters do not ("Ana",
+    "ana" + U+200D, "Ana" + U+034F and full-width "Ａｎａ" are one name)."""
     folded = unicodedata.normalize("NFKC", name)
-    return "".join(ch for ch in folded if ch not in _JOINERS).casefold()
+    return "".join(ch for ch in folded if not _ignorable(ch)).casefold()
