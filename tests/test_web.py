@@ -968,6 +968,43 @@ def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
 # -- joining late -------------------------------------------------------------------------
 
 
+def test_a_late_joiner_who_never_moves_is_not_counted_as_having_played(db: Path) -> None:
+    """The moves of the person who left a seat were counted for whoever took it next: a
+    late joiner who never came got the game in their statistics."""
+    with TestClient(create_app(db, settings(takeover_after=0.2))) as tc:
+        for _ in range(20):
+            made = create(tc, ["open"], **TINY)
+            code = made["code"]
+            ben_token = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()["token"]
+            ana, ben = Conn(tc, code, made["token"]), Conn(tc, code, ben_token)
+            try:
+                first = ana.until(lambda m: is_state(m) and bool(m["round"]))
+                if first["round"]["current_seat"] != 0:
+                    continue
+                move, version = first["round"]["legal_moves"][0], first["version"]
+                ana.send({"type": "action", "move": move, "version": version})
+                moved = ana.until(lambda m, v=version: is_state(m) and m["version"] > v)
+                if moved["table"]["status"] != "playing":
+                    continue
+                ana.send({"type": "leave"})
+                ana.until(lambda m: m["type"] == "left")
+                cy = tc.post(f"/api/tables/{code}/join", json={"name": "Cy"}).json()
+                assert cy["seat"] == 0
+                ben.close()  # nobody plays on: bots finish for Ben and for Cy, who never came
+                end = ana.until(lambda m: is_state(m) and m["table"]["status"] == "finished", 30)
+            finally:
+                ana.close()
+                ben.close()
+            games = {g["id"]: g for g in tc.get("/api/games").json()}
+            game = games[end["table"]["game_id"]]
+            assert game["players"] == ["Cy", "Ben"]
+            assert game["humans"] == [False, False]
+            stats = tc.get("/api/stats").json()["players"]
+            assert "Cy" not in {p["name"] for p in stats}
+            return
+        pytest.fail("no deal in 20 gave Ana the first move and a round that went on")
+
+
 def test_a_late_joiner_takes_a_seat_a_bot_kept_and_keeps_it_across_a_restart(db: Path) -> None:
     with TestClient(create_app(db, settings())) as tc:
         made = create(tc, ["bot:greedy", "open", "open"])

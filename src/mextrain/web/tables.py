@@ -271,6 +271,7 @@ class Table:
             seat.bot = ""
             self.held.pop(data["seat"], None)  # a kept seat is kept no more once taken
             self._bots.pop(data["seat"], None)
+            self.moved.discard(data["seat"])  # the newcomer has made no move yet
         elif kind == "start":
             for index, spec in data["bots"].items():
                 seat = self.seats[int(index)]
@@ -294,6 +295,7 @@ class Table:
             seat.token_hash = ""
             self.left[index] = self.left.get(index, 0) + 1
             self.held.pop(index, None)  # a player who leaves gives up the seat kept for them
+            self.moved.discard(index)  # (their moves are not whoever sits here next)
             if data.get("bot"):  # in play: a bot keeps the seat warm for a late joiner
                 seat.kind, seat.bot, seat.name = "bot", data["bot"], _bot_name(data["bot"], index)
             else:  # before the start: the seat is open again
