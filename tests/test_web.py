@@ -38,6 +38,7 @@ def settings(**changes: Any) -> Settings:
         start_bot="greedy",
         takeover_bot="greedy",
         hint_iterations=30,
+        tables_per_minute=10_000,  # (the tests make tables quickly, all from one address)
     )
     for key, value in changes.items():
         setattr(base, key, value)
@@ -1600,6 +1601,22 @@ def test_a_newcomer_does_not_inherit_the_seats_talk_limit(db: Path) -> None:
             assert (line["name"], line["seat"]) == ("Cy", cy["seat"])
         finally:
             conn.close()
+
+
+def test_one_address_makes_only_so_many_tables_a_minute(db: Path) -> None:
+    """Every table is a game its bots play to the end and the store keeps: one address
+    made hundreds in a loop and held every other table up. It gets a burst of
+    ``tables_per_minute``, then one as often as that rate allows; the refusal says why."""
+    with TestClient(create_app(db, settings(tables_per_minute=2))) as tc:
+        body = {"name": "Ana", "seats": ["open"], "preset": "classic"}
+        assert [tc.post("/api/tables", json=body).status_code for _ in range(2)] == [201, 201]
+        refused = tc.post("/api/tables", json=body)
+        assert refused.status_code == 429
+        assert refusal(refused) == "too_many_tables"
+        assert Translator("fi").has("web.error.too_many_tables")
+        # joining and everything else go on as before
+        code = tc.get("/api/tables?codes=NOSUCH").json()
+        assert code == {"tables": {"NOSUCH": None}}
 
 
 def test_a_browsers_tables_in_one_request(client: TestClient) -> None:

@@ -32,6 +32,8 @@ def running_server(db: Path, round_pause: float) -> Iterator[str]:
         "0.05",
         "--round-pause",
         str(round_pause),
+        "--tables-per-minute",  # (every test's browser makes tables from one address)
+        "10000",
         "--log-level",
         "warning",
     ]

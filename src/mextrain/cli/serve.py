@@ -77,6 +77,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="Most messages a connection may send per second, 1 to 10000 (bursts of twice that).",
 )
 @click.option(
+    "--tables-per-minute",
+    default=20.0,
+    show_default=True,
+    type=FiniteFloat(1, 10_000),
+    help="New tables one address may make a minute, 1 to 10000 (in bursts of as many).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -90,6 +97,7 @@ def serve(
     takeover_after: float,
     round_pause: float,
     messages_per_second: float,
+    tables_per_minute: float,
     log_level: str,
 ) -> None:
     """Serve tables in the browser: create one, share its code, bots fill empty seats."""
@@ -133,6 +141,7 @@ def serve(
         round_pause=round_pause,
         messages_per_second=messages_per_second,
         burst=max(2, int(messages_per_second * 2)),
+        tables_per_minute=tables_per_minute,
     )
     app = create_app(path, settings)
     click.echo(f"mextrain: database {path}", err=True)

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -62,6 +63,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
 #: tables one request may ask about (`GET /api/tables?codes=...`)
 MAX_CODES_ASKED = 50
+#: client addresses whose table-making is kept count of (`Settings.tables_per_minute`)
+MAX_CREATORS_KEPT = 4096
 #: the largest request body read (a new table's settings take a few hundred bytes)
 MAX_BODY = 64 * 1024
 
@@ -196,8 +199,25 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             headers={"Cache-Control": "max-age=300"},
         )
 
+    #: new tables per client address (a table is a game its bots play to the end, and
+    #: the store keeps it): the most recent addresses only, so that the table stays small
+    creators: OrderedDict[str, RateLimiter] = OrderedDict()
+
+    def may_create(request: Request) -> bool:
+        where = request.client.host if request.client else ""
+        limiter = creators.pop(where, None)
+        if limiter is None:
+            per_minute = settings.tables_per_minute
+            limiter = RateLimiter(per_minute / 60, max(1, int(per_minute)))
+        creators[where] = limiter  # (the newest last)
+        while len(creators) > MAX_CREATORS_KEPT:
+            creators.popitem(last=False)
+        return limiter.allow()
+
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        if not may_create(request):
+            raise _refuse(429, "too_many_tables", "too many new tables from here: wait a minute")
         spec: dict[str, Any] = {"preset": body.preset}
         spec.update((str(k), v) for k, v in body.options.items())
         try:

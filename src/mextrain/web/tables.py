@@ -89,6 +89,7 @@ class Settings:
     max_queue: int = 256  # outgoing messages waiting for one slow client
     chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
     chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
+    tables_per_minute: float = 20.0  # new tables one address may make a minute (in bursts)
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
