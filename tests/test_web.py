@@ -1619,6 +1619,31 @@ def test_one_address_makes_only_so_many_tables_a_minute(db: Path) -> None:
         assert code == {"tables": {"NOSUCH": None}}
 
 
+def test_leaving_and_coming_back_does_not_start_the_talk_limit_afresh(db: Path) -> None:
+    """Join, talk, leave, in a loop, said as much as one liked: the limit goes with the
+    name, so coming back under it goes on where it was (a newcomer talks afresh, above)."""
+    with TestClient(create_app(db, settings(chat_burst=2, chat_window=60))) as tc:
+        code = create(tc, ["open", "open"])["code"]
+        said = refused = 0
+        for _ in range(3):
+            joined = tc.post(f"/api/tables/{code}/join", json={"name": "Spam"}).json()
+            conn = Conn(tc, code, joined["token"])
+            try:
+                for _ in range(3):
+                    conn.send({"type": "chat", "text": "spam"})
+                    seen = conn.until(lambda m: m["type"] in ("chat", "error"))
+                    if seen["type"] == "chat":
+                        said += 1
+                    else:
+                        assert seen["code"] == "chat_rate"
+                        refused += 1
+                conn.send({"type": "leave"})
+                conn.until(lambda m: m["type"] == "left")
+            finally:
+                conn.close()
+        assert (said, refused) == (2, 7)
+
+
 def test_a_browsers_tables_in_one_request(client: TestClient) -> None:
     waiting = create(client, ["open"])["code"]
     playing = create(client, ["bot:greedy"])["code"]

@@ -57,6 +57,8 @@ log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: lines of table talk a table keeps and sends to whoever arrives (all stay in the store)
 CHAT_KEPT = 50
+#: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
+CHAT_NAMES_KEPT = 64
 
 
 def bot_levels() -> list[str]:
@@ -237,8 +239,11 @@ class Table:
         #: a line said is no event of the game and moves no position on)
         self.chat: deque[ChatLine] = deque(store.chat(self.id, CHAT_KEPT), maxlen=CHAT_KEPT)
         self._chat_next = self.chat[-1].id + 1 if self.chat else 0
-        #: per seat: how fast its player may talk (``chat_burst``, ``chat_window``)
-        self._chat_limits: dict[int, RateLimiter] = {}
+        #: per name (`name_key`): how fast its player may talk (``chat_burst``,
+        #: ``chat_window``); a newcomer to a seat talks afresh, one who leaves and comes
+        #: back under the same name goes on where they were (a loop of joining, talking
+        #: and leaving said as much as one liked); the most recent names only
+        self._chat_limits: OrderedDict[str, RateLimiter] = OrderedDict()
 
     # -- the log ----------------------------------------------------------------------
 
@@ -370,7 +375,6 @@ class Table:
         ``token_for`` gives the seat's)."""
         token = token_for(index) if token_for else secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
-        self._chat_limits.pop(index, None)  # a newcomer talks afresh
         self.seats[index].away_since = time.monotonic()
         if self.status != "waiting":
             self.changed()
@@ -392,7 +396,6 @@ class Table:
         index = client.seat
         bot = self.settings.bot_spec("takeover_bot") if self.status == "playing" else None
         self._log("leave", {"seat": index, "bot": bot})
-        self._chat_limits.pop(index, None)  # whoever sits here next talks afresh
         for other in list(self.seats[index].clients):
             self.seats[index].clients.discard(other)
             other.seat = None
@@ -403,16 +406,20 @@ class Table:
 
     def say(self, client: Client, text: str | None, phrase: str | None) -> None:
         """The person at ``client``'s seat says ``text`` or a stock ``phrase`` (checked by
-        `ChatMessage`): kept, then sent to everyone at the table, spectators too. A seat
+        `ChatMessage`): kept, then sent to everyone at the table, spectators too. A name
         may say ``chat_burst`` lines at once, then one every ``chat_window / chat_burst``
-        seconds."""
+        seconds, in whichever seat and however often it leaves and comes back."""
         if client.seat is None:
             raise TableError("spectator_talk", "spectators cannot talk at the table")
         index = client.seat
         burst = self.settings.chat_burst
-        limit = self._chat_limits.get(index)
+        who = name_key(self.seats[index].name)
+        limit = self._chat_limits.pop(who, None)
         if limit is None:
-            limit = self._chat_limits[index] = RateLimiter(burst / self.settings.chat_window, burst)
+            limit = RateLimiter(burst / self.settings.chat_window, burst)
+        self._chat_limits[who] = limit  # (the newest last)
+        while len(self._chat_limits) > CHAT_NAMES_KEPT:
+            self._chat_limits.popitem(last=False)
         if not limit.allow():
             raise TableError("chat_rate", "you are talking too fast: wait a moment")
         line = self.store.add_chat(
