@@ -9,11 +9,14 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from ._common import JsonCommand
+
+if TYPE_CHECKING:
+    from mextrain.rules import Rules
 
 __all__ = ["simulate"]
 
@@ -25,24 +28,24 @@ def _cores() -> int:
     return usable_cores()
 
 
-def _rules_spec(text: str) -> str | dict[str, Any]:
-    """A preset name, or a JSON object ``{"preset": NAME, ...overrides}``."""
-    text = text.strip()
-    if not text.startswith(("{", "[", '"')):  # JSON of another kind is said to be one
-        return text
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as err:
-        raise click.BadParameter(f"not a JSON object: {err}", param_hint="--rules") from None
-    if isinstance(spec, dict | str):  # ('"classic"': a preset's name in JSON)
-        return spec
+def _rules(text: str) -> Rules:
+    """``--rules``: a preset name, or a JSON object ``{"preset": NAME, ...overrides}`` (a
+    JSON string names a preset too); the rules core says what is wrong with either."""
     from mextrain.rules import Rules, RulesError
 
+    text = text.strip()
+    spec: object = text
+    if text.startswith(("{", "[", '"')):  # JSON of another kind is said to be one
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise click.BadParameter(f"not a JSON object: {err}", param_hint="--rules") from None
     try:
-        Rules.from_spec(spec)  # (it says what rules may be, as everywhere)
+        return Rules.from_spec(spec)
     except RulesError as err:
+        if err.option != "rules":  # (an option's fault: a refused job, exit 1)
+            raise
         raise click.BadParameter(err.message, param_hint="--rules") from None
-    raise AssertionError(f"rules read from {spec!r}")  # (from_spec refuses it)
 
 
 @click.command(cls=JsonCommand)
@@ -119,7 +122,7 @@ def simulate(
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
     """
     from mextrain.bots import BotSpecError
-    from mextrain.rules import Rules, RulesError
+    from mextrain.rules import RulesError
     from mextrain.sim import (
         SimulationError,
         address_source,
@@ -134,7 +137,7 @@ def simulate(
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
     try:
         # the whole job, before anything is made: a refused job leaves no records directory
-        game_rules = Rules.from_spec(_rules_spec(rules_text))
+        game_rules = _rules(rules_text)
         check_job(
             game_rules,
             players,

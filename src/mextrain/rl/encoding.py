@@ -104,11 +104,9 @@ def _playable_drawn(view: SeatView) -> int | None:
 
 def _playable_drawn_of_state(state: RoundState, seat: int) -> int | None:
     """`_playable_drawn` of ``state.view(seat)``, off the state."""
-    if state.drawn < 0 or seat != state.current_seat or state.ended is not None:
+    if state.drawn < 0 or seat != state.current_seat:
         return None
-    if any(action.kind == "play" for action in state.legal_actions()):
-        return state.drawn
-    return None
+    return state.drawn if state.legal_plays() else None  # (no plays once the round is over)
 
 
 class ObservationCodec:

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import OrderedDict
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -49,6 +48,7 @@ from .messages import (
 from .tables import (
     Client,
     RateLimiter,
+    RateLimits,
     Settings,
     Table,
     TableError,
@@ -200,19 +200,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         )
 
     #: new tables per client address (a table is a game its bots play to the end, and
-    #: the store keeps it): the most recent addresses only, so that the table stays small
-    creators: OrderedDict[str, RateLimiter] = OrderedDict()
+    #: the store keeps it)
+    per_minute = settings.tables_per_minute
+    creators = RateLimits(per_minute / 60, max(1, int(per_minute)), MAX_CREATORS_KEPT)
 
     def may_create(request: Request) -> bool:
-        where = request.client.host if request.client else ""
-        limiter = creators.pop(where, None)
-        if limiter is None:
-            per_minute = settings.tables_per_minute
-            limiter = RateLimiter(per_minute / 60, max(1, int(per_minute)))
-        creators[where] = limiter  # (the newest last)
-        while len(creators) > MAX_CREATORS_KEPT:
-            creators.popitem(last=False)
-        return limiter.allow()
+        return creators.allow(request.client.host if request.client else "")
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

@@ -44,6 +44,7 @@ __all__ = [
     "BOT_LEVELS",
     "Client",
     "RateLimiter",
+    "RateLimits",
     "Settings",
     "Table",
     "TableError",
@@ -115,6 +116,24 @@ class RateLimiter:
             self.tokens -= 1.0
             return True
         return False
+
+
+class RateLimits:
+    """A `RateLimiter` per key (a client address, a name), made as keys come: only the
+    ``most`` keys used last are kept, so that the count stays small however many come."""
+
+    def __init__(self, rate: float, burst: int, most: int) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.most = most
+        self._limits: OrderedDict[str, RateLimiter] = OrderedDict()
+
+    def allow(self, key: str) -> bool:
+        limit = self._limits.pop(key, None) or RateLimiter(self.rate, self.burst)
+        self._limits[key] = limit  # (the newest last)
+        while len(self._limits) > self.most:
+            self._limits.popitem(last=False)
+        return limit.allow()
 
 
 class TableError(Exception):
@@ -243,7 +262,8 @@ class Table:
         #: ``chat_window``); a newcomer to a seat talks afresh, one who leaves and comes
         #: back under the same name goes on where they were (a loop of joining, talking
         #: and leaving said as much as one liked); the most recent names only
-        self._chat_limits: OrderedDict[str, RateLimiter] = OrderedDict()
+        burst = settings.chat_burst
+        self._chat_limits = RateLimits(burst / settings.chat_window, burst, CHAT_NAMES_KEPT)
 
     # -- the log ----------------------------------------------------------------------
 
@@ -412,15 +432,7 @@ class Table:
         if client.seat is None:
             raise TableError("spectator_talk", "spectators cannot talk at the table")
         index = client.seat
-        burst = self.settings.chat_burst
-        who = name_key(self.seats[index].name)
-        limit = self._chat_limits.pop(who, None)
-        if limit is None:
-            limit = RateLimiter(burst / self.settings.chat_window, burst)
-        self._chat_limits[who] = limit  # (the newest last)
-        while len(self._chat_limits) > CHAT_NAMES_KEPT:
-            self._chat_limits.popitem(last=False)
-        if not limit.allow():
+        if not self._chat_limits.allow(name_key(self.seats[index].name)):
             raise TableError("chat_rate", "you are talking too fast: wait a moment")
         line = self.store.add_chat(
             self.id, self._chat_next, index, self.seats[index].name, text, phrase
