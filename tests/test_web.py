@@ -122,8 +122,12 @@ class Conn:
         self.thread.join(5)
 
 
-def create(tc: TestClient, seats: list[str], name: str = "Ana", **options: Any) -> dict[str, Any]:
+def create(
+    tc: TestClient, seats: list[str], name: str = "Ana", turn_time: int = 0, **options: Any
+) -> dict[str, Any]:
     body = {"name": name, "preset": "classic", "options": {**SHORT, **options}, "seats": seats}
+    if turn_time:
+        body["turn_time"] = turn_time
     res = tc.post("/api/tables", json=body)
     assert res.status_code == 201, res.text
     data: dict[str, Any] = res.json()
@@ -1733,3 +1737,108 @@ def test_a_finished_game_never_saved_is_kept_when_the_server_comes_back(
         table = tc.get(f"/api/tables/{made['code']}").json()
         assert table["game_id"] is not None
         assert tc.get(f"/api/games/{table['game_id']}/record").status_code == 200
+
+
+# -- the turn clock -------------------------------------------------------------------------
+
+
+def is_time_up(m: dict[str, Any]) -> bool:
+    return m["type"] == "time_up"
+
+
+def test_a_person_whose_time_runs_out_has_a_bot_finish_the_turn(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        assert tc.get(f"/api/tables/{made['code']}").json()["turn_time"] == 1
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            # everyone sees whose clock runs and how long it has (never more than a move's)
+            assert mine["clock"]["seat"] == 0
+            assert 0 <= mine["clock"]["left"] <= 1
+            started = mine["round"]["history"]
+            # Ana does nothing: her time runs out, she is told, and a bot moves for her
+            told = ana.until(is_time_up, timeout=10)
+            assert told["version"] == mine["version"]
+            after = ana.until(
+                lambda m: is_state(m) and len(m["round"]["history"]) > len(started), timeout=10
+            )
+            assert after["round"]["history"][len(started)].startswith("0:")
+            # the bot finishes her turn (after a draw too): while it is still hers, no clock
+            # runs for her and the table shows the bot at her seat
+            turn = after
+            while turn["round"]["current_seat"] == 0 and not turn["round"]["ended"]:
+                assert turn["clock"] is None
+                assert turn["table"]["seats"][0]["bot_playing"]
+                turn = ana.until(is_state, timeout=10)
+            # her next turn is hers again, with a fresh clock, and a move in time stands
+            nxt = turn if my_turn(0)(turn) else ana.until(my_turn(0), timeout=20)
+            assert not nxt["table"]["seats"][0]["bot_playing"]
+            assert nxt["clock"]["seat"] == 0
+            move = nxt["round"]["legal_moves"][0]
+            ana.send({"type": "action", "move": move, "version": nxt["version"]})
+            done = ana.until(lambda m: is_state(m) and m["version"] > nxt["version"])
+            assert done["round"]["history"][len(nxt["round"]["history"])] == f"0:{move}"
+        finally:
+            ana.close()
+
+
+def test_a_bots_turn_and_a_table_without_a_clock_show_no_clock(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    assert client.get(f"/api/tables/{made['code']}").json()["turn_time"] is None
+    ana = Conn(client, made["code"], made["token"])
+    try:
+        mine = ana.until(my_turn(0), timeout=20)
+        assert mine["clock"] is None
+        time.sleep(0.3)
+        ana.drain()
+        assert not any(is_time_up(m) for m in ana.seen)
+    finally:
+        ana.close()
+
+
+def test_a_reconnection_does_not_set_the_clock_back(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=2))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=2)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            first = ana.until(my_turn(0), timeout=20)
+        finally:
+            ana.close()
+        time.sleep(0.5)
+        again = Conn(tc, made["code"], made["token"])
+        try:
+            back = again.until(is_state)
+            if back["version"] == first["version"]:  # (still her turn, the same decision)
+                assert back["clock"]["left"] <= first["clock"]["left"] - 0.4
+        finally:
+            again.close()
+
+
+@pytest.mark.parametrize(
+    ("turn_time", "status", "code"),
+    [(5, 400, "turn_time"), (3601, 422, "invalid"), ("30", 422, "invalid"), (-1, 422, "invalid")],
+)
+def test_a_time_per_move_out_of_bounds_is_refused(
+    client: TestClient, turn_time: object, status: int, code: str
+) -> None:
+    body = {"name": "Ana", "seats": ["open"], "turn_time": turn_time}
+    res = client.post("/api/tables", json=body)
+    assert res.status_code == status, res.text
+    assert refusal(res) == code
+
+
+def test_play_again_keeps_the_time_per_move(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            play_out({0: ana}, random.Random(5))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+        finally:
+            ana.close()
+        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
+    # and a restarted server keeps it
+    with TestClient(create_app(db, settings())) as tc:
+        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30

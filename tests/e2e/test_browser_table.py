@@ -1077,3 +1077,56 @@ def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> No
             context.close()
         finally:
             browser.close()
+
+
+def _clock_seconds(text: str) -> int:
+    minutes, seconds = re.search(r"(\d+):(\d\d)", text).groups()  # type: ignore[union-attr]
+    return int(minutes) * 60 + int(seconds)
+
+
+def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
+    server: str, page: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Time per move").select_option(label="30 seconds")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    expect(page.locator(".table-rules")).to_contain_text(
+        "Time per move: 30 seconds; then a bot moves."
+    )
+    # the player's own clock, counting down from at most the table's time
+    clock = page.locator(".status .clock.mine")
+    expect(clock).to_have_text(re.compile(r"^0:[0-3]\d$"))
+    first = _clock_seconds(clock.inner_text())
+    assert 0 < first <= 30
+    page.wait_for_timeout(2100)
+    assert _clock_seconds(clock.inner_text()) <= first - 2
+    # the lobby offers the same time next time
+    page.goto(server + "/")
+    expect(page.get_by_label("Time per move")).to_have_value("30")
+
+    # a table with the shortest clock: nobody moves for Ana, so her clock shows red, a
+    # screen reader hears it, her time runs out and a bot moves for her; she is told
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "turn_time": 10})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    expect(page.locator(".status .clock.low")).to_be_visible()
+    expect(page.locator("div.sr-only[role=status]")).to_have_text(
+        re.compile(r"^(10|9|8) seconds left to move$")
+    )
+    notice = page.locator(".notice")
+    expect(notice).to_have_text("Your time ran out: a bot made your move.", timeout=15_000)
+    # (she never moved herself: any move of hers in the log is the bot's)
+    expect(page.locator(".move-log")).to_contain_text("Ana")
+    shot(page, "24-turn-clock-ran-out")
+    # her next turn is hers, with a fresh clock; her move takes the notice away
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    expect(page.locator(".status .clock.mine")).to_be_visible()
+    make_a_move(page)
+    expect(notice).to_have_count(0)
+    assert not errors, errors

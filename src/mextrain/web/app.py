@@ -214,7 +214,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         spec: dict[str, Any] = {"preset": body.preset}
         spec.update((str(k), v) for k, v in body.options.items())
         try:
-            table, token = manager_of(request).create(spec, list(body.seats), body.name)
+            table, token = manager_of(request).create(
+                spec, list(body.seats), body.name, turn_time=body.turn_time
+            )
         except TableError as err:
             raise _refuse(400, err.code, err.message) from None
         except RulesError as err:

@@ -24,6 +24,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from mextrain.i18n import LANGUAGES, Translator, is_visible_text
+from mextrain.web.tables import MAX_TURN_TIME
 
 __all__ = [
     "CHAT_PHRASES",
@@ -315,6 +316,9 @@ class CreateTable(_Strict):
         bool | int | list[int] | dict[int, int],
     ] = Field(default_factory=dict, max_length=10)
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=9)]
+    #: the seconds a person has for each move before a bot makes it for them (0: no
+    #: clock); the server sets the shortest it allows (``min_turn_time``)
+    turn_time: Annotated[int, Field(ge=0, le=MAX_TURN_TIME, strict=True)] = 0
 
 
 class JoinTable(_Strict):

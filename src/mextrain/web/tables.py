@@ -58,6 +58,8 @@ log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: lines of table talk a table keeps and sends to whoever arrives (all stay in the store)
 CHAT_KEPT = 50
+#: the longest clock a table may give a move, in seconds (`Table.turn_time`)
+MAX_TURN_TIME = 3600
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
 CHAT_NAMES_KEPT = 64
 
@@ -93,6 +95,7 @@ class Settings:
     chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
     chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
     tables_per_minute: float = 20.0  # new tables one address may make a minute (in bursts)
+    min_turn_time: float = 10.0  # the shortest clock a table may give a move (`turn_time`)
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
@@ -219,6 +222,9 @@ class Table:
         self.code = stored.code
         self.config = stored.config
         self.rules = Rules.from_spec(_spec_from_json(stored.config["rules"]))
+        #: the seconds a person has for each decision before a bot makes it for them, and
+        #: finishes their turn (0: no clock; tables from before the clock have none)
+        self.turn_time = float(stored.config.get("turn_time") or 0)
         self._rng = random.Random(stored.seed)  # deals only; never leaves the server
         self._secret = hashlib.sha256(f"tokens:{stored.seed}".encode()).digest()
         #: per seat, how many times someone left it (a rematch's derived token changes)
@@ -252,6 +258,12 @@ class Table:
         #: the timer is the pause before the next deal: comings and goings leave it running
         self._timer_deals = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the turn clock: turns are counted (a new one when another seat is to move or a
+        #: round is dealt), each decision's clock starts at `_decision_since`, and a turn
+        #: whose clock ran out (`_timed_out`) is the takeover bot's to finish
+        self._turn = 0
+        self._decision_since = time.monotonic()
+        self._timed_out: int | None = None
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
         #: the table talk's latest lines, oldest first (kept in the store, not in the log:
@@ -278,6 +290,7 @@ class Table:
         for seat in self.seats:
             if seat.kind == "human":
                 seat.away_since = now
+        self._decision_since = now  # (a restart gives the seat to move a full clock)
         if self.status == "finished":
             try:
                 self.finish()
@@ -298,21 +311,29 @@ class Table:
             self.held.pop(data["seat"], None)  # a kept seat is kept no more once taken
             self._bots.pop(data["seat"], None)
             self.moved.discard(data["seat"])  # the newcomer has made no move yet
+            if self._to_move() == data["seat"]:  # a late joiner on turn: a full clock
+                self._new_turn()
         elif kind == "start":
             for index, spec in data["bots"].items():
                 seat = self.seats[int(index)]
                 seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec, int(index))
             self.match = Match.new(self.rules, len(self.seats), self._rng)
             self.status = "playing"
+            self._new_turn()
         elif kind == "action":
             assert self.match is not None
             seat_no, action = parse_action(data["action"])
             self.match.current.apply(action, seat_no)
             if not data.get("bot"):  # logs from before the mark count every move as theirs
                 self.moved.add(seat_no)
+            if self._to_move() == seat_no:  # the same turn goes on (after a draw): a new
+                self._decision_since = time.monotonic()  # decision, a fresh clock
+            else:
+                self._new_turn()
         elif kind == "deal":
             assert self.match is not None
             self.match.next_round(self._rng)
+            self._new_turn()
         elif kind == "rematch":
             self.next_code = data["code"]
         elif kind == "leave":
@@ -330,6 +351,28 @@ class Table:
             raise RuntimeError(f"table {self.code}: unknown event {kind!r}")
         if self.match is not None and self.match.is_complete:
             self.status = "finished"
+
+    def _new_turn(self) -> None:
+        self._turn += 1
+        self._timed_out = None
+        self._decision_since = time.monotonic()
+
+    def _to_move(self) -> int | None:
+        """The seat whose move the round waits for (None between rounds or out of play)."""
+        if self.match is None or self.match.current.is_over:
+            return None
+        return self.match.current.current_seat
+
+    def clock_left(self) -> float | None:
+        """The seconds the person to move has left for this decision, if the table has a
+        clock and a person (not a bot) is to decide; may be negative once it has run out,
+        until the bot's move lands."""
+        index = self._to_move()
+        if not self.turn_time or index is None or self.status != "playing":
+            return None
+        if self.seats[index].kind != "human" or self.bot_plays(index):
+            return None
+        return self._decision_since + self.turn_time - time.monotonic()
 
     # -- seats ------------------------------------------------------------------------
 
@@ -499,6 +542,8 @@ class Table:
         seat = self.seats[index]
         if seat.kind == "bot":
             return True
+        if seat.kind == "human" and self._timed_out == self._turn and index == self._to_move():
+            return True  # their clock ran out: a bot finishes this turn for them
         if seat.kind != "human" or seat.clients or seat.away_since is None:
             return False
         return time.monotonic() - seat.away_since >= self.settings.takeover_after
@@ -533,6 +578,9 @@ class Table:
         except IllegalActionError as err:
             names = self.shown_names(client.lang)
             raise TableError("illegal", error_text(err, client.lang, names)) from None
+        # a move of their own, even one that beats the bot thinking for them after their
+        # time ran out: they are back, and the rest of the turn is theirs again
+        self._timed_out = None
         self._record_action(seat_no, action)
 
     def _record_action(self, seat: int, action: Action, bot: bool = False) -> None:
@@ -623,10 +671,34 @@ class Table:
             if self._bot_task is None or self._bot_task.done():
                 self._bot_task = loop.create_task(self._bot_turn(seat, self.version))
             return
+        if self.seats[seat].kind != "human":
+            return
+        # a person's move: wait for it, until they have been away too long or their
+        # clock runs out, whichever comes first
+        waits = []
         away = self.seats[seat].away_since
-        if self.seats[seat].kind == "human" and not self.seats[seat].clients and away is not None:
-            wait = away + self.settings.takeover_after - time.monotonic()
-            self._timer = loop.call_later(max(wait, 0.0), self._schedule)
+        if not self.seats[seat].clients and away is not None:
+            waits.append(away + self.settings.takeover_after - time.monotonic())
+        left = self.clock_left()
+        if left is not None:
+            waits.append(left)
+        if waits:
+            self._timer = loop.call_later(max(min(waits), 0.0), self._wake, self._turn)
+
+    def _wake(self, turn: int) -> None:
+        """A timer of the turn ``turn`` is due: a person away long enough or out of time
+        has their move made by a bot."""
+        self._timer = None
+        left = self.clock_left()
+        if turn == self._turn and left is not None and left <= 0:
+            index = self._to_move()
+            assert index is not None
+            self._timed_out = self._turn
+            for client in list(self.seats[index].clients):
+                client.send({"type": "time_up", "version": self.version})
+            self.changed()  # (everyone sees the bot at the seat; it moves)
+        else:
+            self._schedule()
 
     def _deal(self) -> None:
         self._timer = None
@@ -728,6 +800,8 @@ class Table:
             # whether an open double must be covered before anything else (the page
             # marks it so only then)
             "open_doubles_block": self.rules.open_doubles_block,
+            # the seconds a person has for a move (null: no clock)
+            "turn_time": self.turn_time or None,
             "seats": [
                 {
                     "name": seat.name,
@@ -788,6 +862,7 @@ class Table:
                 "winners": self.match.winners if self.match.is_complete else [],
                 "complete": self.match.is_complete,
             }
+        left = self.clock_left()
         return {
             "type": "state",
             "version": self.version,
@@ -795,6 +870,11 @@ class Table:
             "table": self.public(),
             "round": round_view,
             "sheet": sheet,
+            # whose clock runs, and its seconds left as the message leaves (a page counts
+            # down from when it arrives: clocks of two machines never agree)
+            "clock": None
+            if left is None
+            else {"seat": self._to_move(), "left": round(max(left, 0.0), 1)},
         }
 
     def _legal(self, seat: int | None) -> list[Action]:
@@ -913,18 +993,32 @@ class TableManager:
             table.changed()
 
     def create(
-        self, rules_spec: Any, seats: list[str], name: str, token_from: str | None = None
+        self,
+        rules_spec: Any,
+        seats: list[str],
+        name: str,
+        token_from: str | None = None,
+        turn_time: float = 0,
     ) -> tuple[Table, str]:
         """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
-        ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it)."""
+        ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it);
+        ``turn_time``: the seconds a person has for a move (0: no clock)."""
         rules = Rules.from_spec(rules_spec)
         rules.check_players(len(seats) + 1)
         known = set(bot_levels())
         for spec in seats:
             if spec.startswith("bot:") and spec[4:] not in known:
                 raise TableError("bot", f"unknown bot level {spec[4:]!r}")
+        if turn_time and not self.settings.min_turn_time <= turn_time <= MAX_TURN_TIME:
+            low, high = self.settings.min_turn_time, MAX_TURN_TIME
+            raise TableError("turn_time", f"a move's time is {low:g} to {high:g} seconds, or none")
         code = self._new_code()
-        config = {"rules": _json_ready(rules.to_spec()), "seats": ["open", *seats]}
+        config: dict[str, Any] = {
+            "rules": _json_ready(rules.to_spec()),
+            "seats": ["open", *seats],
+        }
+        if turn_time:
+            config["turn_time"] = turn_time
         table_id = self.store.create_table(code, config, secrets.token_hex(16))
         stored = self.store.table(code)
         assert stored is not None
@@ -949,7 +1043,7 @@ class TableManager:
         if table.next_code is None:
             spec = table.rules.to_spec()
             seats = table.rematch_seats(client.seat)
-            nxt, token = self.create(spec, seats, name, client.token)
+            nxt, token = self.create(spec, seats, name, client.token, table.turn_time)
             seat = 0
             table.point_to(nxt.code)
         else:

@@ -2,7 +2,7 @@
 // The server is the authority: this page only shows the view it is sent and asks for
 // moves the server listed as legal.
 import { render } from "./vendor/preact.mjs";
-import { useEffect, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
+import { useEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
 import { Tile } from "./tiles.js";
 import { fill } from "./words.js";
@@ -32,6 +32,13 @@ function tn(key, count, params = {}) {
 }
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// A table's time per move in words: "30 seconds", "2 minutes".
+function clockWords(seconds) {
+  return seconds % 60 === 0 ? tn("web.turn_time.minutes", seconds / 60) : tn("web.turn_time.seconds", seconds);
+}
+// The times per move the lobby offers (0: no clock; the server allows others, 10 s to an hour).
+const TURN_TIMES = [0, 30, 60, 120, 300];
 
 // The names the table shows: people as they called themselves, bots by seat in the
 // reader's language ("Robot 2"; their level is on their train); records keep the
@@ -299,6 +306,7 @@ function Lobby() {
   const [seats, setSeats] = useState(["bot:greedy", "bot:greedy", "bot:greedy"]);
   const [house, setHouse] = useState({});
   const [rounds, setRounds] = useState(13);
+  const [turnTime, setTurnTime] = useState(Number(localStorage.getItem("mextrain.turn_time")) || 0);
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
   // one request at a time: a double click must not create two tables
@@ -326,8 +334,11 @@ function Lobby() {
     const opts = { ...house };
     const count = Number(rounds);  // what the box holds (the browser checks 1 to 13)
     if (Number.isInteger(count) && count >= 1 && count !== 13) opts.rounds = count;
-    const res = await api("/api/tables", { name: name.trim(), preset, seats, options: opts });
+    const body = { name: name.trim(), preset, seats, options: opts };
+    if (turnTime) body.turn_time = turnTime;
+    const res = await api("/api/tables", body);
     remember();
+    localStorage.setItem("mextrain.turn_time", String(turnTime));
     localStorage.setItem(tokenKey(res.code), res.token);
     go(res.link);
   });
@@ -366,6 +377,10 @@ function Lobby() {
           <label class="field">${t("web.rounds")}
             <input type="number" name="rounds" min="1" max="13" value=${rounds}
               onInput=${edit(setRounds)} /></label>
+          <label class="field">${t("web.turn_time")}
+            <select name="turn_time" value=${turnTime} onChange=${(e) => setTurnTime(Number(e.target.value))}>
+              ${TURN_TIMES.map((s) => html`<option value=${s}>${s ? clockWords(s) : t("web.turn_time.none")}</option>`)}
+            </select></label>
           <fieldset>
             <legend>${t("web.house_rules")}</legend>
             ${HOUSE.map((k) => html`<label class="check"><input type="checkbox" checked=${!!house[k]}
@@ -415,6 +430,8 @@ function useTableSocket(code, lang) {
   const [chat, setChat] = useState([]);
   // the latest line said while connected (not one of those sent on arrival)
   const [heard, setHeard] = useState(null);
+  // the server made this seat's move after its time ran out (until the player moves again)
+  const [timeUp, setTimeUp] = useState(false);
   const wsRef = useRef(null);
   useEffect(() => {
     let stop = false;
@@ -438,6 +455,7 @@ function useTableSocket(code, lang) {
           if (m.code === "started") return;
           setError(m);
         } else if (m.type === "hint") setHint(m);
+        else if (m.type === "time_up") setTimeUp(true);
         else if (m.type === "chat_log") setChat(m.lines);
         else if (m.type === "chat") {
           setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
@@ -468,11 +486,11 @@ function useTableSocket(code, lang) {
     ws.send(JSON.stringify(m));
     return true;
   }, []);
-  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard };
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp };
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
@@ -644,6 +662,26 @@ function TablePage({ code, big, lang }) {
     }
   }, [msg && msg.version]);
 
+  // the turn clock: its end on this machine's clock, from the seconds left the server said
+  // as the state left it (two machines' clocks never agree), counted down a few times a second
+  const clock = msg && msg.clock;
+  const clockEnd = useMemo(() => (clock ? performance.now() + clock.left * 1000 : null), [msg]);
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (clockEnd === null) return undefined;
+    const timer = setInterval(() => setTick((n) => n + 1), 250);
+    return () => clearInterval(timer);
+  }, [clockEnd]);
+  const secondsLeft = clockEnd === null ? null : Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
+  // a screen reader hears it once, ten seconds before a bot moves for the player
+  const warned = useRef(null);
+  useEffect(() => {
+    if (myTurn && secondsLeft !== null && secondsLeft <= 10 && warned.current !== msg.version) {
+      warned.current = msg.version;
+      setSaid(tn("web.clock_soon", secondsLeft));
+    }
+  }, [secondsLeft, myTurn]);
+
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
@@ -680,7 +718,8 @@ function TablePage({ code, big, lang }) {
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
-      <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}</p>
+      <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
+        ${table.turn_time && html` ${t("web.table_clock", { time: clockWords(table.turn_time) })}`}</p>
       ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
@@ -705,7 +744,7 @@ function TablePage({ code, big, lang }) {
     // (nothing goes while the connection is down, nor before the position from before the
     // drop is replaced: the move is still to make, not "sent")
     if (!synced || sentFor.current === msg.version) return;
-    if (send({ type: "action", move: m, version: msg.version })) sentFor.current = msg.version;
+    if (send({ type: "action", move: m, version: msg.version })) { sentFor.current = msg.version; setTimeUp(false); }
   };
   const playOn = (train) => {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
@@ -754,10 +793,14 @@ function TablePage({ code, big, lang }) {
       <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
       <span class=${myTurn ? "turn mine" : "turn"}>${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
+      ${secondsLeft !== null && html`<span class=${"clock" + (secondsLeft <= 10 ? " low" : "") + (clock.seat === you ? " mine" : "")}
+        title=${t("web.clock_title")} aria-hidden="true"><svg class="clock-icon" viewBox="0 0 16 16"><circle cx="8" cy="8.5" r="6"
+          /><path d="M8 5v3.5l2.5 1.5M6 1h4" /></svg>${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, "0")}</span>`}
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
     ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
+    ${timeUp && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
@@ -837,7 +880,8 @@ function TablePage({ code, big, lang }) {
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
-    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
+    <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
+      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
     ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
