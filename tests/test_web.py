@@ -1842,3 +1842,48 @@ def test_play_again_keeps_the_time_per_move(db: Path) -> None:
     # and a restarted server keeps it
     with TestClient(create_app(db, settings())) as tc:
         assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
+
+
+def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1, rounds=1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            for _ in range(2):  # two turns in a row run out of time
+                ana.until(my_turn(0), timeout=20)
+                ana.until(is_time_up, timeout=10)
+                ana.until(lambda m: is_state(m) and m["round"]["current_seat"] != 0, timeout=10)
+            seen = ana.last
+            assert seen is not None
+            assert seen["table"]["seats"][0]["timed_out"]
+            # her next turn is the bot's at once: no clock runs, nobody waits for it
+            while not (seen["round"]["current_seat"] == 0 or seen["round"]["ended"]):
+                seen = ana.until(is_state, timeout=10)
+            if not seen["round"]["ended"]:
+                assert seen["clock"] is None
+                assert seen["table"]["seats"][0]["bot_playing"]
+                moves = len(seen["round"]["history"])
+                ana.until(lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=3)
+            ana.drain()
+            assert sum(is_time_up(m) for m in ana.seen) == 2
+            # she is back: her seat is hers again, and her next turn has a clock
+            ana.send({"type": "back"})
+            back = ana.until(lambda m: is_state(m) and not m["table"]["seats"][0]["timed_out"])
+            seat = back["table"]["seats"][0]
+            assert not seat["bot_playing"] or back["round"]["current_seat"] != 0
+            if not back["round"]["ended"]:
+                mine = back if my_turn(0)(back) else ana.until(my_turn(0), timeout=20)
+                assert mine["clock"]["seat"] == 0
+        finally:
+            ana.close()
+
+
+def test_a_spectator_cannot_say_they_are_back(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"])
+    watcher = Conn(client, made["code"], None)
+    try:
+        watcher.until(is_state)
+        watcher.send({"type": "back"})
+        assert errors_of(watcher)["code"] == "spectator"
+    finally:
+        watcher.close()

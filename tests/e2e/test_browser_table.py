@@ -1110,7 +1110,7 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     page.goto(server + "/")
     expect(page.get_by_label("Time per move")).to_have_value("30")
 
-    # a table with the shortest clock: nobody moves for Ana, so her clock shows red, a
+    # a table with the shortest clock: Ana does not move, so her clock shows red, a
     # screen reader hears it, her time runs out and a bot moves for her; she is told
     made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "turn_time": 10})
     seat_page(page, server, made)
@@ -1124,6 +1124,12 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     # (she never moved herself: any move of hers in the log is the bot's)
     expect(page.locator(".move-log")).to_contain_text("Ana")
     shot(page, "24-turn-clock-ran-out")
+    # her next turn runs out too: a bot plays on for her, until she says she is back
+    away = page.locator(".notice.away")
+    expect(away).to_contain_text("two turns in a row", timeout=30_000)
+    shot(page, "25-turn-clock-away")
+    page.get_by_role("button", name="I'm back").click()
+    expect(away).to_have_count(0)
     # her next turn is hers, with a fresh clock; her move takes the notice away
     expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
     expect(page.locator(".status .clock.mine")).to_be_visible()

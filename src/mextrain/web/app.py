@@ -32,6 +32,7 @@ from mextrain.store import GameSummary, ServerLock, Store
 
 from .messages import (
     ActionMessage,
+    BackMessage,
     ChatMessage,
     CreateTable,
     HelloMessage,
@@ -409,6 +410,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
         client.send({"type": "pong"})
     elif isinstance(message, LeaveMessage):
         table.leave(client)
+    elif isinstance(message, BackMessage):
+        table.back(client)
     elif isinstance(message, ChatMessage):
         table.say(client, message.text, message.phrase)
     elif isinstance(message, HelloMessage):

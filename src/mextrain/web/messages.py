@@ -124,6 +124,13 @@ class PingMessage(_Strict):
     type: Literal["ping"]
 
 
+class BackMessage(_Strict):
+    """The player is back: a seat a bot plays since its time ran out turn after turn is
+    theirs again (see `Table.back`)."""
+
+    type: Literal["back"]
+
+
 class LeaveMessage(_Strict):
     """Leave the table for good: the seat is open again before the start, and played by a
     bot that anyone arriving late may take over once the game is in play."""
@@ -201,6 +208,7 @@ AnyClientMessage = (
     | PingMessage
     | RematchMessage
     | LeaveMessage
+    | BackMessage
     | ChatMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]

@@ -60,6 +60,9 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_KEPT = 50
 #: the longest clock a table may give a move, in seconds (`Table.turn_time`)
 MAX_TURN_TIME = 3600
+#: turns in a row whose time ran out, after which a bot plays the seat without waiting
+#: for its clock, until its player says they are back (`Table.back`) or moves
+STRIKES_AWAY = 2
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
 CHAT_NAMES_KEPT = 64
 
@@ -264,6 +267,8 @@ class Table:
         self._turn = 0
         self._decision_since = time.monotonic()
         self._timed_out: int | None = None
+        #: per seat, its turns in a row whose time ran out (`STRIKES_AWAY`)
+        self.strikes: dict[int, int] = {}
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
         #: the table talk's latest lines, oldest first (kept in the store, not in the log:
@@ -311,6 +316,7 @@ class Table:
             self.held.pop(data["seat"], None)  # a kept seat is kept no more once taken
             self._bots.pop(data["seat"], None)
             self.moved.discard(data["seat"])  # the newcomer has made no move yet
+            self.strikes.pop(data["seat"], None)
             if self._to_move() == data["seat"]:  # a late joiner on turn: a full clock
                 self._new_turn()
         elif kind == "start":
@@ -544,6 +550,8 @@ class Table:
             return True
         if seat.kind == "human" and self._timed_out == self._turn and index == self._to_move():
             return True  # their clock ran out: a bot finishes this turn for them
+        if seat.kind == "human" and self.strikes.get(index, 0) >= STRIKES_AWAY:
+            return True  # it ran out turn after turn: a bot plays on until they are back
         if seat.kind != "human" or seat.clients or seat.away_since is None:
             return False
         return time.monotonic() - seat.away_since >= self.settings.takeover_after
@@ -581,7 +589,23 @@ class Table:
         # a move of their own, even one that beats the bot thinking for them after their
         # time ran out: they are back, and the rest of the turn is theirs again
         self._timed_out = None
+        self.strikes.pop(seat_no, None)
         self._record_action(seat_no, action)
+
+    def back(self, client: Client) -> None:
+        """The person at ``client``'s seat is back: a seat a bot plays because its time ran
+        out (this turn, or turn after turn) is theirs again from the next decision, with
+        a full clock."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators hold no seat")
+        index = client.seat
+        if self.strikes.pop(index, 0) or (
+            self._timed_out == self._turn and self._to_move() == index
+        ):
+            if self._to_move() == index:
+                self._timed_out = None
+                self._decision_since = time.monotonic()
+            self.changed()
 
     def _record_action(self, seat: int, action: Action, bot: bool = False) -> None:
         """Log a move: ``bot`` when a bot made it (for a bot seat, or for a person away)."""
@@ -694,6 +718,7 @@ class Table:
             index = self._to_move()
             assert index is not None
             self._timed_out = self._turn
+            self.strikes[index] = self.strikes.get(index, 0) + 1
             for client in list(self.seats[index].clients):
                 client.send({"type": "time_up", "version": self.version})
             self.changed()  # (everyone sees the bot at the seat; it moves)
@@ -809,6 +834,9 @@ class Table:
                     "bot": seat.bot if seat.kind == "bot" else None,
                     "connected": bool(seat.clients),
                     "bot_playing": seat.kind == "human" and self.bot_plays(i),
+                    # a bot plays it since its time ran out turn after turn, until its
+                    # player is back
+                    "timed_out": self.strikes.get(i, 0) >= STRIKES_AWAY,
                     # a stand-in anyone may take over (not one kept for a player)
                     "joinable": self.stand_in(i) and i not in self.held,
                     "held": self.held.get(i),

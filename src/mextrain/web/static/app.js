@@ -800,7 +800,9 @@ function TablePage({ code, big, lang }) {
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
     ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
-    ${timeUp && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
+    ${you !== null && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
+        <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(false); }}>${t("web.away.back")}</button></div>`
+      : timeUp && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
