@@ -1887,3 +1887,27 @@ def test_a_spectator_cannot_say_they_are_back(client: TestClient) -> None:
         assert errors_of(watcher)["code"] == "spectator"
     finally:
         watcher.close()
+
+
+def test_a_move_does_not_wait_for_a_hint_and_a_hint_too_late_is_not_sent(db: Path) -> None:
+    # a hint the search thinks about for a good while (about a second)
+    with TestClient(create_app(db, settings(hint_iterations=4000))) as tc:
+        made = create(tc, ["bot:greedy"])
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            version = mine["version"]
+            ana.send({"type": "hint", "version": version})
+            move = mine["round"]["legal_moves"][0]
+            ana.send({"type": "action", "move": move, "version": version})
+            # the move is played at once, not after the hint
+            after = ana.until(
+                lambda m: m["type"] == "hint" or (is_state(m) and m["version"] > version)
+            )
+            assert after["type"] == "state"
+            # and the hint, for a position gone by, never comes (nor an error for it)
+            time.sleep(2.5)
+            ana.drain()
+            assert not [m for m in ana.seen if m["type"] in ("hint", "error")]
+        finally:
+            ana.close()

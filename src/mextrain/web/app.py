@@ -358,6 +358,21 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         limiter = RateLimiter(settings.messages_per_second, settings.burst)
         strikes = 0
         cut_off = False
+        # the hint being worked out for this connection: it thinks for up to a second or
+        # so, while the connection goes on reading (a move sent meanwhile is not held up)
+        hinting: asyncio.Task[None] | None = None
+
+        async def answer_hint(version: int) -> None:
+            seat = client.seat
+            try:
+                answer = await table.hint(client, version)
+            except TableError as err:
+                client.send(_error(err.code, err.message))
+                return
+            # once the table has moved on, or the seat was given up, it answers nothing
+            if table.version == version and client.seat == seat:
+                client.send(answer)
+
         try:
             while not client.closed:
                 raw = await websocket.receive()
@@ -376,7 +391,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 try:
                     message = parse_client_message(_text_of(raw, settings.max_message_bytes))
                     if isinstance(message, HintMessage):
-                        client.send(await table.hint(client, message.version))
+                        if hinting is not None:  # (a newer question replaces it)
+                            hinting.cancel()
+                        hinting = asyncio.create_task(answer_hint(message.version))
                     elif isinstance(message, RematchMessage):
                         client.send(manager_of(websocket).rematch(table, client))
                     else:
@@ -388,6 +405,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         except WebSocketDisconnect:
             pass
         finally:
+            if hinting is not None:
+                hinting.cancel()  # (the analysis itself is shared, and runs to its end)
             table.disconnect(client)
             sender.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

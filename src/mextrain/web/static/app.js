@@ -777,12 +777,14 @@ function TablePage({ code, big, lang }) {
   const turnName = view ? names[view.current_seat] : "";
   const moveText = (m) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
     : t("web.hint.play", { tile: m.split("@")[0], train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
-  const hintText = hint && (typeof hint.win_probability === "number"
-    ? t("web.hint.chance", { move: moveText(hint.move), chance: Math.round(100 * hint.win_probability) })
-    : moveText(hint.move));
-  const others = hint ? (hint.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
+  // a hint is for the position it was asked in, never a later one
+  const hintNow = hint && hint.version === msg.version ? hint : null;
+  const hintText = hintNow && (typeof hintNow.win_probability === "number"
+    ? t("web.hint.chance", { move: moveText(hintNow.move), chance: Math.round(100 * hintNow.win_probability) })
+    : moveText(hintNow.move));
+  const others = hintNow ? (hintNow.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
   const hintMore = others.map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
-  const close = hint && closeCall(hint);
+  const close = hintNow && closeCall(hintNow);
 
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
@@ -863,7 +865,7 @@ function TablePage({ code, big, lang }) {
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
             const playable = playableTiles.has(tile);
-            const hinted = hint && hint.version === msg.version && hint.move.startsWith(tile + "@");
+            const hinted = hintNow && hintNow.move.startsWith(tile + "@");
             return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
                 data-tile=${tile} aria-pressed=${selected === tile}
                 aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
