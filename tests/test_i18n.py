@@ -315,6 +315,17 @@ def test_names_told_apart_by_what_shows() -> None:
         assert name_key("Ana" + hidden) == name_key("Ana"), hex(ord(hidden))
         assert name_key("A" + hidden + "na") == name_key("Ana")
     assert name_key("Ana\u0301") != name_key("Ana")  # an accent shows: Aná is another name
+    # letters of other scripts that look like Latin ones: Cyrillic, Greek, Armenian
+    assert name_key("\u0410n\u0430") == name_key("Ana")  # Cyrillic А, а
+    assert name_key("\u0391na") == name_key("Ana")  # Greek Α
+    assert name_key("J\u043e\u0435") == name_key("Joe")  # Cyrillic о, е
+    assert name_key("R\u03bfb\u0585t") == name_key("Robot")  # Greek ο, Armenian օ
+    assert name_key("\u041d\u0435l\u0435n") == name_key("Helen")  # Cyrillic Н: "H"
+    # accents still count, on a look-alike too: Cyrillic ё is ë, not e
+    assert name_key("Zo\u0451") == name_key("Zoë") != name_key("Zoe")
+    # a name in another script that does not look Latin stays itself
+    assert name_key("\u0410\u043d\u043d\u0430") != name_key("Anna")  # Анна
+    assert name_key("\u0414\u0438\u043c\u0430") == name_key("\u0434\u0438\u043c\u0430")
 
 
 @pytest.mark.parametrize(

@@ -537,7 +537,15 @@ def test_http_validation(client: TestClient) -> None:
     for unseen in ("   ", "Ana\u202e", "A\u200bna", "\u00a0", "Ana\x7f", "A\u0085na"):
         assert client.post("/api/tables", json={**base, "name": unseen}).status_code == 422
     # what the page calls bots, in any of its languages, is not a person's name
-    for bot_like in ("Bot 4", "robot 2", "Botti 3", "Bot 2 (beginner)"):
+    # (in letters that only look like them too: Cyrillic о, full-width letters and digits)
+    for bot_like in (
+        "Bot 4",
+        "robot 2",
+        "Botti 3",
+        "Bot 2 (beginner)",
+        "R\u043ebot 2",
+        "Ｂｏｔ ２",
+    ):
         refused = client.post("/api/tables", json={**base, "name": bot_like})
         assert refused.status_code == 422, bot_like
         assert "bots" in refused.json()["detail"]["message"]
@@ -1575,7 +1583,7 @@ def test_what_typing_and_pasting_put_in_a_line_is_made_plain(
 
 def test_a_name_that_only_looks_like_anothers_is_taken(client: TestClient) -> None:
     made = create(client, ["open", "open"])
-    for name in ("ana\u200d", "Ana\u3164", "\u2800"):
+    for name in ("ana\u200d", "Ana\u3164", "\u2800", "\u0410n\u0430", "\u0391na"):
         res = client.post(f"/api/tables/{made['code']}/join", json={"name": name})
         assert res.status_code in (409, 422), name
     # an emoji family is a name (its joiners are part of it)

@@ -408,9 +408,33 @@ def _ignorable(ch: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 
+#: letters of other scripts that look like Latin ones, as case folding leaves them (from
+#: UTS #39's confusables: Cyrillic, Greek and Armenian letters, and Latin's own dotless i
+#: and script a and g); a letter whose capital looks Latin maps to that ("н": "Н" is "H")
+_LOOK_ALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
+        "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "ԁ": "d",
+        "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
+        # Greek
+        "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
+        "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ϲ": "c", "ϳ": "j",
+        # Armenian
+        "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q",
+        # Latin
+        "ı": "i", "ɑ": "a", "ɡ": "g", "ɩ": "i",
+    }
+)  # fmt: skip
+
+
 def name_key(name: str) -> str:
     """What tells two names apart: case, characters that show nothing (an emoji's joiners,
-    variation selectors, U+034F) and the compatibility forms of letters do not ("Ana",
-    "ana" + U+200D, "Ana" + U+034F and full-width "Ａｎａ" are one name)."""
+    variation selectors, U+034F), the compatibility forms of letters and letters of other
+    scripts that look like Latin ones do not ("Ana", "ana" + U+200D, "Ana" + U+034F,
+    full-width "Ａｎａ" and "Аnа" with Cyrillic "А" and "а" are one name). Accents count,
+    on look-alikes too ("ё" is "ë", not "e")."""
     folded = unicodedata.normalize("NFKC", name)
-    return "".join(ch for ch in folded if not _ignorable(ch)).casefold()
+    kept = "".join(ch for ch in folded if not _ignorable(ch)).casefold()
+    # decomposed, so that a look-alike under an accent is mapped too, then composed again
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", kept).translate(_LOOK_ALIKES))
