@@ -321,6 +321,11 @@ def test_names_told_apart_by_what_shows() -> None:
     assert name_key("J\u043e\u0435") == name_key("Joe")  # Cyrillic о, е
     assert name_key("R\u03bfb\u0585t") == name_key("Robot")  # Greek ο, Armenian օ
     assert name_key("\u041d\u0435l\u0435n") == name_key("Helen")  # Cyrillic Н: "H"
+    # small letters by their own look, not their capital's: Greek ν, υ, η, Cyrillic п, г, ѵ
+    assert name_key("E\u03bda") == name_key("Eva")
+    assert name_key("J\u03c5an") == name_key("Juan")
+    assert name_key("I\u0475an") == name_key("Ivan")
+    assert name_key("\u0433o\u03b7a") == name_key("rona")
     # accents still count, on a look-alike too: Cyrillic ё is ë, not e
     assert name_key("Zo\u0451") == name_key("Zoë") != name_key("Zoe")
     # a name in another script that does not look Latin stays itself

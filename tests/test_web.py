@@ -1756,14 +1756,14 @@ def is_time_up(m: dict[str, Any]) -> bool:
 
 def test_a_person_whose_time_runs_out_has_a_bot_finish_the_turn(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=1)
-        assert tc.get(f"/api/tables/{made['code']}").json()["turn_time"] == 1
+        made = create(tc, ["bot:greedy"], turn_time=2)
+        assert tc.get(f"/api/tables/{made['code']}").json()["turn_time"] == 2
         ana = Conn(tc, made["code"], made["token"])
         try:
             mine = ana.until(my_turn(0), timeout=20)
             # everyone sees whose clock runs and how long it has (never more than a move's)
             assert mine["clock"]["seat"] == 0
-            assert 0 <= mine["clock"]["left"] <= 1
+            assert 0 <= mine["clock"]["left"] <= 2
             started = mine["round"]["history"]
             # Ana does nothing: her time runs out, she is told, and a bot moves for her
             told = ana.until(is_time_up, timeout=10)
@@ -1779,10 +1779,14 @@ def test_a_person_whose_time_runs_out_has_a_bot_finish_the_turn(db: Path) -> Non
                 assert turn["clock"] is None
                 assert turn["table"]["seats"][0]["bot_playing"]
                 turn = ana.until(is_state, timeout=10)
+            # a bot's own turn has no clock either
+            if turn["round"]["current_seat"] == 1 and not turn["round"]["ended"]:
+                assert turn["clock"] is None
             # her next turn is hers again, with a fresh clock, and a move in time stands
             nxt = turn if my_turn(0)(turn) else ana.until(my_turn(0), timeout=20)
             assert not nxt["table"]["seats"][0]["bot_playing"]
             assert nxt["clock"]["seat"] == 0
+            assert nxt["clock"]["left"] > 1
             move = nxt["round"]["legal_moves"][0]
             ana.send({"type": "action", "move": move, "version": nxt["version"]})
             done = ana.until(lambda m: is_state(m) and m["version"] > nxt["version"])
@@ -1806,8 +1810,8 @@ def test_a_bots_turn_and_a_table_without_a_clock_show_no_clock(client: TestClien
 
 
 def test_a_reconnection_does_not_set_the_clock_back(db: Path) -> None:
-    with TestClient(create_app(db, settings(min_turn_time=2))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=2)
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=5)
         ana = Conn(tc, made["code"], made["token"])
         try:
             first = ana.until(my_turn(0), timeout=20)
@@ -1817,10 +1821,45 @@ def test_a_reconnection_does_not_set_the_clock_back(db: Path) -> None:
         again = Conn(tc, made["code"], made["token"])
         try:
             back = again.until(is_state)
-            if back["version"] == first["version"]:  # (still her turn, the same decision)
-                assert back["clock"]["left"] <= first["clock"]["left"] - 0.4
+            assert back["version"] == first["version"]  # still her turn, the same decision
+            assert back["clock"]["left"] <= first["clock"]["left"] - 0.4
         finally:
             again.close()
+
+
+def test_saying_back_does_not_undo_a_turn_whose_time_ran_out(db: Path) -> None:
+    # "back" answered to every time_up held the game up for ever: the bot still moves
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.5))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            moves = len(mine["round"]["history"])
+            ana.until(is_time_up, timeout=10)
+            ana.send({"type": "back"})
+            moved = ana.until(
+                lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=5
+            )
+            assert moved["round"]["history"][moves].startswith("0:")
+            assert sum(is_time_up(m) for m in ana.seen) == 1
+        finally:
+            ana.close()
+
+
+def test_a_move_made_after_the_time_ran_out_but_before_the_bots_stands(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=1.0))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            ana.until(is_time_up, timeout=10)
+            move = mine["round"]["legal_moves"][-1]
+            ana.send({"type": "action", "move": move, "version": mine["version"]})
+            done = ana.until(lambda m: is_state(m) and m["version"] > mine["version"])
+            assert done["round"]["history"][len(mine["round"]["history"])] == f"0:{move}"
+            assert not done["table"]["seats"][0]["timed_out"]
+        finally:
+            ana.close()
 
 
 @pytest.mark.parametrize(
@@ -1854,7 +1893,7 @@ def test_play_again_keeps_the_time_per_move(db: Path) -> None:
 
 def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=1, rounds=1)
+        made = create(tc, ["bot:greedy"], turn_time=1)  # (7 tiles each: the round goes on)
         ana = Conn(tc, made["code"], made["token"])
         try:
             for _ in range(2):  # two turns in a row run out of time
@@ -1865,25 +1904,71 @@ def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db:
             assert seen is not None
             assert seen["table"]["seats"][0]["timed_out"]
             # her next turn is the bot's at once: no clock runs, nobody waits for it
-            while not (seen["round"]["current_seat"] == 0 or seen["round"]["ended"]):
+            while seen["round"]["current_seat"] != 0:
                 seen = ana.until(is_state, timeout=10)
-            if not seen["round"]["ended"]:
-                assert seen["clock"] is None
-                assert seen["table"]["seats"][0]["bot_playing"]
-                moves = len(seen["round"]["history"])
-                ana.until(lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=3)
+            assert not seen["round"]["ended"]
+            assert seen["clock"] is None
+            assert seen["table"]["seats"][0]["bot_playing"]
+            moves = len(seen["round"]["history"])
+            ana.until(lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=3)
             ana.drain()
             assert sum(is_time_up(m) for m in ana.seen) == 2
             # she is back: her seat is hers again, and her next turn has a clock
             ana.send({"type": "back"})
             back = ana.until(lambda m: is_state(m) and not m["table"]["seats"][0]["timed_out"])
-            seat = back["table"]["seats"][0]
-            assert not seat["bot_playing"] or back["round"]["current_seat"] != 0
-            if not back["round"]["ended"]:
-                mine = back if my_turn(0)(back) else ana.until(my_turn(0), timeout=20)
-                assert mine["clock"]["seat"] == 0
+            assert not back["round"]["ended"]
+            mine = back if my_turn(0)(back) else ana.until(my_turn(0), timeout=20)
+            assert not mine["table"]["seats"][0]["bot_playing"]
+            assert mine["clock"]["seat"] == 0
         finally:
             ana.close()
+
+
+def test_a_finished_game_shows_no_bot_playing_for_anyone(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1, **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            # Ana never moves: her time runs out, turn after turn, until the game is over
+            over = ana.until(lambda m: is_state(m) and m["sheet"].get("complete"), timeout=60)
+            assert sum(is_time_up(m) for m in ana.seen) >= 1
+            seat = over["table"]["seats"][0]
+            assert not seat["timed_out"]
+            assert not seat["bot_playing"]
+            assert over["clock"] is None
+        finally:
+            ana.close()
+
+
+def test_the_first_mover_of_a_later_round_has_time_to_read_the_last_result(db: Path) -> None:
+    from mextrain.web.tables import ROUND_GRACE
+
+    with TestClient(create_app(db, settings(min_turn_time=1, round_pause=0.2))) as tc:
+        made = create(tc, ["open"], turn_time=30, **{**TINY, "rounds": 2})
+        ben = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
+        conns = {0: Conn(tc, made["code"], made["token"]), 1: Conn(tc, made["code"], ben["token"])}
+        try:
+            first = conns[0].until(lambda m: is_state(m) and m["round"] is not None, timeout=20)
+            assert first["clock"]["left"] <= 30  # the first round: the table's time alone
+            # both play the first round out, each on their own turn
+            sent: set[int] = set()
+            deadline = time.monotonic() + 60
+            while not any(m["round"]["round"] == 1 for m in conns[0].seen if is_state(m)):
+                assert time.monotonic() < deadline, "the second round was not dealt"
+                for seat, conn in conns.items():
+                    conn.drain()
+                    m = conn.last
+                    if m and my_turn(seat)(m) and m["version"] not in sent:
+                        sent.add(m["version"])
+                        move = m["round"]["legal_moves"][0]
+                        conn.send({"type": "action", "move": move, "version": m["version"]})
+                time.sleep(0.01)
+            dealt = next(m for m in conns[0].seen if is_state(m) and m["round"]["round"] == 1)
+            # the second round's first mover has the table's time and the grace
+            assert 30 < dealt["clock"]["left"] <= 30 + ROUND_GRACE
+        finally:
+            for conn in conns.values():
+                conn.close()
 
 
 def test_a_spectator_cannot_say_they_are_back(client: TestClient) -> None:
@@ -1917,5 +2002,24 @@ def test_a_move_does_not_wait_for_a_hint_and_a_hint_too_late_is_not_sent(db: Pat
             time.sleep(2.5)
             ana.drain()
             assert not [m for m in ana.seen if m["type"] in ("hint", "error")]
+        finally:
+            ana.close()
+
+
+def test_the_clock_runs_again_after_a_restart(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            ana.until(my_turn(0), timeout=20)
+        finally:
+            ana.close()
+    # the server comes back: the person to move has a full clock, which runs out as before
+    with TestClient(create_app(db, settings(min_turn_time=1, takeover_after=600))) as tc:
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            assert mine["clock"]["seat"] == 0
+            assert ana.until(is_time_up, timeout=10)["version"] == mine["version"]
         finally:
             ana.close()

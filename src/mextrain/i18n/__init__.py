@@ -408,19 +408,26 @@ def _ignorable(ch: str) -> bool:
     return any(low <= code <= high for low, high in _IGNORABLE)
 
 
-#: letters of other scripts that look like Latin ones, as case folding leaves them (from
-#: UTS #39's confusables: Cyrillic, Greek and Armenian letters, and Latin's own dotless i
-#: and script a and g); a letter whose capital looks Latin maps to that ("н": "Н" is "H")
+#: letters of other scripts that look like Latin ones (from UTS #39's confusables:
+#: Cyrillic, Greek and Armenian letters, and Latin's own dotless i and script a and g),
+#: capitals and small letters each by their own look ("Н" is "H", "η" is "n"), mapped
+#: before case folding
 _LOOK_ALIKES = str.maketrans(
     {
-        # Cyrillic
-        "а": "a", "в": "b", "е": "e", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
-        "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "ԁ": "d",
-        "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
-        # Greek
-        "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
-        "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ϲ": "c", "ϳ": "j",
+        # Cyrillic capitals, then small letters
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+        "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "ү": "y", "х": "x",
+        "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
+        "п": "n", "г": "r", "ѵ": "v",
+        # Greek capitals, then small letters
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
+        "α": "a", "ο": "o", "ρ": "p", "ν": "v", "υ": "u", "ι": "i", "η": "n", "χ": "x",
+        "γ": "y", "κ": "k", "ϲ": "c", "ϳ": "j",
         # Armenian
+        "Օ": "O", "Ս": "U", "Տ": "S",
         "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q",
         # Latin
         "ı": "i", "ɑ": "a", "ɡ": "g", "ɩ": "i",
@@ -435,6 +442,7 @@ def name_key(name: str) -> str:
     full-width "Ａｎａ" and "Аnа" with Cyrillic "А" and "а" are one name). Accents count,
     on look-alikes too ("ё" is "ë", not "e")."""
     folded = unicodedata.normalize("NFKC", name)
-    kept = "".join(ch for ch in folded if not _ignorable(ch)).casefold()
+    kept = "".join(ch for ch in folded if not _ignorable(ch))
     # decomposed, so that a look-alike under an accent is mapped too, then composed again
-    return unicodedata.normalize("NFC", unicodedata.normalize("NFD", kept).translate(_LOOK_ALIKES))
+    latin = unicodedata.normalize("NFD", kept).translate(_LOOK_ALIKES)
+    return unicodedata.normalize("NFC", latin.casefold())

@@ -362,12 +362,13 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         # so, while the connection goes on reading (a move sent meanwhile is not held up)
         hinting: asyncio.Task[None] | None = None
 
-        async def answer_hint(version: int) -> None:
+        async def answer_hint(job: asyncio.Future[dict[str, Any]], version: int) -> None:
             seat = client.seat
             try:
-                answer = await table.hint(client, version)
-            except TableError as err:
-                client.send(_error(err.code, err.message))
+                answer = await asyncio.shield(job)
+            except Exception:
+                log.exception("table %s: a hint could not be worked out", table.code)
+                client.send(_error("hint_failed", "no hint could be worked out: try again"))
                 return
             # once the table has moved on, or the seat was given up, it answers nothing
             if table.version == version and client.seat == seat:
@@ -391,9 +392,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 try:
                     message = parse_client_message(_text_of(raw, settings.max_message_bytes))
                     if isinstance(message, HintMessage):
+                        # checked now, in the order the messages came (a refusal at once)
+                        job = table.hint(client, message.version)
                         if hinting is not None:  # (a newer question replaces it)
                             hinting.cancel()
-                        hinting = asyncio.create_task(answer_hint(message.version))
+                        hinting = asyncio.create_task(answer_hint(job, message.version))
                     elif isinstance(message, RematchMessage):
                         client.send(manager_of(websocket).rematch(table, client))
                     else:

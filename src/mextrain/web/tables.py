@@ -60,6 +60,9 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_KEPT = 50
 #: the longest clock a table may give a move, in seconds (`Table.turn_time`)
 MAX_TURN_TIME = 3600
+#: seconds the first mover of a round after the first has on top of the table's time per
+#: move (`Table.turn_time`), to read the last round's result first
+ROUND_GRACE = 15.0
 #: turns in a row whose time ran out, after which a bot plays the seat without waiting
 #: for its clock, until its player says they are back (`Table.back`) or moves
 STRIKES_AWAY = 2
@@ -340,12 +343,16 @@ class Table:
             assert self.match is not None
             self.match.next_round(self._rng)
             self._new_turn()
+            # the last round's result is likely still on the players' screens: the round's
+            # first mover gets a little longer
+            self._decision_since += ROUND_GRACE
         elif kind == "rematch":
             self.next_code = data["code"]
         elif kind == "leave":
             index = data["seat"]
             seat = self.seats[index]
             seat.token_hash = ""
+            self.strikes.pop(index, None)
             self.left[index] = self.left.get(index, 0) + 1
             self.held.pop(index, None)  # a player who leaves gives up the seat kept for them
             self.moved.discard(index)  # (their moves are not whoever sits here next)
@@ -357,6 +364,8 @@ class Table:
             raise RuntimeError(f"table {self.code}: unknown event {kind!r}")
         if self.match is not None and self.match.is_complete:
             self.status = "finished"
+            self.strikes.clear()  # (nobody plays for anyone any more)
+            self._timed_out = None
 
     def _new_turn(self) -> None:
         self._turn += 1
@@ -594,16 +603,14 @@ class Table:
 
     def back(self, client: Client) -> None:
         """The person at ``client``'s seat is back: a seat a bot plays because its time ran
-        out (this turn, or turn after turn) is theirs again from the next decision, with
-        a full clock."""
+        out turn after turn is theirs again, with a full clock if it is their turn. A turn
+        whose time has just run out stays the bot's to finish (or a saying "back" to every
+        ``time_up`` would hold the game up for ever); a move of their own still counts."""
         if client.seat is None:
             raise TableError("spectator", "spectators hold no seat")
         index = client.seat
-        if self.strikes.pop(index, 0) or (
-            self._timed_out == self._turn and self._to_move() == index
-        ):
-            if self._to_move() == index:
-                self._timed_out = None
+        if self.strikes.pop(index, 0) >= STRIKES_AWAY:
+            if self._to_move() == index and self._timed_out != self._turn:
                 self._decision_since = time.monotonic()
             self.changed()
 
@@ -615,9 +622,10 @@ class Table:
         self._log("action", data)
         self.changed()
 
-    async def hint(self, client: Client, version: int) -> dict[str, Any]:
+    def hint(self, client: Client, version: int) -> asyncio.Future[dict[str, Any]]:
         """The search bot's best moves here, with their chances, from the player's own view
-        only."""
+        only: the analysis (a future, shared by every connection of the seat), or a
+        `TableError` at once when there is no hint to give."""
         if client.seat is None or self.match is None or self.status != "playing":
             raise TableError("not_playing", "no hint now")
         if version != self.version:
@@ -633,7 +641,7 @@ class Table:
         if job is None:
             self._hints = {k: j for k, j in self._hints.items() if k[1] == version}
             job = self._hints[key] = asyncio.ensure_future(self._analyse(view, version))
-        return await asyncio.shield(job)
+        return job
 
     async def _analyse(self, view: SeatView, version: int) -> dict[str, Any]:
         # the search bot's analysis, from the player's own view: it thinks for a while, so
@@ -1071,7 +1079,11 @@ class TableManager:
         if table.next_code is None:
             spec = table.rules.to_spec()
             seats = table.rematch_seats(client.seat)
-            nxt, token = self.create(spec, seats, name, client.token, table.turn_time)
+            # (the time this table was given, within what the server allows now)
+            turn_time = table.turn_time and min(
+                max(table.turn_time, self.settings.min_turn_time), MAX_TURN_TIME
+            )
+            nxt, token = self.create(spec, seats, name, client.token, turn_time)
             seat = 0
             table.point_to(nxt.code)
         else:

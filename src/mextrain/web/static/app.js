@@ -673,13 +673,16 @@ function TablePage({ code, big, lang }) {
     return () => clearInterval(timer);
   }, [clockEnd]);
   const secondsLeft = clockEnd === null ? null : Math.max(0, Math.ceil((clockEnd - performance.now()) / 1000));
-  // a screen reader hears it once, ten seconds before a bot moves for the player
+  // a screen reader hears it once, ten seconds before a bot moves for the player (in a
+  // live region of its own: the last move is still told)
   const warned = useRef(null);
+  const [clockSaid, setClockSaid] = useState("");
   useEffect(() => {
     if (myTurn && secondsLeft !== null && secondsLeft <= 10 && warned.current !== msg.version) {
       warned.current = msg.version;
-      setSaid(tn("web.clock_soon", secondsLeft));
+      setClockSaid(tn("web.clock_soon", secondsLeft));
     }
+    if (!myTurn) setClockSaid("");
   }, [secondsLeft, myTurn]);
 
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
@@ -789,6 +792,7 @@ function TablePage({ code, big, lang }) {
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     <div class="sr-only" role="status" aria-live="polite">${said}</div>
+    <div class="sr-only clock-said" role="status" aria-live="assertive">${clockSaid}</div>
     <div class="status" role="status" aria-live="polite">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
@@ -802,7 +806,7 @@ function TablePage({ code, big, lang }) {
       ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
     </div>
     ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
-    ${you !== null && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
+    ${you !== null && table.status === "playing" && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
         <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(false); }}>${t("web.away.back")}</button></div>`
       : timeUp && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
