@@ -230,7 +230,7 @@ class Table:
         self.rules = Rules.from_spec(_spec_from_json(stored.config["rules"]))
         #: the seconds a person has for each decision before a bot makes it for them, and
         #: finishes their turn (0: no clock; tables from before the clock have none)
-        self.turn_time = float(stored.config.get("turn_time") or 0)
+        self.turn_time: float = stored.config.get("turn_time") or 0
         self._rng = random.Random(stored.seed)  # deals only; never leaves the server
         self._secret = hashlib.sha256(f"tokens:{stored.seed}".encode()).digest()
         #: per seat, how many times someone left it (a rematch's derived token changes)
