@@ -306,7 +306,11 @@ function Lobby() {
   const [seats, setSeats] = useState(["bot:greedy", "bot:greedy", "bot:greedy"]);
   const [house, setHouse] = useState({});
   const [rounds, setRounds] = useState(13);
-  const [turnTime, setTurnTime] = useState(Number(localStorage.getItem("mextrain.turn_time")) || 0);
+  // the time per move chosen last time in this browser, if the lobby still offers it
+  const [turnTime, setTurnTime] = useState(() => {
+    const last = Number(localStorage.getItem("mextrain.turn_time"));
+    return TURN_TIMES.includes(last) ? last : 0;
+  });
   const [code, setCode] = useState("");
   const [error, setError] = useState("");
   // one request at a time: a double click must not create two tables
