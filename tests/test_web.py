@@ -3,6 +3,7 @@ refused messages, reconnecting with a seat token, and bots taking over absent pl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import random
@@ -1754,45 +1755,54 @@ def is_time_up(m: dict[str, Any]) -> bool:
     return m["type"] == "time_up"
 
 
-def test_a_person_whose_time_runs_out_has_a_bot_finish_the_turn(db: Path) -> None:
-    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=2)
-        assert tc.get(f"/api/tables/{made['code']}").json()["turn_time"] == 2
+@contextlib.contextmanager
+def on_the_clock(
+    db: Path, turn_time: int, **changes: Any
+) -> Iterator[tuple[TestClient, dict[str, Any], Conn, dict[str, Any]]]:
+    """Ana at a table with a bot and ``turn_time`` seconds a move, once it is her turn:
+    the client, the table made, her connection and the state of her turn."""
+    with TestClient(create_app(db, settings(min_turn_time=1, **changes))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=turn_time)
         ana = Conn(tc, made["code"], made["token"])
         try:
-            mine = ana.until(my_turn(0), timeout=20)
-            # everyone sees whose clock runs and how long it has (never more than a move's)
-            assert mine["clock"]["seat"] == 0
-            assert 0 <= mine["clock"]["left"] <= 2
-            started = mine["round"]["history"]
-            # Ana does nothing: her time runs out, she is told, and a bot moves for her
-            told = ana.until(is_time_up, timeout=10)
-            assert told["version"] == mine["version"]
-            after = ana.until(
-                lambda m: is_state(m) and len(m["round"]["history"]) > len(started), timeout=10
-            )
-            assert after["round"]["history"][len(started)].startswith("0:")
-            # the bot finishes her turn (after a draw too): while it is still hers, no clock
-            # runs for her and the table shows the bot at her seat
-            turn = after
-            while turn["round"]["current_seat"] == 0 and not turn["round"]["ended"]:
-                assert turn["clock"] is None
-                assert turn["table"]["seats"][0]["bot_playing"]
-                turn = ana.until(is_state, timeout=10)
-            # a bot's own turn has no clock either
-            if turn["round"]["current_seat"] == 1 and not turn["round"]["ended"]:
-                assert turn["clock"] is None
-            # her next turn is hers again, with a fresh clock, and a move in time stands
-            nxt = turn if my_turn(0)(turn) else ana.until(my_turn(0), timeout=20)
-            assert not nxt["table"]["seats"][0]["bot_playing"]
-            assert nxt["clock"]["seat"] == 0
-            assert nxt["clock"]["left"] > 1
-            move = nxt["round"]["legal_moves"][0]
-            ana.send({"type": "action", "move": move, "version": nxt["version"]})
-            done = ana.until(lambda m: is_state(m) and m["version"] > nxt["version"])
-            assert done["round"]["history"][len(nxt["round"]["history"])] == f"0:{move}"
+            yield tc, made, ana, ana.until(my_turn(0), timeout=20)
         finally:
             ana.close()
+
+
+def test_a_person_whose_time_runs_out_has_a_bot_finish_the_turn(db: Path) -> None:
+    with on_the_clock(db, 2) as (tc, made, ana, mine):
+        assert tc.get(f"/api/tables/{made['code']}").json()["turn_time"] == 2
+        # everyone sees whose clock runs and how long it has (never more than a move's)
+        assert mine["clock"]["seat"] == 0
+        assert 0 <= mine["clock"]["left"] <= 2
+        started = mine["round"]["history"]
+        # Ana does nothing: her time runs out, she is told, and a bot moves for her
+        told = ana.until(is_time_up, timeout=10)
+        assert told["version"] == mine["version"]
+        after = ana.until(
+            lambda m: is_state(m) and len(m["round"]["history"]) > len(started), timeout=10
+        )
+        assert after["round"]["history"][len(started)].startswith("0:")
+        # the bot finishes her turn (after a draw too): while it is still hers, no clock
+        # runs for her and the table shows the bot at her seat
+        turn = after
+        while turn["round"]["current_seat"] == 0 and not turn["round"]["ended"]:
+            assert turn["clock"] is None
+            assert turn["table"]["seats"][0]["bot_playing"]
+            turn = ana.until(is_state, timeout=10)
+        # a bot's own turn has no clock either
+        if turn["round"]["current_seat"] == 1 and not turn["round"]["ended"]:
+            assert turn["clock"] is None
+        # her next turn is hers again, with a fresh clock, and a move in time stands
+        nxt = turn if my_turn(0)(turn) else ana.until(my_turn(0), timeout=20)
+        assert not nxt["table"]["seats"][0]["bot_playing"]
+        assert nxt["clock"]["seat"] == 0
+        assert nxt["clock"]["left"] > 1
+        move = nxt["round"]["legal_moves"][0]
+        ana.send({"type": "action", "move": move, "version": nxt["version"]})
+        done = ana.until(lambda m: is_state(m) and m["version"] > nxt["version"])
+        assert done["round"]["history"][len(nxt["round"]["history"])] == f"0:{move}"
 
 
 def test_a_bots_turn_and_a_table_without_a_clock_show_no_clock(client: TestClient) -> None:
@@ -1829,66 +1839,23 @@ def test_a_reconnection_does_not_set_the_clock_back(db: Path) -> None:
 
 def test_saying_back_does_not_undo_a_turn_whose_time_ran_out(db: Path) -> None:
     # "back" answered to every time_up held the game up for ever: the bot still moves
-    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.5))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=1)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            mine = ana.until(my_turn(0), timeout=20)
-            moves = len(mine["round"]["history"])
-            ana.until(is_time_up, timeout=10)
-            ana.send({"type": "back"})
-            moved = ana.until(
-                lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=5
-            )
-            assert moved["round"]["history"][moves].startswith("0:")
-            assert sum(is_time_up(m) for m in ana.seen) == 1
-        finally:
-            ana.close()
+    with on_the_clock(db, 1, bot_delay=0.5) as (_, _, ana, mine):
+        moves = len(mine["round"]["history"])
+        ana.until(is_time_up, timeout=10)
+        ana.send({"type": "back"})
+        moved = ana.until(lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=5)
+        assert moved["round"]["history"][moves].startswith("0:")
+        assert sum(is_time_up(m) for m in ana.seen) == 1
 
 
 def test_a_move_made_after_the_time_ran_out_but_before_the_bots_stands(db: Path) -> None:
-    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=1.0))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=1)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            mine = ana.until(my_turn(0), timeout=20)
-            ana.until(is_time_up, timeout=10)
-            move = mine["round"]["legal_moves"][-1]
-            ana.send({"type": "action", "move": move, "version": mine["version"]})
-            done = ana.until(lambda m: is_state(m) and m["version"] > mine["version"])
-            assert done["round"]["history"][len(mine["round"]["history"])] == f"0:{move}"
-            assert not done["table"]["seats"][0]["timed_out"]
-        finally:
-            ana.close()
-
-
-@pytest.mark.parametrize(
-    ("turn_time", "status", "code"),
-    [(5, 400, "turn_time"), (3601, 422, "invalid"), ("30", 422, "invalid"), (-1, 422, "invalid")],
-)
-def test_a_time_per_move_out_of_bounds_is_refused(
-    client: TestClient, turn_time: object, status: int, code: str
-) -> None:
-    body = {"name": "Ana", "seats": ["open"], "turn_time": turn_time}
-    res = client.post("/api/tables", json=body)
-    assert res.status_code == status, res.text
-    assert refusal(res) == code
-
-
-def test_play_again_keeps_the_time_per_move(db: Path) -> None:
-    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            play_out({0: ana}, random.Random(5))
-            ana.send({"type": "rematch"})
-            again = ana.until(lambda m: m["type"] == "rematch")
-        finally:
-            ana.close()
-        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
-    # and a restarted server keeps it
-    with TestClient(create_app(db, settings())) as tc:
-        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
+    with on_the_clock(db, 1, bot_delay=1.0) as (_, _, ana, mine):
+        ana.until(is_time_up, timeout=10)
+        move = mine["round"]["legal_moves"][-1]
+        ana.send({"type": "action", "move": move, "version": mine["version"]})
+        done = ana.until(lambda m: is_state(m) and m["version"] > mine["version"])
+        assert done["round"]["history"][len(mine["round"]["history"])] == f"0:{move}"
+        assert not done["table"]["seats"][0]["timed_out"]
 
 
 def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db: Path) -> None:
@@ -1944,7 +1911,7 @@ def test_the_first_mover_of_a_later_round_has_time_to_read_the_last_result(db: P
     from mextrain.web.tables import ROUND_GRACE
 
     with TestClient(create_app(db, settings(min_turn_time=1, round_pause=0.2))) as tc:
-        made = create(tc, ["open"], turn_time=30, **{**TINY, "rounds": 2})
+        made = create(tc, ["open"], turn_time=30, max_pip=3, rounds=2, hand_size={"2": 3})
         ben = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
         conns = {0: Conn(tc, made["code"], made["token"]), 1: Conn(tc, made["code"], ben["token"])}
         try:
