@@ -1858,6 +1858,37 @@ def test_a_move_made_after_the_time_ran_out_but_before_the_bots_stands(db: Path)
         assert not done["table"]["seats"][0]["timed_out"]
 
 
+@pytest.mark.parametrize(
+    ("turn_time", "status", "code"),
+    [(5, 400, "turn_time"), (3601, 422, "invalid"), ("30", 422, "invalid"), (-1, 422, "invalid")],
+)
+def test_a_time_per_move_out_of_bounds_is_refused(
+    client: TestClient, turn_time: object, status: int, code: str
+) -> None:
+    body = {"name": "Ana", "seats": ["open"], "turn_time": turn_time}
+    res = client.post("/api/tables", json=body)
+    assert res.status_code == status, res.text
+    assert refusal(res) == code
+
+
+def test_play_again_keeps_the_time_per_move(db: Path) -> None:
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            play_out({0: ana}, random.Random(5))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+        finally:
+            ana.close()
+        kept = tc.get(f"/api/tables/{again['code']}").json()["turn_time"]
+        assert kept == 30
+        assert isinstance(kept, int)  # (as it was given: not 30.0)
+    # and a restarted server keeps it
+    with TestClient(create_app(db, settings())) as tc:
+        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
+
+
 def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
         made = create(tc, ["bot:greedy"], turn_time=1)  # (7 tiles each: the round goes on)
