@@ -337,7 +337,7 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
     seat_page(page, server, made)
     # the page says where it is: a heading and a title naming the table
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {made['code']}")
-    said = page.locator(".table-page > .sr-only[role=status]")
+    said = page.locator(".table-page > .move-said")
     chose = drew = 0
     deadline = time.monotonic() + 60
     while not page.locator(".overlay").is_visible() and time.monotonic() < deadline:
@@ -1120,7 +1120,7 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
         re.compile(r"^(10|9|8) seconds left to move$")
     )
     # (in a region of its own: the one that tells the last move still tells it)
-    expect(page.locator("div.sr-only[role=status]").first).not_to_contain_text("left to move")
+    expect(page.locator("div.move-said")).not_to_contain_text("left to move")
     notice = page.locator(".notice")
     expect(notice).to_have_text("Your time ran out: a bot made your move.", timeout=15_000)
     # (she never moved herself: any move of hers in the log is the bot's)

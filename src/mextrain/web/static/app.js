@@ -795,7 +795,7 @@ function TablePage({ code, big, lang }) {
 
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
-    <div class="sr-only" role="status" aria-live="polite">${said}</div>
+    <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
     <div class="sr-only clock-said" role="status" aria-live="assertive">${clockSaid}</div>
     <div class="status" role="status" aria-live="polite">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
