@@ -321,16 +321,35 @@ def test_names_told_apart_by_what_shows() -> None:
     assert name_key("J\u043e\u0435") == name_key("Joe")  # Cyrillic о, е
     assert name_key("R\u03bfb\u0585t") == name_key("Robot")  # Greek ο, Armenian օ
     assert name_key("\u041d\u0435l\u0435n") == name_key("Helen")  # Cyrillic Н: "H"
-    # small letters by their own look, not their capital's: Greek ν, υ, η, Cyrillic п, г, ѵ
-    assert name_key("E\u03bda") == name_key("Eva")
-    assert name_key("J\u03c5an") == name_key("Juan")
-    assert name_key("I\u0475an") == name_key("Ivan")
-    assert name_key("\u0433o\u03b7a") == name_key("rona")
     # accents still count, on a look-alike too: Cyrillic ё is ë, not e
     assert name_key("Zo\u0451") == name_key("Zoë") != name_key("Zoe")
-    # a name in another script that does not look Latin stays itself
+    # a name in another script that does not look Latin stays itself, in any case
     assert name_key("\u0410\u043d\u043d\u0430") != name_key("Anna")  # Анна
-    assert name_key("\u0414\u0438\u043c\u0430") == name_key("\u0434\u0438\u043c\u0430")
+    assert name_key("\u0410\u043d\u043d\u0430") == name_key("\u0410\u041d\u041d\u0410")
+    assert name_key("\u041d\u0438\u043d\u0430") == name_key("\u041d\u0418\u041d\u0410")
+
+
+def test_two_names_are_one_when_they_read_as_one() -> None:
+    from mextrain.i18n import same_name
+
+    # case, in every script: "Анна" and "АННА", "Νίκος" and "ΝΊΚΟΣ"
+    assert same_name("\u0410\u043d\u043d\u0430", "\u0410\u041d\u041d\u0410")
+    assert same_name("\u039d\u03af\u03ba\u03bf\u03c2", "\u039d\u038a\u039a\u039f\u03a3")
+    assert same_name("Ana", "ANA")
+    # small letters read by their own look too: Greek ν, υ, η, γ, Cyrillic п, г, ѵ
+    assert same_name("E\u03bda", "Eva")
+    assert same_name("J\u03c5an", "Juan")
+    assert same_name("I\u0475an", "Ivan")
+    assert same_name("\u0433o\u03b7a", "rona")
+    assert same_name("\u03b3oko", "yoko")
+    # and by their capital's, as `name_key` does: Cyrillic т, к, м, н, в; Greek τ, μ, β
+    assert same_name("B\u043e\u0442 1", "BOT 1")
+    assert same_name("\u043c\u0430\u0440\u043a", "MAPK")
+    assert same_name("\u03b2\u03bf\u03c4", "BOT")
+    # what does not read as one is not
+    assert not same_name("\u0410\u043d\u043d\u0430", "Anna")
+    assert not same_name("Zo\u0451", "Zoe")
+    assert not same_name("Ana", "Anna")
 
 
 @pytest.mark.parametrize(

@@ -545,6 +545,7 @@ def test_http_validation(client: TestClient) -> None:
         "Botti 3",
         "Bot 2 (beginner)",
         "R\u043ebot 2",
+        "B\u043e\u0442 1",
         "Ｂｏｔ ２",
     ):
         refused = client.post("/api/tables", json={**base, "name": bot_like})
@@ -1583,8 +1584,10 @@ def test_what_typing_and_pasting_put_in_a_line_is_made_plain(
 
 
 def test_a_name_that_only_looks_like_anothers_is_taken(client: TestClient) -> None:
-    made = create(client, ["open", "open"])
-    for name in ("ana\u200d", "Ana\u3164", "\u2800", "\u0410n\u0430", "\u0391na"):
+    made = create(client, ["open", "open", "open"])
+    assert client.post(f"/api/tables/{made['code']}/join", json={"name": "Ava"}).status_code == 200
+    # (Greek "Α" and "ν" read as "Ava", Cyrillic "А" and "а" as "Ana")
+    for name in ("ana\u200d", "Ana\u3164", "\u2800", "\u0410n\u0430", "\u0391na", "\u0391\u03bda"):
         res = client.post(f"/api/tables/{made['code']}/join", json={"name": name})
         assert res.status_code in (409, 422), name
     # an emoji family is a name (its joiners are part of it)
@@ -1755,6 +1758,11 @@ def is_time_up(m: dict[str, Any]) -> bool:
     return m["type"] == "time_up"
 
 
+def her_clock_runs(m: dict[str, Any]) -> bool:
+    """A new decision of Ana's (seat 0) on the clock (not one a bot makes for her)."""
+    return is_state(m) and m["clock"] is not None and m["clock"]["seat"] == 0
+
+
 @contextlib.contextmanager
 def on_the_clock(
     db: Path, turn_time: int, **changes: Any
@@ -1846,6 +1854,24 @@ def test_saying_back_does_not_undo_a_turn_whose_time_ran_out(db: Path) -> None:
         moved = ana.until(lambda m: is_state(m) and len(m["round"]["history"]) > moves, timeout=5)
         assert moved["round"]["history"][moves].startswith("0:")
         assert sum(is_time_up(m) for m in ana.seen) == 1
+        # nor does it wipe a first turn out of time: a second one puts a bot in her seat
+        ana.until(her_clock_runs, timeout=20)
+        ana.until(is_time_up, timeout=10)
+        away = ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["timed_out"], timeout=5)
+        assert away["table"]["seats"][0]["bot_playing"] or away["round"]["current_seat"] != 0
+
+
+def test_a_seat_left_after_turns_out_of_time_is_not_marked_for_them(db: Path) -> None:
+    with on_the_clock(db, 1) as (tc, made, ana, _):
+        ana.until(is_time_up, timeout=10)  # her first turn runs out
+        ana.until(her_clock_runs, timeout=20)
+        ana.until(is_time_up, timeout=10)  # and her second
+        ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["timed_out"], timeout=5)
+        ana.send({"type": "leave"})
+        ana.until(lambda m: m["type"] == "left")
+        seat = tc.get(f"/api/tables/{made['code']}").json()["seats"][0]
+        assert seat["kind"] == "bot"
+        assert not seat["timed_out"]
 
 
 def test_a_move_made_after_the_time_ran_out_but_before_the_bots_stands(db: Path) -> None:
@@ -1938,32 +1964,47 @@ def test_a_finished_game_shows_no_bot_playing_for_anyone(db: Path) -> None:
             ana.close()
 
 
-def test_the_first_mover_of_a_later_round_has_time_to_read_the_last_result(db: Path) -> None:
+def in_round(index: int, m: dict[str, Any]) -> bool:
+    return is_state(m) and m["round"] is not None and m["round"]["round"] == index
+
+
+@pytest.mark.parametrize("others", [["open"], ["bot:greedy"]])
+def test_a_later_round_gives_time_to_read_the_last_result(db: Path, others: list[str]) -> None:
+    """Whoever moves first in a later round (a person, or a bot before them), the clock
+    of a person's first move starts only after the grace."""
     from mextrain.web.tables import ROUND_GRACE
 
     with TestClient(create_app(db, settings(min_turn_time=1, round_pause=0.2))) as tc:
-        made = create(tc, ["open"], turn_time=30, max_pip=3, rounds=2, hand_size={"2": 3})
-        ben = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
-        conns = {0: Conn(tc, made["code"], made["token"]), 1: Conn(tc, made["code"], ben["token"])}
+        made = create(tc, others, turn_time=30, max_pip=3, rounds=2, hand_size={"2": 3})
+        conns = {0: Conn(tc, made["code"], made["token"])}
+        if others == ["open"]:
+            ben = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
+            conns[1] = Conn(tc, made["code"], ben["token"])
         try:
-            first = conns[0].until(lambda m: is_state(m) and m["round"] is not None, timeout=20)
+            first = conns[0].until(lambda m: is_state(m) and m["clock"] is not None, timeout=20)
             assert first["clock"]["left"] <= 30  # the first round: the table's time alone
-            # both play the first round out, each on their own turn
+
+            def hers(m: dict[str, Any]) -> bool:
+                return in_round(1, m) and bool(my_turn(0)(m))
+
+            # the people play the first round out, each on their own turn, and Ben (if he
+            # is there) the second until it is Ana's turn
             sent: set[int] = set()
             deadline = time.monotonic() + 60
-            while not any(m["round"]["round"] == 1 for m in conns[0].seen if is_state(m)):
-                assert time.monotonic() < deadline, "the second round was not dealt"
+            while not any(hers(m) for m in conns[0].seen):
+                assert time.monotonic() < deadline, "Ana's turn in the second round did not come"
                 for seat, conn in conns.items():
                     conn.drain()
                     m = conn.last
-                    if m and my_turn(seat)(m) and m["version"] not in sent:
+                    playing = m and (in_round(0, m) or (seat == 1 and in_round(1, m)))
+                    if playing and my_turn(seat)(m) and m["version"] not in sent:
                         sent.add(m["version"])
                         move = m["round"]["legal_moves"][0]
                         conn.send({"type": "action", "move": move, "version": m["version"]})
                 time.sleep(0.01)
-            dealt = next(m for m in conns[0].seen if is_state(m) and m["round"]["round"] == 1)
-            # the second round's first mover has the table's time and the grace
-            assert 30 < dealt["clock"]["left"] <= 30 + ROUND_GRACE
+            mine = next(m for m in conns[0].seen if hers(m))
+            # Ana's first move of the second round: the table's time and (most of) the grace
+            assert 30 < mine["clock"]["left"] <= 30 + ROUND_GRACE
         finally:
             for conn in conns.values():
                 conn.close()
@@ -2000,6 +2041,39 @@ def test_a_move_does_not_wait_for_a_hint_and_a_hint_too_late_is_not_sent(db: Pat
             time.sleep(2.5)
             ana.drain()
             assert not [m for m in ana.seen if m["type"] in ("hint", "error")]
+        finally:
+            ana.close()
+
+
+def test_a_hint_that_fails_says_so_and_is_tried_again(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import mextrain.web.tables as tables
+
+    real = tables.analyze
+    calls: list[int] = []
+
+    def failing_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the search broke")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tables, "analyze", failing_once)
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy"])
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            ana.send({"type": "hint", "version": mine["version"]})
+            failed = ana.until(lambda m: m["type"] in ("hint", "error"))
+            assert failed["type"] == "error"
+            assert failed["code"] == "hint_failed"
+            # asked again, the search runs again (its failure is not the answer for good)
+            ana.send({"type": "hint", "version": mine["version"]})
+            hint = ana.until(lambda m: m["type"] in ("hint", "error"))
+            assert hint["type"] == "hint", hint
+            assert len(calls) == 2
         finally:
             ana.close()
 

@@ -38,9 +38,11 @@ __all__ = [
     "error_text",
     "is_visible_text",
     "name_key",
+    "name_keys",
     "normalise_language",
     "plural_form",
     "rules_error_text",
+    "same_name",
     "terminal_safe",
 ]
 
@@ -410,39 +412,56 @@ def _ignorable(ch: str) -> bool:
 
 #: letters of other scripts that look like Latin ones (from UTS #39's confusables:
 #: Cyrillic, Greek and Armenian letters, and Latin's own dotless i and script a and g),
-#: capitals and small letters each by their own look ("Н" is "H", "η" is "n"), mapped
-#: before case folding
-_LOOK_ALIKES = str.maketrans(
+#: as case folding leaves them, each by the look of its capital ("н": "Н" is "H")
+_CAPITAL_LOOK = str.maketrans(
     {
-        # Cyrillic capitals, then small letters
-        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
-        "С": "C", "Т": "T", "Х": "X", "У": "Y", "Ү": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
-        "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
-        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "ү": "y", "х": "x",
-        "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d", "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w",
-        "п": "n", "г": "r", "ѵ": "v",
-        # Greek capitals, then small letters
-        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
-        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "Ϲ": "C", "Ϳ": "J",
-        "α": "a", "ο": "o", "ρ": "p", "ν": "v", "υ": "u", "ι": "i", "η": "n", "χ": "x",
-        "γ": "y", "κ": "k", "ϲ": "c", "ϳ": "j",
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
+        "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ѕ": "s", "ԁ": "d",
+        "һ": "h", "ӏ": "l", "ԛ": "q", "ԝ": "w", "ү": "y",
+        # Greek
+        "α": "a", "β": "b", "ε": "e", "ζ": "z", "η": "h", "ι": "i", "κ": "k", "μ": "m",
+        "ν": "n", "ο": "o", "ρ": "p", "τ": "t", "υ": "y", "χ": "x", "ϲ": "c", "ϳ": "j",
         # Armenian
-        "Օ": "O", "Ս": "U", "Տ": "S",
         "օ": "o", "ս": "u", "հ": "h", "ո": "n", "ց": "g", "զ": "q",
         # Latin
         "ı": "i", "ɑ": "a", "ɡ": "g", "ɩ": "i",
     }
 )  # fmt: skip
+#: small letters whose own look is another Latin letter than their capital's (Greek "ν"
+#: looks like "v", its capital "Ν" like "N"), mapped before case folding
+_SMALL_LOOK = str.maketrans(
+    {"ν": "v", "υ": "u", "η": "n", "γ": "y", "п": "n", "г": "r", "ѵ": "v"}
+)  # fmt: skip
+
+
+def _shown(name: str) -> str:
+    """``name`` as it shows: its compatibility forms folded, the characters that show
+    nothing left out, decomposed (so that a look-alike under an accent is mapped too)."""
+    folded = unicodedata.normalize("NFKC", name)
+    kept = "".join(ch for ch in folded if not _ignorable(ch))
+    return unicodedata.normalize("NFD", kept)
 
 
 def name_key(name: str) -> str:
-    """What tells two names apart: case, characters that show nothing (an emoji's joiners,
-    variation selectors, U+034F), the compatibility forms of letters and letters of other
-    scripts that look like Latin ones do not ("Ana", "ana" + U+200D, "Ana" + U+034F,
-    full-width "Ａｎａ" and "Аnа" with Cyrillic "А" and "а" are one name). Accents count,
-    on look-alikes too ("ё" is "ë", not "e")."""
-    folded = unicodedata.normalize("NFKC", name)
-    kept = "".join(ch for ch in folded if not _ignorable(ch))
-    # decomposed, so that a look-alike under an accent is mapped too, then composed again
-    latin = unicodedata.normalize("NFD", kept).translate(_LOOK_ALIKES)
-    return unicodedata.normalize("NFC", latin.casefold())
+    """What tells two names apart, as one key (for a table of names, such as the talk's
+    limits): case, characters that show nothing (an emoji's joiners, variation selectors,
+    U+034F), the compatibility forms of letters and letters of other scripts that look like
+    Latin capitals do not ("Ana", "ana" + U+200D, "Ana" + U+034F, full-width "Ａｎａ" and
+    "Аnа" with Cyrillic "А" and "а" are one name). Accents count, on look-alikes too ("ё"
+    is "ë", not "e"). `same_name` catches small look-alikes too."""
+    return unicodedata.normalize("NFC", _shown(name).casefold().translate(_CAPITAL_LOOK))
+
+
+def name_keys(name: str) -> frozenset[str]:
+    """Every key under which ``name`` reads as another: `name_key`'s, and one where small
+    letters of other scripts are read by their own look ("Eνa" with a Greek "ν" is "Eva").
+    Two names are one (`same_name`) when they share a key: one key cannot do both, since
+    "Анна" and "АННА" are one name, and "АННА" reads "AHHA"."""
+    own = _shown(name).translate(_SMALL_LOOK).casefold().translate(_CAPITAL_LOOK)
+    return frozenset({name_key(name), unicodedata.normalize("NFC", own)})
+
+
+def same_name(a: str, b: str) -> bool:
+    """Whether two names would read as one at a table (see `name_keys`)."""
+    return bool(name_keys(a) & name_keys(b))

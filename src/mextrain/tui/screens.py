@@ -24,7 +24,7 @@ from mextrain.i18n import (
     LANGUAGES,
     Translator,
     is_visible_text,
-    name_key,
+    name_keys,
     rules_error_text,
 )
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
@@ -175,9 +175,10 @@ def check_names(names: Sequence[str], t: Translator) -> None:
             raise ValueError(t("tui.start.name_unprintable", name=repr(name)))
         if len(name) > MAX_NAME:
             raise ValueError(t("tui.start.name_too_long", name=name, count=MAX_NAME))
-        if name_key(name) in seen:
+        keys = name_keys(name)  # (two names are one when they share a key)
+        if keys & seen:
             raise ValueError(t("tui.start.same_name", name=name))
-        seen.add(name_key(name))
+        seen |= keys
 
 
 class TickBox(Checkbox):

@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mextrain.i18n import LANGUAGES, Translator, is_visible_text, name_key
+from mextrain.i18n import LANGUAGES, Translator, is_visible_text, name_keys
 from mextrain.web.tables import MAX_TURN_TIME
 
 __all__ = [
@@ -66,7 +66,8 @@ def _shown_name(name: str) -> str:
     name = name.strip()
     if not is_visible_text(name):
         raise ValueError("a name is 1 to 24 characters you can see")
-    if _BOT_LIKE.match(name_key(name)):  # (in look-alike letters too: "Rоbot 2", "Ｂｏｔ ２")
+    # (in look-alike letters too: "Rоbot 2", "Ｂｏｔ ２")
+    if any(_BOT_LIKE.match(key) for key in name_keys(name)):
         # its own error type: the refusal's code (`bot_name`) tells the page which words
         raise PydanticCustomError(
             "bot_name", "{name} is what bots are called here: choose another name", {"name": name}

@@ -24,7 +24,7 @@ from functools import partial
 from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
-from mextrain.i18n import Translator, error_text, name_key
+from mextrain.i18n import Translator, error_text, name_key, same_name
 from mextrain.records import GameRecord
 from mextrain.rules import (
     MEXICAN,
@@ -60,8 +60,9 @@ _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CHAT_KEPT = 50
 #: the longest clock a table may give a move, in seconds (`Table.turn_time`)
 MAX_TURN_TIME = 3600
-#: seconds the first mover of a round after the first has on top of the table's time per
-#: move (`Table.turn_time`), to read the last round's result first
+#: seconds after the deal of a round after the first before any clock starts (a person
+#: to move then has them on top of the table's time per move, `Table.turn_time`), to read
+#: the last round's result first
 ROUND_GRACE = 15.0
 #: turns in a row whose time ran out, after which a bot plays the seat without waiting
 #: for its clock, until its player says they are back (`Table.back`) or moves
@@ -270,6 +271,8 @@ class Table:
         self._turn = 0
         self._decision_since = time.monotonic()
         self._timed_out: int | None = None
+        #: no clock runs before this (the first moments of a round after the first)
+        self._grace_until = 0.0
         #: per seat, its turns in a row whose time ran out (`STRIKES_AWAY`)
         self.strikes: dict[int, int] = {}
         #: called when a finished table has nobody left watching (the manager unloads it)
@@ -299,6 +302,7 @@ class Table:
             if seat.kind == "human":
                 seat.away_since = now
         self._decision_since = now  # (a restart gives the seat to move a full clock)
+        self._grace_until = 0.0
         if self.status == "finished":
             try:
                 self.finish()
@@ -343,9 +347,9 @@ class Table:
             assert self.match is not None
             self.match.next_round(self._rng)
             self._new_turn()
-            # the last round's result is likely still on the players' screens: the round's
-            # first mover gets a little longer
-            self._decision_since += ROUND_GRACE
+            # the last round's result is likely still on the players' screens: no clock
+            # runs in the round's first moments, whoever is to move (bots first, often)
+            self._grace_until = time.monotonic() + ROUND_GRACE
         elif kind == "rematch":
             self.next_code = data["code"]
         elif kind == "leave":
@@ -387,7 +391,8 @@ class Table:
             return None
         if self.seats[index].kind != "human" or self.bot_plays(index):
             return None
-        return self._decision_since + self.turn_time - time.monotonic()
+        started = max(self._decision_since, self._grace_until)
+        return started + self.turn_time - time.monotonic()
 
     # -- seats ------------------------------------------------------------------------
 
@@ -442,9 +447,8 @@ class Table:
     def _check_name_free(self, name: str, keeping: int | None = None) -> None:
         """Refuse ``name`` if someone here has it, or a seat is kept for it (but the seat
         ``keeping``, which its holder is taking)."""
-        key = name_key(name)
-        taken = any(s.kind != "open" and name_key(s.name) == key for s in self.seats)
-        kept = any(name_key(held) == key and i != keeping for i, held in self.held.items())
+        taken = any(s.kind != "open" and same_name(s.name, name) for s in self.seats)
+        kept = any(same_name(held, name) and i != keeping for i, held in self.held.items())
         if taken or kept:
             raise TableError("name_taken", f"someone at this table is already called {name}")
 
@@ -609,7 +613,8 @@ class Table:
         if client.seat is None:
             raise TableError("spectator", "spectators hold no seat")
         index = client.seat
-        if self.strikes.pop(index, 0) >= STRIKES_AWAY:
+        if self.strikes.get(index, 0) >= STRIKES_AWAY:  # (a first strike stays: only a
+            del self.strikes[index]  # move of their own makes a turn in time)
             if self._to_move() == index and self._timed_out != self._turn:
                 self._decision_since = time.monotonic()
             self.changed()
@@ -638,7 +643,8 @@ class Table:
         # moves on
         key = (client.seat, version)
         job = self._hints.get(key)
-        if job is None:
+        if job is None or (job.done() and (job.cancelled() or job.exception() is not None)):
+            # (a search that failed is tried again, not answered from its failure)
             self._hints = {k: j for k, j in self._hints.items() if k[1] == version}
             job = self._hints[key] = asyncio.ensure_future(self._analyse(view, version))
         return job

@@ -684,7 +684,10 @@ function TablePage({ code, big, lang }) {
   useEffect(() => {
     if (myTurn && secondsLeft !== null && secondsLeft <= 10 && warned.current !== msg.version) {
       warned.current = msg.version;
-      setClockSaid(tn("web.clock_soon", secondsLeft));
+      // emptied first, so that the same words after a draw are told again
+      setClockSaid("");
+      const words = tn("web.clock_soon", secondsLeft);
+      setTimeout(() => setClockSaid(words), 100);
     }
     if (!myTurn) setClockSaid("");
   }, [secondsLeft, myTurn]);
@@ -796,7 +799,7 @@ function TablePage({ code, big, lang }) {
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
-    <div class="sr-only clock-said" role="status" aria-live="assertive">${clockSaid}</div>
+    <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
     <div class="status" role="status" aria-live="polite">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
