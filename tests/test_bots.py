@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -98,11 +100,11 @@ def test_registering_a_bot_makes_it_available() -> None:
         def act(self, view: SeatView, rng: random.Random) -> Action:
             return view.legal_actions[0]
 
-    register_bot("first-legal", FirstBot)
-    assert "first-legal" in bot_names()
+    register_bot("bots-test-first-legal", FirstBot)
+    assert "bots-test-first-legal" in bot_names()
     state = random_position("classic", 3, 1, 5)
     view = state.view(state.current_seat)
-    assert make_bot("first-legal").act(view, random.Random(0)) == view.legal_actions[0]
+    assert make_bot("bots-test-first-legal").act(view, random.Random(0)) == view.legal_actions[0]
 
 
 # -- the view boundary -------------------------------------------------------------------
@@ -250,3 +252,64 @@ def test_greedy_random_ties_uses_every_heaviest_choice() -> None:
     picks = {GreedyBot(random_ties=True).act(view, rng) for _ in range(50)}
     assert picks == set(legal)
     assert {GreedyBot().act(view, rng) for _ in range(50)} == {legal[0]}
+
+
+# -- the registry ------------------------------------------------------------------------
+
+
+class _Mine:
+    name = "mine"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        return view.legal_actions[-1]
+
+
+def test_a_name_taken_is_refused_unless_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mextrain.bots import base
+
+    monkeypatch.setattr(base, "_REGISTRY", dict(base._REGISTRY))  # (undone after the test)
+    monkeypatch.setattr(base, "_REGISTERED_BY", dict(base._REGISTERED_BY))
+    with pytest.raises(ValueError, match=r"'planner' is already registered .*replace=True"):
+        register_bot("planner", _Mine)
+    assert type(make_bot("planner")).__name__ == "PlannerBot"  # left as it was
+    register_bot("planner", _Mine, replace=True)
+    assert isinstance(make_bot("planner"), _Mine)
+    register_bot("bots-test-mine", _Mine)
+    register_bot("bots-test-mine", GreedyBot)  # the module that took it may again
+    assert isinstance(make_bot("bots-test-mine"), GreedyBot)
+
+
+@pytest.mark.parametrize("name", ["", "a:b", "a,b", "a=b", " x", "x ", "a b", "a\tb"])
+def test_a_name_no_spec_could_reach_is_refused(name: str) -> None:
+    with pytest.raises(ValueError, match="name"):
+        register_bot(name, _Mine)
+    assert name not in bot_names()
+
+
+def test_a_factory_that_is_not_callable_is_refused() -> None:
+    with pytest.raises(TypeError, match="callable"):
+        register_bot("bots-test-not-callable", _Mine())  # type: ignore[arg-type]
+
+
+def test_the_built_in_bots_never_overwrite_a_bot_registered_before_them() -> None:
+    """The built-in bots load on the registry's first use; a bot registered before any
+    other call used to be overwritten by them when they did, without a word."""
+    code = (
+        "import mextrain.bots as b\n"
+        "class Mine:\n"
+        "    name = 'mine'\n"
+        "    def act(self, view, rng):\n"
+        "        return view.legal_actions[0]\n"
+        "try:\n"
+        "    b.register_bot('greedy', Mine)\n"
+        "except ValueError as err:\n"
+        "    print('refused:', err)\n"
+        "b.register_bot('greedy', Mine, replace=True)\n"
+        "print(type(b.make_bot('greedy')).__name__, 'planner' in b.bot_names())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True
+    )
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("refused: a bot named 'greedy' is already registered")
+    assert lines[1] == "Mine True"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -156,8 +157,16 @@ def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
 @pytest.mark.parametrize(
     ("args", "code", "option", "message"),
     [
-        (["--games", "4"], 1, None, "multiple of 3: try 3 or 6"),
-        (["--games", "3", "--rules", "nosuch"], 1, None, 'unknown preset "nosuch"'),
+        # a refused job names the option at fault too (its status stays 1)
+        (["--games", "4"], 1, "--games", "multiple of 3: try 3 or 6"),
+        (["--games", "3", "--rules", "nosuch"], 1, "--rules", 'unknown preset "nosuch"'),
+        (["--games", "3", "--bots", "greedy,nosuch,random"], 1, "--bots", "unknown bot"),
+        (["--games", "3", "--bots", "greedy:foo=1,greedy,random"], 1, "--bots", "no parameter"),
+        (["--games", "3", "--bots", "greedy,random"], 1, "--bots", "3 players need 3"),
+        (["--games", "3", "--rounds", "14"], 1, "--rounds", "--rounds must be from 1 to 13"),
+        (["--games", "3", "--rules", "cardinal"], 1, "--players", "4 to 10 players"),
+        (["--games", "3", "--jobs", "999"], 1, "--jobs", "more processes than"),
+        (["--games", "3", "--import", "no_such_module_here"], 1, "--import", "cannot import"),
         (["--games", "3", "--bots", "greedy,,random"], 2, "--bots", "empty bot entry"),
         (["--games", "3", "--records", ""], 2, "--records", "an empty path is no directory"),
     ],
@@ -282,3 +291,37 @@ def test_sigterm_stops_the_workers_too_and_keeps_the_finished_records(tmp_path: 
     saved = len(list(out.glob("game-*.json")))
     assert 0 < saved < 3000
     assert f"terminated ({saved} finished game" in err
+
+
+def test_import_makes_the_bots_of_a_module_of_yours_playable_in_every_worker(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`--import MODULE` (found from the current directory, as `python -m` finds it, or a
+    .py file) registers its bots in this process, and the spawned workers import it too."""
+    (tmp_path / "sim_yours_mod.py").write_text(
+        "from mextrain.bots import register_bot\n"
+        "class First:\n"
+        "    name = 'sim-imported'\n"
+        "    def act(self, view, rng):\n"
+        "        return view.legal_actions[0]\n"
+        "register_bot('sim-imported', First)\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # (the import puts the folder on it)
+    args = ["simulate", "--players", "2", "--games", "4", "--seed", "3", "--rounds", "1"]
+    mine = [*args, "--import", "sim_yours_mod", "--bots", "sim-imported,greedy"]
+    one = run_json(*mine, "--jobs", "1")
+    two = run_json(*mine, "--jobs", "2")  # (spawned workers: they import it themselves)
+    assert one["entries"][0]["bot"] == "sim-imported"
+    assert one["entries"] == two["entries"]
+    by_file = run_json(
+        *args,
+        "--import",
+        str(tmp_path / "sim_yours_mod.py"),
+        "--bots",
+        "sim-imported,greedy",
+        "--jobs",
+        "1",
+    )
+    assert by_file["entries"] == one["entries"]

@@ -25,7 +25,7 @@ CASES = [(path, i, code) for path in DOCS for i, code in enumerate(python_blocks
 def test_python_example_runs(
     path: Path, index: int, code: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    namespace: dict[str, object] = {"__name__": f"doc_example_{index}"}
+    namespace: dict[str, object] = {"__name__": f"doc_example_{path.stem.lower()}"}
     exec(compile(code, f"{path.name}[{index}]", "exec"), namespace)
 
 

@@ -741,3 +741,14 @@ def test_ray_address_in_the_environment_joins_that_cluster(
     with pytest.raises(SimulationError, match="cannot start or reach Ray here"):
         _on_ray(FakeRay, cfg, 2, None, lambda batch: None)
     assert seen["num_cpus"] == 2
+
+
+@pytest.mark.parametrize("empty", ["", "  "])
+def test_an_empty_records_path_is_refused_not_the_working_directory(
+    empty: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SimulationError, match="an empty path is no directory") as caught:
+        simulate("classic", 2, ["greedy", "random"], games=2, seed=1, rounds=1, records=empty)
+    assert caught.value.option == "--records"
+    assert list(tmp_path.iterdir()) == []  # nothing written where the records would land

@@ -9,6 +9,7 @@ import dataclasses
 import json
 import random
 import re
+import sys
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
@@ -2801,3 +2802,37 @@ def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
         f"{t('tui.prompt.choose_tile')} {t('tui.prompt.or_pass')}",
     ):
         assert cell_len(line) <= 80, (lang, line)
+
+
+def test_play_imports_a_module_of_yours_whose_bots_take_seats(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    (tmp_path / "tui_yours_mod.py").write_text(
+        "from mextrain.bots import register_bot\n"
+        "from mextrain.bots.simple import GreedyBot\n"
+        "register_bot('tui-imported', GreedyBot)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "tui_broken_mod.py").write_text("1 / 0\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # (the import puts the folder on it)
+    started: list[GameSetup] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self.setup))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    unknown = CliRunner().invoke(main, ["play", "--lang", "en", "--seats", "you,tui-imported"])
+    assert unknown.exit_code == 2  # not without it
+    assert "tui-imported" in unknown.output
+    args = ["play", "--lang", "en", "--import", "tui_yours_mod", "--seats", "you,tui-imported"]
+    ok = CliRunner().invoke(main, args)
+    assert ok.exit_code == 0, ok.output
+    assert started.pop().seats == ("human", "tui-imported")
+    for module, words in [
+        ("tui_broken_mod", "ZeroDivisionError"),
+        ("no_such_module_at_all", "No module named"),
+        ("missing.py", "no such file"),
+    ]:
+        refused = CliRunner().invoke(main, ["play", "--lang", "fr", "--import", module])
+        assert refused.exit_code == 2, refused.output
+        assert f"Impossible d'importer '{module}'" in refused.output
+        assert words in refused.output
+    assert not started

@@ -64,12 +64,40 @@ _REGISTRY: dict[str, BotFactory] = {}
 _REGISTERED_BY: dict[str, str] = {}
 
 
-def register_bot(name: str, factory: BotFactory) -> None:
-    """Make ``factory(**params)`` available as ``name``."""
-    _REGISTRY[name] = factory
+#: characters a bot's name cannot hold: a spec or a list of them splits on them
+_NOT_IN_NAMES = frozenset(":,=")
+
+
+def register_bot(name: str, factory: BotFactory, *, replace: bool = False) -> None:
+    """Make ``factory(**params)`` available as ``name``.
+
+    A name is text a spec can name: not empty, without ``:``, ``,``, ``=`` or white space.
+    A name already taken -- a built-in bot's, or one another module registered -- is
+    refused (`ValueError`) unless ``replace`` is true; the module that registered a name
+    may register it again (a module reloaded, a notebook cell run twice)."""
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"a bot's name is non-empty text, not {name!r}")
+    if any(c in _NOT_IN_NAMES or c.isspace() for c in name):
+        raise ValueError(
+            f"bot name {name!r} cannot be named in a spec: no ':', ',', '=' or white space"
+        )
+    if not callable(factory):
+        raise TypeError(f"a bot's factory is callable (a class, a function), not {factory!r}")
     caller = sys._getframe(1).f_globals.get("__name__")
+    if not (isinstance(caller, str) and caller.startswith("mextrain.")):
+        # the built-in bots first: registered later, they would overwrite a name of yours
+        _load_builtin()
+    taken_by = _REGISTERED_BY.get(name, "?")
+    if name in _REGISTRY and not replace and taken_by != caller:
+        raise ValueError(
+            f"a bot named {name!r} is already registered (by {taken_by}): "
+            "choose another name, or pass replace=True to replace it"
+        )
+    _REGISTRY[name] = factory
     if isinstance(caller, str):
         _REGISTERED_BY[name] = caller
+    else:  # pragma: no cover - a caller without a module name
+        _REGISTERED_BY.pop(name, None)
 
 
 def bot_module(spec: str) -> str | None:

@@ -2,16 +2,40 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
+import os
 import sys
+from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import click
 
 from mextrain.i18n import terminal_safe
 
-__all__ = ["FiniteFloat", "JsonCommand", "error_json", "has_terminal", "terminal_safe"]
+__all__ = [
+    "IMPORT_HELP",
+    "FiniteFloat",
+    "ImportFailed",
+    "JsonCommand",
+    "OptionError",
+    "error_json",
+    "has_terminal",
+    "import_modules",
+    "terminal_safe",
+]
+
+
+class OptionError(click.ClickException):
+    """A refused job that one option is at fault for (an unknown bot in ``--bots``): the
+    status of a refused job (1), not of a command line that cannot be read (2), and
+    ``--json`` names the option."""
+
+    def __init__(self, message: str, option: str) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class FiniteFloat(click.FloatRange):
@@ -50,6 +74,8 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
             reason = err.format_message()  # ("Missing option '--bots'.")
     elif isinstance(err, click.NoSuchOption | click.BadOptionUsage):
         option = err.option_name  # (an unknown option; one given without its value)
+    elif isinstance(err, OptionError):
+        option = err.option
     error: dict[str, str] = {"reason": reason}
     return {"error": {"option": option, **error} if option else error}
 
@@ -105,3 +131,47 @@ class JsonCommand(click.Command):
         except click.ClickException:  # (an option missing its value, the last one given)
             return True
         return bool(ctx.params.get("as_json"))
+
+
+#: ``--import``'s help
+IMPORT_HELP = (
+    "A module of yours to import first, whose bots it registers (mextrain.bots.register_bot) "
+    "may then be named: a module name, found from the current directory too, or a .py file. "
+    "Repeatable."
+)
+
+
+def import_modules(modules: Iterable[str]) -> None:
+    """``--import``: import each module (a name, looked for in the current directory as
+    ``python -m`` does, or a ``.py`` file's path), so that the bots it registers can be
+    named. `ImportFailed` says which one failed and why; the modules before it stay
+    imported. A worker process of the simulator imports the bots' modules itself, from the
+    same search path (`mextrain.bots.bot_module`)."""
+    for given in modules:
+        name = given.strip()
+        if name.endswith(".py"):
+            path = Path(name)
+            if not path.is_file():
+                raise ImportFailed(given, "no such file")
+            folder = str(path.resolve().parent)
+            if folder not in sys.path:
+                sys.path.insert(0, folder)
+            name = path.stem
+        elif os.getcwd() not in sys.path and "" not in sys.path:
+            sys.path.insert(0, os.getcwd())
+        if not name or not all(part.isidentifier() for part in name.split(".")):
+            raise ImportFailed(given, "not a module name")
+        try:
+            importlib.import_module(name)
+        except Exception as err:  # its own code failed: said, not a traceback
+            raise ImportFailed(given, f"{type(err).__name__}: {err}") from err
+
+
+class ImportFailed(Exception):
+    """A module ``--import`` names could not be imported: ``module`` as given, ``detail``
+    what went wrong (Python's words)."""
+
+    def __init__(self, module: str, detail: str) -> None:
+        super().__init__(f"cannot import {module!r}: {detail}")
+        self.module = module
+        self.detail = detail

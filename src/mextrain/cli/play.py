@@ -27,7 +27,7 @@ from mextrain.i18n import (
 )
 from mextrain.rules import Rules, RulesError
 
-from ._common import FiniteFloat
+from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, import_modules
 
 if TYPE_CHECKING:
     from mextrain.tui import PlayApp
@@ -130,6 +130,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     default=None,
     help="The game's seed: its deals and the bots' random choices (same seed, same game).",
 )
+@click.option("--import", "imports", multiple=True, metavar="MODULE", help=IMPORT_HELP)
 @click.option("--light", is_flag=True, help="Colours for a light terminal background.")
 @click.option("--resume", is_flag=True, help="Carry on with the last unfinished game.")
 @click.option(
@@ -148,6 +149,7 @@ def play(
     lang: str | None,
     delay: float | None,
     seed: int | None,
+    imports: tuple[str, ...],
     light: bool,
     resume: bool,
     file: Path | None,
@@ -171,6 +173,13 @@ def play(
     t = Translator(language)
     pause = DEFAULT_DELAY if delay is None else delay
     given = click.get_current_context().get_parameter_source
+    try:
+        import_modules(imports)  # (first: their bots may be named in --seats, or be saved)
+    except ImportFailed as err:
+        raise click.BadParameter(
+            t("tui.cli.import_failed", module=repr(err.module), detail=err.detail),
+            param_hint="--import",
+        ) from None
     if file is not None and not resume:
         raise click.BadParameter(t("tui.cli.file_needs_resume"), param_hint="--file")
     if resume:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ._common import JsonCommand
+from ._common import IMPORT_HELP, ImportFailed, JsonCommand, OptionError, import_modules
 
 if TYPE_CHECKING:
     from mextrain.rules import Rules
@@ -100,6 +100,7 @@ def _rules(text: str) -> Rules:
         "hold another run's records."
     ),
 )
+@click.option("--import", "imports", multiple=True, metavar="MODULE", help=IMPORT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 def simulate(
     rules_text: str,
@@ -112,6 +113,7 @@ def simulate(
     backend: str,
     address: str | None,
     records_text: str | None,
+    imports: tuple[str, ...],
     as_json: bool,
 ) -> None:
     """Play bots against each other and report win rates, scores and ratings per entry.
@@ -120,6 +122,8 @@ def simulate(
     luck of the deal cancels out. Example:
 
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
+
+    Bots of your own: --import mybots (a module that registers them) --bots mine,planner
     """
     from mextrain.bots import BotSpecError
     from mextrain.rules import RulesError
@@ -132,6 +136,10 @@ def simulate(
     )
     from mextrain.sim import simulate as run
 
+    try:
+        import_modules(imports)  # (first: their bots may be named in --bots)
+    except ImportFailed as err:
+        raise OptionError(str(err), "--import") from None
     entries = _split_bots(bots)
     if address is not None and backend != "ray":
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
@@ -153,7 +161,13 @@ def simulate(
         joining = cluster_address(backend, address)  # (--address, or RAY_ADDRESS)
         if joining is not None:
             check_cluster(joining, source=address_source(address))
-    except (SimulationError, BotSpecError, RulesError) as err:
+    except BotSpecError as err:
+        raise OptionError(str(err), "--bots") from None
+    except RulesError as err:  # (the rules allow not that many players: --players)
+        raise OptionError(str(err), "--players" if err.option == "players" else "--rules") from None
+    except SimulationError as err:
+        if err.option is not None:
+            raise OptionError(str(err), err.option) from None
         raise click.ClickException(str(err)) from None
     records_dir = None
     if records_text is not None:

@@ -80,7 +80,8 @@ def game_rules(rules: Rules, rounds: int | None) -> Rules:
         return rules
     if not 1 <= rounds <= rules.round_count:
         raise SimulationError(
-            f"--rounds must be from 1 to {rules.round_count} for these rules, not {rounds}"
+            f"--rounds must be from 1 to {rules.round_count} for these rules, not {rounds}",
+            option="--rounds",
         )
     return rules.with_options(rounds=list(rules.rounds[:rounds]))
 
@@ -91,7 +92,12 @@ def prepare_records_dir(directory: str | os.PathLike[str], make: bool = True) ->
     first record). `SimulationError` if it already holds records (``game-*.json``: another
     run's would be overwritten, or mixed with this one's); ``OSError`` if it cannot be
     made or written in (a file is written there and removed, or in the folder it would be
-    made in: a read-only disk refuses it)."""
+    made in: a read-only disk refuses it). An empty path is no directory (`Path("")` is
+    the working directory: the records would land among whatever it holds)."""
+    if not os.fspath(directory).strip():
+        raise SimulationError(
+            "an empty path is no directory: name the records' directory", option="--records"
+        )
     path = Path(directory)
     if path.is_symlink() and not path.exists():  # a link to nothing is no directory
         raise NotADirectoryError(errno.ENOTDIR, "a link to nothing", str(path))
@@ -99,7 +105,8 @@ def prepare_records_dir(directory: str | os.PathLike[str], make: bool = True) ->
         if any(path.glob("game-*.json")):
             raise SimulationError(
                 f"{path} already holds game records (game-*.json) of another run: "
-                "save this one's in an empty directory"
+                "save this one's in an empty directory",
+                option="--records",
             )
         _try_writing(path)
         return path
@@ -210,7 +217,9 @@ def check_job(
     if backend not in BACKENDS:
         raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
-        raise SimulationError("an address is for the ray backend (a cluster to run on)")
+        raise SimulationError(
+            "an address is for the ray backend (a cluster to run on)", option="--address"
+        )
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
     imports = tuple(sorted({m for m in map(bot_module, bots) if m is not None}))
     config = SimConfig(
@@ -224,12 +233,13 @@ def check_job(
     )
     config.check()
     if jobs < 1:
-        raise SimulationError(f"--jobs must be at least 1, not {jobs}")
+        raise SimulationError(f"--jobs must be at least 1, not {jobs}", option="--jobs")
     limit = max_jobs()
     if jobs > limit and cluster_address(backend, address) is None:
         raise SimulationError(
             f"--jobs {jobs} is more processes than this machine can use: at most {limit} "
-            f"(4 per core; it has {usable_cores()})"
+            f"(4 per core; it has {usable_cores()})",
+            option="--jobs",
         )
     return config
 

@@ -48,7 +48,12 @@ __all__ = [
 
 
 class SimulationError(RuntimeError):
-    """A bot broke the rules or the job cannot be run as asked."""
+    """A bot broke the rules or the job cannot be run as asked; ``option`` names the
+    command line's option at fault, where one is (``"--games"``)."""
+
+    def __init__(self, message: str = "", *, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +88,18 @@ class SimConfig:
         if len(self.bots) != self.players:
             raise SimulationError(
                 f"{self.players} players need {self.players} bot entries, "
-                f"got {len(self.bots)}: {', '.join(self.bots)}"
+                f"got {len(self.bots)}: {', '.join(self.bots)}",
+                option="--bots",
             )
         if self.games < 1:
-            raise SimulationError("the number of games must be at least 1")
+            raise SimulationError("the number of games must be at least 1", option="--games")
         if self.games % self.rotations:
             lower = self.games - self.games % self.rotations
             options = f"{lower} or {lower + self.rotations}" if lower else str(self.rotations)
             raise SimulationError(
                 f"each deal is played once per seat rotation ({self.rotations} games), so "
-                f"the number of games must be a multiple of {self.rotations}: try {options}"
+                f"the number of games must be a multiple of {self.rotations}: try {options}",
+                option="--games",
             )
         for spec in self.bots:
             make_bot(spec)
