@@ -394,6 +394,29 @@ def test_a_french_player_gets_rule_errors_in_french(client: TestClient) -> None:
         conn.close()
 
 
+def test_a_page_that_switches_language_is_answered_in_it_on_the_same_connection(
+    client: TestClient,
+) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"], lang="en")
+    try:
+        state = conn.until(my_turn(0))
+        wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        assert "must" in errors_of(conn)["message"]
+        conn.send({"type": "lang", "lang": "fr-CA"})  # (read as the page's language is)
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        assert "doit" in errors_of(conn)["message"]
+        conn.send({"type": "lang", "lang": "xx"})  # a language we lack keeps the one before
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        assert "doit" in errors_of(conn)["message"]
+        conn.send({"type": "lang", "lang": "x" * 17})
+        assert errors_of(conn)["code"] == "malformed"
+        assert not conn.closed
+    finally:
+        conn.close()
+
+
 def test_a_stale_move_is_refused(seated: tuple[Conn, dict[str, Any]]) -> None:
     conn, state = seated
     move = state["round"]["legal_moves"][0]
@@ -1961,6 +1984,71 @@ def test_a_finished_game_shows_no_bot_playing_for_anyone(db: Path) -> None:
             assert not seat["bot_playing"]
             assert over["clock"] is None
         finally:
+            ana.close()
+
+
+def test_a_finished_game_shows_no_stand_in_for_a_person_gone(db: Path) -> None:
+    """Ben joined and never came: bots played his seat, and Ana's while she was away. Once
+    the game is over nobody plays for anyone, and no train says "a bot is playing"."""
+    with TestClient(create_app(db, settings(takeover_after=0.05))) as tc:
+        made = create(tc, ["open"], **TINY)
+        tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"})
+        for _ in range(100):  # (both away: bots play the game out)
+            if tc.get(f"/api/tables/{made['code']}").json()["status"] == "finished":
+                break
+            time.sleep(0.1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            over = ana.until(is_state)
+            assert over["table"]["status"] == "finished"
+            assert [s["bot_playing"] for s in over["table"]["seats"]] == [False, False]
+        finally:
+            ana.close()
+        listed = tc.get(f"/api/tables/{made['code']}").json()
+        assert not any(s["bot_playing"] for s in listed["seats"])
+
+
+def test_the_last_moves_keep_the_name_of_whoever_made_them(db: Path) -> None:
+    """Ana moves, then leaves: a bot plays her seat on, and her moves stay hers in the
+    round's `movers` (the page's last moves once named them all after the bot)."""
+    with TestClient(create_app(db, settings(bot_delay=0.05))) as tc:
+        made = create(tc, ["bot:greedy"])
+        ana = Conn(tc, made["code"], made["token"])
+        watcher = Conn(tc, made["code"], None)
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            ana.send(
+                {
+                    "type": "action",
+                    "move": mine["round"]["legal_moves"][0],
+                    "version": mine["version"],
+                }
+            )
+            moved = ana.until(lambda m: is_state(m) and m["version"] > mine["version"])
+            ana.send({"type": "leave"})
+            ana.until(lambda m: m["type"] == "left")
+            # the bot at her seat moves too
+            before = len(moved["round"]["history"])
+
+            def stand_in_moved(m: dict[str, Any]) -> bool:
+                r = m.get("round")
+                return bool(
+                    is_state(m) and r and any(h.startswith("0:") for h in r["history"][before:])
+                )
+
+            later = watcher.until(stand_in_moved, timeout=20)
+            r = later["round"]
+            assert len(r["movers"]) == len(r["history"])
+            for index, (move, who) in enumerate(zip(r["history"], r["movers"], strict=True)):
+                if move.startswith("1:"):
+                    assert who is None  # the bot's own seat
+                elif index < before:
+                    assert who == "Ana", (index, move)
+                else:
+                    assert who is None, (index, move)  # the stand-in, after she left
+            assert later["table"]["seats"][0]["kind"] == "bot"
+        finally:
+            watcher.close()
             ana.close()
 
 

@@ -177,7 +177,19 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
         expect(hint.locator(".hint-more")).to_contain_text(re.compile(r"Also: .+ \d+%"))
     assert " on Mexican train" not in hint.inner_text()  # "on the Mexican train"
 
-    # a language change keeps the chosen tile and the game: the page is not rebuilt
+    # a tile that fits no train says so, for all to see (not only a screen reader)
+    stuck = page.locator(".hand-tile:not(.playable)")
+    if stuck.count():
+        tile = stuck.first.get_attribute("data-tile")
+        stuck.first.click()
+        expect(page.locator(".tile-note")).to_have_text(f"No train takes {tile} now.")
+        stuck.first.click()  # (put back: the words go with it)
+        expect(page.locator(".tile-note")).to_have_count(0)
+
+    # a language change keeps the chosen tile and the game: the page is not rebuilt, nor
+    # the connection (others would see the player go offline for a moment)
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
     playable = page.locator(".hand-tile.playable")
     if playable.count():
         playable.first.click()
@@ -189,6 +201,8 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
         page.keyboard.press("Escape")
         page.get_by_label("Langue").select_option("en")
     expect(page.get_by_role("button", name="Draw")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert sockets == [], "a language switch connected again"
     assert not errors, errors
 
 
@@ -359,19 +373,28 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
             page.wait_for_function("() => document.activeElement.matches('.train.target')")
             page.keyboard.press("Enter")  # on the first train it may go on
             chose += 1
-        else:
+        elif drew % 2:
             button = page.locator(".actions button:enabled").first
             button.focus()
             page.keyboard.press("Enter")
+            drew += 1
+        else:  # the d or p key, from a train: the keyboard goes back to the hand
+            key = "d" if page.get_by_role("button", name="Draw").is_enabled() else "p"
+            page.locator(".train").first.focus()
+            page.keyboard.press(key)
             drew += 1
         page.wait_for_function(
             "n => document.querySelectorAll('.hand-tile').length !== n"
             " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
             arg=before,
         )
-        # the move is told to a screen reader, and the keyboard is still on the table
+        # the move is told to a screen reader, and the keyboard is still on the table: in
+        # the hand, where the next move starts (after a tile played on a train too)
         expect(said).not_to_be_empty()
-        page.wait_for_function("() => document.activeElement !== document.body")
+        page.wait_for_function(
+            "() => document.querySelector('.overlay') || !document.querySelector('.hand-tile')"
+            " || document.activeElement.matches('.hand-tile')"
+        )
     assert chose + drew > 0
     # the round's end: a modal dialog that keeps the keyboard until it is closed
     expect(page.get_by_role("dialog")).to_be_visible()
@@ -537,6 +560,13 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             expect(ana.locator(".chat-lines li")).to_have_count(6)
             expect(ana.locator(".chat-hidden")).to_have_count(0)
             assert ana.evaluate(f"localStorage.getItem('mextrain.mute.{made['code']}')") is None
+            # Ben's words go from over Ana's page after a few seconds, even when she says
+            # something meanwhile (her own line once left his there for good)
+            bob.get_by_role("button", name="Merci !").click()
+            expect(ana.locator(".chat-toast")).to_have_text(re.compile(r"Ben\W*: Thanks!"))
+            ana.get_by_role("button", name="Good game!").click()
+            expect(line(bob, 7)).to_contain_text("Belle partie")
+            expect(ana.locator(".chat-toast")).to_have_count(0, timeout=8_000)
         finally:
             browser.close()
     assert not errors, errors
@@ -835,10 +865,21 @@ def assert_sheet_fits(page: Any) -> None:
     assert fits["wide"] <= fits["box"], fits
 
 
-@pytest.mark.parametrize("others", [5, 9])
-def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others: int) -> None:
-    """At 390 pixels the score sheet of 6 or 10 seats fits the screen: every player's
-    column, totals included, without scrolling sideways."""
+@pytest.mark.parametrize(
+    ("others", "lang", "name"),
+    [
+        (2, "fr", "Maximiliaan-Aleksanteri"),
+        (3, "fr", "Maximiliaan-Aleksanteri"),  # (4 seats cut off the last column once)
+        (5, "fi", "Bartholomew"),
+        (9, "fi", "Bartholomew"),
+    ],
+)
+def test_a_phone_shows_the_whole_score_sheet(
+    server: str, tmp_path: Any, others: int, lang: str, name: str
+) -> None:
+    """At 390 pixels the score sheet of 3 to 10 seats fits the screen, long names and
+    French "Robot N" too: every player's column, totals included, without scrolling
+    sideways."""
     need_browser()
     from playwright.sync_api import expect, sync_playwright
 
@@ -848,9 +889,9 @@ def test_a_phone_shows_the_whole_score_sheet(server: str, tmp_path: Any, others:
         try:
             made = create_via_api(
                 server,
-                {"name": "Bartholomew", "preset": rules, "seats": ["bot:greedy"] * others},
+                {"name": name, "preset": rules, "seats": ["bot:greedy"] * others},
             )
-            context, page = at_table(browser, server, made, (390, 844), "fi")
+            context, page = at_table(browser, server, made, (390, 844), lang)
             sheet = page.locator("table.sheet").first
             expect(sheet.locator("thead th")).to_have_count(others + 2)
             assert_sheet_fits(page)
@@ -1137,4 +1178,15 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     expect(page.locator(".status .clock.mine")).to_be_visible()
     make_a_move(page)
     expect(notice).to_have_count(0)
+
+    # a game that ends while a bot plays for her (out of time twice): the finished table
+    # tells of no time run out, nor of a bot playing
+    options = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3}}
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "turn_time": 10, "options": options}
+    )
+    seat_page(page, server, made)
+    expect(page.locator("div.result .winners")).to_be_visible(timeout=60_000)
+    expect(page.locator(".notice")).to_have_count(0)
+    expect(page.locator(".badge")).to_have_count(0)
     assert not errors, errors

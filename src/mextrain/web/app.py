@@ -38,6 +38,7 @@ from .messages import (
     HelloMessage,
     HintMessage,
     JoinTable,
+    LangMessage,
     LeaveMessage,
     MessageError,
     PingMessage,
@@ -436,6 +437,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
         table.back(client)
     elif isinstance(message, ChatMessage):
         table.say(client, message.text, message.phrase)
+    elif isinstance(message, LangMessage):
+        client.lang = normalise_language(message.lang) or client.lang
     elif isinstance(message, HelloMessage):
         raise MessageError("hello_again", "this connection has already said hello")
 

@@ -35,6 +35,7 @@ __all__ = [
     "HelloMessage",
     "HintMessage",
     "JoinTable",
+    "LangMessage",
     "LeaveMessage",
     "MessageError",
     "PingMessage",
@@ -132,6 +133,15 @@ class BackMessage(_Strict):
     type: Literal["back"]
 
 
+class LangMessage(_Strict):
+    """The page now reads in ``lang``: the server's words to this connection (a refused
+    move's reason) follow it, without connecting again (which others would see as going
+    offline for a moment, and which would drop a move sent meanwhile)."""
+
+    type: Literal["lang"]
+    lang: Annotated[str, Field(max_length=16)]
+
+
 class LeaveMessage(_Strict):
     """Leave the table for good: the seat is open again before the start, and played by a
     bot that anyone arriving late may take over once the game is in play."""
@@ -211,6 +221,7 @@ AnyClientMessage = (
     | LeaveMessage
     | BackMessage
     | ChatMessage
+    | LangMessage
 )
 ClientMessage = Annotated[AnyClientMessage, Field(discriminator="type")]
 _ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -275,6 +275,10 @@ class Table:
         self._grace_until = 0.0
         #: per seat, its turns in a row whose time ran out (`STRIKES_AWAY`)
         self.strikes: dict[int, int] = {}
+        #: who made each move of the round in play: the name of the person who held the
+        #: seat then (a bot's move for them included), None for a bot's seat -- the last
+        #: moves keep their player's name after a seat changes hands
+        self.movers: list[str | None] = []
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
         #: the table talk's latest lines, oldest first (kept in the store, not in the log:
@@ -331,12 +335,15 @@ class Table:
                 seat = self.seats[int(index)]
                 seat.kind, seat.bot, seat.name = "bot", spec, _bot_name(spec, int(index))
             self.match = Match.new(self.rules, len(self.seats), self._rng)
+            self.movers = []
             self.status = "playing"
             self._new_turn()
         elif kind == "action":
             assert self.match is not None
             seat_no, action = parse_action(data["action"])
             self.match.current.apply(action, seat_no)
+            mover = self.seats[seat_no]
+            self.movers.append(mover.name if mover.kind == "human" else None)
             if not data.get("bot"):  # logs from before the mark count every move as theirs
                 self.moved.add(seat_no)
             if self._to_move() == seat_no:  # the same turn goes on (after a draw): a new
@@ -346,6 +353,7 @@ class Table:
         elif kind == "deal":
             assert self.match is not None
             self.match.next_round(self._rng)
+            self.movers = []
             self._new_turn()
             # the last round's result is likely still on the players' screens: no clock
             # runs in the round's first moments, whoever is to move (bots first, often)
@@ -847,7 +855,10 @@ class Table:
                     "kind": seat.kind,
                     "bot": seat.bot if seat.kind == "bot" else None,
                     "connected": bool(seat.clients),
-                    "bot_playing": seat.kind == "human" and self.bot_plays(i),
+                    # (a finished game has nobody to play for: no stand-in shows)
+                    "bot_playing": self.status == "playing"
+                    and seat.kind == "human"
+                    and self.bot_plays(i),
                     # a bot plays it since its time ran out turn after turn, until its
                     # player is back
                     "timed_out": self.strikes.get(i, 0) >= STRIKES_AWAY,
@@ -897,6 +908,10 @@ class Table:
                 round_view["legal_actions"] = []
             round_view["legal_moves"] = [_move(a) for a in self._legal(seat)]
             del round_view["legal_actions"]
+            # by move of `history`: the person whose seat moved, as they were named then
+            # (null: a bot's seat); only while the round's history is this round's
+            if len(self.movers) == len(state.history):
+                round_view["movers"] = list(self.movers)
             sheet = {
                 "engines": list(self.rules.rounds),
                 "rounds": self.match.round_scores(),

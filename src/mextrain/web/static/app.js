@@ -434,9 +434,19 @@ function useTableSocket(code, lang) {
   const [chat, setChat] = useState([]);
   // the latest line said while connected (not one of those sent on arrival)
   const [heard, setHeard] = useState(null);
-  // the server made this seat's move after its time ran out (until the player moves again)
-  const [timeUp, setTimeUp] = useState(false);
+  // the position at which the server made this seat's move after its time ran out (null:
+  // none); told until the player moves, or the game is over
+  const [timeUp, setTimeUp] = useState(null);
   const wsRef = useRef(null);
+  // the language to say hello in; a switch is told on the same connection (connecting
+  // again showed the player offline to the others for a moment, and lost a move sent then)
+  const langRef = useRef(lang);
+  useEffect(() => {
+    if (langRef.current === lang) return;
+    langRef.current = lang;
+    const ws = wsRef.current;
+    if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "lang", lang }));
+  }, [lang]);
   useEffect(() => {
     let stop = false;
     let retry = 500;
@@ -448,7 +458,7 @@ function useTableSocket(code, lang) {
       ws.onopen = () => {
         retry = 500;
         setOnline(true);
-        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang }));
+        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang: langRef.current }));
       };
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
@@ -459,7 +469,7 @@ function useTableSocket(code, lang) {
           if (m.code === "started") return;
           setError(m);
         } else if (m.type === "hint") setHint(m);
-        else if (m.type === "time_up") setTimeUp(true);
+        else if (m.type === "time_up") setTimeUp(m.version);
         else if (m.type === "chat_log") setChat(m.lines);
         else if (m.type === "chat") {
           setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
@@ -482,7 +492,7 @@ function useTableSocket(code, lang) {
     };
     connect();
     return () => { stop = true; clearTimeout(timer); wsRef.current && wsRef.current.close(); };
-  }, [code, lang]);
+  }, [code]);
   // true when the message went out (false while the connection is down: nothing is queued)
   const send = useCallback((m) => {
     const ws = wsRef.current;
@@ -490,6 +500,11 @@ function useTableSocket(code, lang) {
     ws.send(JSON.stringify(m));
     return true;
   }, []);
+  // the notice stays into the player's next turn (they see why their hand changed while
+  // they were away from the screen), until they move; once the game is over it is stale
+  useEffect(() => {
+    if (timeUp !== null && msg && msg.table.status !== "playing") setTimeUp(null);
+  }, [msg, timeUp]);
   return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp };
 }
 
@@ -522,15 +537,22 @@ function TablePage({ code, big, lang }) {
   // out of sight (under the board on a phone); a click on it goes there
   const [toast, setToast] = useState(null);
   useEffect(() => {
-    if (!heard || !msg || heard.seat === msg.you || muted.has(heard.name)) return undefined;
+    if (!heard || !msg || heard.seat === msg.you || muted.has(heard.name)) return;
     setToast(heard);
+  }, [heard]);
+  // each line shown goes after 6 s (a timer of the line, not of the latest line heard: a
+  // line of one's own, heard meanwhile, once left the one showing there for good)
+  useEffect(() => {
+    if (!toast) return undefined;
     const timer = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(timer);
-  }, [heard]);
+  }, [toast]);
   // muting a player takes their words off the page at once, the line showing too
   useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
   const lastHand = useRef(null);
   // Draw or Pass pressed: the button turns disabled and would drop the focus to the page
+  // (true: to the hand if it was dropped); "hand": to the hand wherever it is (the d and p
+  // keys, a tile played from the keyboard on a train)
   const refocus = useRef(false);
 
   const live = useRef(null);
@@ -567,8 +589,9 @@ function TablePage({ code, big, lang }) {
         return;
       }
       if (c.dialogOpen) return;  // the round's result is showing: keys are the dialog's
-      if (e.key === "d" && c.legal.includes("draw")) c.move("draw");
-      else if (e.key === "p" && c.legal.includes("pass")) c.move("pass");
+      // (the keyboard goes back to the hand, as after the buttons, from wherever it was)
+      if (e.key === "d" && c.legal.includes("draw")) { refocus.current = "hand"; c.move("draw"); }
+      else if (e.key === "p" && c.legal.includes("pass")) { refocus.current = "hand"; c.move("pass"); }
       // as the Hint button: on the player's own turn only
       else if (e.key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
     };
@@ -657,9 +680,10 @@ function TablePage({ code, big, lang }) {
     const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
     setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats)));
     if (refocus.current) {
+      const always = refocus.current === "hand";
       refocus.current = false;
       const active = document.activeElement;
-      if (!active || active === document.body || active.disabled) {
+      if (always || !active || active === document.body || active.disabled) {
         const tile = document.querySelector(".hand-tile");
         if (tile) tile.focus({ preventScroll: true });
       }
@@ -692,6 +716,10 @@ function TablePage({ code, big, lang }) {
     if (!myTurn) setClockSaid("");
   }, [secondsLeft, myTurn]);
 
+  // a hint's words make the pinned hand taller: the chosen tile's trains come out from
+  // under it again (on a phone it had covered one)
+  const hintShown = Boolean(hint && msg && hint.version === msg.version);
+  useEffect(() => { if (hintShown && selected) setTimeout(revealTargets, 0); }, [hintShown]);
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
@@ -734,7 +762,7 @@ function TablePage({ code, big, lang }) {
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
-        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")}></span>`}
+        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")} title=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
@@ -754,7 +782,7 @@ function TablePage({ code, big, lang }) {
     // (nothing goes while the connection is down, nor before the position from before the
     // drop is replaced: the move is still to make, not "sent")
     if (!synced || sentFor.current === msg.version) return;
-    if (send({ type: "action", move: m, version: msg.version })) { sentFor.current = msg.version; setTimeUp(false); }
+    if (send({ type: "action", move: m, version: msg.version })) { sentFor.current = msg.version; setTimeUp(null); }
   };
   const playOn = (train) => {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
@@ -814,8 +842,8 @@ function TablePage({ code, big, lang }) {
     </div>
     ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
     ${you !== null && table.status === "playing" && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
-        <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(false); }}>${t("web.away.back")}</button></div>`
-      : timeUp && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
+        <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(null); }}>${t("web.away.back")}</button></div>`
+      : timeUp !== null && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
@@ -842,7 +870,12 @@ function TablePage({ code, big, lang }) {
               ? `. ${t("web.double_first")}` : "") +
             (isTarget ? `. ${t("web.play_here")}` : "");
           return html`<button class=${cls} data-train=${key} aria-label=${label}
-              aria-disabled=${!isTarget} onClick=${() => playOn(key)}>
+              aria-disabled=${!isTarget} onClick=${(e) => {
+                // played from the keyboard (Enter on the train): the keyboard goes back
+                // to the hand, where the next move starts
+                if (e.detail === 0 && selected && targets.includes(key)) refocus.current = "hand";
+                playOn(key);
+              }}>
             <span class="train-owner">
               ${tr.owner === "M" ? html`<span class="mex-icon" aria-hidden="true">M</span> ${cap(t("game.train.mexican"))}`
                 : seatInfo.kind === "bot" && seatInfo.bot ? html`${names[tr.owner]}
@@ -872,6 +905,8 @@ function TablePage({ code, big, lang }) {
           <span class="hint" role="status">${hintText && html`${t("web.hint.says", { move: hintText })}${
             hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}${
               close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}`}</span>
+          ${selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
+            t("web.no_train_for", { tile: selected })}</span>`}
         </div>
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
@@ -888,7 +923,7 @@ function TablePage({ code, big, lang }) {
       </div>`}
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
-        ${view && html`<${MoveLog} history=${view.history} names=${names} />`}
+        ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
       </aside>
@@ -919,11 +954,11 @@ function TablePage({ code, big, lang }) {
 const LOG_LENGTH = 8;
 
 // A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 5-9 on the
-// Mexican train", "Ben: draws".
-function moveWords(text, names) {
+// Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now).
+function moveWords(text, names, mover) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
-  const who = iso(names[seat]);
+  const who = iso(mover === undefined ? names[seat] : mover);
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
@@ -938,12 +973,20 @@ function trainWords(where, seat, names, ownKey) {
   return owner === seat ? t(ownKey) : t("game.train.of", { name: iso(names[owner]) });
 }
 
-function MoveLog({ history, names }) {
+function MoveLog({ history, names, movers }) {
   const moves = history.slice(-LOG_LENGTH).reverse();
+  // each move by whoever held the seat then (a person who left since, a bot a late
+  // joiner took over), as the server says (`movers`: a name, or null for a bot's seat)
+  const who = (i) => {
+    const index = history.length - 1 - i;
+    if (!movers || movers.length !== history.length) return undefined;
+    const seat = Number(history[index].split(":")[0]);
+    return movers[index] ?? t("web.bot_short", { number: seat + 1 });
+  };
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
-      class=${i === 0 ? "newest" : ""}>${moveWords(m, names)}</li>`)}</ol>`
+      class=${i === 0 ? "newest" : ""}>${moveWords(m, names, who(i))}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
@@ -1041,8 +1084,9 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted }) {
 
 function ScoreSheet({ sheet, names }) {
   const played = sheet.rounds.length;
-  // five seats or more: on a phone the names stand upright so that every column fits
-  return html`<table class=${names.length > 4 ? "sheet many" : "sheet"} aria-label=${t("web.score_sheet")}>
+  // four seats or more: on a phone the names stand upright so that every column fits
+  // (four names of 7rem, "Robot 4" in French, ran past a phone's 390 pixels)
+  return html`<table class=${names.length > 3 ? "sheet many" : "sheet"} aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
