@@ -352,6 +352,10 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
     # the page says where it is: a heading and a title naming the table
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {made['code']}")
     said = page.locator(".table-page > .move-said")
+    # whose turn it is is told as it changes; the whole status line (round, engine,
+    # boneyard) is not re-read after every draw
+    expect(page.locator(".status .turn[role=status]")).to_have_count(1)
+    expect(page.locator(".status[role=status], .status[aria-live]")).to_have_count(0)
     chose = drew = 0
     deadline = time.monotonic() + 60
     while not page.locator(".overlay").is_visible() and time.monotonic() < deadline:

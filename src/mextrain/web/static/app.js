@@ -824,21 +824,24 @@ function TablePage({ code, big, lang }) {
   const hintMore = others.map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
   const close = hintNow && closeCall(hintNow);
 
+  // the status line: whose turn it is, and a lost connection, are told to a screen reader
+  // as they change (each in a live region of its own); the round, the engine and the
+  // boneyard's count are there to read (re-read after every draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
     <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
-    <div class="status" role="status" aria-live="polite">
+    <div class="status">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
       <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
-      <span class=${myTurn ? "turn mine" : "turn"}>${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
+      <span class=${myTurn ? "turn mine" : "turn"} role="status">${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
       ${secondsLeft !== null && html`<span class=${"clock" + (secondsLeft <= 10 ? " low" : "") + (clock.seat === you ? " mine" : "")}
         title=${t("web.clock_title")} aria-hidden="true"><svg class="clock-icon" viewBox="0 0 16 16"><circle cx="8" cy="8.5" r="6"
           /><path d="M8 5v3.5l2.5 1.5M6 1h4" /></svg>${Math.floor(secondsLeft / 60)}:${String(secondsLeft % 60).padStart(2, "0")}</span>`}
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
-      ${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}
+      <span role="status">${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}</span>
     </div>
     ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
     ${you !== null && table.status === "playing" && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
