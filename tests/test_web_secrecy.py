@@ -88,6 +88,17 @@ def check_payloads(conn: Conn, seat: int | None, oracle: Oracle) -> int:
         n = state.n
         own = set() if seat is None else {str(t) for t in state.hand(seat)}
         hidden = {str(t) for s in range(n) if s != seat for t in state.hand(s)}
+        if state.ended is not None:
+            # a round over: the hands are laid down to be counted, exactly as they are
+            # (`hands_left`); only the boneyard stays hidden
+            shown = r["hands_left"]
+            assert [{norm(t) for t in h} for h in shown] == [
+                {str(t) for t in state.hand(s)} for s in range(n)
+            ]
+            hidden = set()
+            r = {k: v for k, v in r.items() if k != "hands_left"}
+        else:
+            assert "hands_left" not in r  # (never while the round is in play)
         hidden |= {str(state.ts.tiles[i]) for i in state.boneyard[state.bone_pos :]}
         assert {norm(t) for t in r["hand"]} == {norm(t) for t in own}, (seat, r["hand"], own)
         assert r["hand_sizes"] == state.hand_sizes

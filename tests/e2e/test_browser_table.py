@@ -234,9 +234,27 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     expect(dialog.locator(".how-ended")).to_have_text(
         re.compile(r"^((Ana|Bot 2) went out|The round is blocked)\.$")
     )
-    # the points in a table with its headers: the player, the round's points, the total
-    expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
+    # the points in a table with its headers: the player, the round's points, the total,
+    # and the tiles each was left with, laid down to be counted (none for who went out)
+    expect(dialog.get_by_role("columnheader")).to_have_text(
+        ["Player", "Round 1", "Total", "Tiles left"]
+    )
     expect(dialog.get_by_role("row")).to_have_count(3)
+    left = dialog.locator("td.left-tiles")
+    expect(left).to_have_count(2)
+    shown = [
+        sorted(c.get_attribute("aria-label") for c in left.nth(i).locator("[role=img]").all())
+        for i in range(2)
+    ]
+    if "went out" in dialog.locator(".how-ended").inner_text():
+        assert [] in shown, shown
+        expect(left.filter(has_text="none")).to_have_count(1)
+    # each seat's tiles, and the points they count: the round's points of its row
+    rows = dialog.locator("tbody tr")
+    for i in range(2):
+        pips = sum(int(a) + int(b) for a, b in (x.split("-") for x in shown[i]))
+        points = int(rows.nth(i).locator("td").first.inner_text())
+        assert points >= pips, (i, shown[i], points)  # (an open double may add a penalty)
     expect(dialog.locator(".winners")).to_have_text(WINNERS)
     links = dialog.locator("p", has=page.get_by_role("link", name="Replay"))
     expect(links).to_have_text("Download the record · Replay")

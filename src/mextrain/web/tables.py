@@ -912,6 +912,10 @@ class Table:
             # (null: a bot's seat); only while the round's history is this round's
             if len(self.movers) == len(state.history):
                 round_view["movers"] = list(self.movers)
+            if state.is_over:  # the hands are laid down to be counted: everyone sees them
+                round_view["hands_left"] = [
+                    [str(tile) for tile in state.hand(i)] for i in range(state.n)
+                ]
             sheet = {
                 "engines": list(self.rules.rounds),
                 "rounds": self.match.round_scores(),

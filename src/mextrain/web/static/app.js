@@ -615,7 +615,10 @@ function TablePage({ code, big, lang }) {
     if ((seenRounds !== null && n > seenRounds) || arrivedAtEnd) {
       const r = msg.round;
       const out = r && r.ended === "out" ? r.hand_sizes.indexOf(0) : -1;
-      setDialog({ round: n - 1, complete: sheet.complete, ended: r && r.ended, out });
+      // (the tiles each seat was left with, laid down to be counted: kept, for the next
+      // deal may come while the dialog is still open)
+      const left = r && r.ended && r.hands_left ? r.hands_left : null;
+      setDialog({ round: n - 1, complete: sheet.complete, ended: r && r.ended, out, left });
     }
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
@@ -948,7 +951,7 @@ function TablePage({ code, big, lang }) {
       }}>${chatWords(toast)}</button>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
-    ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table}
+    ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table} big=${big}
       you=${you} send=${send} onClose=${() => setDialog(null)} />`}
   </section>`;
 }
@@ -1132,7 +1135,7 @@ function AgainBar({ table, you, send }) {
       ${table.next ? t("web.again.join") : t("web.again.button")}</button></div>`;
 }
 
-function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
+function EndDialog({ dialog, sheet, names, table, you, send, onClose, big }) {
   const heading = useRef(null);
   const box = useRef(null);
   useEffect(() => {
@@ -1171,9 +1174,12 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose }) {
       ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
         ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
       <table class="sheet small"><thead><tr><th scope="col">${t("web.stats.player")}</th>
-        <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th></tr></thead>
+        <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th>
+        ${dialog.left && html`<th scope="col" class="left-col">${t("web.tiles_left")}</th>`}</tr></thead>
         <tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
-        <td>${scores[s]}</td><td>${sheet.totals[s]}</td></tr>`)}</tbody></table>
+        <td>${scores[s]}</td><td>${sheet.totals[s]}</td>
+        ${dialog.left && html`<td class="left-tiles">${dialog.left[s].length
+          ? dialog.left[s].map((x) => html`<${Tile} tile=${x} big=${big} />`) : t("web.tiles_left_none")}</td>`}</tr>`)}</tbody></table>
       ${complete && html`<${GameResult} table=${table} sheet=${sheet} names=${names} />`}
       ${complete && table.next && html`<p>${t("web.again.started")}</p>`}
       <button class="primary" onClick=${onClose}>${t("web.continue")}</button>
