@@ -243,6 +243,10 @@ def check_no_leaks(conn: Conn, seat: int | None, held: list[list[set[str]]]) -> 
         r = dict(m["round"])
         hand = r.pop("hand")
         assert tiles_in(r.pop("legal_moves")) <= set(hand)
+        # the hands are laid down once the round is over (test_web_secrecy checks them
+        # against the record), and never shown before
+        assert ("hands_left" in r) == bool(r["ended"]), r
+        r.pop("hands_left", None)
         table_tiles = tiles_in(r["trains"]) | {f"{r['engine']}-{r['engine']}"}
         assert tiles_in(r) <= table_tiles, (tiles_in(r) - table_tiles, r)
         assert tiles_in({k: v for k, v in m.items() if k != "round"}) == set()
