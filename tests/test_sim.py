@@ -291,10 +291,28 @@ def test_a_bot_that_fails_stops_the_job_saying_where() -> None:
     cfg = SimConfig(Rules.preset("classic"), 2, ("random", "breaks"), 2, 0)
     with pytest.raises(
         SimulationError,
-        match=r"bot 'breaks' at seat \d \(game 0, round 0\) failed: 'no such train'",
+        match=r"bot 'breaks' at seat \d \(game 0, round 0\) failed: KeyError: 'no such train'$",
     ) as info:
         play_game(cfg, 0)
     assert isinstance(info.value.__cause__, KeyError)
+
+
+class FailsSilently:
+    """Raises an exception without a message."""
+
+    name = "fails-silently"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        raise AssertionError
+
+
+register_bot("fails-silently", FailsSilently)
+
+
+def test_a_bot_that_fails_without_a_message_is_named_by_its_exception() -> None:
+    cfg = SimConfig(Rules.preset("classic"), 2, ("random", "fails-silently"), 2, 0)
+    with pytest.raises(SimulationError, match=r"\(game 0, round 0\) failed: AssertionError$"):
+        play_game(cfg, 0)
 
 
 def test_the_speed_figures_time_the_games_not_the_workers(
