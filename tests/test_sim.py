@@ -351,6 +351,21 @@ def test_the_text_report_counts_in_words_and_keeps_long_bot_names_in_columns() -
     assert "rules {" + '"preset": "classic"' in custom  # JSON, not a Python dict
 
 
+def test_the_report_shows_the_rules_played_with_the_rounds_asked_for(tmp_path: Path) -> None:
+    # the rules as given said 5 rounds; 2 were played, as the records and rounds_per_game say
+    spec = {"preset": "classic", "rounds": 5}
+    out = tmp_path / "records"
+    report = simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=2, records=out)
+    played = {"preset": "classic", "rounds": 2}
+    assert report.rules == report.to_dict()["rules"] == played
+    assert report.rounds_per_game == 2
+    assert 'rules {"preset": "classic", "rounds": 2}' in report.to_text()
+    for path in sorted(out.glob("game-*.json")):
+        assert json.loads(path.read_text(encoding="utf-8"))["rules"] == played
+    # all the rounds asked for: the rules as given
+    assert simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=5).rules == spec
+
+
 # -- the summary -------------------------------------------------------------------------
 
 
