@@ -728,6 +728,78 @@ def test_a_bot_registered_elsewhere_names_its_module_for_the_workers() -> None:
     assert caught.value.code == "unknown_bot"
 
 
+SCRIPT = """
+import random
+import sys
+
+from mextrain.bots import BotSpecError, register_bot
+from mextrain.sim import simulate
+
+
+class FirstLegal:
+    name = "fl"
+
+    def act(self, view, rng):
+        return view.legal_actions[0]
+
+
+if __name__ == "__main__":
+    register_bot("fl", FirstLegal)  # in this process alone: the workers skip it
+    jobs = int(sys.argv[1])
+    try:
+        report = simulate("classic", 2, ["fl", "random"], games=4, seed=1, rounds=1, jobs=jobs)
+    except BotSpecError as err:
+        print(f"{err.code}: {err}")
+    else:
+        print("played", report.games)
+"""
+
+
+def test_a_bot_registered_under_the_main_guard_is_said_unknown_to_the_workers_and_why(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "main_guard_bot.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+
+    def run(jobs: int) -> str:
+        done = subprocess.run(
+            [sys.executable, str(script), str(jobs)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    said = run(2)  # two spawned workers, which never run the guarded registration
+    assert said.startswith(
+        "unknown_bot: unknown bot 'fl' in the worker processes, though "
+        "registered in this one (by __main__)"
+    ), said
+    assert "register it at the top level of a module" in said
+    assert "or use jobs=1" in said
+    assert run(1) == "played 4"  # in this process, where it is registered
+
+
+def test_a_workers_unknown_bot_is_explained_only_for_a_bot_known_here() -> None:
+    from mextrain.sim.backends import _unknown_in_workers
+
+    job = SimConfig(Rules.preset("classic", rounds=1), 2, ("sim-test-first-legal", "zz"), 2, 1)
+
+    def unknown(name: str) -> BotSpecError:
+        return BotSpecError(f"unknown bot {name!r}", code="unknown_bot", name=repr(name), known="")
+
+    on_ray = _unknown_in_workers(unknown("sim-test-first-legal"), job, "ray")
+    assert f"registered in this one (by {__name__})" in str(on_ray)
+    assert "a module the nodes can import (not the script you run)" in str(on_ray)
+    assert (on_ray.code, on_ray.params["name"]) == ("unknown_bot", "'sim-test-first-legal'")
+    for other in (unknown("zz"), BotSpecError("bad", code="twice")):  # unknown here too
+        assert _unknown_in_workers(other, job, "process") is other
+
+
 def test_rays_lines_go_to_standard_error_while_it_runs(capfd: pytest.CaptureFixture[str]) -> None:
     import sys
 
