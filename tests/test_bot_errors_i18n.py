@@ -36,6 +36,7 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("no_parameters", lambda: make_bot("random:x=1")),
     ("not_a_number", lambda: make_bot("ismcts:time_ms=abc")),
     ("not_whole", lambda: make_bot("ismcts:iterations=10.5")),
+    ("not_finite", lambda: make_bot("planner:extra_cost=nan")),
     ("not_true_false", lambda: make_bot("greedy:random_ties=1")),
     ("too_many_seats", lambda: parse_seats("you,greedy,greedy", 2)),
 ]

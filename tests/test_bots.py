@@ -78,6 +78,11 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
         # a value of the wrong kind is refused, not taken (true would be 1 iteration)
         ("ismcts:iterations=true", "iterations must be a number, not true"),
         ("ismcts:iterations=10.5", "iterations must be a whole number, not 10.5"),
+        # nan and inf are floats, but no number a bot can weigh or wait with
+        ("planner:extra_cost=nan", "extra_cost must be a finite number, not nan"),
+        ("planner:extra_cost=inf", "extra_cost must be a finite number, not inf"),
+        ("planner:extra_cost=-inf", "extra_cost must be a finite number, not -inf"),
+        ("ismcts:exploration=NaN", "exploration must be a finite number, not nan"),
         ("ismcts:infer_warm=3", "infer_warm must be true or false, not 3"),
         ("greedy:random_ties=1", "random_ties must be true or false"),
         ("ismcts:iterations=5,iterations=6", "'iterations' is given twice"),

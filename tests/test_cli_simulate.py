@@ -43,7 +43,7 @@ def test_json_contract() -> None:
         "rounds_per_second",
         "actions_per_second",
     ]
-    assert doc["rules"] == "classic"
+    assert doc["rules"] == {"preset": "classic", "rounds": 2}  # the rules played
     assert (doc["players"], doc["games"], doc["rounds_per_game"], doc["seed"]) == (3, 6, 2, 9)
     assert [e["bot"] for e in doc["entries"]] == ["planner", "greedy", "random"]
     for entry in doc["entries"]:
@@ -111,7 +111,7 @@ def test_rules_can_be_a_presets_name_in_json() -> None:
 def test_rules_can_be_a_json_object() -> None:
     spec = '{"preset": "relaxed", "draw_until_playable": true}'
     doc = run_json(*BASE, "--games", "3", "--rounds", "1", "--rules", spec)
-    assert doc["rules"] == {"preset": "relaxed", "draw_until_playable": True}
+    assert doc["rules"] == {"preset": "relaxed", "rounds": 1, "draw_until_playable": True}
 
 
 def test_records_are_saved_and_replay(tmp_path: Path) -> None:

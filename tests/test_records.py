@@ -163,6 +163,22 @@ def test_from_match_needs_one_name_per_seat() -> None:
         GameRecord.from_match(match, ["Ana", "Ben"])
 
 
+def test_from_match_refuses_names_that_are_not_a_list_of_names() -> None:
+    # a string is a sequence of one-letter strings: "abcd" was taken as four names
+    match = play_match(Rules.preset("classic"), 4, seed=1, stop_after=0)
+    for bad, words in (
+        ("abcd", "not the string 'abcd'"),
+        (b"abcd", "not b'abcd'"),
+        (None, "not None"),
+        (iter(["Ana", "Ben", "Cy", "Dee"]), "not <list_iterator"),
+    ):
+        with pytest.raises(
+            ValueError, match=f"names must be a list of seat names, one per seat, {words}"
+        ):
+            GameRecord.from_match(match, bad)  # type: ignore[arg-type]
+    assert GameRecord.from_match(match, ("Ana", "Ben", "Cy", "Dee")).players[3] == "Dee"
+
+
 def test_from_match_writes_rules_however_they_were_built() -> None:
     # built without with_options: the spec is worked out from what differs from the preset
     rules = dataclasses.replace(Rules.preset("classic"), rounds=(12, 11))

@@ -31,7 +31,7 @@ from mextrain.rl import (
     episode_rules,
 )
 from mextrain.rl.pettingzoo_env import MexicanTrainAECEnv, env, raw_env
-from mextrain.rules import MEXICAN, PASS, IllegalActionError, Match, RoundState, Rules
+from mextrain.rules import MEXICAN, PASS, IllegalActionError, Match, RoundState, Rules, Tile
 from mextrain.search import InfoState
 from mextrain.sim import simulate
 from test_search_resample import _position
@@ -414,6 +414,17 @@ def test_reset_gives_up_clearly_on_rules_that_never_give_the_agent_a_choice() ->
     # without skip_forced the same table plays
     obs, _ = MexicanTrainEnv(rules=rules, players=3, opponents="random").reset(seed=0)
     assert obs["action_mask"].any()
+
+
+def test_a_tiny_classic_table_with_skip_forced_still_gives_the_agent_a_choice() -> None:
+    # RL.md's counter-example: a double-1 set alone does not leave the agent without a
+    # choice; holding 0-1 it may lay it on its own train or on another
+    rules = {"preset": "classic", "max_pip": 1, "hand_size": {"2": 1}}
+    env_ = MexicanTrainEnv(rules=rules, players=2, skip_forced=True)
+    for seed in range(20):
+        obs, _ = env_.reset(seed=seed)
+        assert obs["action_mask"].sum() >= 2
+        assert env_.game.match.current.legal_actions()[0].tile == Tile(0, 1)
 
 
 # -- PettingZoo -----------------------------------------------------------------------------------

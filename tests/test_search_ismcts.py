@@ -269,6 +269,22 @@ def test_analysis_with_one_sample_has_no_error_bar() -> None:
     assert ranked[1].win_interval == (0.0, 1.0)
 
 
+def test_an_action_never_tried_has_no_estimates_not_zeros() -> None:
+    # a 0.0 read as a searched estimate: a sure loss, with a perfect score
+    view = _decision("classic", 2, 3, 0.2)
+    ranked = analyze(view, random.Random(0), iterations=1)
+    tried, untried = ranked[0], ranked[1]
+    assert tried.visits == 1
+    assert tried.win_probability is not None
+    assert tried.expected_score is not None
+    assert untried.visits == 0
+    assert untried.win_probability is None
+    assert untried.expected_score is None
+    data = untried.to_dict()
+    assert (data["win_probability"], data["expected_score"]) == (None, None)
+    assert data["win_interval"] == [0.0, 1.0]
+
+
 def test_hidden_tiles_do_not_change_the_move() -> None:
     """Two deals that differ only in tiles seat 0 cannot see give the same view, so the
     search (same seed) makes the same move in both: it reads the view, never the state."""

@@ -291,10 +291,28 @@ def test_a_bot_that_fails_stops_the_job_saying_where() -> None:
     cfg = SimConfig(Rules.preset("classic"), 2, ("random", "breaks"), 2, 0)
     with pytest.raises(
         SimulationError,
-        match=r"bot 'breaks' at seat \d \(game 0, round 0\) failed: 'no such train'",
+        match=r"bot 'breaks' at seat \d \(game 0, round 0\) failed: KeyError: 'no such train'$",
     ) as info:
         play_game(cfg, 0)
     assert isinstance(info.value.__cause__, KeyError)
+
+
+class FailsSilently:
+    """Raises an exception without a message."""
+
+    name = "fails-silently"
+
+    def act(self, view: SeatView, rng: random.Random) -> Action:
+        raise AssertionError
+
+
+register_bot("fails-silently", FailsSilently)
+
+
+def test_a_bot_that_fails_without_a_message_is_named_by_its_exception() -> None:
+    cfg = SimConfig(Rules.preset("classic"), 2, ("random", "fails-silently"), 2, 0)
+    with pytest.raises(SimulationError, match=r"\(game 0, round 0\) failed: AssertionError$"):
+        play_game(cfg, 0)
 
 
 def test_the_speed_figures_time_the_games_not_the_workers(
@@ -331,6 +349,21 @@ def test_the_text_report_counts_in_words_and_keeps_long_bot_names_in_columns() -
     spec = {"preset": "classic", "double_blank_points": 50}
     custom = simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=1).to_text()
     assert "rules {" + '"preset": "classic"' in custom  # JSON, not a Python dict
+
+
+def test_the_report_shows_the_rules_played_with_the_rounds_asked_for(tmp_path: Path) -> None:
+    # the rules as given said 5 rounds; 2 were played, as the records and rounds_per_game say
+    spec = {"preset": "classic", "rounds": 5}
+    out = tmp_path / "records"
+    report = simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=2, records=out)
+    played = {"preset": "classic", "rounds": 2}
+    assert report.rules == report.to_dict()["rules"] == played
+    assert report.rounds_per_game == 2
+    assert 'rules {"preset": "classic", "rounds": 2}' in report.to_text()
+    for path in sorted(out.glob("game-*.json")):
+        assert json.loads(path.read_text(encoding="utf-8"))["rules"] == played
+    # all the rounds asked for: the rules as given
+    assert simulate(spec, 2, ["random", "random"], games=2, seed=1, rounds=5).rules == spec
 
 
 # -- the summary -------------------------------------------------------------------------
@@ -693,6 +726,78 @@ def test_a_bot_registered_elsewhere_names_its_module_for_the_workers() -> None:
     assert "could not import" in str(caught.value)
     assert "No module named 'no_such_module_here'" in str(caught.value)
     assert caught.value.code == "unknown_bot"
+
+
+SCRIPT = """
+import random
+import sys
+
+from mextrain.bots import BotSpecError, register_bot
+from mextrain.sim import simulate
+
+
+class FirstLegal:
+    name = "fl"
+
+    def act(self, view, rng):
+        return view.legal_actions[0]
+
+
+if __name__ == "__main__":
+    register_bot("fl", FirstLegal)  # in this process alone: the workers skip it
+    jobs = int(sys.argv[1])
+    try:
+        report = simulate("classic", 2, ["fl", "random"], games=4, seed=1, rounds=1, jobs=jobs)
+    except BotSpecError as err:
+        print(f"{err.code}: {err}")
+    else:
+        print("played", report.games)
+"""
+
+
+def test_a_bot_registered_under_the_main_guard_is_said_unknown_to_the_workers_and_why(
+    tmp_path: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "main_guard_bot.py"
+    script.write_text(SCRIPT, encoding="utf-8")
+
+    def run(jobs: int) -> str:
+        done = subprocess.run(
+            [sys.executable, str(script), str(jobs)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    said = run(2)  # two spawned workers, which never run the guarded registration
+    assert said.startswith(
+        "unknown_bot: unknown bot 'fl' in the worker processes, though "
+        "registered in this one (by __main__)"
+    ), said
+    assert "register it at the top level of a module" in said
+    assert "or use jobs=1" in said
+    assert run(1) == "played 4"  # in this process, where it is registered
+
+
+def test_a_workers_unknown_bot_is_explained_only_for_a_bot_known_here() -> None:
+    from mextrain.sim.backends import _unknown_in_workers
+
+    job = SimConfig(Rules.preset("classic", rounds=1), 2, ("sim-test-first-legal", "zz"), 2, 1)
+
+    def unknown(name: str) -> BotSpecError:
+        return BotSpecError(f"unknown bot {name!r}", code="unknown_bot", name=repr(name), known="")
+
+    on_ray = _unknown_in_workers(unknown("sim-test-first-legal"), job, "ray")
+    assert f"registered in this one (by {__name__})" in str(on_ray)
+    assert "a module the nodes can import (not the script you run)" in str(on_ray)
+    assert (on_ray.code, on_ray.params["name"]) == ("unknown_bot", "'sim-test-first-legal'")
+    for other in (unknown("zz"), BotSpecError("bad", code="twice")):  # unknown here too
+        assert _unknown_in_workers(other, job, "process") is other
 
 
 def test_rays_lines_go_to_standard_error_while_it_runs(capfd: pytest.CaptureFixture[str]) -> None:

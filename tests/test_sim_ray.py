@@ -85,6 +85,7 @@ def test_a_bots_failure_on_ray_is_its_own_words_not_rays(local_ray: None) -> Non
         simulate("classic", 2, ["ray-breaks", "greedy"], 2, 2, rounds=1, backend="ray", jobs=2)
     message = str(failed.value)
     assert message.startswith("bot 'ray-breaks' at seat"), message
+    assert message.endswith("failed: RuntimeError: a bug"), message
     assert "\x1b[" not in message  # no remote traceback in colours
     assert "Traceback" not in message
 

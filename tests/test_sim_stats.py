@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mextrain.sim import simulate
+from mextrain.sim.report import deal_interval
 from mextrain.sim.stats import (
     mean_interval,
     normal_quantile,
@@ -118,3 +120,43 @@ def test_mean_interval_needs_two_values() -> None:
     assert math.isnan(hi)
     with pytest.raises(ValueError, match="at least one value"):
         mean_interval([])
+
+
+def test_deals_that_all_give_the_same_value_have_no_interval() -> None:
+    # two deals that happened to give the same difference: an interval of no width would
+    # read as certainty (the audit's [-36.00, -36.00])
+    mean, lo, hi = deal_interval([-36.0, -36.0], zero_is_exact=True)
+    assert mean == -36.0
+    assert math.isnan(lo)
+    assert math.isnan(hi)
+    # the same value summed in another order is still the same value
+    mean, lo, hi = deal_interval([0.1 + 0.2, 0.3, 0.3])
+    assert math.isnan(lo)
+    assert math.isnan(hi)
+    # an entry's figure alike in every deal, 0 too: no reason for it but chance
+    assert math.isnan(deal_interval([0.0, 0.0, 0.0])[1])
+    # values that spread: the t interval
+    assert deal_interval([1, 2, 3, 4, 5]) == mean_interval([1, 2, 3, 4, 5])
+    assert deal_interval([-36.0, -35.0], zero_is_exact=True) == mean_interval([-36.0, -35.0])
+
+
+def test_a_pairs_differences_all_exactly_zero_keep_their_interval() -> None:
+    # two bots that play alike give 0 on every duplicate deal, by construction
+    assert deal_interval([0.0, 0.0, 0.0], zero_is_exact=True) == (0.0, 0.0, 0.0)
+
+
+def test_a_pair_that_differs_alike_by_chance_shows_no_interval() -> None:
+    # the audit's run: entries 0 and 2 differed by -36 points a round in both deals
+    bots = ["planner", "greedy", "random", "racer", "greedy"]
+    report = simulate("classic", 5, bots, games=10, seed=1, rounds=1)
+    pair = report.to_dict()["pairs"][1]
+    assert pair["entries"] == [0, 2]
+    assert pair["mean_score_difference"] == -36.0
+    assert pair["mean_score_difference_ci95"] == [None, None]
+    assert pair["win_rate_difference_ci95"] == [None, None]
+    row = next(line for line in report.to_text().splitlines() if line.strip().startswith("0-2"))
+    assert row.split()[1:] == ["+0.200", "n/a", "-36.00", "n/a"]
+    # bots that play alike: exactly 0 in every deal, the interval [0, 0]
+    alike = simulate("classic", 2, ["greedy", "greedy"], games=6, seed=1, rounds=1)
+    assert alike.to_dict()["pairs"][0]["mean_score_difference_ci95"] == [0.0, 0.0]
+    assert alike.to_dict()["pairs"][0]["win_rate_difference_ci95"] == [0.0, 0.0]

@@ -8,6 +8,7 @@ never receives a `RoundState`, so it cannot see hidden tiles by construction.
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import sys
 import typing
@@ -229,8 +230,9 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
     """Refuse a parameter the factory does not take, naming the ones it does, and a value
     of the wrong kind -- text where it wants a number (``time_ms=abc``), ``true`` where it
     wants a number, a fraction where it wants a whole number (``iterations=10.5``), a
-    number where it wants true or false -- rather than take it or fail inside the bot with
-    Python's words."""
+    number where it wants true or false, ``nan`` or ``inf`` where it wants a number
+    (``extra_cost=nan``) -- rather than take it or fail inside the bot with Python's
+    words."""
     signature = _signature(factory)
     if signature is None:  # pragma: no cover - no signature to read
         return
@@ -269,6 +271,8 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
                 wrong = ("not_a_number", "must be a number")
             elif isinstance(value, float) and float not in kinds:
                 wrong = ("not_whole", "must be a whole number")
+            elif isinstance(value, float) and not math.isfinite(value):  # nan, inf
+                wrong = ("not_finite", "must be a finite number")
         elif bool in kinds and not isinstance(value, bool):
             wrong = ("not_true_false", "must be true or false")
         if wrong is not None:

@@ -149,7 +149,7 @@ def analyze(
     for a in ranked:
         low, high = a.win_interval
         mark = "  <- played" if a.action == taken else ""
-        if a.visits:
+        if a.win_probability is not None and a.expected_score is not None:
             chance, pips = f"{100 * a.win_probability:6.1f}", f"{a.expected_score:10.1f}"
         else:  # never tried: no estimate (not a sure loss)
             chance, pips = f"{'-':>6}", f"{'-':>10}"

@@ -106,8 +106,14 @@ class GameRecord:
     @classmethod
     def from_match(cls, match: Match, names: Sequence[str]) -> GameRecord:
         """The record of ``match`` so far, with a ``result`` over its finished rounds.
-        ``names`` must be text a record can hold (`ValueError` otherwise): the reader
-        would refuse the file written with them."""
+        ``names`` is a sequence of one name per seat, each text a record can hold
+        (`ValueError` otherwise: a single string is no list of names, and the reader would
+        refuse the file written with them)."""
+        # (the types say so already; a caller without a type checker is told, not misread:
+        # "abcd" would be four seats named a, b, c and d)
+        if isinstance(names, (str, bytes)) or not isinstance(names, Sequence):
+            what = f"the string {names!r}" if isinstance(names, str) else repr(names)
+            raise ValueError(f"names must be a list of seat names, one per seat, not {what}")
         if len(names) != match.players:
             raise ValueError(f"{match.players} seats need {match.players} names, not {len(names)}")
         try:

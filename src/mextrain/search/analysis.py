@@ -28,11 +28,13 @@ DEFAULT_ANALYSIS_ITERATIONS = 1000
 @dataclass(frozen=True, slots=True)
 class ActionAnalysis:
     """One legal action's estimates. ``stderr`` is the win probability's standard error
-    (``inf`` with fewer than two samples); ``score_stderr`` the expected score's."""
+    (``inf`` with fewer than two samples); ``score_stderr`` the expected score's. An action
+    the search never tried (``visits == 0``) has no estimates: its ``win_probability`` and
+    ``expected_score`` are None, not 0 (no sure loss, no score of nothing)."""
 
     action: Action
-    win_probability: float
-    expected_score: float
+    win_probability: float | None
+    expected_score: float | None
     visits: int
     stderr: float
     score_stderr: float
@@ -44,7 +46,7 @@ class ActionAnalysis:
         shared win counts as its share); (0, 1) for an action the search never tried.
         Unlike a normal interval it does not shrink to a point when every visit ended
         alike (two losses are not a certain loss)."""
-        if self.visits == 0:
+        if self.visits == 0 or self.win_probability is None:
             return (0.0, 1.0)
         wins = min(max(self.win_probability * self.visits, 0.0), float(self.visits))
         return wilson_interval(wins, self.visits)
@@ -55,13 +57,15 @@ class ActionAnalysis:
         def finite(x: float) -> float | None:
             return None if math.isinf(x) or math.isnan(x) else round(x, 6)
 
+        def estimate(x: float | None) -> float | None:
+            return None if x is None or self.visits == 0 else round(x, 6)
+
         low, high = self.win_interval
-        tried = self.visits > 0
         return {
             "action": str(self.action) if seat is None else self.action.notation(seat),
-            "win_probability": round(self.win_probability, 6) if tried else None,
+            "win_probability": estimate(self.win_probability),
             "win_interval": [round(low, 6), round(high, 6)],
-            "expected_score": round(self.expected_score, 6) if tried else None,
+            "expected_score": estimate(self.expected_score),
             "visits": self.visits,
             "stderr": finite(self.stderr),
             "score_stderr": finite(self.score_stderr),
@@ -77,7 +81,9 @@ def analyze(
     policy: str = "planner",
     own: str = "racer",
 ) -> list[ActionAnalysis]:
-    """Every legal action of ``view`` (the seat to move) with estimates, best first.
+    """Every legal action of ``view`` (the seat to move) with estimates, best first (an
+    action the search never tried, last, with ``win_probability`` and ``expected_score``
+    None).
 
     With neither budget, `DEFAULT_ANALYSIS_ITERATIONS` iterations are run. In ``planner``
     playouts the seat plays as the ``own`` bot (``racer`` or ``planner``), as the
@@ -93,8 +99,8 @@ def analyze(
     return [
         ActionAnalysis(
             action=s.action,
-            win_probability=s.win_probability,
-            expected_score=s.expected_score,
+            win_probability=s.win_probability if s.visits else None,
+            expected_score=s.expected_score if s.visits else None,
             visits=s.visits,
             stderr=s.win_stderr,
             score_stderr=s.score_stderr,

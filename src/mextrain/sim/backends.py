@@ -21,6 +21,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 from urllib.parse import urlsplit
 
+from mextrain.bots import BotSpecError, bot_names
+from mextrain.bots.base import _REGISTERED_BY, parse_bot_spec
+
 from .games import GameResult, SimConfig, SimulationError, play_games
 
 __all__ = [
@@ -80,6 +83,40 @@ def _in_order(results: list[GameResult], games: int) -> list[GameResult]:
     return results
 
 
+def _unknown_in_workers(err: BotSpecError, config: SimConfig, backend: str) -> BotSpecError:
+    """A worker's "unknown bot" for a bot of the job that this process knows, said with
+    why: the workers import modules afresh, and whatever registered it here (code under
+    ``if __name__ == "__main__":``, a notebook cell, a function called) did not run
+    there. Any other error is returned as it is."""
+    if err.code != "unknown_bot":
+        return err
+    here = set(bot_names())
+    for spec in config.bots:
+        name = parse_bot_spec(spec)[0]
+        if repr(name) != err.params.get("name") or name not in here:
+            continue
+        by = _REGISTERED_BY.get(name)
+        where = f" (by {by})" if by else ""
+        if backend == "ray":
+            advice = (
+                "register it at the top level of a module the nodes can import (not the "
+                "script you run), or play it with backend='process'"
+            )
+        else:
+            advice = (
+                "register it at the top level of a module (the script itself will do, not "
+                'under `if __name__ == "__main__":`), or use jobs=1'
+            )
+        return BotSpecError(
+            f"unknown bot {name!r} in the worker processes, though registered in this "
+            f"one{where}: the workers import modules afresh and do not run the code that "
+            f"registered it here; {advice}",
+            code=err.code,
+            **err.params,
+        )
+    return err
+
+
 def run_games(
     config: SimConfig,
     jobs: int = 1,
@@ -121,7 +158,10 @@ def _run_local(
     try:
         futures = [pool.submit(play_games, config, chunk) for chunk in chunks]
         for future in as_completed(futures):
-            batch = future.result()
+            try:
+                batch = future.result()
+            except BotSpecError as err:
+                raise _unknown_in_workers(err, config, "process") from None
             results.extend(batch)
             arrived(batch)
     except BaseException:
@@ -225,6 +265,8 @@ def _on_ray(
                     # the worker's own error (a bot's failure, an unknown bot), not Ray's
                     # wrapping of it: a remote traceback in colours
                     cause = getattr(err, "cause", None)
+                    if isinstance(cause, BotSpecError):
+                        raise _unknown_in_workers(cause, config, "ray") from None
                     if isinstance(cause, Exception):
                         raise cause from None
                     raise

@@ -175,7 +175,7 @@ def play_game(config: SimConfig, game: int) -> GameResult:
             except Exception as err:  # a bot's own failure, said with where it happened
                 raise SimulationError(
                     f"bot {config.bots[entries[seat]]!r} at seat {seat} (game {game}, "
-                    f"round {k}) failed: {err}"
+                    f"round {k}) failed: {_failure(err)}"
                 ) from err
             if not isinstance(action, Action):  # (a bot's type hints bind nothing at run time)
                 raise SimulationError(
@@ -217,6 +217,13 @@ def play_game(config: SimConfig, game: int) -> GameResult:
         started=started,
         finished=time.time(),
     )
+
+
+def _failure(err: Exception) -> str:
+    """A bot's exception as Python shows its last line: ``KeyError: 'no such train'`` (the
+    type says as much as the text, which may be only a key or be empty)."""
+    text = str(err)
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
 
 
 def _record_json(match: Match, names: list[str]) -> str:

@@ -8,8 +8,10 @@
   deals are independent samples and the correlation between rotations of one deal is
   accounted for. With a single deal there is no interval (``[null, null]``). Intervals are
   cut to what can be (points are never below 0; a difference of win rates lies within
-  [-1, 1]); when every deal gives the same value the interval is that value alone, a
-  sign of too few deals, not of certainty.
+  [-1, 1]). When every deal gives the same value there is no interval either: a t
+  interval of no width would read as certainty where the deals are merely too few to
+  differ. The one exception is a pair's differences all exactly 0, which two bots that
+  play alike give on duplicate deals by construction: their interval is ``[0, 0]``.
 - **Rating**: openskill's Plackett-Luce model, one team per entry, ranked by total (ties
   share a rank), updated game by game in game order.
 - **Paired differences**: for every two entries, the difference of their win rates and of
@@ -33,7 +35,7 @@ from openskill.models import PlackettLuce
 from .games import GameResult, SimConfig
 from .stats import mean_interval, wilson_interval
 
-__all__ = ["EntryStats", "PairStats", "SimReport", "summarise"]
+__all__ = ["EntryStats", "PairStats", "SimReport", "deal_interval", "summarise"]
 
 
 def _maybe(x: float) -> float | None:
@@ -47,7 +49,7 @@ class EntryStats:
     win_rate: float
     win_rate_ci95: tuple[float, float]
     mean_score: float
-    mean_score_ci95: tuple[float, float]  # NaN when there is a single deal
+    mean_score_ci95: tuple[float, float]  # NaN for a single deal, or deals all alike
     rating_mu: float
     rating_sigma: float
 
@@ -70,9 +72,9 @@ class PairStats:
     a: int
     b: int
     win_rate_difference: float
-    win_rate_difference_ci95: tuple[float, float]  # NaN when there is a single deal
+    win_rate_difference_ci95: tuple[float, float]  # NaN: see `deal_interval`
     mean_score_difference: float
-    mean_score_difference_ci95: tuple[float, float]  # NaN when there is a single deal
+    mean_score_difference_ci95: tuple[float, float]  # NaN: see `deal_interval`
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -221,6 +223,27 @@ def deal_means(results: Sequence[GameResult], values: Sequence[float]) -> list[f
     return [math.fsum(v) / len(v) for _, v in sorted(by_deal.items())]
 
 
+#: values that differ by no more than this (relative to their mean, or absolutely below
+#: 1) are the same value: a deal's figure is a mean of a few rotations' ratios, summed in
+#: one order or another
+SAME_VALUE = 1e-9
+
+
+def deal_interval(
+    values: Sequence[float], zero_is_exact: bool = False
+) -> tuple[float, float, float]:
+    """``(mean, lo, hi)`` over the deals' ``values``: `mean_interval`, with no interval
+    (NaN) where the values do not spread at all -- the deals were too few to differ, and
+    an interval of no width would read as certainty. With ``zero_is_exact`` (a pair's
+    differences) values all exactly 0 keep ``[0, 0]``: two bots that play alike give 0
+    on every duplicate deal, whatever the number of deals."""
+    mean, lo, hi = mean_interval(values)
+    alike = len(values) > 1 and max(values) - min(values) <= SAME_VALUE * max(1.0, abs(mean))
+    if alike and not (zero_is_exact and all(v == 0.0 for v in values)):
+        return mean, math.nan, math.nan
+    return mean, lo, hi
+
+
 def summarise(
     config: SimConfig,
     results: Sequence[GameResult],
@@ -238,7 +261,7 @@ def summarise(
     for e in range(n):
         wins = math.fsum(r.wins[e] for r in results)
         per_game = [r.totals[e] / rounds_per_game for r in results]
-        mean, lo, hi = mean_interval(deal_means(results, per_game))
+        mean, lo, hi = deal_interval(deal_means(results, per_game))
         lo = max(lo, 0.0)  # (nan stays nan) points are never fewer than none
         entries.append(
             EntryStats(
@@ -259,10 +282,10 @@ def summarise(
             score_diff = deal_means(
                 results, [(r.totals[a] - r.totals[b]) / rounds_per_game for r in results]
             )
-            wd, wlo, whi = mean_interval(win_diff)
+            wd, wlo, whi = deal_interval(win_diff, zero_is_exact=True)
             if not math.isnan(wlo):  # a difference of two shares lies within [-1, 1]
                 wlo, whi = max(wlo, -1.0), min(whi, 1.0)
-            sd, slo, shi = mean_interval(score_diff)
+            sd, slo, shi = deal_interval(score_diff, zero_is_exact=True)
             pairs.append(PairStats(a, b, wd, (wlo, whi), sd, (slo, shi)))
     return SimReport(
         rules=config.rules.to_spec() if rules_spec is None else rules_spec,

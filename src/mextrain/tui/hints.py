@@ -41,7 +41,8 @@ def hints_for(view: SeatView, rng: random.Random, iterations: int = 200) -> list
     found = [
         Hint(a.action, a.win_probability, "search")
         for a in analyze(view, rng, iterations=iterations)
-        if a.action in legal and a.visits  # (one never tried has no chance to show)
+        # (one never tried has no chance to show)
+        if a.action in legal and a.win_probability is not None
     ]
     if found:
         return found

@@ -663,15 +663,17 @@ class Table:
         ranked = await asyncio.to_thread(
             analyze, view, random.Random(version), iterations=self.settings.hint_iterations
         )
-        moves = [
-            {
-                "move": _move(a.action),
-                "win_probability": round(a.win_probability, 3),
-                "expected_score": round(a.expected_score, 1),
-            }
-            for a in ranked[:5]
-            if a.visits  # (one the search never tried has no estimate to show)
-        ]
+        moves = []
+        for a in ranked[:5]:
+            if a.win_probability is None or a.expected_score is None:
+                continue  # (one the search never tried has no estimate to show)
+            moves.append(
+                {
+                    "move": _move(a.action),
+                    "win_probability": round(a.win_probability, 3),
+                    "expected_score": round(a.expected_score, 1),
+                }
+            )
         best = moves[0]
         return {"type": "hint", "version": version, **best, "moves": moves}
 
