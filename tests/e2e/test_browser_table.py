@@ -917,6 +917,9 @@ def test_a_phone_shows_the_whole_score_sheet(
             sheet = page.locator("table.sheet").first
             expect(sheet.locator("thead th")).to_have_count(others + 2)
             assert_sheet_fits(page)
+            # the top bar takes two lines of a phone, not three
+            bar = page.evaluate("() => document.querySelector('.topbar').offsetHeight")
+            assert bar <= 80, bar
             sheet.scroll_into_view_if_needed()
             shot(page, f"15-phone-sheet-{others + 1}-seats", full_page=False)
             context.close()
