@@ -951,7 +951,10 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     page.reload()
     dialog = page.get_by_role("dialog")
     expect(dialog.locator(".how-ended")).to_have_text(ended, timeout=10_000)
-    expect(dialog.get_by_role("columnheader")).to_have_text(["Player", "Round 1", "Total"])
+    # (the hands left are laid down for whoever arrives then too)
+    expect(dialog.get_by_role("columnheader")).to_have_text(
+        ["Player", "Round 1", "Total", "Tiles left"]
+    )
     dialog.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("dialog")).to_have_count(0)
 
