@@ -1233,6 +1233,50 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert len(resumed) == 1  # the failed resume started no game
 
 
+def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newer save cut short, or hand-edited into breaking the rules, was skipped without
+    a word (an older game opened, or "no unfinished game"): it is named, with why."""
+    good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(good, 2)
+    assert good.path is not None
+    text = good.path.read_text(encoding="utf-8")
+    cut = good.path.parent / "29990101-000000-000000.json"
+    cut.write_text(text[:500], encoding="utf-8")
+    raw = json.loads(text)
+    first = raw["rounds"][0]["actions"][0]
+    raw["rounds"][0]["actions"][0] = first.split(":")[0] + ":6-6@M"  # (the engine)
+    illegal = good.path.parent / "29990101-000000-000001.json"
+    illegal.write_text(json.dumps(raw), encoding="utf-8")
+    resumed: list[GameSession] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.session))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    assert [session.path for session in resumed] == [good.path]
+    lines = [line for line in result.output.splitlines() if "older game instead" in line]
+    assert len(lines) == 2, result.output
+    assert lines[0].startswith(f"Cannot resume {illegal}: ")  # newest first
+    assert lines[1].startswith(f"Cannot resume {cut}: not a game record")
+    # nothing else to resume: the newest that could not go on is the error
+    good.path.unlink()
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1
+    assert f"Cannot resume {illegal}: " in result.output
+    # a game finished since, newer than them: its end is what there is to say
+    done = GameSession.new(SMALL_4, [SeatSpec("greedy", "")] * 4)
+    drive(done)
+    assert done.match_over
+    assert done.path is not None
+    later = done.path.parent / "29990101-000000-000002.json"
+    done.path.rename(later)
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+    assert result.exit_code == 1
+    assert "the last one is over" in result.output, result.output
+    assert len(resumed) == 1
+
+
 def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -242,11 +242,13 @@ def play(
             skipped = [
                 t("tui.cli.cannot_resume", path=path, reason=why(err)) for path, err in passed
             ]
-            if session is None and skipped:
-                raise click.ClickException(skipped[0])
             if session is None:
                 over = latest_if_finished()
-                if over is not None:  # (quit on its last round's end: its result is there)
+                # the newest file that could not go on says why -- unless a finished game
+                # is newer than it (quit on its last round's end: its result is there)
+                if skipped and (over is None or passed[0][0].name > over.name):
+                    raise click.ClickException(skipped[0])
+                if over is not None:
                     raise click.ClickException(t("tui.cli.last_game_over", path=over))
                 raise click.ClickException(t("tui.cli.no_saved_game"))
             for line in skipped:

@@ -98,20 +98,31 @@ def _new_path() -> Path:
     return games_dir() / f"{stamp}.json"
 
 
-def _saved_games(
+def _saved_files(
     directory: Path | None = None, limit: int | None = None
-) -> Iterator[tuple[Path, bool]]:
-    """The saved games that are legal records, newest first, each with whether it is
-    complete (among the newest ``limit`` files; None: all)."""
+) -> Iterator[tuple[Path, bool | None, RecordError | OSError | None]]:
+    """The saved files, newest first (the newest ``limit``; None: all): each with whether
+    its game is complete, or why it is no legal record (damaged, hand-edited, unreadable)."""
     folder = games_dir() if directory is None else directory
     if not folder.is_dir():
         return
     for path in sorted(folder.glob("*.json"), reverse=True)[:limit]:
         try:
             result = replay_record(load_record(path.read_bytes()))
-        except (RecordError, OSError):
+        except (RecordError, OSError) as err:
+            yield path, None, err
             continue
-        yield path, result.complete
+        yield path, result.complete, None
+
+
+def _saved_games(
+    directory: Path | None = None, limit: int | None = None
+) -> Iterator[tuple[Path, bool]]:
+    """The saved games that are legal records, newest first, each with whether it is
+    complete (among the newest ``limit`` files; None: all)."""
+    for path, complete, _ in _saved_files(directory, limit):
+        if complete is not None:
+            yield path, complete
 
 
 def unfinished_games(directory: Path | None = None, limit: int | None = None) -> Iterator[Path]:
@@ -139,11 +150,16 @@ def find_resumable(
     seed: int | None = None,
 ) -> tuple[GameSession | None, list[tuple[Path, ValueError | OSError]]]:
     """The newest unfinished saved game that can go on, loaded (`GameSession.load` with
-    ``seats`` and ``seed``), and the newer ones passed over -- a bot since renamed, a
-    hand-edited seat -- each with why; None when no game among the newest ``limit`` saved
-    files (None: all of them) can go on."""
+    ``seats`` and ``seed``), and the newer files passed over -- a bot since renamed, a
+    hand-edited seat, a damaged file or one that breaks the rules -- each with why; None
+    when no game among the newest ``limit`` saved files (None: all of them) can go on."""
     passed: list[tuple[Path, ValueError | OSError]] = []
-    for path in unfinished_games(directory, limit):
+    for path, complete, broken in _saved_files(directory, limit):
+        if broken is not None:  # (not a game that can be told finished or not: said so)
+            passed.append((path, broken))
+            continue
+        if complete:
+            continue
         try:
             return GameSession.load(path, seats, seed), passed
         except BotSpecError as err:
