@@ -110,6 +110,23 @@ def test_a_dense_hand_is_answered_quickly_by_the_fallback() -> None:
     assert is_trail(TS.tiles_of(used), 0)
 
 
+def test_a_search_that_ran_out_of_budget_is_not_run_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A playout asks one huge hand's best train move after move: the greedy train found
+    when the budget ran out answers the same question again at once, the same train."""
+    dense = [t for t in TS.tiles if t.low <= 7 and t.high <= 10][:40]
+    search = TrainSearch(TS, budget=500)
+    first = search.best(TS.mask_of(dense), 0)
+    assert not search.exact
+    searched: list[int] = []
+    real = TrainSearch._best
+    monkeypatch.setattr(TrainSearch, "_best", lambda self, *a: searched.append(1) or real(self, *a))
+    assert search.best(TS.mask_of(dense), 0) == first
+    assert searched == []
+    assert TrainSearch(TS, budget=500).best(TS.mask_of(dense), 0) == first  # (as fresh)
+
+
 # -- choices -----------------------------------------------------------------------------
 
 

@@ -1277,6 +1277,32 @@ def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
     assert len(resumed) == 1
 
 
+def test_a_hint_thinks_two_seconds_at_most_whatever_the_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Huge hands (draw_until_playable) made a hint's 200 iterations take 10 s and more;
+    the analysis is given a time limit too."""
+    import mextrain.tui.hints as hints
+
+    asked: list[dict[str, Any]] = []
+    real = hints.analyze
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return real(*args, **{**kwargs, "iterations": 5})
+
+    monkeypatch.setattr(hints, "analyze", spy)
+    rules = Rules.preset("classic", draw_until_playable=True)
+    state = RoundState.new(rules, 3, 0, random.Random(5))
+    view = state.view(state.current_seat)
+    while len(view.legal_actions) < 2:
+        state.apply(view.legal_actions[0], state.current_seat)
+        view = state.view(state.current_seat)
+    assert hints_for(view, random.Random(1))
+    assert asked == [{"iterations": 200, "time_ms": hints.HINT_TIME_MS}]
+    assert hints.HINT_TIME_MS <= 2000
+
+
 def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

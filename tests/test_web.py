@@ -2137,6 +2137,34 @@ def test_a_move_does_not_wait_for_a_hint_and_a_hint_too_late_is_not_sent(db: Pat
             ana.close()
 
 
+def test_a_hint_has_a_time_limit_as_well_as_iterations(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """300 iterations took half a minute on huge hands (draw_until_playable), holding a
+    thread: the analysis stops at `hint_time_ms` too."""
+    import mextrain.web.tables as tables
+
+    asked: list[dict[str, Any]] = []
+    real = tables.analyze
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        asked.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(tables, "analyze", spy)
+    with TestClient(create_app(db, settings(hint_time_ms=1500))) as tc:
+        made = create(tc, ["bot:greedy"])
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=20)
+            ana.send({"type": "hint", "version": mine["version"]})
+            ana.until(lambda m: m["type"] == "hint", timeout=30)
+        finally:
+            ana.close()
+    assert asked == [{"iterations": 30, "time_ms": 1500}]
+    assert tables.Settings().hint_time_ms == 2000
+
+
 def test_a_hint_that_fails_says_so_and_is_tried_again(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -33,7 +33,7 @@ class _OutOfBudget(Exception):
 class TrainSearch:
     """Best trains of one hand from any open end; build one per hand (or share the memo)."""
 
-    __slots__ = ("_left", "_memo", "budget", "exact", "ts")
+    __slots__ = ("_fallback", "_left", "_memo", "budget", "exact", "ts")
 
     def __init__(self, ts: TileSet, budget: int = DEFAULT_BUDGET) -> None:
         self.ts = ts
@@ -41,12 +41,17 @@ class TrainSearch:
         #: False once some search ran out of budget and used the greedy train
         self.exact = True
         self._memo: dict[tuple[int, int], _Best] = {}
+        #: the greedy trains of the searches that ran out of budget: the same search
+        #: asked again (a playout asks one hand's best train move after move) answers at
+        #: once with the same train, instead of spending the budget again
+        self._fallback: dict[tuple[int, int], _Best] = {}
         self._left = 0
 
     def best(self, hand: int, start: int) -> _Best:
         """``(tiles, pips, mask)`` of the best train from pip ``start`` using ``hand``
         (the greedy train instead if the exact search runs out of budget)."""
-        found = self._memo.get((start, hand))
+        key = (start, hand)
+        found = self._memo.get(key) or self._fallback.get(key)
         if found is not None:
             return found
         self._left = self.budget
@@ -54,7 +59,8 @@ class TrainSearch:
             return self._best(hand, start)
         except _OutOfBudget:
             self.exact = False
-            return self._greedy(hand, start)
+            found = self._fallback[key] = self._greedy(hand, start)
+            return found
 
     def best_without(self, hand: int, start: int, bit: int) -> _Best:
         """`best` of ``hand`` less the tile ``bit``, from ``start``: the best train of the

@@ -28,11 +28,19 @@ class Hint:
     source: str
 
 
-def hints_for(view: SeatView, rng: random.Random, iterations: int = 200) -> list[Hint]:
+#: the most a hint thinks (the player waits for it): 200 iterations take about 0.3 s on
+#: the usual rules, but huge hands (draw_until_playable) made them take 10 s and more
+HINT_TIME_MS = 2000
+
+
+def hints_for(
+    view: SeatView, rng: random.Random, iterations: int = 200, time_ms: int | None = HINT_TIME_MS
+) -> list[Hint]:
     """Suggested actions for ``view``'s seat, best first (empty when it is not its turn).
 
-    The search bot's analysis answers, each hint with its estimated chance of winning the
-    round; the planner's ranking stands in if the analysis finds nothing."""
+    The search bot's analysis answers (``iterations``, or ``time_ms`` if that comes first;
+    None: no time limit), each hint with its estimated chance of winning the round; the
+    planner's ranking stands in if the analysis finds nothing."""
     legal = view.legal_actions
     if not legal:
         return []
@@ -40,7 +48,7 @@ def hints_for(view: SeatView, rng: random.Random, iterations: int = 200) -> list
         return [Hint(legal[0], None, "forced")]
     found = [
         Hint(a.action, a.win_probability, "search")
-        for a in analyze(view, rng, iterations=iterations)
+        for a in analyze(view, rng, iterations=iterations, time_ms=time_ms)
         # (one never tried has no chance to show)
         if a.action in legal and a.win_probability is not None
     ]

@@ -94,6 +94,9 @@ class Settings:
     takeover_bot: str = ""  # bot spec for absent humans ("" = a medium-strength default)
     start_bot: str = ""  # bot spec for open seats filled at the start
     hint_iterations: int = 300  # search iterations behind a hint (the player waits for it)
+    #: and the most time it may think, whatever the rules (huge hands under
+    #: draw_until_playable made 300 iterations take half a minute); 0: no limit
+    hint_time_ms: int = 2000
     max_message_bytes: int = 4096
     hello_timeout: float = 10.0  # a connection must say hello within this time
     messages_per_second: float = 20.0
@@ -661,7 +664,11 @@ class Table:
         # the search bot's analysis, from the player's own view: it thinks for a while, so
         # not on the event loop (the view is a frozen snapshot)
         ranked = await asyncio.to_thread(
-            analyze, view, random.Random(version), iterations=self.settings.hint_iterations
+            analyze,
+            view,
+            random.Random(version),
+            iterations=self.settings.hint_iterations,
+            time_ms=self.settings.hint_time_ms or None,
         )
         moves = []
         for a in ranked[:5]:
