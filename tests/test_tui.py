@@ -2509,6 +2509,33 @@ def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None
     assert set(seen) == {True, False}, seen
 
 
+def test_a_resumed_round_shows_its_moves_so_far_in_the_log() -> None:
+    session = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(session, 6)
+    assert session.path is not None
+    state = session.state
+    assert state.history
+    assert not state.is_over
+    resumed = GameSession.load(session.path)
+    t = Translator("en")
+
+    async def scenario() -> None:
+        app = PlayApp(session=resumed, lang="en", delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            log = app.screen.query_one("#log", RichLog)
+            text = " ".join("\n".join(strip.text for strip in log.lines).split())
+            names = app.table.names
+            said = [describe_action(s, a, t, names) for s, a in state.history]
+            for line in said:
+                assert " ".join(line.split()) in text, (line, text)
+            # in the order they were played
+            where = [text.index(" ".join(line.split())) for line in said]
+            assert where == sorted(where), text
+
+    run(scenario)
+
+
 def _legal_golden_records() -> list[Path]:
     """The golden records of legal games (the others are for the replay's own tests)."""
     out = []

@@ -175,6 +175,10 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#log", GameLog).anchor()
         self.log_round_start()
+        # a resumed round: what was played before the game was put away, so that the
+        # player sees what the bots did last (the log started empty)
+        for seat, action in self.session.state.history:
+            self.log_line(describe_action(seat, action, self.t, self.names))
         self.advance()
 
     # -- what is on screen ---------------------------------------------------------------
