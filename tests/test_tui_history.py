@@ -265,3 +265,27 @@ def test_what_is_no_file_among_the_games_is_passed_over_unread(data_dir: Path) -
     history = read_history()
     assert len(history.games) == 1
     assert {p.name for p in history.skipped} == {"folder.json", "pipe.json"}
+
+
+def test_the_bots_a_person_met_are_listed_weakest_first_in_every_language(
+    tmp_path: Path,
+) -> None:
+    """Met as often, the levels come weakest first, not by their English names (which
+    read as no order at all in Italian: "Facile · Esperto · Difficile · Medio")."""
+    from mextrain.tui.history import History, Opponent, PersonStats
+
+    ana = PersonStats("Ana", games=4, wins=1, points=100, best=10, rounds=4)
+    for level in ("expert", "hard", "mine", "easy", "medium"):
+        ana.opponents[level] = Opponent(level, games=1)
+    ana.opponents["greedy"] = Opponent("greedy", games=3, wins=2)  # (the most games first)
+    order = [o["level"] for o in ana.to_dict()["opponents"]]  # type: ignore[union-attr]
+    assert order == ["greedy", "easy", "medium", "hard", "expert", "mine"]
+    history = History(tmp_path, (), ())
+    t = Translator("it")
+    text = stats_text(history, [ana], t)
+    line = next(
+        x for x in text.splitlines() if x.startswith(t("tui.stats.against", name="Ana", list=""))
+    )
+    shown = [t(f"tui.level.{level}") for level in ("easy", "medium", "hard", "expert")]
+    where = [line.index(word) for word in shown]
+    assert where == sorted(where), line

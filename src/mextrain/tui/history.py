@@ -18,7 +18,7 @@ from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.sim.stats import wilson_interval
 
-from .render import MAX_NAME, clip, fit
+from .render import BOT_LEVELS, MAX_NAME, clip, fit
 from .session import _EXTRA_FIELD, HUMAN, games_dir
 
 __all__ = [
@@ -105,7 +105,7 @@ class PersonStats:
             "unfinished": self.unfinished,
             "opponents": [
                 {"level": o.level, "games": o.games, "wins": o.wins}
-                for o in sorted(self.opponents.values(), key=lambda o: (-o.games, o.level))
+                for o in sorted(self.opponents.values(), key=_met_order)
             ],
         }
 
@@ -286,10 +286,18 @@ def stats_text(
                     wins=o.wins,
                     games=o.games,
                 )
-                for o in sorted(p.opponents.values(), key=lambda o: (-o.games, o.level))
+                for o in sorted(p.opponents.values(), key=_met_order)
             ]
             lines.append(t("tui.stats.against", name=p.name, list=" · ".join(parts)))
     return "\n".join(lines)
+
+
+def _met_order(o: Opponent) -> tuple[int, int, str]:
+    """The bots a person met: the most games first, then weakest first (not by their
+    English names: "Facile · Esperto · Difficile · Medio" read as no order at all), a bot
+    of one's own after the levels."""
+    rank = BOT_LEVELS.index(o.level) if o.level in BOT_LEVELS else len(BOT_LEVELS)
+    return -o.games, rank, o.level
 
 
 _COLUMNS = ("player", "games", "won", "rate", "average", "best", "rounds")

@@ -18,6 +18,7 @@ from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
 
 __all__ = [
+    "BOT_LEVELS",
     "MAX_NAME",
     "TRAIN_KEYS",
     "clip",
@@ -35,6 +36,10 @@ __all__ = [
     "train_markup",
     "trains_markup",
 ]
+
+#: bot levels, weakest first: the start screen offers them in this order, and the
+#: statistics list the bots a person met in it
+BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "racer", "hard", "expert")
 
 
 def fit(text: str, width: int, *, right: bool = False) -> str:

@@ -31,6 +31,7 @@ from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, S
 
 from .history import level_name, read_history, stats_text, summarize
 from .render import (
+    BOT_LEVELS,
     MAX_NAME,
     escape,
     round_result_markup,
@@ -59,8 +60,6 @@ __all__ = [
     "seat_names",
 ]
 
-#: bot levels offered first on the start screen, weakest first (when registered)
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "racer", "hard", "expert")
 #: house rules offered as check boxes (all off in every preset)
 HOUSE_FLAGS = (
     "mexican_after_own_train",
