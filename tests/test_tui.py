@@ -2524,9 +2524,13 @@ def test_a_resumed_round_shows_its_moves_so_far_in_the_log() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
             log = app.screen.query_one("#log", RichLog)
-            text = " ".join("\n".join(strip.text for strip in log.lines).split())
             names = app.table.names
             said = [describe_action(s, a, t, names) for s, a in state.history]
+            for _ in range(100):  # (a busy machine may draw the log a little later)
+                text = " ".join("\n".join(strip.text for strip in log.lines).split())
+                if all(" ".join(line.split()) in text for line in said):
+                    break
+                await pilot.pause()
             for line in said:
                 assert " ".join(line.split()) in text, (line, text)
             # in the order they were played
