@@ -2760,6 +2760,22 @@ def test_the_help_names_other_options_as_the_record_writes_them() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_says_a_games_length_in_words_one_round_too(lang: str) -> None:
+    t = Translator(lang)
+    one = table_rules_text(Rules.preset("classic", rounds=[12]), t)
+    assert t("tui.help.length_one", engine="12-12") in one.splitlines()
+    assert one.count("12-12") == 1  # (not "from the 12-12 engine to 12-12")
+    three = table_rules_text(Rules.preset("classic", rounds=[12, 11, 10]), t)
+    said = t(
+        "tui.help.length",
+        rounds=t.plural("tui.start.rounds", 3),
+        first="12-12",
+        last="10-10",
+    )
+    assert said in three.splitlines()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_help_says_the_scoring_house_rules_and_the_set_in_words(lang: str) -> None:
     t = Translator(lang)
     spec = {

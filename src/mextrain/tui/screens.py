@@ -722,14 +722,17 @@ def table_rules_text(rules: Rules, t: Translator) -> str:
             lines.append("• " + ", ".join(other))
     if rules.round_count != base.round_count or rules.rounds != base.rounds:
         first, last = rules.rounds[0], rules.rounds[-1]
-        lines.append(
-            t(
-                "tui.help.length",
-                rounds=t.plural("tui.start.rounds", rules.round_count),
-                first=f"{first}-{first}",
-                last=f"{last}-{last}",
+        if rules.round_count == 1:  # (not "from the 12-12 engine to 12-12")
+            lines.append(t("tui.help.length_one", engine=f"{first}-{first}"))
+        else:
+            lines.append(
+                t(
+                    "tui.help.length",
+                    rounds=t.plural("tui.start.rounds", rules.round_count),
+                    first=f"{first}-{first}",
+                    last=f"{last}-{last}",
+                )
             )
-        )
     return "\n".join(lines)
 
 
