@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -39,3 +40,29 @@ def test_readme_quick_start_has_exactly_two_commands() -> None:
     assert commands[1].split()[0] == "./scripts/test"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "./scripts/test" in ci, "CI must run the README's test command"
+
+
+def test_the_quick_start_says_it_is_installing_then_runs_the_game(tmp_path: Path) -> None:
+    """The first run installs quietly for a minute: it says so first, then runs
+    mextrain with the arguments given (here with a stand-in venv, nothing installed)."""
+    (tmp_path / "scripts").mkdir()
+    script = tmp_path / "scripts" / "mextrain"
+    script.write_bytes((ROOT / "scripts" / "mextrain").read_bytes())
+    script.chmod(0o755)
+    bin_dir = tmp_path / ".venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    for name, body in (("python", "exit 0"), ("mextrain", 'echo "ran $*"')):
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n", encoding="utf-8")
+        (bin_dir / name).chmod(0o755)
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    done = subprocess.run(
+        [str(script), "play"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stderr.startswith("Installing mextrain into ")
+    assert "Installed." in done.stderr
+    assert done.stdout == "ran play\n"
+    again = subprocess.run(
+        [str(script), "play"], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert again.stderr == ""  # installed: straight to the game
+    assert again.stdout == "ran play\n"
