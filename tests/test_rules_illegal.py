@@ -302,3 +302,29 @@ def test_after_a_draw_another_tile_is_refused_saying_whether_to_play_it_or_pass(
                             seen[err.code] = (PASS in legal, "so pass" in str(err))
         state.apply(rng.choice(legal))
     assert seen == {"drawn_tile_only": (False, False), "drawn_tile_fits_nowhere": (True, True)}
+
+
+def test_an_open_double_that_blocks_is_the_reason_given_before_a_wrong_end() -> None:
+    """A tile played elsewhere while an open double blocks breaks two rules when it does
+    not fit there either; the open double is named, the rule in the way of any tile there
+    (told only "its open end is 3", a player tried another tile and was refused again)."""
+    found = 0
+    rng = random.Random(7)
+    for _ in range(400):
+        state = RoundState.new(Rules.preset("classic"), 3, 0, random.Random(rng.random()))
+        while not state.is_over and found < 5:
+            s = state.current_seat
+            view = state.view(s)
+            blocked = state.open_doubles and not view.owes_follow_up and view.drew is False
+            own = state.open_doubles[0] if state.open_doubles else None
+            misfit = [t for t in state.hand(s) if not t.has(view.trains[s].open_end)]
+            if blocked and own != s and misfit and view.trains[s].tiles:
+                action = Action.play(misfit[0], s)
+                with pytest.raises(IllegalActionError) as info:
+                    state.copy().apply(action, s)
+                assert info.value.code == "open_double_first", info.value
+                found += 1
+            state.apply(rng.choice(state.legal_actions()), s)
+        if found >= 5:
+            break
+    assert found >= 5

@@ -963,6 +963,25 @@ class RoundState:
         where = self._train_label(train)
         if not self.hands[s] >> tid & 1:
             return err("not_held", f"{who} can't play {t}: it does not hold that tile", tile=t)
+        # an open double that blocks is the first thing in the way, whether or not the
+        # tile fits the train chosen (a player told only "its open end is 3" tries
+        # another tile there, and is refused again)
+        if (
+            not self.owe
+            and not (self.run and self.plays)
+            and self.open_doubles
+            and self.rules.open_doubles_block
+            and train != self.open_doubles[0]
+        ):
+            d = self.open_doubles[0]
+            pip = self.ends[d]
+            return err(
+                "open_double_first",
+                f"{who} must play on the open double {pip}-{pip} on "
+                f"{self._train_label(d)} before anything else",
+                double=f"{pip}-{pip}",
+                train=d,
+            )
         end = self.ends[train]
         if not tile.has(end):
             return err(
@@ -1002,22 +1021,6 @@ class RoundState:
                 "run_own_train",
                 f"{who} is on its first-turn run: those tiles go on its own train only",
                 train=train,
-            )
-        if (
-            not self.owe
-            and not (self.run and self.plays)
-            and self.open_doubles
-            and rules.open_doubles_block
-            and train != self.open_doubles[0]
-        ):
-            d = self.open_doubles[0]
-            pip = self.ends[d]
-            return err(
-                "open_double_first",
-                f"{who} must play on the open double {pip}-{pip} on "
-                f"{self._train_label(d)} before anything else",
-                double=f"{pip}-{pip}",
-                train=d,
             )
         if train == MEXICAN and not self._mexican_open(s, self.turns):
             if rules.mexican_after_own_train and not self.trains[s]:
