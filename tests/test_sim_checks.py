@@ -260,7 +260,7 @@ def _strip_speed(d: dict) -> dict:
 
 def test_report_matches_raw_results(mixed_run) -> None:
     config, results = mixed_run
-    report = summarise(config, results, 1.0, rules_spec="classic")
+    report = summarise(config, results, 1.0)
     d = report.to_dict()
     assert d["games"] == config.games == len(results)
     assert d["players"] == 3

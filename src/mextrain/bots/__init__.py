@@ -7,6 +7,7 @@ from .base import (
     bot_names,
     make_bot,
     register_bot,
+    registered_by,
     split_bot_list,
 )
 
@@ -17,5 +18,6 @@ __all__ = [
     "bot_names",
     "make_bot",
     "register_bot",
+    "registered_by",
     "split_bot_list",
 ]

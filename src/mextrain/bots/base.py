@@ -24,6 +24,7 @@ __all__ = [
     "make_bot",
     "parse_bot_spec",
     "register_bot",
+    "registered_by",
     "split_bot_list",
 ]
 
@@ -114,6 +115,13 @@ def bot_module(spec: str) -> str | None:
     if module.startswith("mextrain."):
         return None
     return module
+
+
+def registered_by(name: str) -> str | None:
+    """The module whose code registered the bot ``name`` (``"__main__"`` for a script's
+    own), None for a name not registered."""
+    _load_builtin()
+    return _REGISTERED_BY.get(name)
 
 
 def bot_names() -> list[str]:

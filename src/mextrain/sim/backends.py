@@ -21,8 +21,8 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 from urllib.parse import urlsplit
 
-from mextrain.bots import BotSpecError, bot_names
-from mextrain.bots.base import _REGISTERED_BY, parse_bot_spec
+from mextrain.bots import BotSpecError, bot_names, registered_by
+from mextrain.bots.base import parse_bot_spec
 
 from .games import GameResult, SimConfig, SimulationError, play_games
 
@@ -95,7 +95,7 @@ def _unknown_in_workers(err: BotSpecError, config: SimConfig, backend: str) -> B
         name = parse_bot_spec(spec)[0]
         if repr(name) != err.params.get("name") or name not in here:
             continue
-        by = _REGISTERED_BY.get(name)
+        by = registered_by(name)
         where = f" (by {by})" if by else ""
         if backend == "ray":
             advice = (

@@ -248,7 +248,6 @@ def summarise(
     config: SimConfig,
     results: Sequence[GameResult],
     seconds: float,
-    rules_spec: str | dict[str, Any] | None = None,
 ) -> SimReport:
     """Per-entry statistics of a finished job (``results`` in game order)."""
     n = config.players
@@ -288,7 +287,7 @@ def summarise(
             sd, slo, shi = deal_interval(score_diff, zero_is_exact=True)
             pairs.append(PairStats(a, b, wd, (wlo, whi), sd, (slo, shi)))
     return SimReport(
-        rules=config.rules.to_spec() if rules_spec is None else rules_spec,
+        rules=config.rules.to_spec(),  # (the rules played: the records' rules)
         players=n,
         games=games,
         rounds_per_game=rounds_per_game,
