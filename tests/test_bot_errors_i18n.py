@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import pickle
 import re
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from bot_plugins import Package, installed
 from mextrain.bots import BotSpecError, make_bot, split_bot_list
 from mextrain.i18n import LANGUAGES, bot_error_text, catalog
 
@@ -25,6 +27,13 @@ CODES = frozenset(
     + re.findall(r'code="(\w+)"', (SRC / "tui" / "session.py").read_text())
 )
 
+
+def _make_a_broken_installed_bot() -> object:
+    broken = Package("plug-i18n", ("shaky = plug_i18n:Shaky",), {"plug_i18n": "1 / 0\n"})
+    with tempfile.TemporaryDirectory() as site, installed(Path(site), broken):
+        return make_bot("shaky")
+
+
 CASES: list[tuple[str, Callable[[], object]]] = [
     ("empty_entry", lambda: split_bot_list("greedy,,random")),
     ("dangling", lambda: split_bot_list("greedy,depth=3")),
@@ -38,6 +47,7 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("not_whole", lambda: make_bot("ismcts:iterations=10.5")),
     ("not_finite", lambda: make_bot("planner:extra_cost=nan")),
     ("not_true_false", lambda: make_bot("greedy:random_ties=1")),
+    ("plugin_failed", _make_a_broken_installed_bot),
     ("too_many_seats", lambda: parse_seats("you,greedy,greedy", 2)),
 ]
 

@@ -1,7 +1,9 @@
 """Computer players. A bot sees one seat's view and returns one of its legal actions."""
 
 from .base import (
+    PLUGIN_GROUP,
     Bot,
+    BotPluginWarning,
     BotSpecError,
     bot_module,
     bot_names,
@@ -12,7 +14,9 @@ from .base import (
 )
 
 __all__ = [
+    "PLUGIN_GROUP",
     "Bot",
+    "BotPluginWarning",
     "BotSpecError",
     "bot_module",
     "bot_names",

@@ -12,13 +12,17 @@ import math
 import random
 import sys
 import typing
+import warnings
 from collections.abc import Callable
+from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
 from mextrain.rules import Action, SeatView
 
 __all__ = [
+    "PLUGIN_GROUP",
     "Bot",
+    "BotPluginWarning",
     "BotSpecError",
     "bot_names",
     "make_bot",
@@ -60,10 +64,23 @@ def _rebuild_bot_error(message: str, code: str, params: dict[str, object]) -> Bo
     return BotSpecError(message, code=code, **params)
 
 
+class BotPluginWarning(UserWarning):
+    """An installed package's bot that is not offered: its name is taken or cannot be
+    named in a spec."""
+
+
 BotFactory = Callable[..., Bot]
 _REGISTRY: dict[str, BotFactory] = {}
 #: the module whose code called `register_bot` for each name
 _REGISTERED_BY: dict[str, str] = {}
+
+#: the entry-point group an installed package declares its bots in
+#: (``[project.entry-points."mextrain.bots"]``: ``name = "module:factory"``)
+PLUGIN_GROUP = "mextrain.bots"
+#: installed packages' bots by name (the registry holds `_not_loaded` for one until it is
+#: first made)
+_PLUGINS: dict[str, metadata.EntryPoint] = {}
+_plugins_read = False
 
 
 #: characters a bot's name cannot hold: a spec or a list of them splits on them
@@ -96,6 +113,8 @@ def register_bot(name: str, factory: BotFactory, *, replace: bool = False) -> No
             "choose another name, or pass replace=True to replace it"
         )
     _REGISTRY[name] = factory
+    if name in _PLUGINS and caller != _PLUGINS[name].module:
+        del _PLUGINS[name]  # (replaced: no longer the installed package's bot)
     if isinstance(caller, str):
         _REGISTERED_BY[name] = caller
     else:  # pragma: no cover - a caller without a module name
@@ -112,6 +131,8 @@ def bot_module(spec: str) -> str | None:
     module = _REGISTERED_BY.get(parse_bot_spec(spec)[0])
     if module is None or module in ("mextrain", "__main__", "__mp_main__"):
         return None  # (a script's own bots are registered in its workers as they start)
+    if parse_bot_spec(spec)[0] in _PLUGINS:
+        return None  # (an installed package's: the workers find it as this process did)
     if module.startswith("mextrain."):
         return None
     return module
@@ -119,7 +140,8 @@ def bot_module(spec: str) -> str | None:
 
 def registered_by(name: str) -> str | None:
     """The module whose code registered the bot ``name`` (``"__main__"`` for a script's
-    own), None for a name not registered."""
+    own; an installed package's module for its entry point's bot), None for a name not
+    registered."""
     _load_builtin()
     return _REGISTERED_BY.get(name)
 
@@ -205,6 +227,8 @@ def make_bot(spec: str) -> Bot:
             known=known,
         )
     factory = _REGISTRY[name]
+    if factory is _not_loaded:
+        factory = _load_plugin(name)
     _check_numbers(name, factory, params)
     try:
         return factory(**params)
@@ -299,3 +323,84 @@ def _load_builtin() -> None:
     import mextrain.search  # noqa: F401  (the search bots: ismcts and its levels)
 
     from . import planner, simple  # noqa: F401
+
+    if not _plugins_read:
+        _read_plugins()
+
+
+def _read_plugins() -> None:
+    """Offer the bots installed packages declare (entry points of `PLUGIN_GROUP`) by
+    name, without importing them: a package is imported when its bot is first made, so
+    that a broken or slow one costs nothing until it is named. One whose name is taken
+    (a built-in bot's, another package's) or cannot be named in a spec is left out with a
+    `BotPluginWarning`."""
+    global _plugins_read
+    _plugins_read = True
+    try:
+        found = sorted(metadata.entry_points(group=PLUGIN_GROUP), key=_entry_text)
+    except Exception as err:  # pragma: no cover - a broken install's metadata
+        warnings.warn(f"installed bots could not be read: {err}", BotPluginWarning, stacklevel=3)
+        return
+    for entry in found:
+        name = entry.name
+        where = _entry_text(entry)
+        if not name or any(c in _NOT_IN_NAMES or c.isspace() for c in name):
+            problem = "cannot be named in a spec (no ':', ',', '=' or white space)"
+        elif name in _REGISTRY:
+            taken_by = _PLUGINS[name].value if name in _PLUGINS else _REGISTERED_BY.get(name)
+            problem = f"is taken (by {taken_by})"
+        else:
+            _PLUGINS[name] = entry
+            _REGISTRY[name] = _not_loaded
+            _REGISTERED_BY[name] = entry.module
+            continue
+        warnings.warn(
+            f"the bot {name!r} of {where} is left out: its name {problem}",
+            BotPluginWarning,
+            stacklevel=3,
+        )
+
+
+def _entry_text(entry: metadata.EntryPoint) -> str:
+    """``package 1.0 (name = module:factory)``, the package when it is known."""
+    dist = getattr(entry, "dist", None)
+    package = f"{dist.name} {dist.version} " if dist is not None else ""
+    return f"{package}({entry.name} = {entry.value})"
+
+
+def _not_loaded(**_params: object) -> Bot:  # pragma: no cover - replaced before any call
+    raise RuntimeError("an installed bot is loaded by make_bot before it is called")
+
+
+def _load_plugin(name: str) -> BotFactory:
+    """Import an installed package's bot (its entry point's object: a factory, or a
+    module that registers the name when imported), and keep its factory under its name.
+    A failure is a `BotSpecError` (``plugin_failed``) naming the package and Python's
+    reason; the name stays offered, to fail the same way when named again."""
+    entry = _PLUGINS[name]
+    try:
+        loaded = entry.load()
+    except Exception as err:
+        detail = f"{type(err).__name__}: {err}"
+        raise BotSpecError(
+            f"bot {name!r} of {_entry_text(entry)} could not be loaded: {detail}",
+            code="plugin_failed",
+            name=repr(name),
+            entry=_entry_text(entry),
+            detail=detail,
+        ) from err
+    if _REGISTRY.get(name, _not_loaded) is not _not_loaded:
+        factory = _REGISTRY[name]  # (the module registered it as it was imported)
+    elif callable(loaded) and not inspect.ismodule(loaded):
+        factory = loaded
+    else:
+        detail = f"{entry.value} is not a class or function that makes a bot"
+        raise BotSpecError(
+            f"bot {name!r} of {_entry_text(entry)} could not be loaded: {detail}",
+            code="plugin_failed",
+            name=repr(name),
+            entry=_entry_text(entry),
+            detail=detail,
+        )
+    _REGISTRY[name] = factory
+    return factory

@@ -18,11 +18,12 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from mextrain.bots import bot_module, bot_names
+from mextrain.bots import BotSpecError, bot_names, make_bot, registered_by
 from mextrain.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     Translator,
+    bot_error_text,
     is_visible_text,
     name_keys,
     rules_error_text,
@@ -196,10 +197,15 @@ DEFAULT_BOT = "medium"
 
 
 def _bot_choices() -> list[str]:
-    """The levels, weakest first, then any bot a program of yours registered (the search
-    bot's raw name, ``ismcts``, is what the levels offer already)."""
+    """The levels, weakest first, then any bot a program of yours registered or an
+    installed package offers (the search bot's raw name, ``ismcts``, is what the levels
+    offer already)."""
     known = bot_names()
-    mine = [b for b in known if b not in BOT_LEVELS and bot_module(b) is not None]
+    mine = [
+        b
+        for b in known
+        if b not in BOT_LEVELS and (registered_by(b) or "mextrain").partition(".")[0] != "mextrain"
+    ]
     return [b for b in BOT_LEVELS if b in known] + mine
 
 
@@ -458,8 +464,14 @@ class StartScreen(Screen[GameSetup | GameSession]):
             rules = Rules.preset(self.preset, **overrides)
             rules.check_players(len(seats))
             check_names(seat_names(seats, self.t, names), self.t)
+            for kind in dict.fromkeys(k for k in seats if k != HUMAN):
+                make_bot(kind)  # (an installed package's bot may fail to load)
         except RulesError as err:
             self.error = rules_error_text(err, self.lang)
+            self.query_one("#start-error", Static).update(escape(self.error))
+            return
+        except BotSpecError as err:
+            self.error = bot_error_text(err, self.lang)
             self.query_one("#start-error", Static).update(escape(self.error))
             return
         except ValueError as err:
