@@ -168,6 +168,10 @@ def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
         (["--games", "3", "--jobs", "999"], 1, "--jobs", "more processes than"),
         (["--games", "3", "--import", "no_such_module_here"], 1, "--import", "cannot import"),
         (["--games", "3", "--bots", "greedy,,random"], 2, "--bots", "empty bot entry"),
+        # a slip in writing a list is a usage error wherever it is, as an empty entry
+        (["--games", "3", "--bots", "greedy:oops,greedy,random"], 2, "--bots", "not key=value"),
+        (["--games", "3", "--bots", "greedy:x=1,x=2,greedy,random"], 2, "--bots", "given twice"),
+        (["--games", "3", "--bots", "depth=2,greedy,random"], 2, "--bots", "does not follow"),
         (["--games", "3", "--records", ""], 2, "--records", "an empty path is no directory"),
     ],
 )

@@ -279,10 +279,17 @@ def _saved(records_dir: Path | None) -> str:
 
 
 def _split_bots(text: str) -> list[str]:
-    """The ``--bots`` list's entries (`split_bot_list`), a slip in it a usage error."""
+    """The ``--bots`` list's entries (`split_bot_list`), each written as a spec
+    (`parse_bot_spec`): a slip in the writing is a usage error (status 2) whatever part
+    it is in -- an empty entry, ``greedy:oops``, a parameter given twice -- while an
+    unknown bot or a bad value is a refused job (status 1)."""
     from mextrain.bots import BotSpecError, split_bot_list
+    from mextrain.bots.base import parse_bot_spec
 
     try:
-        return split_bot_list(text)
+        entries = split_bot_list(text)
+        for entry in entries:
+            parse_bot_spec(entry)
     except BotSpecError as err:
         raise click.BadParameter(str(err), param_hint="--bots") from None
+    return entries
