@@ -85,6 +85,8 @@ def test_game_in_progress_report() -> None:
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "Round 1 (engine 5-5): in play, Ben to move." in out
+    # the count from 0 said, as for an illegal record: the second round is "Round 1"
+    assert "(Rounds are counted from 0, as `analyze --round` and records count them.)" in out
     assert "Leader: Ana" in out
     assert "in progress: 1 of 2 rounds finished" in out
 

@@ -163,6 +163,8 @@ def describe_result(result: ReplayResult) -> str:
             )
         else:
             lines.append(f"{head}: blocked. {_scores_line(names, outcome.scores)}.")
+    if result.rounds:  # (a person counts from 1: "Round 0" read as a slip)
+        lines.append("(Rounds are counted from 0, as `analyze --round` and records count them.)")
     finished = sum(1 for r in result.rounds if r.scores is not None)
     lines.append(f"Totals: {_scores_line(names, result.totals)}.")  # (all 0 before a round ends)
     winners = " and ".join(names[seat] for seat in result.winners)
