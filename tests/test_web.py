@@ -2215,3 +2215,52 @@ def test_the_clock_runs_again_after_a_restart(db: Path) -> None:
             assert ana.until(is_time_up, timeout=10)["version"] == mine["version"]
         finally:
             ana.close()
+
+
+def test_turns_out_of_time_and_back_are_remembered_across_a_restart(db: Path) -> None:
+    """The strikes are in the table's log: a restarted server neither forgets a turn out of
+    time (the next one puts a bot in the seat) nor a bot playing the seat, nor *I'm back*."""
+
+    def seat_of_ana(tc: TestClient, code: str) -> dict[str, Any]:
+        seat: dict[str, Any] = tc.get(f"/api/tables/{code}").json()["seats"][0]
+        return seat
+
+    with on_the_clock(db, 1, bot_delay=0.2) as (tc, made, ana, _):
+        code = made["code"]
+        ana.until(is_time_up, timeout=10)  # one turn out of time
+        assert not seat_of_ana(tc, code)["timed_out"]
+    # the server comes back: her next turn out of time is her second in a row
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.2))) as tc:
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_time_up, timeout=20)
+            away = ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["timed_out"])
+            assert away["table"]["status"] == "playing"
+        finally:
+            ana.close()
+    # and again: a bot still plays her seat, without a clock, until she says she is back
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=30))) as tc:
+        assert seat_of_ana(tc, code)["timed_out"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            seen = ana.until(is_state)
+            assert seen["table"]["seats"][0]["timed_out"]
+            assert seen["table"]["seats"][0]["bot_playing"]
+            if seen["round"]["current_seat"] == 0:
+                assert seen["clock"] is None
+            ana.send({"type": "back"})
+            back = ana.until(lambda m: is_state(m) and not m["table"]["seats"][0]["timed_out"])
+            assert back["version"] == seen["version"]  # (no position changed)
+        finally:
+            ana.close()
+    # her seat is hers after the next restart too (a turn whose time ran out is still the
+    # bot's to finish): her next turn has a clock
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.2))) as tc:
+        assert not seat_of_ana(tc, code)["timed_out"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            mine = ana.until(her_clock_runs, timeout=20)
+            assert not mine["table"]["seats"][0]["timed_out"]
+            assert not mine["table"]["seats"][0]["bot_playing"]
+        finally:
+            ana.close()
