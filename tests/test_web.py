@@ -1924,6 +1924,20 @@ def test_a_time_per_move_out_of_bounds_is_refused(
     assert refusal(res) == code
 
 
+def test_the_shortest_time_per_move_is_the_servers_and_the_lobby_is_told(db: Path) -> None:
+    """``mextrain serve --min-turn-time 45``: a shorter time is refused, and the lobby,
+    told by `/api/options`, offers none shorter."""
+    with TestClient(create_app(db, settings(min_turn_time=45))) as tc:
+        assert tc.get("/api/options").json()["min_turn_time"] == 45
+        body = {"name": "Ana", "seats": ["open"], "turn_time": 30}
+        res = tc.post("/api/tables", json=body)
+        assert res.status_code == 400, res.text
+        assert refusal(res) == "turn_time"
+        assert tc.post("/api/tables", json={**body, "turn_time": 45}).status_code == 201
+    with TestClient(create_app(db, Settings())) as tc:
+        assert tc.get("/api/options").json()["min_turn_time"] == 10
+
+
 def test_play_again_keeps_the_time_per_move(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
         made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
