@@ -959,6 +959,56 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(page.get_by_role("dialog")).to_have_count(0)
 
 
+#: the WCAG contrast ratio of an element's text (``color``) and of its border to what is
+#: behind it (its background, or the first ancestor's that has one)
+CONTRAST = """e => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const behind = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const style = getComputedStyle(e);
+  return {text: ratio(rgb(style.color), behind(e)),
+          border: ratio(rgb(style.borderTopColor), behind(e.parentElement))};
+}"""
+
+
+def test_a_disabled_button_does_not_look_like_an_enabled_one(server: str, page: Any) -> None:
+    """Draw and Pass disabled looked much like Hint enabled (grey text, a lighter edge):
+    a disabled button has no fill, a dashed edge and a "not allowed" pointer; both read
+    clearly (AA contrast for the text, 3:1 for an enabled button's edge)."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"]})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    hint = page.get_by_role("button", name="Hint")
+    expect(hint).to_be_enabled()
+    off = page.locator(".actions button:disabled").first  # (Pass, before any draw)
+    expect(off).to_be_visible()
+    look = "e => [getComputedStyle(e).borderTopStyle, getComputedStyle(e).cursor,"
+    look += " getComputedStyle(e).backgroundColor]"
+    on_style, off_style = hint.evaluate(look), off.evaluate(look)
+    shot(page, "27-disabled-buttons", full_page=False)
+    assert on_style == ["solid", "pointer", "rgb(255, 255, 255)"], on_style
+    assert off_style[:2] == ["dashed", "not-allowed"], off_style
+    assert off_style[2] != on_style[2], (on_style, off_style)
+    on_contrast, off_contrast = hint.evaluate(CONTRAST), off.evaluate(CONTRAST)
+    assert on_contrast["text"] >= 4.5, on_contrast
+    assert on_contrast["border"] >= 3, on_contrast
+    assert off_contrast["text"] >= 4.5, off_contrast
+
+
 #: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one as a
 #: dropped network does; while ``window.__hold`` is true the messages a socket receives
 #: wait in ``window.__held`` (``window.__release()`` hands them on); ``window.__sent``
