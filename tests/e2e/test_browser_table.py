@@ -955,8 +955,28 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(dialog.get_by_role("columnheader")).to_have_text(
         ["Player", "Round 1", "Total", "Tiles left"]
     )
-    dialog.get_by_role("button", name="Continue").click()
+    # the heading has the focus (for a screen reader) without a ring, though the page
+    # has had no click yet; the keyboard's next stop, Continue, has its ring
+    heading = dialog.get_by_role("heading", name="Round 1 is over")
+    expect(heading).to_be_focused()
+    assert focus_ring(heading) == {"outline": "none", "shadow": "none"}
+    shot(page, "26-round-end-no-click")
+    page.keyboard.press("Tab")
+    go_on = dialog.get_by_role("button", name="Continue")
+    expect(go_on).to_be_focused()
+    ring = focus_ring(go_on)
+    assert ring["outline"] == "solid", ring
+    assert ring["shadow"] != "none", ring
+    go_on.click()
     expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+def focus_ring(element: Any) -> dict[str, str]:
+    """How ``element`` draws its focus: its outline's style and its box shadow."""
+    ring: dict[str, str] = element.evaluate(
+        "e => ({outline: getComputedStyle(e).outlineStyle, shadow: getComputedStyle(e).boxShadow})"
+    )
+    return ring
 
 
 #: the WCAG contrast ratio of an element's text (``color``) and of its border to what is
