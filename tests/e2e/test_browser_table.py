@@ -1029,6 +1029,68 @@ def test_a_disabled_button_does_not_look_like_an_enabled_one(server: str, page: 
     assert off_contrast["text"] >= 4.5, off_contrast
 
 
+def test_a_phone_shows_the_pips_of_the_trains_tiles_big_enough_to_count(server: str) -> None:
+    """A double-12 set on a phone: the trains' tiles were 22 pixels high, twelve pips in
+    an 11-pixel square. They are as big as the hand's, and a train runs on sideways (it
+    scrolls) instead of wrapping: its newest tile and open end stay in sight."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"] * 3})
+            context, page = at_table(browser, server, made, (390, 844), "en")
+            measure = """() => [...document.querySelectorAll('.board .train-tiles')].map(t => {
+              const tiles = [...t.querySelectorAll('.tile')];
+              const box = t.getBoundingClientRect();
+              const end = t.querySelector('.open-end').getBoundingClientRect();
+              const last = tiles.length && tiles[tiles.length - 1].getBoundingClientRect();
+              return {count: tiles.length, overflows: t.scrollWidth > t.clientWidth + 1,
+                heights: tiles.map(e => e.getBoundingClientRect().height),
+                tops: tiles.map(e => Math.round(e.getBoundingClientRect().top)),
+                end: end.left >= box.left - 1 && end.right <= box.right + 1,
+                last: !last || (last.left >= box.left - 1 && last.right <= box.right + 1)};
+            })"""
+            deadline = time.monotonic() + 90
+
+            def play_until(enough: Any) -> list[dict[str, Any]]:
+                trains: list[dict[str, Any]] = page.evaluate(measure)
+                while not enough(trains):
+                    assert time.monotonic() < deadline, trains
+                    if page.locator(".turn.mine").is_visible():
+                        board = page.locator(".board .tile").count()
+                        hand = page.locator(".hand-tile").count()
+                        make_a_move(page)
+                        page.wait_for_function(
+                            "([board, hand]) => document.querySelectorAll('.board .tile').length"
+                            " !== board || document.querySelectorAll('.hand-tile').length"
+                            " !== hand || !document.querySelector('.turn.mine')",
+                            arg=[board, hand],
+                        )
+                    page.wait_for_timeout(200)
+                    trains = page.evaluate(measure)
+                return trains
+
+            trains = play_until(lambda trains: any(t["count"] for t in trains))
+            heights = [h for t in trains for h in t["heights"]]
+            assert min(heights) >= 28, trains  # (a tile twice as wide)
+            # a train longer than the screen is wide
+            play_until(lambda trains: any(t["overflows"] for t in trains))
+            page.wait_for_timeout(300)  # (the bots' moves drawn)
+            trains = page.evaluate(measure)
+            shot(page, "28-phone-double-12-trains", full_page=False)
+            for train in trains:
+                assert len(set(train["tops"])) <= 1, train  # one line of tiles
+                assert train["end"], train  # the open end in sight
+                assert train["last"], train  # and the newest tile
+            wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+            assert wide <= 390
+            context.close()
+        finally:
+            browser.close()
+
+
 #: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one as a
 #: dropped network does; while ``window.__hold`` is true the messages a socket receives
 #: wait in ``window.__held`` (``window.__release()`` hands them on); ``window.__sent``

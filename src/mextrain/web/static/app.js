@@ -7,7 +7,7 @@ import { html } from "./html.js";
 import { Tile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
-import { revealTargets } from "./reveal.js";
+import { revealTargets, showTrainEnds } from "./reveal.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -726,6 +726,7 @@ function TablePage({ code, big, lang }) {
   // under it again (on a phone it had covered one)
   const hintShown = Boolean(hint && msg && hint.version === msg.version);
   useEffect(() => { if (hintShown && selected) setTimeout(revealTargets, 0); }, [hintShown]);
+  useEffect(showTrainEnds);
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
