@@ -524,10 +524,41 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
         (("--round-pause", "1e308"), "--round-pause"),
         (("--bot-delay", "61"), "--bot-delay"),
         (("--takeover-after", "86401"), "--takeover-after"),
+        (("--min-turn-time", "0"), "--min-turn-time"),
+        (("--min-turn-time", "3601"), "--min-turn-time"),
+        (("--min-turn-time", "nan"), "nan is not a finite number"),
+        (("--min-turn-time", "ten"), "--min-turn-time"),
     ],
 )
 def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
     assert_clean_error(invoke("serve", *args), word)
+
+
+def test_serve_gives_the_server_its_options(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each timing option reaches the server's `Settings` (``--min-turn-time`` was none)."""
+    import uvicorn
+
+    import mextrain.web
+
+    made: list[mextrain.web.Settings] = []
+    real = mextrain.web.create_app
+
+    def spy(path: Path, settings: mextrain.web.Settings) -> object:
+        made.append(settings)
+        return real(path, settings)
+
+    monkeypatch.setattr(mextrain.web, "create_app", spy)
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    db = tmp_path / "x.sqlite3"
+    args = ["--min-turn-time", "5", "--round-pause", "2", "--takeover-after", "7"]
+    result = invoke("serve", "--port", "0", "--db", str(db), *args)
+    assert result.exit_code == 0, result.output
+    assert [(s.min_turn_time, s.round_pause, s.takeover_after) for s in made] == [(5, 2, 7)]
+    assert invoke("serve", "--port", "0", "--db", str(db)).exit_code == 0
+    assert made[-1].min_turn_time == 10  # (the default, as `Settings` has it)
+    assert mextrain.web.Settings().min_turn_time == 10
 
 
 def test_serve_db_is_a_directory(tmp_path: Path) -> None:

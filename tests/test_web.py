@@ -1924,6 +1924,20 @@ def test_a_time_per_move_out_of_bounds_is_refused(
     assert refusal(res) == code
 
 
+def test_the_shortest_time_per_move_is_the_servers_and_the_lobby_is_told(db: Path) -> None:
+    """``mextrain serve --min-turn-time 45``: a shorter time is refused, and the lobby,
+    told by `/api/options`, offers none shorter."""
+    with TestClient(create_app(db, settings(min_turn_time=45))) as tc:
+        assert tc.get("/api/options").json()["min_turn_time"] == 45
+        body = {"name": "Ana", "seats": ["open"], "turn_time": 30}
+        res = tc.post("/api/tables", json=body)
+        assert res.status_code == 400, res.text
+        assert refusal(res) == "turn_time"
+        assert tc.post("/api/tables", json={**body, "turn_time": 45}).status_code == 201
+    with TestClient(create_app(db, Settings())) as tc:
+        assert tc.get("/api/options").json()["min_turn_time"] == 10
+
+
 def test_play_again_keeps_the_time_per_move(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
         made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
@@ -2213,5 +2227,54 @@ def test_the_clock_runs_again_after_a_restart(db: Path) -> None:
             mine = ana.until(my_turn(0), timeout=20)
             assert mine["clock"]["seat"] == 0
             assert ana.until(is_time_up, timeout=10)["version"] == mine["version"]
+        finally:
+            ana.close()
+
+
+def test_turns_out_of_time_and_back_are_remembered_across_a_restart(db: Path) -> None:
+    """The strikes are in the table's log: a restarted server neither forgets a turn out of
+    time (the next one puts a bot in the seat) nor a bot playing the seat, nor *I'm back*."""
+
+    def seat_of_ana(tc: TestClient, code: str) -> dict[str, Any]:
+        seat: dict[str, Any] = tc.get(f"/api/tables/{code}").json()["seats"][0]
+        return seat
+
+    with on_the_clock(db, 1, bot_delay=0.2) as (tc, made, ana, _):
+        code = made["code"]
+        ana.until(is_time_up, timeout=10)  # one turn out of time
+        assert not seat_of_ana(tc, code)["timed_out"]
+    # the server comes back: her next turn out of time is her second in a row
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.2))) as tc:
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_time_up, timeout=20)
+            away = ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["timed_out"])
+            assert away["table"]["status"] == "playing"
+        finally:
+            ana.close()
+    # and again: a bot still plays her seat, without a clock, until she says she is back
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=30))) as tc:
+        assert seat_of_ana(tc, code)["timed_out"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            seen = ana.until(is_state)
+            assert seen["table"]["seats"][0]["timed_out"]
+            assert seen["table"]["seats"][0]["bot_playing"]
+            if seen["round"]["current_seat"] == 0:
+                assert seen["clock"] is None
+            ana.send({"type": "back"})
+            back = ana.until(lambda m: is_state(m) and not m["table"]["seats"][0]["timed_out"])
+            assert back["version"] == seen["version"]  # (no position changed)
+        finally:
+            ana.close()
+    # her seat is hers after the next restart too (a turn whose time ran out is still the
+    # bot's to finish): her next turn has a clock
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.2))) as tc:
+        assert not seat_of_ana(tc, code)["timed_out"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            mine = ana.until(her_clock_runs, timeout=20)
+            assert not mine["table"]["seats"][0]["timed_out"]
+            assert not mine["table"]["seats"][0]["bot_playing"]
         finally:
             ana.close()

@@ -955,8 +955,140 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(dialog.get_by_role("columnheader")).to_have_text(
         ["Player", "Round 1", "Total", "Tiles left"]
     )
-    dialog.get_by_role("button", name="Continue").click()
+    # the heading has the focus (for a screen reader) without a ring, though the page
+    # has had no click yet; the keyboard's next stop, Continue, has its ring
+    heading = dialog.get_by_role("heading", name="Round 1 is over")
+    expect(heading).to_be_focused()
+    assert focus_ring(heading) == {"outline": "none", "shadow": "none"}
+    shot(page, "26-round-end-no-click")
+    page.keyboard.press("Tab")
+    go_on = dialog.get_by_role("button", name="Continue")
+    expect(go_on).to_be_focused()
+    ring = focus_ring(go_on)
+    assert ring["outline"] == "solid", ring
+    assert ring["shadow"] != "none", ring
+    go_on.click()
     expect(page.get_by_role("dialog")).to_have_count(0)
+
+
+def focus_ring(element: Any) -> dict[str, str]:
+    """How ``element`` draws its focus: its outline's style and its box shadow."""
+    ring: dict[str, str] = element.evaluate(
+        "e => ({outline: getComputedStyle(e).outlineStyle, shadow: getComputedStyle(e).boxShadow})"
+    )
+    return ring
+
+
+#: the WCAG contrast ratio of an element's text (``color``) and of its border to what is
+#: behind it (its background, or the first ancestor's that has one)
+CONTRAST = """e => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const behind = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const style = getComputedStyle(e);
+  return {text: ratio(rgb(style.color), behind(e)),
+          border: ratio(rgb(style.borderTopColor), behind(e.parentElement))};
+}"""
+
+
+def test_a_disabled_button_does_not_look_like_an_enabled_one(server: str, page: Any) -> None:
+    """Draw and Pass disabled looked much like Hint enabled (grey text, a lighter edge):
+    a disabled button has no fill, a dashed edge and a "not allowed" pointer; both read
+    clearly (AA contrast for the text, 3:1 for an enabled button's edge)."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"]})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    hint = page.get_by_role("button", name="Hint")
+    expect(hint).to_be_enabled()
+    off = page.locator(".actions button:disabled").first  # (Pass, before any draw)
+    expect(off).to_be_visible()
+    look = "e => [getComputedStyle(e).borderTopStyle, getComputedStyle(e).cursor,"
+    look += " getComputedStyle(e).backgroundColor]"
+    on_style, off_style = hint.evaluate(look), off.evaluate(look)
+    shot(page, "27-disabled-buttons", full_page=False)
+    assert on_style == ["solid", "pointer", "rgb(255, 255, 255)"], on_style
+    assert off_style[:2] == ["dashed", "not-allowed"], off_style
+    assert off_style[2] != on_style[2], (on_style, off_style)
+    on_contrast, off_contrast = hint.evaluate(CONTRAST), off.evaluate(CONTRAST)
+    assert on_contrast["text"] >= 4.5, on_contrast
+    assert on_contrast["border"] >= 3, on_contrast
+    assert off_contrast["text"] >= 4.5, off_contrast
+
+
+def test_a_phone_shows_the_pips_of_the_trains_tiles_big_enough_to_count(server: str) -> None:
+    """A double-12 set on a phone: the trains' tiles were 22 pixels high, twelve pips in
+    an 11-pixel square. They are as big as the hand's, and a train runs on sideways (it
+    scrolls) instead of wrapping: its newest tile and open end stay in sight."""
+    need_browser()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"] * 3})
+            context, page = at_table(browser, server, made, (390, 844), "en")
+            measure = """() => [...document.querySelectorAll('.board .train-tiles')].map(t => {
+              const tiles = [...t.querySelectorAll('.tile')];
+              const box = t.getBoundingClientRect();
+              const end = t.querySelector('.open-end').getBoundingClientRect();
+              const last = tiles.length && tiles[tiles.length - 1].getBoundingClientRect();
+              return {count: tiles.length, overflows: t.scrollWidth > t.clientWidth + 1,
+                heights: tiles.map(e => e.getBoundingClientRect().height),
+                tops: tiles.map(e => Math.round(e.getBoundingClientRect().top)),
+                end: end.left >= box.left - 1 && end.right <= box.right + 1,
+                last: !last || (last.left >= box.left - 1 && last.right <= box.right + 1)};
+            })"""
+            deadline = time.monotonic() + 90
+
+            def play_until(enough: Any) -> list[dict[str, Any]]:
+                trains: list[dict[str, Any]] = page.evaluate(measure)
+                while not enough(trains):
+                    assert time.monotonic() < deadline, trains
+                    if page.locator(".turn.mine").is_visible():
+                        board = page.locator(".board .tile").count()
+                        hand = page.locator(".hand-tile").count()
+                        make_a_move(page)
+                        page.wait_for_function(
+                            "([board, hand]) => document.querySelectorAll('.board .tile').length"
+                            " !== board || document.querySelectorAll('.hand-tile').length"
+                            " !== hand || !document.querySelector('.turn.mine')",
+                            arg=[board, hand],
+                        )
+                    page.wait_for_timeout(200)
+                    trains = page.evaluate(measure)
+                return trains
+
+            trains = play_until(lambda trains: any(t["count"] for t in trains))
+            heights = [h for t in trains for h in t["heights"]]
+            assert min(heights) >= 28, trains  # (a tile twice as wide)
+            # a train longer than the screen is wide
+            play_until(lambda trains: any(t["overflows"] for t in trains))
+            page.wait_for_timeout(300)  # (the bots' moves drawn)
+            trains = page.evaluate(measure)
+            shot(page, "28-phone-double-12-trains", full_page=False)
+            for train in trains:
+                assert len(set(train["tops"])) <= 1, train  # one line of tiles
+                assert train["end"], train  # the open end in sight
+                assert train["last"], train  # and the newest tile
+            wide = page.evaluate("() => document.scrollingElement.scrollWidth")
+            assert wide <= 390
+            context.close()
+        finally:
+            browser.close()
 
 
 #: keeps every WebSocket the page opens in ``window.__sockets``, so a test can cut one as a

@@ -84,6 +84,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="New tables one address may make a minute, 1 to 10000 (in bursts of as many).",
 )
 @click.option(
+    "--min-turn-time",
+    default=10.0,
+    show_default=True,
+    type=FiniteFloat(1, 3600),
+    help="The shortest time per move a table may be given, in seconds (1 to 3600).",
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -98,6 +105,7 @@ def serve(
     round_pause: float,
     messages_per_second: float,
     tables_per_minute: float,
+    min_turn_time: float,
     log_level: str,
 ) -> None:
     """Serve tables in the browser: create one, share its code, bots fill empty seats."""
@@ -142,6 +150,7 @@ def serve(
         messages_per_second=messages_per_second,
         burst=max(2, int(messages_per_second * 2)),
         tables_per_minute=tables_per_minute,
+        min_turn_time=min_turn_time,
     )
     app = create_app(path, settings)
     click.echo(f"mextrain: database {path}", err=True)

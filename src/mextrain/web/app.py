@@ -189,6 +189,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             "players": {name: list(Rules.preset(name).players) for name in PRESET_NAMES},
             "bots": bot_levels(),
             "languages": [{"code": c, "name": LANGUAGE_NAMES[c]} for c in LANGUAGES],
+            # the shortest time per move a table may have (`--min-turn-time`): the lobby
+            # offers no shorter one
+            "min_turn_time": settings.min_turn_time,
             "version": __version__,
         }
 

@@ -3,7 +3,9 @@ appended to the store before anyone hears of it, and each connection is sent onl
 its seat may see.
 
 A table is rebuilt from its log by replaying it: the deals come from a seed kept on the
-server, so the log holds joins, starts, actions and deals, never tiles dealt.
+server, so the log holds joins, starts, actions and deals, never tiles dealt; and the
+turns out of time (``time_up``) and the ``back`` that undoes them, so that a seat a bot
+plays since its time ran out is still played by one after a restart.
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ ROUND_GRACE = 15.0
 #: turns in a row whose time ran out, after which a bot plays the seat without waiting
 #: for its clock, until its player says they are back (`Table.back`) or moves
 STRIKES_AWAY = 2
+#: events of the log that change no position (the clock's strikes): they leave the table's
+#: `Table.version` as it is, so a move sent before them is not stale
+CLOCK_EVENTS = frozenset({"time_up", "back"})
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
 CHAT_NAMES_KEPT = 64
 
@@ -252,7 +257,10 @@ class Table:
             i: spec[5:] for i, spec in enumerate(stored.config["seats"]) if spec.startswith("held:")
         }
         self.match: Match | None = None
-        self.version = 0  # the number of events in the log
+        #: the position's number: the events in the log but `CLOCK_EVENTS` (a move must
+        #: name it, so that a move made on a table that has moved on since is refused)
+        self.version = 0
+        self._seq = 0  # the number of events in the log
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
         self.game_id: int | None = None
         self.spectators: set[Client] = set()
@@ -300,10 +308,10 @@ class Table:
     def restore(self) -> None:
         """Replay this table's log (server start)."""
         for event in self.store.events(self.id):
-            if event.seq != self.version:
+            if event.seq != self._seq:
                 raise RuntimeError(f"table {self.code}: event {event.seq} out of order")
+            self._seq += 1
             self._apply_event(event.kind, event.data)
-            self.version += 1
         now = time.monotonic()
         for seat in self.seats:
             if seat.kind == "human":
@@ -318,11 +326,13 @@ class Table:
 
     def _log(self, kind: str, data: dict[str, Any]) -> None:
         """Append an event, then apply it: the log is written before anyone is told."""
-        self.store.append(self.id, self.version, kind, data)
+        self.store.append(self.id, self._seq, kind, data)
+        self._seq += 1
         self._apply_event(kind, data)
-        self.version += 1
 
     def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
+        if kind not in CLOCK_EVENTS:
+            self.version += 1
         if kind == "join":
             seat = self.seats[data["seat"]]
             seat.kind, seat.name, seat.token_hash = "human", data["name"], data["token"]
@@ -349,6 +359,10 @@ class Table:
             self.movers.append(mover.name if mover.kind == "human" else None)
             if not data.get("bot"):  # logs from before the mark count every move as theirs
                 self.moved.add(seat_no)
+                # a move of their own, even one that beats the bot thinking for them after
+                # their time ran out: they are back, and the rest of the turn is theirs
+                self._timed_out = None
+                self.strikes.pop(seat_no, None)
             if self._to_move() == seat_no:  # the same turn goes on (after a draw): a new
                 self._decision_since = time.monotonic()  # decision, a fresh clock
             else:
@@ -363,6 +377,15 @@ class Table:
             self._grace_until = time.monotonic() + ROUND_GRACE
         elif kind == "rematch":
             self.next_code = data["code"]
+        elif kind == "time_up":  # the clock of the seat to move ran out: a bot finishes
+            self._timed_out = self._turn  # the turn, and after `STRIKES_AWAY` in a row,
+            index = data["seat"]  # plays on until its player is back
+            self.strikes[index] = self.strikes.get(index, 0) + 1
+        elif kind == "back":
+            index = data["seat"]
+            self.strikes.pop(index, None)
+            if self._to_move() == index and self._timed_out != self._turn:
+                self._decision_since = time.monotonic()  # (a full clock)
         elif kind == "leave":
             index = data["seat"]
             seat = self.seats[index]
@@ -610,11 +633,7 @@ class Table:
         except IllegalActionError as err:
             names = self.shown_names(client.lang)
             raise TableError("illegal", error_text(err, client.lang, names)) from None
-        # a move of their own, even one that beats the bot thinking for them after their
-        # time ran out: they are back, and the rest of the turn is theirs again
-        self._timed_out = None
-        self.strikes.pop(seat_no, None)
-        self._record_action(seat_no, action)
+        self._record_action(seat_no, action)  # (they are back: `_apply_event`)
 
     def back(self, client: Client) -> None:
         """The person at ``client``'s seat is back: a seat a bot plays because its time ran
@@ -625,9 +644,7 @@ class Table:
             raise TableError("spectator", "spectators hold no seat")
         index = client.seat
         if self.strikes.get(index, 0) >= STRIKES_AWAY:  # (a first strike stays: only a
-            del self.strikes[index]  # move of their own makes a turn in time)
-            if self._to_move() == index and self._timed_out != self._turn:
-                self._decision_since = time.monotonic()
+            self._log("back", {"seat": index})  # move of their own makes a turn in time)
             self.changed()
 
     def _record_action(self, seat: int, action: Action, bot: bool = False) -> None:
@@ -748,8 +765,7 @@ class Table:
         if turn == self._turn and left is not None and left <= 0:
             index = self._to_move()
             assert index is not None
-            self._timed_out = self._turn
-            self.strikes[index] = self.strikes.get(index, 0) + 1
+            self._log("time_up", {"seat": index})  # (kept: a restart remembers it)
             for client in list(self.seats[index].clients):
                 client.send({"type": "time_up", "version": self.version})
             self.changed()  # (everyone sees the bot at the seat; it moves)

@@ -7,7 +7,7 @@ import { html } from "./html.js";
 import { Tile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
-import { revealTargets } from "./reveal.js";
+import { revealTargets, showTrainEnds } from "./reveal.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -37,8 +37,10 @@ const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function clockWords(seconds) {
   return seconds % 60 === 0 ? tn("web.turn_time.minutes", seconds / 60) : tn("web.turn_time.seconds", seconds);
 }
-// The times per move the lobby offers (0: no clock; the server allows others, 10 s to an hour).
+// The times per move the lobby offers (0: no clock; the server allows others, from its
+// --min-turn-time, 10 s unless set, to an hour), those the server allows.
 const TURN_TIMES = [0, 30, 60, 120, 300];
+const turnTimes = (options) => TURN_TIMES.filter((s) => !s || s >= (options.min_turn_time ?? 0));
 
 // The names the table shows: people as they called themselves, bots by seat in the
 // reader's language ("Robot 2"; their level is on their train); records keep the
@@ -329,6 +331,7 @@ function Lobby() {
   };
   useEffect(() => { api("/api/options").then((o) => {
     setOptions(o);
+    setTurnTime((s) => turnTimes(o).includes(s) ? s : 0);
     const level = o.bots.includes("medium") ? "medium" : o.bots.includes("planner") ? "planner" : o.bots[o.bots.length - 1];
     setSeats((s) => s.map(() => `bot:${level}`));
   }); }, []);
@@ -383,7 +386,7 @@ function Lobby() {
               onInput=${edit(setRounds)} /></label>
           <label class="field">${t("web.turn_time")}
             <select name="turn_time" value=${turnTime} onChange=${(e) => setTurnTime(Number(e.target.value))}>
-              ${TURN_TIMES.map((s) => html`<option value=${s}>${s ? clockWords(s) : t("web.turn_time.none")}</option>`)}
+              ${turnTimes(options).map((s) => html`<option value=${s}>${s ? clockWords(s) : t("web.turn_time.none")}</option>`)}
             </select></label>
           <fieldset>
             <legend>${t("web.house_rules")}</legend>
@@ -723,6 +726,7 @@ function TablePage({ code, big, lang }) {
   // under it again (on a phone it had covered one)
   const hintShown = Boolean(hint && msg && hint.version === msg.version);
   useEffect(() => { if (hintShown && selected) setTimeout(revealTargets, 0); }, [hintShown]);
+  useEffect(showTrainEnds);
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));

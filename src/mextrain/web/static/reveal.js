@@ -24,3 +24,16 @@ export function revealTargets() {
   const by = revealBy(trains, hand.getBoundingClientRect().top);
   if (by > 0) window.scrollBy({ top: by });
 }
+
+// A phone's trains run on sideways (their tiles big enough to count twelve pips) and
+// scroll: each shows its newest tiles and open end when it has grown, and is left where
+// its reader scrolled it otherwise.
+export function showTrainEnds() {
+  for (const tiles of document.querySelectorAll(".board .train-tiles")) {
+    const count = String(tiles.childElementCount);
+    if (tiles.dataset.shown !== count) {
+      tiles.dataset.shown = count;
+      tiles.scrollLeft = tiles.scrollWidth;
+    }
+  }
+}
