@@ -1824,6 +1824,59 @@ def test_the_start_screen_offers_nothing_without_an_unfinished_game(data_dir: Pa
     run(scenario)
 
 
+def test_the_start_screen_says_which_newer_save_it_could_not_open(data_dir: Path) -> None:
+    """A newer save cut short, or edited into breaking the rules, was passed over without
+    a word (an older game offered, or none): the screen names it, with why, in the
+    player's language, as ``--resume`` does -- and play goes on."""
+    good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(good, 2)
+    assert good.path is not None
+    text = good.path.read_text(encoding="utf-8")
+    cut = good.path.parent / "29990101-000000-000000.json"
+    cut.write_text(text[:500], encoding="utf-8")
+    raw = json.loads(text)
+    first = raw["rounds"][0]["actions"][0]
+    raw["rounds"][0]["actions"][0] = first.split(":")[0] + ":6-6@M"  # (the engine)
+    illegal = good.path.parent / "29990101-000000-000001.json"
+    illegal.write_text(json.dumps(raw), encoding="utf-8")
+    fr, fi = Translator("fr"), Translator("fi")
+
+    async def scenario(offered: bool) -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), "fr"), lang="fr", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            passed = screen.query_one("#start-passed", Static)
+            assert passed.display
+            lines = plain(passed).splitlines()
+            assert len(lines) == 2, lines
+            # newest first, each with the reason --resume gives, in the screen's language
+            assert lines[0].startswith(fr("tui.cli.cannot_resume", path=illegal, reason=""))
+            assert fr("tui.cli.illegal_record", detail="") in lines[0]
+            not_a_record = fr("tui.cli.not_a_record", detail="").removesuffix("()")
+            assert lines[1].startswith(fr("tui.cli.cannot_resume", path=cut, reason=not_a_record))
+            # the older game is still offered, or, with none, nothing is
+            assert screen.query_one("#start-saved", Static).display is offered
+            assert screen.query_one("#resume", Button).display is offered
+            # said again in the language chosen
+            screen.query_one("#lang", Select).value = "fi"
+            await pilot.pause()
+            await pilot.pause()
+            lines = plain(app.screen.query_one("#start-passed", Static)).splitlines()
+            assert lines[0].startswith(fi("tui.cli.cannot_resume", path=illegal, reason=""))
+            # play is not blocked: a new game starts
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            assert app.table is not None
+            await pilot.press("q")
+
+    run(lambda: scenario(True))
+    good.path.unlink()
+    for path in (data_dir / "games").glob("*.json"):
+        if path not in (cut, illegal):
+            path.unlink()  # (the game the first scenario began)
+    run(lambda: scenario(False))
+
+
 def test_people_name_themselves_on_the_start_screen() -> None:
     async def scenario() -> None:
         app = PlayApp(setup=setup_of(("human", "greedy", "greedy")), delay=0, seed=2)

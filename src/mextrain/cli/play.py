@@ -164,6 +164,7 @@ def play(
             parse_seats,
             rename_default_names,
         )
+        from mextrain.tui.screens import why_not_resumed
         from mextrain.tui.session import find_resumable, latest_if_finished
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
@@ -202,24 +203,7 @@ def play(
                 ) from None
 
         def why(err: Exception) -> str:
-            # in the player's words, the reader's own detail in brackets; (a record's text
-            # -- an option's name -- may hold escape sequences)
-            from mextrain.records import IllegalRecordError, RecordFormatError
-            from mextrain.tui.session import NoRoundError
-
-            if isinstance(err, BotSpecError):
-                return terminal_safe(bot_error_text(err, t.lang))
-            if isinstance(err, RecordFormatError):
-                detail = err.reason.removeprefix("not a record: ")
-                return t("tui.cli.not_a_record", detail=terminal_safe(detail))
-            if isinstance(err, IllegalRecordError):
-                return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
-            if isinstance(err, NoRoundError):
-                return t("tui.cli.no_round")
-            if isinstance(err, OSError):
-                detail = os_error_text(err, t.lang)
-                return t("tui.cli.unreadable", detail=terminal_safe(detail))
-            return terminal_safe(str(err))
+            return why_not_resumed(err, t)
 
         session = None
         if file is not None:

@@ -9,6 +9,7 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -18,15 +19,19 @@ from textual.css.query import NoMatches
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
-from mextrain.bots import bot_module, bot_names
+from mextrain.bots import BotSpecError, bot_module, bot_names
 from mextrain.i18n import (
     LANGUAGE_NAMES,
     LANGUAGES,
     Translator,
+    bot_error_text,
     is_visible_text,
     name_keys,
+    os_error_text,
     rules_error_text,
+    terminal_safe,
 )
+from mextrain.records import IllegalRecordError, RecordFormatError
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
@@ -39,7 +44,13 @@ from .render import (
     totals_markup,
     trains_markup,
 )
-from .session import HUMAN, GameSession, resumable_game
+from .session import (
+    HUMAN,
+    GameSession,
+    NoRoundError,
+    find_resumable,
+    latest_if_finished,
+)
 
 __all__ = [
     "BOT_LEVELS",
@@ -58,6 +69,7 @@ __all__ = [
     "hold_keys",
     "keys_held",
     "seat_names",
+    "why_not_resumed",
 ]
 
 #: house rules offered as check boxes (all off in every preset)
@@ -164,6 +176,25 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     )
 
 
+def why_not_resumed(err: Exception, t: Translator) -> str:
+    """Why a saved game cannot go on, in the player's words, the reader's own detail in
+    brackets (``mextrain play --resume`` and the start screen say the same). A record's
+    text -- an option's name -- may hold escape sequences: they are shown escaped."""
+    if isinstance(err, BotSpecError):
+        return terminal_safe(bot_error_text(err, t.lang))
+    if isinstance(err, RecordFormatError):
+        detail = err.reason.removeprefix("not a record: ")
+        return t("tui.cli.not_a_record", detail=terminal_safe(detail))
+    if isinstance(err, IllegalRecordError):
+        return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
+    if isinstance(err, NoRoundError):
+        return t("tui.cli.no_round")
+    if isinstance(err, OSError):
+        detail = os_error_text(err, t.lang)
+        return t("tui.cli.unreadable", detail=terminal_safe(detail))
+    return terminal_safe(str(err))
+
+
 def check_names(names: Sequence[str], t: Translator) -> None:
     """Refuse (ValueError, in the player's words) a name that is too long, holds control
     characters, or that two seats share: every message names seats, so each must be told
@@ -209,7 +240,9 @@ SAVED_LOOKED_AT = 30
 
 class StartScreen(Screen[GameSetup | GameSession]):
     """Choose the rules, house options, seats and language -- or go on with the saved game
-    (``saved``: the newest unfinished one that can go on), which it then returns."""
+    (``saved``: the newest unfinished one that can go on), which it then returns. Newer
+    saves that cannot go on (``passed``: cut short, breaking the rules, naming an unknown
+    bot) are named, with why, as ``mextrain play --resume`` names them."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
         Binding("ctrl+s", "start", "Start", show=False),
@@ -221,6 +254,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
     def __init__(self, setup: GameSetup, look_for_saved: bool = False) -> None:
         super().__init__()
         self.saved: GameSession | None = None
+        #: the newer saves passed over, each with why (said under the offer, if any)
+        self.passed: list[tuple[Path, Exception]] = []
         #: look for a saved game to offer (in the background: it reads the saved games)
         self.look_for_saved = look_for_saved
         self.lang = setup.lang
@@ -251,6 +286,9 @@ class StartScreen(Screen[GameSetup | GameSession]):
             )
             saved.display = self.saved is not None
             yield saved
+            passed = Static(escape(self.passed_text()), id="start-passed")
+            passed.display = bool(self.passed)
+            yield passed
             with Horizontal(classes="row"):
                 yield Label(t("tui.start.language"), classes="field")
                 yield Select(
@@ -376,16 +414,45 @@ class StartScreen(Screen[GameSetup | GameSession]):
 
     def _find_saved(self) -> None:
         try:
-            saved = resumable_game(limit=SAVED_LOOKED_AT)
+            saved, found = find_resumable(limit=SAVED_LOOKED_AT)
+            passed: list[tuple[Path, Exception]] = list(found)
+            if saved is None and passed:
+                # nothing to go on with: as ``--resume``, a finished game newer than a
+                # save passed over is what there is (its end was seen), not the save
+                over = latest_if_finished()
+                passed = [p for p in passed if over is None or p[0].name > over.name]
         except Exception:
             return
-        if saved is not None:
+        if saved is not None or passed:
             with contextlib.suppress(RuntimeError):  # (the app has closed meanwhile)
-                self.app.call_from_thread(self.offer, saved)
+                self.app.call_from_thread(self.offer, saved, passed)
 
-    def offer(self, saved: GameSession) -> None:
-        """Offer to go on with ``saved``: a line saying where it stands, a button, Ctrl+R."""
+    def passed_text(self) -> str:
+        """The saves passed over, one line each, in the screen's language."""
+        t = self.t
+        return "\n".join(
+            t(
+                "tui.cli.cannot_resume",
+                path=terminal_safe(str(path)),
+                reason=why_not_resumed(err, t),
+            )
+            for path, err in self.passed
+        )
+
+    def offer(
+        self, saved: GameSession | None, passed: Sequence[tuple[Path, Exception]] = ()
+    ) -> None:
+        """Offer to go on with ``saved``: a line saying where it stands, a button, Ctrl+R;
+        and say which newer saves could not be opened, and why (play goes on)."""
         if not self.is_attached:  # (a game has begun meanwhile)
+            return
+        self.passed = list(passed)
+        if self.passed:
+            with contextlib.suppress(NoMatches):  # (being rebuilt: it shows `passed`)
+                line = self.query_one("#start-passed", Static)
+                line.update(escape(self.passed_text()))
+                line.display = True
+        if saved is None:
             return
         self.saved = saved
         try:
