@@ -1344,6 +1344,69 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     ]
 
 
+def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``--resume`` says about a save -- passed over, refused, over -- was in the
+    locale's language (English here): it is in the language the game was played in (the
+    game that goes on, or the save refused), unless ``--lang`` says otherwise."""
+    good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    good.lang = "fi"
+    drive(good, 2)
+    assert good.path is not None
+    raw = json.loads(good.path.read_text(encoding="utf-8"))
+    first = raw["rounds"][0]["actions"][0]
+    raw["rounds"][0]["actions"][0] = first.split(":")[0] + ":6-6@M"  # (the engine)
+    raw["play"]["lang"] = "fr"  # (a game played in French)
+    illegal = good.path.parent / "29990101-000000-000001.json"
+    illegal.write_text(json.dumps(raw), encoding="utf-8")
+    resumed: list[str] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.lang))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    fi, fr, it = Translator("fi"), Translator("fr"), Translator("it")
+
+    def passed_line(t: Translator, output: str) -> str:
+        start = t("tui.cli.cannot_resume", path=illegal, reason="")
+        lines = [line for line in output.splitlines() if line.startswith(start)]
+        assert len(lines) == 1, output
+        assert lines[0].endswith(t("tui.cli.passed_over", reason="").strip())
+        assert t("tui.cli.illegal_record", detail="") in lines[0]
+        return lines[0]
+
+    # passed over: said in the language of the game that goes on (Finnish)
+    result = CliRunner().invoke(main, ["play", "--resume"])
+    assert result.exit_code == 0, result.output
+    passed_line(fi, result.output)
+    # --lang comes first
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", "it"])
+    assert result.exit_code == 0, result.output
+    passed_line(it, result.output)
+    assert resumed == ["fi", "it"]
+    # refused: in the language the refused save was played in (French)
+    kept = good.path.with_suffix(".kept")
+    good.path.rename(kept)  # (nothing else to go on with)
+    for args in (["play", "--resume"], ["play", "--resume", "--file", str(illegal)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 1, result.output
+        assert fr("tui.cli.cannot_resume", path=illegal, reason="") in result.output
+        assert fr("tui.cli.illegal_record", detail="") in result.output
+        english = CliRunner().invoke(main, [*args, "--lang", "en"])
+        assert f"Cannot resume {illegal}: " in english.output
+    kept.rename(good.path)
+    # over: in the language the finished game was played in
+    done = GameSession.new(SMALL_4, [SeatSpec("greedy", "")] * 4)
+    done.lang = "it"
+    drive(done)
+    assert done.match_over
+    assert done.path is not None
+    later = done.path.parent / "29990101-000000-000002.json"
+    done.path.rename(later)
+    good.path.unlink()
+    result = CliRunner().invoke(main, ["play", "--resume"])
+    assert result.exit_code == 1
+    assert it("tui.cli.last_game_over", path=later) in result.output.replace("\n", " ")
+
+
 def test_resume_with_more_seats_than_the_newest_game_is_refused_not_passed_over(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -165,7 +165,7 @@ def play(
             rename_default_names,
         )
         from mextrain.tui.screens import why_not_resumed
-        from mextrain.tui.session import find_resumable, latest_if_finished
+        from mextrain.tui.session import find_resumable, latest_if_finished, saved_language
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -202,17 +202,22 @@ def play(
                     bot_error_text(err, t.lang), param_hint="--seats"
                 ) from None
 
-        def why(err: Exception) -> str:
-            return why_not_resumed(err, t)
+        def in_its_language(path: Path | None) -> Translator:
+            # what is said about a save is said in the language it was played in (the
+            # language the game goes on in), unless --lang says otherwise; the locale's
+            # where the save does not say (cut short, from elsewhere)
+            saved = None if lang is not None or path is None else saved_language(path)
+            return t if saved is None else Translator(saved)
 
         session = None
         if file is not None:
             try:
                 session = GameSession.load(file, kinds, seed)
             except (ValueError, OSError) as err:
-                reason = why(err)
+                said = in_its_language(file)
+                reason = why_not_resumed(err, said)
                 raise click.ClickException(
-                    t("tui.cli.cannot_resume", path=file, reason=reason)
+                    said("tui.cli.cannot_resume", path=file, reason=reason)
                 ) from None
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
@@ -223,20 +228,27 @@ def play(
                 raise click.BadParameter(
                     bot_error_text(err, t.lang), param_hint="--seats"
                 ) from None
-            skipped = [
-                t("tui.cli.cannot_resume", path=path, reason=why(err)) for path, err in passed
-            ]
             if session is None:
                 over = latest_if_finished()
                 # the newest file that could not go on says why -- unless a finished game
                 # is newer than it (quit on its last round's end: its result is there)
-                if skipped and (over is None or passed[0][0].name > over.name):
-                    raise click.ClickException(skipped[0])
+                if passed and (over is None or passed[0][0].name > over.name):
+                    newest, broken = passed[0]
+                    said = in_its_language(newest)
+                    reason = why_not_resumed(broken, said)
+                    raise click.ClickException(
+                        said("tui.cli.cannot_resume", path=newest, reason=reason)
+                    )
                 if over is not None:
-                    raise click.ClickException(t("tui.cli.last_game_over", path=over))
+                    said = in_its_language(over)
+                    raise click.ClickException(said("tui.cli.last_game_over", path=over))
                 raise click.ClickException(t("tui.cli.no_saved_game"))
-            for line in skipped:
-                click.echo(t("tui.cli.passed_over", reason=line), err=True)
+            # the saves passed over are said in the language of the game that goes on
+            said = Translator(session.lang) if lang is None and session.lang else t
+            for path, broken in passed:
+                reason = why_not_resumed(broken, said)
+                line = said("tui.cli.cannot_resume", path=path, reason=reason)
+                click.echo(said("tui.cli.passed_over", reason=line), err=True)
         if lang is None and session.lang is not None:  # the language it was played in
             language = session.lang
             t = Translator(language)

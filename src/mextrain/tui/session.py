@@ -47,6 +47,7 @@ __all__ = [
     "latest_unfinished",
     "parse_seats",
     "resumable_game",
+    "saved_language",
 ]
 
 #: the seat kind of a person at the keyboard
@@ -175,6 +176,18 @@ def resumable_game(directory: Path | None = None, limit: int | None = None) -> G
     """The newest unfinished saved game that can go on, as ``mextrain play --resume``
     would load it (`find_resumable`)."""
     return find_resumable(directory, limit)[0]
+
+
+def saved_language(path: Path) -> str | None:
+    """The language the game saved at ``path`` was played in, where the file still says
+    it (a save that breaks the rules does; one cut short, or from elsewhere, does not)."""
+    try:
+        raw = parse_json(path.read_bytes())
+    except (ValueError, OSError):
+        return None
+    extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
+    lang = extra.get("lang") if isinstance(extra, dict) else None
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None
 
 
 class NoRoundError(ValueError):
