@@ -1728,6 +1728,86 @@ def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> Non
     run(scenario)
 
 
+def test_the_start_screen_remembers_the_seats_and_the_level_last_chosen(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A seat added on the start screen was Medium whatever the player chose last: it
+    gets the level last chosen, and the seats a game last began with come back."""
+
+    async def choose(app: PlayApp, pilot: Pilot[None], box: str, value: object) -> None:
+        app.screen.query_one(box, Select).value = value
+        await pilot.pause()
+        await pilot.pause()
+
+    def seats_shown(app: PlayApp) -> list[object]:
+        return [box.value for box in app.screen.query(Select) if (box.id or "").startswith("seat-")]
+
+    async def first_time() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await start_screen_settled(pilot, app)
+            await choose(app, pilot, "#seat-1", "hard")
+            await choose(app, pilot, "#players", 4)
+            assert seats_shown(app) == ["human", "hard", "hard", "hard"]  # (were Medium)
+            await choose(app, pilot, "#seat-3", "planner")
+            app.screen.query_one("#name-0", Input).value = "Ana"
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            assert app.session is not None
+            assert [s.kind for s in app.session.seats] == ["human", "hard", "hard", "planner"]
+            await pilot.press("q")
+
+    run(first_time)
+    # the next time: the seats as they were, and a seat added gets the level last chosen
+    opened: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["play", "--lang", "en"])
+    assert result.exit_code == 0, result.output
+    app = opened.pop()
+    assert app.setup.seats == ("human", "hard", "hard", "planner")
+    assert app.setup.names[:1] == ("Ana",)
+
+    async def next_time() -> None:
+        async with app.run_test(size=SIZE) as pilot:
+            await start_screen_settled(pilot, app)
+            assert seats_shown(app) == ["human", "hard", "hard", "planner"]
+            assert app.screen.query_one("#name-0", Input).value == "Ana"
+            await choose(app, pilot, "#players", 5)
+            assert seats_shown(app)[4] == "planner"
+            app.exit()
+
+    run(next_time)
+    # --players and --seats still say what they say
+    CliRunner().invoke(main, ["play", "--lang", "en", "--players", "2"])
+    assert opened.pop().setup.seats == ("human", "hard")
+    CliRunner().invoke(main, ["play", "--lang", "en", "--seats", "you,greedy"])
+    assert opened.pop().setup.seats == ("human", "greedy")
+
+
+def test_start_choices_kept_damaged_or_naming_an_unknown_bot_are_no_dead_end(
+    data_dir: Path,
+) -> None:
+    from mextrain.tui.session import read_start_choices, start_choices_path
+
+    path = start_choices_path()
+    path.write_text('{"seats": ["human", "hard"', encoding="utf-8")
+    assert read_start_choices() is None
+    path.write_text('{"seats": "human"}', encoding="utf-8")
+    assert read_start_choices() is None
+    path.write_text(
+        json.dumps(
+            {"seats": ["human", "gone-bot", "hard"], "names": ["\u001b[31m", "Bo"], "level": "x"}
+        ),
+        encoding="utf-8",
+    )
+    kept = read_start_choices()
+    assert kept is not None
+    assert kept.seats == ("human", "medium", "hard")
+    assert kept.level == "medium"
+    assert kept.names == ("", "")  # (not visible text; a bot's seat: no name)
+
+
 def test_the_start_screen_keeps_the_focus_where_the_player_is_and_shows_it() -> None:
     from textual.widgets._select import SelectCurrent  # the list's shown value
 

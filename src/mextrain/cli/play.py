@@ -165,7 +165,12 @@ def play(
             rename_default_names,
         )
         from mextrain.tui.screens import why_not_resumed
-        from mextrain.tui.session import find_resumable, latest_if_finished, saved_language
+        from mextrain.tui.session import (
+            find_resumable,
+            latest_if_finished,
+            read_start_choices,
+            saved_language,
+        )
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -259,12 +264,17 @@ def play(
         _say_where_saved(resumed)
         return
     rules = _with_house(_rules(rules_text, t), options, t)
+    # the start screen opens on the seats a game last began with there, and a seat added
+    # gets the level last chosen (a person need not choose their opponents again)
+    kept = read_start_choices() if seats is None else None
     count = players
     if count is None:
         try:
             count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
         except (BotSpecError, ValueError) as err:
             raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
+        if kept is not None:
+            count = len(kept.seats)
         lo, hi = rules.players
         count = min(max(count, lo), hi)
     if not rules.allows_players(count):
@@ -272,11 +282,16 @@ def play(
         raise click.BadParameter(
             t("tui.cli.players_range", low=lo, high=hi, count=count), param_hint="--players"
         )
-    try:
-        kinds = parse_seats(seats if seats else ["human", default_bot()], count)
-    except (BotSpecError, ValueError) as err:
-        raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
+    if kept is not None:
+        kinds = [*kept.seats[:count], *[kept.level] * (count - len(kept.seats))]
+    else:
+        try:
+            kinds = parse_seats(seats if seats else ["human", default_bot()], count)
+        except (BotSpecError, ValueError) as err:
+            raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
     chosen = _names_by_seat(names, kinds, t)
+    if kept is not None and names is None:
+        chosen = kept.names[:count]
     setup = GameSetup(rules, tuple(kinds), language, chosen)
     app = PlayApp(
         setup=setup,
@@ -285,6 +300,7 @@ def play(
         seed=seed,
         show_start=seats is None,
         light=light,
+        level=kept.level if kept is not None else None,
     )
     _ready_to_play(t)
     app.run()

@@ -661,6 +661,7 @@ class PlayApp(PaletteInWords):
         show_start: bool = True,
         save: bool = True,
         light: bool = False,
+        level: str | None = None,
     ) -> None:
         super().__init__()
         if light:  # for light terminals; Ctrl+P offers every other theme too
@@ -672,6 +673,8 @@ class PlayApp(PaletteInWords):
         self.seed = seed
         self.show_start = show_start and session is None
         self.save = save
+        #: the level a seat added on the start screen gets (None: Medium)
+        self.level = level
 
     def compose(self) -> ComposeResult:
         yield Static("")
@@ -680,7 +683,10 @@ class PlayApp(PaletteInWords):
         if self.session is not None:
             self.open_table(self.session)
         elif self.show_start:
-            self.push_screen(StartScreen(self.setup, look_for_saved=self.save), self.begin)
+            start = StartScreen(
+                self.setup, look_for_saved=self.save, level=self.level, remember=self.save
+            )
+            self.push_screen(start, self.begin)
         else:
             self.begin(self.setup)
 

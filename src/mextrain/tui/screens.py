@@ -48,7 +48,9 @@ from .session import (
     HUMAN,
     GameSession,
     NoRoundError,
+    StartChoices,
     find_resumable,
+    keep_start_choices,
     latest_if_finished,
 )
 
@@ -251,8 +253,19 @@ class StartScreen(Screen[GameSetup | GameSession]):
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, setup: GameSetup, look_for_saved: bool = False) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        look_for_saved: bool = False,
+        level: str | None = None,
+        remember: bool = False,
+    ) -> None:
         super().__init__()
+        #: the level a seat added next gets: the one last chosen for a seat (here, or
+        #: when a game last began on this screen), Medium until one is
+        self.level = level or DEFAULT_BOT
+        #: keep the seats and that level for the next time the screen opens
+        self.remember = remember
         self.saved: GameSession | None = None
         #: the newer saves passed over, each with why (said under the offer, if any)
         self.passed: list[tuple[Path, Exception]] = []
@@ -327,7 +340,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
                     id="rounds",
                 )
             for seat in range(self.players):
-                kind = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
+                kind = self.seats[seat] if seat < len(self.seats) else self.level
                 options = [(t("tui.start.human"), HUMAN)]
                 options += [(level_name(b, t), b) for b in bots]
                 if kind not in {value for _, value in options}:
@@ -377,6 +390,14 @@ class StartScreen(Screen[GameSetup | GameSession]):
             found = self.query(f"#name-{sid.removeprefix('seat-')}")
             if found:
                 found.first(Input).display = value == HUMAN
+            # a level chosen is the one the next seat added gets (a box says its first
+            # value too, when it appears: not a choice)
+            seat = int(sid.removeprefix("seat-"))
+            was = self.seats[seat] if seat < len(self.seats) else self.level
+            if value not in (was, HUMAN):
+                self.level = str(value)
+            if seat < len(self.seats):
+                self.seats[seat] = str(value)
             return
         self._collect_safely()
         if sid == "lang":
@@ -471,7 +492,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
             found = self.query(f"#seat-{seat}")
             value = found.first(Select).value if found else Select.NULL
             if value is Select.NULL:
-                value = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
+                value = self.seats[seat] if seat < len(self.seats) else self.level
             seats.append(str(value))
         self.seats = seats
         names = []
@@ -533,6 +554,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
             self.error = str(err)
             self.query_one("#start-error", Static).update(escape(self.error))
             return
+        if self.remember:
+            keep_start_choices(StartChoices(seats, names, self.level))
         self.dismiss(GameSetup(rules, seats, self.lang, names))
 
 
