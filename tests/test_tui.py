@@ -3099,6 +3099,35 @@ def test_the_key_bar_at_80_columns_shows_every_binding_whole(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_windows_keys_wrap_between_two_keys_at_80_columns(lang: str) -> None:
+    """The round's end's key line is longer than 80 columns in every language: it wrapped
+    inside a key ("q: save and" / "quit"); it goes on two lines between two keys."""
+    t = Translator(lang)
+    seats = [SeatSpec("human", "Ana")] + [SeatSpec("random", "")] * 2
+    session = GameSession.new(Rules.preset("classic", rounds=[12, 11]), seats, seed=5)
+    rng = random.Random(5)
+    while not session.state.is_over:
+        session.apply(rng.choice(session.state.legal_actions()))
+    said = t("tui.round_end.next")
+    assert cell_len(said) > SIZE[0] - 2  # (the line's padding)
+    keys = said.split(" · ")
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang=lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            line = app.screen.query_one(".dialog-keys", Static)
+            shown = [line.render_line(y).text.strip() for y in range(line.region.height)]
+            assert len(shown) == 2, shown
+            parts = [part for row in shown for part in row.split(" · ")]
+            assert parts == keys, shown  # every key whole, on one line
+            assert all(cell_len(row) <= SIZE[0] - 2 for row in shown)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_wide_screen_shows_every_key_and_a_narrow_one_all_it_can(lang: str) -> None:
     t = Translator(lang)
     wide = "  ".join(t(f"tui.keys.{e}") for e in KEY_ENTRIES)

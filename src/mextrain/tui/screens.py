@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -211,6 +213,37 @@ def check_names(names: Sequence[str], t: Translator) -> None:
         if keys & seen:
             raise ValueError(t("tui.start.same_name", name=name))
         seen |= keys
+
+
+#: between two keys of a window's key line
+KEY_SEPARATOR = " · "
+
+
+def pack_keys(text: str, width: int) -> str:
+    """A line of keys ("Enter: deal the next round · t: the trains · q: save and quit")
+    broken between two keys into lines of ``width`` at most, never inside one (a key too
+    long for a line by itself wraps as words do)."""
+    lines: list[str] = []
+    for part in text.split(KEY_SEPARATOR):
+        if lines and cell_len(lines[-1] + KEY_SEPARATOR + part) <= width:
+            lines[-1] += KEY_SEPARATOR + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+class KeyLine(Static):
+    """A window's keys at its foot: too long for the screen, they go on two lines
+    between two keys ("q: save and" / "quit" read as two keys)."""
+
+    def __init__(self, text: str, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(escape(text), id=id, classes=classes)
+        self.keys_text = text
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.content_size.width
+        if width > 0:
+            self.update(escape(pack_keys(self.keys_text, width)))
 
 
 class TickBox(Checkbox):
@@ -670,7 +703,7 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(totals_markup(self.match, t, self.names), id="round-totals")
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
-        yield Static(escape(t(key)), classes="dialog-keys")
+        yield KeyLine(t(key), classes="dialog-keys")
 
     def on_mount(self) -> None:
         hold_keys(self.app)  # an Enter that ended the round does not close its result
@@ -706,7 +739,7 @@ class MatchEndScreen(Screen[bool]):
             yield Static(f"[b]{t('tui.match_end.title')}[/b]")
             yield Static(t(key, names=", ".join(winners)), id="winners")
             yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
-        yield Static(escape(t("tui.match_end.keys")), classes="dialog-keys")
+        yield KeyLine(t("tui.match_end.keys"), classes="dialog-keys")
 
     def action_again(self) -> None:
         self.dismiss(True)
@@ -723,7 +756,7 @@ class ScoreSheetScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
             yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
-        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
+        yield KeyLine(self.t("tui.close"), classes="dialog-keys")
 
 
 class StatsScreen(Closable):
@@ -739,7 +772,7 @@ class StatsScreen(Closable):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
             people = summarize(history.games, t=self.t)
             yield Static(escape(stats_text(history, people, self.t)), id="stats")
-        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
+        yield KeyLine(self.t("tui.close"), classes="dialog-keys")
 
 
 class TrainsScreen(Closable):
@@ -759,7 +792,7 @@ class TrainsScreen(Closable):
                 trains_markup(self.view, t, self.names, shown=None, clickable=False),
                 id="all-trains",
             )
-        yield Static(escape(t("tui.close")), classes="dialog-keys")
+        yield KeyLine(t("tui.close"), classes="dialog-keys")
 
 
 #: the options a house may change that the help describes in words, in its order
@@ -853,4 +886,4 @@ class HelpScreen(Closable):
             yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
                 yield Static(escape(table_rules_text(self.rules, t)), id="help-table")
-        yield Static(escape(t("tui.close")), classes="dialog-keys")
+        yield KeyLine(t("tui.close"), classes="dialog-keys")
