@@ -164,7 +164,13 @@ def play(
             parse_seats,
             rename_default_names,
         )
-        from mextrain.tui.session import find_resumable, latest_if_finished
+        from mextrain.tui.screens import why_not_resumed
+        from mextrain.tui.session import (
+            find_resumable,
+            latest_if_finished,
+            read_start_choices,
+            saved_language,
+        )
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"the terminal game needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -201,34 +207,22 @@ def play(
                     bot_error_text(err, t.lang), param_hint="--seats"
                 ) from None
 
-        def why(err: Exception) -> str:
-            # in the player's words, the reader's own detail in brackets; (a record's text
-            # -- an option's name -- may hold escape sequences)
-            from mextrain.records import IllegalRecordError, RecordFormatError
-            from mextrain.tui.session import NoRoundError
-
-            if isinstance(err, BotSpecError):
-                return terminal_safe(bot_error_text(err, t.lang))
-            if isinstance(err, RecordFormatError):
-                detail = err.reason.removeprefix("not a record: ")
-                return t("tui.cli.not_a_record", detail=terminal_safe(detail))
-            if isinstance(err, IllegalRecordError):
-                return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
-            if isinstance(err, NoRoundError):
-                return t("tui.cli.no_round")
-            if isinstance(err, OSError):
-                detail = os_error_text(err, t.lang)
-                return t("tui.cli.unreadable", detail=terminal_safe(detail))
-            return terminal_safe(str(err))
+        def in_its_language(path: Path | None) -> Translator:
+            # what is said about a save is said in the language it was played in (the
+            # language the game goes on in), unless --lang says otherwise; the locale's
+            # where the save does not say (cut short, from elsewhere)
+            saved = None if lang is not None or path is None else saved_language(path)
+            return t if saved is None else Translator(saved)
 
         session = None
         if file is not None:
             try:
                 session = GameSession.load(file, kinds, seed)
             except (ValueError, OSError) as err:
-                reason = why(err)
+                said = in_its_language(file)
+                reason = why_not_resumed(err, said)
                 raise click.ClickException(
-                    t("tui.cli.cannot_resume", path=file, reason=reason)
+                    said("tui.cli.cannot_resume", path=file, reason=reason)
                 ) from None
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
@@ -239,20 +233,27 @@ def play(
                 raise click.BadParameter(
                     bot_error_text(err, t.lang), param_hint="--seats"
                 ) from None
-            skipped = [
-                t("tui.cli.cannot_resume", path=path, reason=why(err)) for path, err in passed
-            ]
             if session is None:
                 over = latest_if_finished()
                 # the newest file that could not go on says why -- unless a finished game
                 # is newer than it (quit on its last round's end: its result is there)
-                if skipped and (over is None or passed[0][0].name > over.name):
-                    raise click.ClickException(skipped[0])
+                if passed and (over is None or passed[0][0].name > over.name):
+                    newest, broken = passed[0]
+                    said = in_its_language(newest)
+                    reason = why_not_resumed(broken, said)
+                    raise click.ClickException(
+                        said("tui.cli.cannot_resume", path=newest, reason=reason)
+                    )
                 if over is not None:
-                    raise click.ClickException(t("tui.cli.last_game_over", path=over))
+                    said = in_its_language(over)
+                    raise click.ClickException(said("tui.cli.last_game_over", path=over))
                 raise click.ClickException(t("tui.cli.no_saved_game"))
-            for line in skipped:
-                click.echo(t("tui.cli.passed_over", reason=line), err=True)
+            # the saves passed over are said in the language of the game that goes on
+            said = Translator(session.lang) if lang is None and session.lang else t
+            for path, broken in passed:
+                reason = why_not_resumed(broken, said)
+                line = said("tui.cli.cannot_resume", path=path, reason=reason)
+                click.echo(said("tui.cli.passed_over", reason=line), err=True)
         if lang is None and session.lang is not None:  # the language it was played in
             language = session.lang
             t = Translator(language)
@@ -263,12 +264,17 @@ def play(
         _say_where_saved(resumed)
         return
     rules = _with_house(_rules(rules_text, t), options, t)
+    # the start screen opens on the seats a game last began with there, and a seat added
+    # gets the level last chosen (a person need not choose their opponents again)
+    kept = read_start_choices() if seats is None else None
     count = players
     if count is None:
         try:
             count = len(parse_seats(seats)) if seats else DEFAULT_PLAYERS
         except (BotSpecError, ValueError) as err:
             raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
+        if kept is not None:
+            count = len(kept.seats)
         lo, hi = rules.players
         count = min(max(count, lo), hi)
     if not rules.allows_players(count):
@@ -276,11 +282,16 @@ def play(
         raise click.BadParameter(
             t("tui.cli.players_range", low=lo, high=hi, count=count), param_hint="--players"
         )
-    try:
-        kinds = parse_seats(seats if seats else ["human", default_bot()], count)
-    except (BotSpecError, ValueError) as err:
-        raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
+    if kept is not None:
+        kinds = [*kept.seats[:count], *[kept.level] * (count - len(kept.seats))]
+    else:
+        try:
+            kinds = parse_seats(seats if seats else ["human", default_bot()], count)
+        except (BotSpecError, ValueError) as err:
+            raise click.BadParameter(bot_error_text(err, t.lang), param_hint="--seats") from None
     chosen = _names_by_seat(names, kinds, t)
+    if kept is not None and names is None:
+        chosen = kept.names[:count]
     setup = GameSetup(rules, tuple(kinds), language, chosen)
     app = PlayApp(
         setup=setup,
@@ -289,6 +300,7 @@ def play(
         seed=seed,
         show_start=seats is None,
         light=light,
+        level=kept.level if kept is not None else None,
     )
     _ready_to_play(t)
     app.run()

@@ -9,7 +9,6 @@ think in a worker, one move at a time at a readable pace, so the screen stays li
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from typing import ClassVar
 
@@ -53,10 +52,17 @@ from .screens import (
 )
 from .session import GameSession, SeatSpec
 
-__all__ = ["DEFAULT_DELAY", "PlayApp", "TableScreen"]
+__all__ = ["DEFAULT_DELAY", "KEYS_DROPPED_FIRST", "KEY_ENTRIES", "PlayApp", "TableScreen"]
 
 #: seconds between two bots' moves: slow enough to follow, fast enough not to bore
 DEFAULT_DELAY = 0.8
+
+#: the table's key bar, in the order shown (each ``tui.keys.<entry>``: a key and a word)
+KEY_ENTRIES = ("draw", "pass", "hint", "plan", "undo", "train", "trains", "score", "help", "quit")
+#: the entries left out first where the bar does not fit, in that order
+KEYS_DROPPED_FIRST = ("trains", "plan", "score", "hint", "undo")
+#: between two entries: a key and its word read as one, two entries as two
+KEY_GAP = "  "
 
 CSS = """
 #status { height: 1; background: $primary; color: $text; text-style: bold; }
@@ -155,18 +161,17 @@ class TableScreen(Screen[None]):
         yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
 
     def key_bar(self, width: int) -> str:
-        """The keys on one line: every one where the screen is wide enough (100 columns
-        do), else all but ``t`` (80 columns hold no more; the help lists it). Undo is
-        left out where it is refused (more than one person at the table)."""
-
-        def bar(key: str) -> str:
-            text = self.t(key)
-            if len(self.session.humans) != 1:
-                text = re.sub(re.escape(self.t("tui.keys.undo")) + " *", "", text, count=1)
-            return text
-
-        wide = bar("tui.keys.bar_wide")  # (without undo it fits sooner)
-        return wide if cell_len(wide) <= width else bar("tui.keys.bar")
+        """The keys on one line, two spaces between them: every one that fits ``width``;
+        where not all do, the least needed go first (`KEYS_DROPPED_FIRST`: the help lists
+        every key). Undo is left out where it is refused (more than one person at the
+        table)."""
+        shown = [entry for entry in KEY_ENTRIES if entry != "undo" or len(self.session.humans) == 1]
+        for dropped in (None, *KEYS_DROPPED_FIRST):
+            shown = [entry for entry in shown if entry != dropped]
+            text = KEY_GAP.join(self.t(f"tui.keys.{entry}") for entry in shown)
+            if cell_len(text) <= width:
+                break
+        return text
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
@@ -661,6 +666,7 @@ class PlayApp(PaletteInWords):
         show_start: bool = True,
         save: bool = True,
         light: bool = False,
+        level: str | None = None,
     ) -> None:
         super().__init__()
         if light:  # for light terminals; Ctrl+P offers every other theme too
@@ -672,6 +678,8 @@ class PlayApp(PaletteInWords):
         self.seed = seed
         self.show_start = show_start and session is None
         self.save = save
+        #: the level a seat added on the start screen gets (None: Medium)
+        self.level = level
 
     def compose(self) -> ComposeResult:
         yield Static("")
@@ -680,7 +688,10 @@ class PlayApp(PaletteInWords):
         if self.session is not None:
             self.open_table(self.session)
         elif self.show_start:
-            self.push_screen(StartScreen(self.setup, look_for_saved=self.save), self.begin)
+            start = StartScreen(
+                self.setup, look_for_saved=self.save, level=self.level, remember=self.save
+            )
+            self.push_screen(start, self.begin)
         else:
             self.begin(self.setup)
 

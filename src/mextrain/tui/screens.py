@@ -9,7 +9,10 @@ import json
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from rich.cells import cell_len
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -26,8 +29,11 @@ from mextrain.i18n import (
     bot_error_text,
     is_visible_text,
     name_keys,
+    os_error_text,
     rules_error_text,
+    terminal_safe,
 )
+from mextrain.records import IllegalRecordError, RecordFormatError
 from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
 
 from .history import level_name, read_history, stats_text, summarize
@@ -40,7 +46,15 @@ from .render import (
     totals_markup,
     trains_markup,
 )
-from .session import HUMAN, GameSession, resumable_game
+from .session import (
+    HUMAN,
+    GameSession,
+    NoRoundError,
+    StartChoices,
+    find_resumable,
+    keep_start_choices,
+    latest_if_finished,
+)
 
 __all__ = [
     "BOT_LEVELS",
@@ -59,6 +73,7 @@ __all__ = [
     "hold_keys",
     "keys_held",
     "seat_names",
+    "why_not_resumed",
 ]
 
 #: house rules offered as check boxes (all off in every preset)
@@ -165,6 +180,25 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     )
 
 
+def why_not_resumed(err: Exception, t: Translator) -> str:
+    """Why a saved game cannot go on, in the player's words, the reader's own detail in
+    brackets (``mextrain play --resume`` and the start screen say the same). A record's
+    text -- an option's name -- may hold escape sequences: they are shown escaped."""
+    if isinstance(err, BotSpecError):
+        return terminal_safe(bot_error_text(err, t.lang))
+    if isinstance(err, RecordFormatError):
+        detail = err.reason.removeprefix("not a record: ")
+        return t("tui.cli.not_a_record", detail=terminal_safe(detail))
+    if isinstance(err, IllegalRecordError):
+        return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
+    if isinstance(err, NoRoundError):
+        return t("tui.cli.no_round")
+    if isinstance(err, OSError):
+        detail = os_error_text(err, t.lang)
+        return t("tui.cli.unreadable", detail=terminal_safe(detail))
+    return terminal_safe(str(err))
+
+
 def check_names(names: Sequence[str], t: Translator) -> None:
     """Refuse (ValueError, in the player's words) a name that is too long, holds control
     characters, or that two seats share: every message names seats, so each must be told
@@ -179,6 +213,37 @@ def check_names(names: Sequence[str], t: Translator) -> None:
         if keys & seen:
             raise ValueError(t("tui.start.same_name", name=name))
         seen |= keys
+
+
+#: between two keys of a window's key line
+KEY_SEPARATOR = " · "
+
+
+def pack_keys(text: str, width: int) -> str:
+    """A line of keys ("Enter: deal the next round · t: the trains · q: save and quit")
+    broken between two keys into lines of ``width`` at most, never inside one (a key too
+    long for a line by itself wraps as words do)."""
+    lines: list[str] = []
+    for part in text.split(KEY_SEPARATOR):
+        if lines and cell_len(lines[-1] + KEY_SEPARATOR + part) <= width:
+            lines[-1] += KEY_SEPARATOR + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
+
+
+class KeyLine(Static):
+    """A window's keys at its foot: too long for the screen, they go on two lines
+    between two keys ("q: save and" / "quit" read as two keys)."""
+
+    def __init__(self, text: str, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(escape(text), id=id, classes=classes)
+        self.keys_text = text
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.content_size.width
+        if width > 0:
+            self.update(escape(pack_keys(self.keys_text, width)))
 
 
 class TickBox(Checkbox):
@@ -215,7 +280,9 @@ SAVED_LOOKED_AT = 30
 
 class StartScreen(Screen[GameSetup | GameSession]):
     """Choose the rules, house options, seats and language -- or go on with the saved game
-    (``saved``: the newest unfinished one that can go on), which it then returns."""
+    (``saved``: the newest unfinished one that can go on), which it then returns. Newer
+    saves that cannot go on (``passed``: cut short, breaking the rules, naming an unknown
+    bot) are named, with why, as ``mextrain play --resume`` names them."""
 
     BINDINGS = [  # noqa: RUF012 - Textual reads this class attribute
         Binding("ctrl+s", "start", "Start", show=False),
@@ -224,9 +291,22 @@ class StartScreen(Screen[GameSetup | GameSession]):
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
-    def __init__(self, setup: GameSetup, look_for_saved: bool = False) -> None:
+    def __init__(
+        self,
+        setup: GameSetup,
+        look_for_saved: bool = False,
+        level: str | None = None,
+        remember: bool = False,
+    ) -> None:
         super().__init__()
+        #: the level a seat added next gets: the one last chosen for a seat (here, or
+        #: when a game last began on this screen), Medium until one is
+        self.level = level or DEFAULT_BOT
+        #: keep the seats and that level for the next time the screen opens
+        self.remember = remember
         self.saved: GameSession | None = None
+        #: the newer saves passed over, each with why (said under the offer, if any)
+        self.passed: list[tuple[Path, Exception]] = []
         #: look for a saved game to offer (in the background: it reads the saved games)
         self.look_for_saved = look_for_saved
         self.lang = setup.lang
@@ -257,6 +337,9 @@ class StartScreen(Screen[GameSetup | GameSession]):
             )
             saved.display = self.saved is not None
             yield saved
+            passed = Static(escape(self.passed_text()), id="start-passed")
+            passed.display = bool(self.passed)
+            yield passed
             with Horizontal(classes="row"):
                 yield Label(t("tui.start.language"), classes="field")
                 yield Select(
@@ -295,7 +378,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
                     id="rounds",
                 )
             for seat in range(self.players):
-                kind = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
+                kind = self.seats[seat] if seat < len(self.seats) else self.level
                 options = [(t("tui.start.human"), HUMAN)]
                 options += [(level_name(b, t), b) for b in bots]
                 if kind not in {value for _, value in options}:
@@ -345,6 +428,14 @@ class StartScreen(Screen[GameSetup | GameSession]):
             found = self.query(f"#name-{sid.removeprefix('seat-')}")
             if found:
                 found.first(Input).display = value == HUMAN
+            # a level chosen is the one the next seat added gets (a box says its first
+            # value too, when it appears: not a choice)
+            seat = int(sid.removeprefix("seat-"))
+            was = self.seats[seat] if seat < len(self.seats) else self.level
+            if value not in (was, HUMAN):
+                self.level = str(value)
+            if seat < len(self.seats):
+                self.seats[seat] = str(value)
             return
         self._collect_safely()
         if sid == "lang":
@@ -382,16 +473,45 @@ class StartScreen(Screen[GameSetup | GameSession]):
 
     def _find_saved(self) -> None:
         try:
-            saved = resumable_game(limit=SAVED_LOOKED_AT)
+            saved, found = find_resumable(limit=SAVED_LOOKED_AT)
+            passed: list[tuple[Path, Exception]] = list(found)
+            if saved is None and passed:
+                # nothing to go on with: as ``--resume``, a finished game newer than a
+                # save passed over is what there is (its end was seen), not the save
+                over = latest_if_finished()
+                passed = [p for p in passed if over is None or p[0].name > over.name]
         except Exception:
             return
-        if saved is not None:
+        if saved is not None or passed:
             with contextlib.suppress(RuntimeError):  # (the app has closed meanwhile)
-                self.app.call_from_thread(self.offer, saved)
+                self.app.call_from_thread(self.offer, saved, passed)
 
-    def offer(self, saved: GameSession) -> None:
-        """Offer to go on with ``saved``: a line saying where it stands, a button, Ctrl+R."""
+    def passed_text(self) -> str:
+        """The saves passed over, one line each, in the screen's language."""
+        t = self.t
+        return "\n".join(
+            t(
+                "tui.cli.cannot_resume",
+                path=terminal_safe(str(path)),
+                reason=why_not_resumed(err, t),
+            )
+            for path, err in self.passed
+        )
+
+    def offer(
+        self, saved: GameSession | None, passed: Sequence[tuple[Path, Exception]] = ()
+    ) -> None:
+        """Offer to go on with ``saved``: a line saying where it stands, a button, Ctrl+R;
+        and say which newer saves could not be opened, and why (play goes on)."""
         if not self.is_attached:  # (a game has begun meanwhile)
+            return
+        self.passed = list(passed)
+        if self.passed:
+            with contextlib.suppress(NoMatches):  # (being rebuilt: it shows `passed`)
+                line = self.query_one("#start-passed", Static)
+                line.update(escape(self.passed_text()))
+                line.display = True
+        if saved is None:
             return
         self.saved = saved
         try:
@@ -410,7 +530,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
             found = self.query(f"#seat-{seat}")
             value = found.first(Select).value if found else Select.NULL
             if value is Select.NULL:
-                value = self.seats[seat] if seat < len(self.seats) else DEFAULT_BOT
+                value = self.seats[seat] if seat < len(self.seats) else self.level
             seats.append(str(value))
         self.seats = seats
         names = []
@@ -478,6 +598,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
             self.error = str(err)
             self.query_one("#start-error", Static).update(escape(self.error))
             return
+        if self.remember:
+            keep_start_choices(StartChoices(seats, names, self.level))
         self.dismiss(GameSetup(rules, seats, self.lang, names))
 
 
@@ -592,7 +714,7 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(totals_markup(self.match, t, self.names), id="round-totals")
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
-        yield Static(escape(t(key)), classes="dialog-keys")
+        yield KeyLine(t(key), classes="dialog-keys")
 
     def on_mount(self) -> None:
         hold_keys(self.app)  # an Enter that ended the round does not close its result
@@ -628,7 +750,7 @@ class MatchEndScreen(Screen[bool]):
             yield Static(f"[b]{t('tui.match_end.title')}[/b]")
             yield Static(t(key, names=", ".join(winners)), id="winners")
             yield Static(score_sheet_markup(self.match, t, self.names), id="final-sheet")
-        yield Static(escape(t("tui.match_end.keys")), classes="dialog-keys")
+        yield KeyLine(t("tui.match_end.keys"), classes="dialog-keys")
 
     def action_again(self) -> None:
         self.dismiss(True)
@@ -645,7 +767,7 @@ class ScoreSheetScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.sheet.title')}[/b]")
             yield Static(score_sheet_markup(self.match, self.t, self.names), id="sheet")
-        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
+        yield KeyLine(self.t("tui.close"), classes="dialog-keys")
 
 
 class StatsScreen(Closable):
@@ -661,7 +783,7 @@ class StatsScreen(Closable):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
             people = summarize(history.games, t=self.t)
             yield Static(escape(stats_text(history, people, self.t)), id="stats")
-        yield Static(escape(self.t("tui.close")), classes="dialog-keys")
+        yield KeyLine(self.t("tui.close"), classes="dialog-keys")
 
 
 class TrainsScreen(Closable):
@@ -681,7 +803,7 @@ class TrainsScreen(Closable):
                 trains_markup(self.view, t, self.names, shown=None, clickable=False),
                 id="all-trains",
             )
-        yield Static(escape(t("tui.close")), classes="dialog-keys")
+        yield KeyLine(t("tui.close"), classes="dialog-keys")
 
 
 #: the options a house may change that the help describes in words, in its order
@@ -775,4 +897,4 @@ class HelpScreen(Closable):
             yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
                 yield Static(escape(table_rules_text(self.rules, t)), id="help-table")
-        yield Static(escape(t("tui.close")), classes="dialog-keys")
+        yield KeyLine(t("tui.close"), classes="dialog-keys")

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from mextrain.bots import Bot, BotSpecError, make_bot, split_bot_list
-from mextrain.i18n import LANGUAGES, terminal_safe
+from mextrain.i18n import LANGUAGES, is_visible_text, terminal_safe
 from mextrain.records import (
     GameRecord,
     RecordError,
@@ -42,11 +42,15 @@ __all__ = [
     "HUMAN",
     "GameSession",
     "SeatSpec",
+    "StartChoices",
     "data_dir",
     "games_dir",
+    "keep_start_choices",
     "latest_unfinished",
     "parse_seats",
+    "read_start_choices",
     "resumable_game",
+    "saved_language",
 ]
 
 #: the seat kind of a person at the keyboard
@@ -91,6 +95,71 @@ def parse_seats(text: str | Sequence[str], players: int | None = None) -> list[s
 
 def games_dir() -> Path:
     return data_dir() / "games"
+
+
+@dataclass(frozen=True, slots=True)
+class StartChoices:
+    """What the start screen last began a game with, kept for the next time it opens:
+    the seats' kinds, the names people gave there, and the bot level last chosen for a
+    seat (the one a seat added next gets)."""
+
+    seats: tuple[str, ...]
+    names: tuple[str, ...]
+    level: str
+
+
+def start_choices_path() -> Path:
+    """Where the start screen keeps its last choices (beside the saved games)."""
+    return data_dir() / "start.json"
+
+
+def read_start_choices() -> StartChoices | None:
+    """The start screen's last choices, None where none were kept (or the file is not
+    what `keep_start_choices` writes); a bot no longer known (one a module of yours
+    registered, not imported this time) is the level last chosen, or Medium."""
+    try:
+        raw = parse_json(start_choices_path().read_bytes())
+    except (ValueError, OSError):
+        return None
+    if not isinstance(raw, dict):
+        return None
+    seats, names, level = raw.get("seats"), raw.get("names", []), raw.get("level")
+    if not (isinstance(seats, list) and seats and all(isinstance(k, str) for k in seats)):
+        return None
+    if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+        names = []
+
+    def known(kind: object) -> bool:
+        if kind == HUMAN:
+            return True
+        try:
+            make_bot(str(kind))
+        except (BotSpecError, ValueError):
+            return False
+        return True
+
+    level = level if isinstance(level, str) and level != HUMAN and known(level) else "medium"
+    kinds = tuple(kind if known(kind) else level for kind in seats)
+    # (a name as the start screen takes one: visible text of 24 characters at most)
+    people = tuple(
+        name if kinds[seat] == HUMAN and is_visible_text(name) and len(name) <= 24 else ""
+        for seat, name in enumerate(names[: len(kinds)])
+    )
+    return StartChoices(kinds, people, level)
+
+
+def keep_start_choices(choices: StartChoices) -> None:
+    """Keep the start screen's choices for the next time (best effort: a folder that
+    refuses them costs the player nothing but the memory)."""
+    path = start_choices_path()
+    doc = {"seats": list(choices.seats), "names": list(choices.names), "level": choices.level}
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        write_synced(tmp, dumps_pretty(doc) + "\n")
+        tmp.replace(path)
+    except OSError:
+        pass
 
 
 def _new_path() -> Path:
@@ -175,6 +244,18 @@ def resumable_game(directory: Path | None = None, limit: int | None = None) -> G
     """The newest unfinished saved game that can go on, as ``mextrain play --resume``
     would load it (`find_resumable`)."""
     return find_resumable(directory, limit)[0]
+
+
+def saved_language(path: Path) -> str | None:
+    """The language the game saved at ``path`` was played in, where the file still says
+    it (a save that breaks the rules does; one cut short, or from elsewhere, does not)."""
+    try:
+        raw = parse_json(path.read_bytes())
+    except (ValueError, OSError):
+        return None
+    extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
+    lang = extra.get("lang") if isinstance(extra, dict) else None
+    return lang if isinstance(lang, str) and lang in LANGUAGES else None
 
 
 class NoRoundError(ValueError):

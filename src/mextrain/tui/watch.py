@@ -23,7 +23,7 @@ from .render import (
     status_markup,
     trains_markup,
 )
-from .screens import names_in_language
+from .screens import KeyLine, names_in_language
 
 __all__ = ["WatchApp", "watch_record"]
 
@@ -31,7 +31,7 @@ WATCH_CSS = """
 #w-status { height: auto; max-height: 2; background: $primary; color: $text; text-style: bold; }
 #w-body { height: 1fr; }
 #w-last { height: 1; text-style: bold; }
-#w-keys { height: 1; background: $boost; }
+#w-keys { height: auto; background: $boost; }
 """
 
 
@@ -119,7 +119,7 @@ class WatchApp(PaletteInWords):
             yield Static(id="w-trains")
             yield Static(id="w-hands")
         yield Static(id="w-last")
-        yield Static(escape(self.t("tui.watch.keys")), id="w-keys")
+        yield KeyLine(self.t("tui.watch.keys"), id="w-keys")
 
     def on_mount(self) -> None:
         self.show()
