@@ -1129,6 +1129,63 @@ def test_the_command_palette_speaks_the_players_language_and_quits_saving(
     assert any(seat == 0 for seat, _ in saved.match.current.history)
 
 
+def test_a_palette_left_open_while_the_bots_play_closes_at_the_rounds_end() -> None:
+    # It was left under the round's result, and came back over the table once the
+    # result was closed.
+    from textual.command import CommandPalette
+
+    async def scenario() -> None:
+        setup = setup_of(("greedy", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
+        app = PlayApp(setup=setup, lang="en", delay=0.1, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+            session = app.session
+            assert session is not None
+            assert not session.state.is_over  # (opened while the bots play)
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), tries=2000)
+            assert not any(isinstance(s, CommandPalette) for s in app.screen_stack)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is app.table)
+            await pilot.pause(0.3)
+            assert app.screen is app.table
+
+    run(scenario)
+
+
+def test_a_palette_left_open_while_a_bot_plays_closes_before_the_next_person() -> None:
+    # hot seat: the next person is shown the table, not what the last one left open
+    from textual.command import CommandPalette
+
+    async def scenario() -> None:
+        app = PlayApp(
+            setup=setup_of(("human", "greedy", "human")), lang="en", delay=1.0, show_start=False
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(20):
+                await settle(pilot, app)
+                if isinstance(app.screen, PassScreen):
+                    await pilot.press("enter")
+                    await until(pilot, lambda: not isinstance(app.screen, PassScreen))
+                    continue
+                table = app.table
+                assert table is not None
+                session = app.session
+                assert session is not None
+                seat = session.state.current_seat
+                await press_action(pilot, app, choice(app))
+                if session.state.current_seat == 1 and seat == 0:
+                    break  # the bot's turn, before person 3's
+            else:
+                raise AssertionError("person 1 never handed over to the bot")
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+            await until(pilot, lambda: isinstance(app.screen, PassScreen), tries=500)
+            assert not any(isinstance(s, CommandPalette) for s in app.screen_stack)
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("downloads", [True, False])
 def test_the_palettes_screenshot_is_saved_where_it_can_be_and_said_in_words(
     data_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, downloads: bool

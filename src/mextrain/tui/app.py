@@ -17,6 +17,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
@@ -321,10 +322,7 @@ class TableScreen(Screen[None]):
             if self._ended_shown != state.round_index:
                 self._ended_shown = state.round_index
                 self.log_round_end()
-                # a window left open over the table (help, trains, score sheet) closes:
-                # the round's end comes first, and the table must be under it
-                while isinstance(self.app.screen, Closable):
-                    self.app.pop_screen()
+                self.close_windows()
                 self.app.push_screen(
                     RoundEndScreen(
                         session.match, state, self.names, self.t, self.shown_view().seat
@@ -338,10 +336,19 @@ class TableScreen(Screen[None]):
                 self.viewer = None
                 self.chosen = None
                 self.refresh_table()
+                self.close_windows()  # (the next person did not open them)
                 self.app.push_screen(PassScreen(self.names[seat], self.t), self._ready(seat))
             return
         self._token += 1
         self.run_worker(self.bot_turn(self._token, seat), group="bots")
+
+    def close_windows(self) -> None:
+        """Close what was left open over the table while the bots played (help, trains,
+        score sheet, the command palette): a round's end or the next person's turn comes
+        first, with the table under it. (A palette left under the round's result came back
+        once the result was closed.)"""
+        while isinstance(self.app.screen, Closable | CommandPalette):
+            self.app.pop_screen()
 
     def _ready(self, seat: int) -> Callable[[None], None]:
         def ready(_: None) -> None:
