@@ -57,6 +57,7 @@ from mextrain.tui.render import (
     clip_name,
     describe_action,
     hint_words,
+    laid_tiles,
     playable_tiles,
     round_result_markup,
     score_sheet_markup,
@@ -864,6 +865,53 @@ def test_the_cursor_goes_to_the_tile_just_drawn() -> None:
             assert str(drawn) not in last
 
     run(scenario)
+
+
+def log_text(log: RichLog) -> str:
+    return " ".join("\n".join(strip.text for strip in log.lines).split())
+
+
+def test_the_log_writes_a_tile_as_it_lies_on_its_train() -> None:
+    # "Greedy 2: 2-6 on their own train" where the train shows 6-2 (laid on the 6-6 engine)
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
+        app = app_for(setup, seed=5)
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await settle(pilot, app)
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+                await press_action(pilot, app, choice(app))
+            session = app.session
+            assert session is not None
+            state = session.state
+            assert state.is_over
+            laid = laid_tiles(state.view(0))
+            t = Translator("en")
+            plays = [(s, a) for s, a in state.history if a.kind == "play"]
+            assert any(laid[a.tile] != str(a.tile) for _, a in plays if a.tile is not None)
+            rows = " ".join(trains_markup(state.view(0), t, session.names, shown=None).split())
+            text = log_text(app.screen_stack[1].query_one("#log", RichLog))
+            at = 0
+            for seat, action in plays:
+                assert action.tile is not None
+                assert laid[action.tile] in rows  # (as the trains show it)
+                line = " ".join(describe_action(seat, action, t, session.names, laid).split())
+                assert laid[action.tile] in line
+                at = text.find(line, at)
+                assert at >= 0, (line, text)
+
+    run(scenario)
+
+
+def test_describe_action_writes_the_tile_as_laid() -> None:
+    t = Translator("en")
+    names = ["Ana", "Ben"]
+    play = Action.play(Tile(7, 12), 1)
+    assert describe_action(1, play, t, names, {Tile(7, 12): "12-7"}) == (
+        "Ben: 12-7 on their own train"
+    )
+    assert describe_action(0, play, t, names) == "Ana: 7-12 on Ben's train"
 
 
 class _YourBot:
@@ -2583,7 +2631,8 @@ def test_a_resumed_round_shows_its_moves_so_far_in_the_log() -> None:
             await pilot.pause()
             log = app.screen.query_one("#log", RichLog)
             names = app.table.names
-            said = [describe_action(s, a, t, names) for s, a in state.history]
+            laid = laid_tiles(state.view(0))
+            said = [describe_action(s, a, t, names, laid) for s, a in state.history]
             for _ in range(100):  # (a busy machine may draw the log a little later)
                 text = " ".join("\n".join(strip.text for strip in log.lines).split())
                 if all(" ".join(line.split()) in text for line in said):

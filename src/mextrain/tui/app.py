@@ -33,6 +33,7 @@ from .render import (
     escape,
     hand_markup,
     hint_words,
+    laid_tiles,
     playable_tiles,
     status_markup,
     tiles_that_fit,
@@ -178,8 +179,9 @@ class TableScreen(Screen[None]):
         self.log_round_start()
         # a resumed round: what was played before the game was put away, so that the
         # player sees what the bots did last (the log started empty)
+        laid = laid_tiles(self.shown_view())
         for seat, action in self.session.state.history:
-            self.log_line(describe_action(seat, action, self.t, self.names))
+            self.log_line(describe_action(seat, action, self.t, self.names, laid))
         self.advance()
 
     # -- what is on screen ---------------------------------------------------------------
@@ -389,7 +391,9 @@ class TableScreen(Screen[None]):
         except IllegalActionError as err:
             self.say(error_text(err, self.lang, dict(enumerate(self.names))))
             return False
-        self.log_line(describe_action(seat, action, self.t, self.names))
+        # (the tile as it now lies on its train)
+        laid = laid_tiles(self.shown_view())
+        self.log_line(describe_action(seat, action, self.t, self.names, laid))
         self.chosen = None
         self.message = ""
         if action.kind == "draw" and seat == self.viewer and state.drawn >= 0:
