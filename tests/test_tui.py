@@ -994,7 +994,9 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
                 await pilot.press("home", *["right"] * table.hand().index(stuck[0]), "enter")
                 with pytest.raises(IllegalActionError) as refused:
                     session.state.copy().apply(Action.play(stuck[0], 0))
-                assert plain(message) == error_text(refused.value, lang, names)
+                # said to the player: "You can't play...", not "Player 1 can't play..."
+                assert plain(message) == error_text(refused.value, lang, names, reader=0)
+                assert names[0] not in plain(message)
                 assert table.chosen is None
                 # drawing while a tile fits (or passing while one must draw)
                 wrong = PASS if playable else DRAW
@@ -1004,7 +1006,8 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
                 await pilot.press("p" if wrong == PASS else "d")
                 with pytest.raises(IllegalActionError) as refused:
                     session.state.copy().apply(wrong)
-                assert plain(message) == error_text(refused.value, lang, names)
+                assert plain(message) == error_text(refused.value, lang, names, reader=0)
+                assert names[0] not in plain(message)
                 assert len(session.state.history) == history
                 # a train key before a tile
                 await pilot.press("m")

@@ -389,7 +389,8 @@ class TableScreen(Screen[None]):
         try:
             self.session.apply(action)
         except IllegalActionError as err:
-            self.say(error_text(err, self.lang, dict(enumerate(self.names))))
+            # (said to the person at the keyboard: "You have a tile that fits...")
+            self.say(error_text(err, self.lang, dict(enumerate(self.names)), reader=self.viewer))
             return False
         # (the tile as it now lies on its train)
         laid = laid_tiles(self.shown_view())
@@ -493,7 +494,7 @@ class TableScreen(Screen[None]):
         try:
             trial.apply(Action.play(tile, view.seat))
         except IllegalActionError as err:
-            return error_text(err, self.lang, dict(enumerate(self.names)))
+            return error_text(err, self.lang, dict(enumerate(self.names)), reader=view.seat)
         return self.t("tui.prompt.choose_tile")
 
     def action_cancel(self) -> None:

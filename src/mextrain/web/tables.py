@@ -609,7 +609,8 @@ class Table:
             state.copy().apply(action, seat_no)
         except IllegalActionError as err:
             names = self.shown_names(client.lang)
-            raise TableError("illegal", error_text(err, client.lang, names)) from None
+            # said to the seat that tried it: "You have a tile that fits..."
+            raise TableError("illegal", error_text(err, client.lang, names, seat_no)) from None
         # a move of their own, even one that beats the bot thinking for them after their
         # time ran out: they are back, and the rest of the turn is theirs again
         self._timed_out = None
