@@ -211,6 +211,96 @@ def test_a_tile_that_does_not_fit_names_the_player(lang: str, words: list[str]) 
         assert word in text
 
 
+#: an example of the parameters of each rule error a seat can make on its own (``seat`` 1)
+OWN_ERRORS: dict[str, dict[str, object]] = {
+    "not_your_turn": {"current": 0},
+    "must_play": {},
+    "one_draw": {},
+    "must_follow_up": {},
+    "must_draw": {},
+    "run_pass_after_first": {},
+    "not_held": {"tile": "3-5"},
+    "wrong_end": {"tile": "3-5", "train": 1, "end": 9},
+    "no_going_out_on_double": {"tile": "4-4"},
+    "run_own_train": {"train": MEXICAN},
+    "mexican_after_own_train": {},
+    "marker_down": {"train": 0},
+    "own_train_first": {"train": 0},
+    "drawn_tile_only": {"tile": "3-5", "drawn": "2-9"},
+    "drawn_tile_fits_nowhere": {"tile": "3-5", "drawn": "2-9"},
+}
+
+
+def test_every_error_naming_its_player_has_words_for_that_player() -> None:
+    english = catalog("game", "en")
+    naming = {k.removeprefix("game.error.") for k, v in english.items() if "{who}" in v}
+    naming = {code for code in naming if english.get(f"game.error.{code}")}
+    yours = {k.removeprefix("game.error_you.") for k in english if k.startswith("game.error_you.")}
+    assert naming == yours == set(OWN_ERRORS)
+    for code in yours:
+        assert "{who}" not in english[f"game.error_you.{code}"]
+
+
+@pytest.mark.parametrize(
+    ("lang", "must_play"),
+    [
+        ("en", "You have a tile that fits and must play it."),
+        ("fr", "Vous avez un domino qui convient et devez le jouer."),
+        ("it", "Hai una tessera che si attacca e devi giocarla."),
+        ("fi", "Sinulla on sopiva domino, joten sinun on pelattava se."),
+    ],
+)
+def test_a_player_is_told_of_their_own_attempt_in_the_second_person(
+    lang: str, must_play: str
+) -> None:
+    # "Player 1 has a tile that fits and must play it.", said to Player 1
+    names = {0: "Ana", 1: "Ben"}
+    for code, params in OWN_ERRORS.items():
+        err = IllegalActionError(code, "", seat=1, **params)
+        said = error_text(err, lang, names, reader=1)
+        assert "Ben" not in said, (code, said)
+        assert "{" not in said, (code, said)
+        assert said == Translator(lang)(
+            f"game.error_you.{code}",
+            current="Ana",
+            tile=params.get("tile"),
+            drawn=params.get("drawn"),
+            end=params.get("end"),
+            train=_your_train(lang, params),
+        )
+        # to anyone else (a record, a replay, another seat) the seat is named
+        for reader in (None, 0):
+            assert "Ben" in error_text(err, lang, names, reader=reader), (code, reader)
+    # an error the engine gives
+    errors = {e.code: e for e in every_error()}
+    refused = errors["must_play"]
+    seat = refused.params["seat"]
+    assert isinstance(seat, int)
+    assert error_text(refused, lang, reader=seat) == must_play
+
+
+def _your_train(lang: str, params: dict[str, object]) -> str | None:
+    t = Translator(lang)
+    train = params.get("train")
+    if train is None:
+        return None
+    assert isinstance(train, int)
+    return t("game.train.own") if train == 1 else t.train_label(train, 1, {0: "Ana", 1: "Ben"})
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "You can't play 0-1 on your train: its open end is 4."),
+        ("fr", "Vous ne pouvez pas jouer 0-1 sur votre train : le bout libre est 4."),
+        ("it", "Non puoi giocare 0-1 sul tuo treno: l'estremità libera è 4."),
+        ("fi", "Et voi pelata dominoa 0-1 junaan (oma junasi): sen avoin pää on 4."),
+    ],
+)
+def test_your_own_train_is_your_train_when_you_are_told(lang: str, said: str) -> None:
+    assert error_text(wrong_end(0), lang, {0: "Ana", 1: "Ben"}, reader=0) == said
+
+
 def test_french_elides_de_before_a_vowel() -> None:
     t = Translator("fr")
     assert t.train_label(1, 0, {1: "Émile"}) == "le train d'Émile"

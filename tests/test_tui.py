@@ -59,6 +59,7 @@ from mextrain.tui.render import (
     clip_name,
     describe_action,
     hint_words,
+    laid_tiles,
     playable_tiles,
     round_result_markup,
     score_sheet_markup,
@@ -868,6 +869,53 @@ def test_the_cursor_goes_to_the_tile_just_drawn() -> None:
     run(scenario)
 
 
+def log_text(log: RichLog) -> str:
+    return " ".join("\n".join(strip.text for strip in log.lines).split())
+
+
+def test_the_log_writes_a_tile_as_it_lies_on_its_train() -> None:
+    # "Greedy 2: 2-6 on their own train" where the train shows 6-2 (laid on the 6-6 engine)
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
+        app = app_for(setup, seed=5)
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await settle(pilot, app)
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+                await press_action(pilot, app, choice(app))
+            session = app.session
+            assert session is not None
+            state = session.state
+            assert state.is_over
+            laid = laid_tiles(state.view(0))
+            t = Translator("en")
+            plays = [(s, a) for s, a in state.history if a.kind == "play"]
+            assert any(laid[a.tile] != str(a.tile) for _, a in plays if a.tile is not None)
+            rows = " ".join(trains_markup(state.view(0), t, session.names, shown=None).split())
+            text = log_text(app.screen_stack[1].query_one("#log", RichLog))
+            at = 0
+            for seat, action in plays:
+                assert action.tile is not None
+                assert laid[action.tile] in rows  # (as the trains show it)
+                line = " ".join(describe_action(seat, action, t, session.names, laid).split())
+                assert laid[action.tile] in line
+                at = text.find(line, at)
+                assert at >= 0, (line, text)
+
+    run(scenario)
+
+
+def test_describe_action_writes_the_tile_as_laid() -> None:
+    t = Translator("en")
+    names = ["Ana", "Ben"]
+    play = Action.play(Tile(7, 12), 1)
+    assert describe_action(1, play, t, names, {Tile(7, 12): "12-7"}) == (
+        "Ben: 12-7 on their own train"
+    )
+    assert describe_action(0, play, t, names) == "Ana: 7-12 on Ben's train"
+
+
 class _YourBot:
     name = "tui-test-yours"
 
@@ -948,7 +996,9 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
                 await pilot.press("home", *["right"] * table.hand().index(stuck[0]), "enter")
                 with pytest.raises(IllegalActionError) as refused:
                     session.state.copy().apply(Action.play(stuck[0], 0))
-                assert plain(message) == error_text(refused.value, lang, names)
+                # said to the player: "You can't play...", not "Player 1 can't play..."
+                assert plain(message) == error_text(refused.value, lang, names, reader=0)
+                assert names[0] not in plain(message)
                 assert table.chosen is None
                 # drawing while a tile fits (or passing while one must draw)
                 wrong = PASS if playable else DRAW
@@ -958,7 +1008,8 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
                 await pilot.press("p" if wrong == PASS else "d")
                 with pytest.raises(IllegalActionError) as refused:
                     session.state.copy().apply(wrong)
-                assert plain(message) == error_text(refused.value, lang, names)
+                assert plain(message) == error_text(refused.value, lang, names, reader=0)
+                assert names[0] not in plain(message)
                 assert len(session.state.history) == history
                 # a train key before a tile
                 await pilot.press("m")
@@ -1129,6 +1180,63 @@ def test_the_command_palette_speaks_the_players_language_and_quits_saving(
     assert path is not None
     saved = replay_record(load_record(path.read_bytes()))
     assert any(seat == 0 for seat, _ in saved.match.current.history)
+
+
+def test_a_palette_left_open_while_the_bots_play_closes_at_the_rounds_end() -> None:
+    # It was left under the round's result, and came back over the table once the
+    # result was closed.
+    from textual.command import CommandPalette
+
+    async def scenario() -> None:
+        setup = setup_of(("greedy", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
+        app = PlayApp(setup=setup, lang="en", delay=0.1, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+            session = app.session
+            assert session is not None
+            assert not session.state.is_over  # (opened while the bots play)
+            await until(pilot, lambda: isinstance(app.screen, RoundEndScreen), tries=2000)
+            assert not any(isinstance(s, CommandPalette) for s in app.screen_stack)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen is app.table)
+            await pilot.pause(0.3)
+            assert app.screen is app.table
+
+    run(scenario)
+
+
+def test_a_palette_left_open_while_a_bot_plays_closes_before_the_next_person() -> None:
+    # hot seat: the next person is shown the table, not what the last one left open
+    from textual.command import CommandPalette
+
+    async def scenario() -> None:
+        app = PlayApp(
+            setup=setup_of(("human", "greedy", "human")), lang="en", delay=1.0, show_start=False
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(20):
+                await settle(pilot, app)
+                if isinstance(app.screen, PassScreen):
+                    await pilot.press("enter")
+                    await until(pilot, lambda: not isinstance(app.screen, PassScreen))
+                    continue
+                table = app.table
+                assert table is not None
+                session = app.session
+                assert session is not None
+                seat = session.state.current_seat
+                await press_action(pilot, app, choice(app))
+                if session.state.current_seat == 1 and seat == 0:
+                    break  # the bot's turn, before person 3's
+            else:
+                raise AssertionError("person 1 never handed over to the bot")
+            await pilot.press("ctrl+p")
+            await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+            await until(pilot, lambda: isinstance(app.screen, PassScreen), tries=500)
+            assert not any(isinstance(s, CommandPalette) for s in app.screen_stack)
+
+    run(scenario)
 
 
 @pytest.mark.parametrize("downloads", [True, False])
@@ -2724,7 +2832,8 @@ def test_a_resumed_round_shows_its_moves_so_far_in_the_log() -> None:
             await pilot.pause()
             log = app.screen.query_one("#log", RichLog)
             names = app.table.names
-            said = [describe_action(s, a, t, names) for s, a in state.history]
+            laid = laid_tiles(state.view(0))
+            said = [describe_action(s, a, t, names, laid) for s, a in state.history]
             for _ in range(100):  # (a busy machine may draw the log a little later)
                 text = " ".join("\n".join(strip.text for strip in log.lines).split())
                 if all(" ".join(line.split()) in text for line in said):

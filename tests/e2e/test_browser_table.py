@@ -293,6 +293,66 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     assert not errors, errors
 
 
+def _laid(page: Any, within: str) -> set[str]:
+    """The tiles on the trains as the page draws them ("4-1": laid on a 4)."""
+    tiles = page.locator(f"{within} .train-tiles [role=img]")
+    return {str(x.get_attribute("aria-label")) for x in tiles.all()}
+
+
+_PLAYED = re.compile(r"(\d+-\d+) on ")
+
+
+def test_the_last_moves_write_a_tile_as_it_lies_on_its_train(server: str, page: Any) -> None:
+    # the trains showed 4-1 laid on the 4-4 engine, the last moves "1-4"
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}},
+        },
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    high_first = 0
+    deadline = time.monotonic() + 120
+    while not page.locator(".overlay").is_visible():
+        assert time.monotonic() < deadline, "the round did not end in time"
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        laid = _laid(page, ".board")
+        for line in page.locator(".move-log li").all_inner_texts():
+            for tile in _PLAYED.findall(line):
+                assert tile in laid, (line, sorted(laid))
+                low, high = map(int, tile.split("-"))
+                high_first += low > high
+        before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
+        make_a_move(page)
+        page.wait_for_function(
+            "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+            " || document.querySelectorAll('.hand-tile').length !== hand"
+            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+            arg=list(before),
+            timeout=15_000,
+        )
+    assert high_first  # (every train's first tile is laid on the 4)
+    # the replay says each step's tile as its trains show it
+    page.get_by_role("dialog").get_by_role("link", name="Replay").click()
+    slider = page.get_by_role("slider", name="Step")
+    expect(slider).to_be_visible(timeout=10_000)
+    steps = page.locator(".controls span").filter(has_text=re.compile(r"^\d+ / \d+$"))
+    last = int(steps.inner_text().split(" / ")[1])
+    for step in range(1, last + 1):
+        slider.fill(str(step))
+        expect(steps).to_have_text(re.compile(f"^{step} / "))
+        move = page.locator(".replay-move").inner_text()
+        for tile in _PLAYED.findall(move):
+            assert tile in _laid(page, ".replay"), (move, step)
+
+
 def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

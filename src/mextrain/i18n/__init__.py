@@ -238,22 +238,34 @@ class Translator:
 
 
 def error_text(
-    err: IllegalActionError, lang: str | None = None, names: Mapping[int, str] | None = None
+    err: IllegalActionError,
+    lang: str | None = None,
+    names: Mapping[int, str] | None = None,
+    reader: int | None = None,
 ) -> str:
-    """A rule error in the player's language, naming players by ``names`` (seat → name)."""
+    """A rule error in the player's language, naming players by ``names`` (seat → name).
+
+    ``reader``: the seat the message is shown to. Told of its own attempt, a player reads
+    it in the second person ("You have a tile that fits and must play it.", its train
+    "your train": ``game.error_you.CODE``), not as a record or a replay names a seat
+    ("Ana has a tile that fits...")."""
     t = Translator(lang)
     key = f"game.error.{err.code}"
     if not t.has(key):
         return str(err)
     params: dict[str, object] = dict(err.params)
     actor = int(params.get("seat", 0))  # type: ignore[call-overload]
+    yours = reader is not None and reader == actor and t.has(f"game.error_you.{err.code}")
+    if yours:
+        key = f"game.error_you.{err.code}"
     params["who"] = t.seat_name(actor, names)
     if "current" in params:
         params["current"] = t.seat_name(int(params["current"]), names)  # type: ignore[call-overload]
     if "train" in params:
         train = int(params["train"])  # type: ignore[call-overload]
-        if err.code == "open_double_first" and train == actor:
-            # the sentence has no subject to own the train: it is the reader's ("your")
+        if train == actor and (yours or err.code == "open_double_first"):
+            # the reader's own train ("your"; an open double's sentence has no subject to
+            # own it either)
             params["train"] = t("game.train.own")
         else:
             params["train"] = t.train_label(train, actor, names)

@@ -16,6 +16,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
@@ -31,6 +32,7 @@ from .render import (
     escape,
     hand_markup,
     hint_words,
+    laid_tiles,
     playable_tiles,
     status_markup,
     tiles_that_fit,
@@ -182,8 +184,9 @@ class TableScreen(Screen[None]):
         self.log_round_start()
         # a resumed round: what was played before the game was put away, so that the
         # player sees what the bots did last (the log started empty)
+        laid = laid_tiles(self.shown_view())
         for seat, action in self.session.state.history:
-            self.log_line(describe_action(seat, action, self.t, self.names))
+            self.log_line(describe_action(seat, action, self.t, self.names, laid))
         self.advance()
 
     # -- what is on screen ---------------------------------------------------------------
@@ -326,10 +329,7 @@ class TableScreen(Screen[None]):
             if self._ended_shown != state.round_index:
                 self._ended_shown = state.round_index
                 self.log_round_end()
-                # a window left open over the table (help, trains, score sheet) closes:
-                # the round's end comes first, and the table must be under it
-                while isinstance(self.app.screen, Closable):
-                    self.app.pop_screen()
+                self.close_windows()
                 self.app.push_screen(
                     RoundEndScreen(
                         session.match, state, self.names, self.t, self.shown_view().seat
@@ -343,10 +343,19 @@ class TableScreen(Screen[None]):
                 self.viewer = None
                 self.chosen = None
                 self.refresh_table()
+                self.close_windows()  # (the next person did not open them)
                 self.app.push_screen(PassScreen(self.names[seat], self.t), self._ready(seat))
             return
         self._token += 1
         self.run_worker(self.bot_turn(self._token, seat), group="bots")
+
+    def close_windows(self) -> None:
+        """Close what was left open over the table while the bots played (help, trains,
+        score sheet, the command palette): a round's end or the next person's turn comes
+        first, with the table under it. (A palette left under the round's result came back
+        once the result was closed.)"""
+        while isinstance(self.app.screen, Closable | CommandPalette):
+            self.app.pop_screen()
 
     def _ready(self, seat: int) -> Callable[[None], None]:
         def ready(_: None) -> None:
@@ -385,9 +394,12 @@ class TableScreen(Screen[None]):
         try:
             self.session.apply(action)
         except IllegalActionError as err:
-            self.say(error_text(err, self.lang, dict(enumerate(self.names))))
+            # (said to the person at the keyboard: "You have a tile that fits...")
+            self.say(error_text(err, self.lang, dict(enumerate(self.names)), reader=self.viewer))
             return False
-        self.log_line(describe_action(seat, action, self.t, self.names))
+        # (the tile as it now lies on its train)
+        laid = laid_tiles(self.shown_view())
+        self.log_line(describe_action(seat, action, self.t, self.names, laid))
         self.chosen = None
         self.message = ""
         if action.kind == "draw" and seat == self.viewer and state.drawn >= 0:
@@ -487,7 +499,7 @@ class TableScreen(Screen[None]):
         try:
             trial.apply(Action.play(tile, view.seat))
         except IllegalActionError as err:
-            return error_text(err, self.lang, dict(enumerate(self.names)))
+            return error_text(err, self.lang, dict(enumerate(self.names)), reader=view.seat)
         return self.t("tui.prompt.choose_tile")
 
     def action_cancel(self) -> None:

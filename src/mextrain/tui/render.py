@@ -10,7 +10,7 @@ players. Pips are always written as numbers.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from rich.cells import cell_len, set_cell_size
 
@@ -28,6 +28,7 @@ __all__ = [
     "fit",
     "hand_markup",
     "hint_words",
+    "laid_tiles",
     "playable_tiles",
     "round_result_markup",
     "score_sheet_markup",
@@ -257,10 +258,24 @@ def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -
     return t("tui.hint.play", tile=str(action.tile), train=where)
 
 
+def laid_tiles(view: SeatView) -> dict[Tile, str]:
+    """Every tile on the table as it lies on its train, written from the end that joined
+    the tile before (the trains' own writing: ``Tile(7, 12)`` laid on a 12 is "12-7")."""
+    laid: dict[Tile, str] = {}
+    for train in view.trains:
+        laid.update(zip(train.tiles, train.oriented(view.engine), strict=True))
+    return laid
+
+
 def describe_action(
-    seat: int, action: Action, t: Translator, names: Sequence[str], engine: int | None = None
+    seat: int,
+    action: Action,
+    t: Translator,
+    names: Sequence[str],
+    laid: Mapping[Tile, str] | None = None,
 ) -> str:
-    """One line of the log, in words."""
+    """One line of the log, in words; a tile played is written as it lies on its train
+    (``laid``: `laid_tiles` of the table after the play), else from its low end."""
     who = names[seat]
     if action.kind == "draw":
         return t("tui.log.draw", who=who)
@@ -269,7 +284,8 @@ def describe_action(
     assert action.tile is not None
     assert action.train is not None
     where = t.train_label(action.train, seat, dict(enumerate(names)))
-    return t("tui.log.play", who=who, tile=str(action.tile), train=where)
+    tile = laid.get(action.tile, str(action.tile)) if laid is not None else str(action.tile)
+    return t("tui.log.play", who=who, tile=tile, train=where)
 
 
 def round_result_markup(

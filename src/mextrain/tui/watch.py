@@ -18,6 +18,7 @@ from .palette import PaletteInWords
 from .render import (
     describe_action,
     escape,
+    laid_tiles,
     round_result_markup,
     score_sheet_markup,
     status_markup,
@@ -153,7 +154,7 @@ class WatchApp(PaletteInWords):
         self.query_one("#w-hands", Static).update("\n" + hands)
         if self.step:
             seat, action = state.history[-1]
-            last = describe_action(seat, action, t, self.names)
+            last = describe_action(seat, action, t, self.names, laid_tiles(view))
         else:
             last = t("tui.watch.dealt")
         self.query_one("#w-last", Static).update(escape(last))

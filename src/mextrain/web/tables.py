@@ -632,7 +632,8 @@ class Table:
             state.copy().apply(action, seat_no)
         except IllegalActionError as err:
             names = self.shown_names(client.lang)
-            raise TableError("illegal", error_text(err, client.lang, names)) from None
+            # said to the seat that tried it: "You have a tile that fits..."
+            raise TableError("illegal", error_text(err, client.lang, names, seat_no)) from None
         self._record_action(seat_no, action)  # (they are back: `_apply_event`)
 
     def back(self, client: Client) -> None:

@@ -4,7 +4,7 @@
 import { render } from "./vendor/preact.mjs";
 import { useEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
-import { Tile } from "./tiles.js";
+import { Tile, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
@@ -684,7 +684,7 @@ function TablePage({ code, big, lang }) {
     lastHand.current = hand;
     if (!last) return;
     const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
-    setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats)));
+    setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats), undefined, r.trains));
     if (refocus.current) {
       const always = refocus.current === "hand";
       refocus.current = false;
@@ -933,7 +933,7 @@ function TablePage({ code, big, lang }) {
       </div>`}
       <aside class="side">
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
-        ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} />`}
+        ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} trains=${view.trains} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
       </aside>
@@ -963,16 +963,31 @@ function TablePage({ code, big, lang }) {
 // The round's last moves, newest first: what the others did while you waited.
 const LOG_LENGTH = 8;
 
-// A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 5-9 on the
-// Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now).
-function moveWords(text, names, mover) {
+// A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 9-5 on the
+// Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now;
+// ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9).
+function moveWords(text, names, mover, trains) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
   const who = iso(mover === undefined ? names[seat] : mover);
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
-  return t("web.log.play", { who, tile, train: trainWords(where, seat, names, "game.train.own_the") });
+  return t("web.log.play", { who, tile: laidTile(tile, trains),
+    train: trainWords(where, seat, names, "game.train.own_the") });
+}
+
+// A tile ("5-9") as it lies on the trains ("9-5"), as they show it; as given if it is not there.
+function laidTile(tile, trains) {
+  const [a, b] = parseTile(tile);
+  for (const train of trains || []) {
+    const found = train.tiles.find((x) => {
+      const [c, d] = parseTile(x);
+      return (c === a && d === b) || (c === b && d === a);
+    });
+    if (found) return found;
+  }
+  return tile;
 }
 
 // Where a tile goes, in words: "the Mexican train", "Ben's train", or the mover's own
@@ -983,7 +998,7 @@ function trainWords(where, seat, names, ownKey) {
   return owner === seat ? t(ownKey) : t("game.train.of", { name: iso(names[owner]) });
 }
 
-function MoveLog({ history, names, movers }) {
+function MoveLog({ history, names, movers, trains }) {
   const moves = history.slice(-LOG_LENGTH).reverse();
   // each move by whoever held the seat then (a person who left since, a bot a late
   // joiner took over), as the server says (`movers`: a name, or null for a bot's seat)
@@ -996,7 +1011,7 @@ function MoveLog({ history, names, movers }) {
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
-      class=${i === 0 ? "newest" : ""}>${moveWords(m, names, who(i))}</li>`)}</ol>`
+      class=${i === 0 ? "newest" : ""}>${moveWords(m, names, who(i), trains)}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
@@ -1233,11 +1248,11 @@ function ReplayPage({ id, big }) {
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
       <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
-        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}`}
+        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}`}
         onInput=${(e) => setStep(Number(e.target.value))} />
       <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
-      <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names) : t("web.replay.deal")}</span>
+      <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
       ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
