@@ -67,7 +67,8 @@ MAX_TURN_TIME = 3600
 #: the last round's result first
 ROUND_GRACE = 15.0
 #: turns in a row whose time ran out, after which a bot plays the seat without waiting
-#: for its clock, until its player says they are back (`Table.back`) or moves
+#: for its clock, until its player says they are back (`Table.back`) or moves; a turn a
+#: bot played because its player was away (not connected) ends the row, as one in time does
 STRIKES_AWAY = 2
 #: events of the log that change no position (the clock's strikes): they leave the table's
 #: `Table.version` as it is, so a move sent before them is not stale
@@ -362,6 +363,15 @@ class Table:
                 # a move of their own, even one that beats the bot thinking for them after
                 # their time ran out: they are back, and the rest of the turn is theirs
                 self._timed_out = None
+                self.strikes.pop(seat_no, None)
+            elif (
+                mover.kind == "human"
+                and self._timed_out != self._turn
+                and self.strikes.get(seat_no, 0) < STRIKES_AWAY
+            ):
+                # a bot's move for a person who was away (not slow): a turn that did not
+                # run out of time, so it breaks a row of turns out of time (worked out from
+                # the log alone, so a restarted server counts the same)
                 self.strikes.pop(seat_no, None)
             if self._to_move() == seat_no:  # the same turn goes on (after a draw): a new
                 self._decision_since = time.monotonic()  # decision, a fresh clock
