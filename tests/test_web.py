@@ -2344,3 +2344,32 @@ def test_a_turn_played_for_a_player_away_ends_the_row_after_a_restart_too(db: Pa
             one_turn_out_of_time_is_not_two(ana)
         finally:
             ana.close()
+
+
+def test_a_players_clock_waits_for_their_page_to_come(db: Path) -> None:
+    """A table of bots starts as it is made, before its creator's page is there: no clock
+    runs for her (and no bot moves for her) until her page comes, with a full clock."""
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.05))) as tc:
+        made = create(tc, ["bot:greedy", "bot:greedy"], turn_time=2)
+        watch = Conn(tc, made["code"], None)
+        try:
+            her_turn = watch.until(
+                lambda m: is_state(m) and m["round"] and m["round"]["current_seat"] == 0,
+                timeout=20,
+            )
+            assert her_turn["clock"] is None
+            time.sleep(3)  # longer than a move's time
+            watch.drain()
+            assert watch.last is not None
+            assert watch.last["version"] == her_turn["version"]
+        finally:
+            watch.close()
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=10)
+            assert not any(h.startswith("0:") for h in mine["round"]["history"])
+            assert mine["clock"]["seat"] == 0
+            assert mine["clock"]["left"] > 1.5
+            assert not mine["table"]["seats"][0]["timed_out"]
+        finally:
+            ana.close()
