@@ -2280,3 +2280,98 @@ def test_turns_out_of_time_and_back_are_remembered_across_a_restart(db: Path) ->
             assert not mine["table"]["seats"][0]["bot_playing"]
         finally:
             ana.close()
+
+
+def slow_then_away(tc: TestClient, code: str, token: str) -> None:
+    """Ana's turn runs out of time; then she goes (her page closes) and stays away until a
+    bot has played a turn of hers for her (``takeover_after`` must be well under a move's
+    time: she is away, not slow)."""
+    ana = Conn(tc, code, token)
+    watch = Conn(tc, code, None)
+    try:
+        ana.until(my_turn(0), timeout=20)
+        ana.until(is_time_up, timeout=10)
+        done = ana.until(lambda m: is_state(m) and m["round"]["current_seat"] != 0, timeout=10)
+        moves = len(done["round"]["history"])
+    finally:
+        ana.close()
+
+    def played_for_her(m: dict[str, Any]) -> bool:
+        r = m.get("round")
+        if not is_state(m) or not r or r["current_seat"] == 0:
+            return False
+        return any(h.startswith("0:") for h in r["history"][moves:])
+
+    try:
+        assert not watch.until(played_for_her, timeout=20)["round"]["ended"]
+    finally:
+        watch.close()
+
+
+def one_turn_out_of_time_is_not_two(ana: Conn) -> None:
+    """Ana's next turn runs out of time: her first in a row, so her seat stays hers (no
+    bot plays on for her) and her turn after that has a clock again."""
+    ana.until(her_clock_runs, timeout=20)
+    ana.until(is_time_up, timeout=10)
+    after = ana.until(lambda m: is_state(m) and m["round"]["current_seat"] != 0, timeout=10)
+    assert not after["table"]["seats"][0]["timed_out"]
+    mine = ana.until(her_clock_runs, timeout=20)
+    assert not mine["table"]["seats"][0]["bot_playing"]
+    assert not mine["table"]["seats"][0]["timed_out"]
+
+
+def test_a_turn_a_bot_played_for_a_player_away_ends_a_row_out_of_time(db: Path) -> None:
+    """Out of time, then away for a turn, then out of time once: not two in a row (she was
+    away, not slow), so no bot takes her seat on until she says she is back."""
+    changes = {"min_turn_time": 1, "takeover_after": 0.3, "bot_delay": 0.1}
+    with TestClient(create_app(db, settings(**changes))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        slow_then_away(tc, made["code"], made["token"])
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            one_turn_out_of_time_is_not_two(ana)
+        finally:
+            ana.close()
+
+
+def test_a_turn_played_for_a_player_away_ends_the_row_after_a_restart_too(db: Path) -> None:
+    changes = {"min_turn_time": 1, "takeover_after": 0.3, "bot_delay": 0.1}
+    with TestClient(create_app(db, settings(**changes))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        slow_then_away(tc, made["code"], made["token"])
+    # the server comes back: its log says the row was broken, as the first server knew
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.1))) as tc:
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            one_turn_out_of_time_is_not_two(ana)
+        finally:
+            ana.close()
+
+
+def test_a_players_clock_waits_for_their_page_to_come(db: Path) -> None:
+    """A table of bots starts as it is made, before its creator's page is there: no clock
+    runs for her (and no bot moves for her) until her page comes, with a full clock."""
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.05))) as tc:
+        made = create(tc, ["bot:greedy", "bot:greedy"], turn_time=2)
+        watch = Conn(tc, made["code"], None)
+        try:
+            her_turn = watch.until(
+                lambda m: is_state(m) and m["round"] and m["round"]["current_seat"] == 0,
+                timeout=20,
+            )
+            assert her_turn["clock"] is None
+            time.sleep(3)  # longer than a move's time
+            watch.drain()
+            assert watch.last is not None
+            assert watch.last["version"] == her_turn["version"]
+        finally:
+            watch.close()
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=10)
+            assert not any(h.startswith("0:") for h in mine["round"]["history"])
+            assert mine["clock"]["seat"] == 0
+            assert mine["clock"]["left"] > 1.5
+            assert not mine["table"]["seats"][0]["timed_out"]
+        finally:
+            ana.close()

@@ -654,6 +654,62 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
     assert not errors, errors
 
 
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two bounding boxes share any area."""
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_words_said_on_a_phone_cover_neither_its_top_bar_nor_its_hand(server: str) -> None:
+    """On an upright phone what someone else says shows over the table for a moment: it
+    covered the top bar (the phone's way to the lobby and the help) for six seconds; it
+    shows under the bar, and over none of the hand and its buttons, however far the page
+    is scrolled."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
+    )
+    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            ana.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(ana, server, made)
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            phone.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(phone, server, {"code": made["code"], "token": ben["token"]})
+            expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            scrolls = ("0", "40", "document.scrollingElement.scrollHeight")
+            for said, scroll in enumerate(scrolls, start=1):
+                phone.evaluate(f"() => window.scrollTo(0, {scroll})")
+                ana.get_by_role("button", name="Thanks!").click()
+                expect(phone.locator(".chat-lines li")).to_have_count(said)  # (still read)
+                toast = phone.locator(".chat-toast")
+                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                expect(toast).to_be_in_viewport(ratio=1)
+                box = toast.bounding_box()
+                assert box is not None
+                for covered in (".topbar", ".hand-area", ".actions"):
+                    under = phone.locator(covered).bounding_box()
+                    assert under is not None
+                    assert not overlap(box, under), (scroll, covered, box, under)
+                shot(phone, f"table-talk-phone-toast-{said}", full_page=False)
+                toast.click()  # (a tap takes it away, to the talk)
+                expect(toast).to_have_count(0)
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
 def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

@@ -67,7 +67,8 @@ MAX_TURN_TIME = 3600
 #: the last round's result first
 ROUND_GRACE = 15.0
 #: turns in a row whose time ran out, after which a bot plays the seat without waiting
-#: for its clock, until its player says they are back (`Table.back`) or moves
+#: for its clock, until its player says they are back (`Table.back`) or moves; a turn a
+#: bot played because its player was away (not connected) ends the row, as one in time does
 STRIKES_AWAY = 2
 #: events of the log that change no position (the clock's strikes): they leave the table's
 #: `Table.version` as it is, so a move sent before them is not stale
@@ -286,6 +287,9 @@ class Table:
         self._grace_until = 0.0
         #: per seat, its turns in a row whose time ran out (`STRIKES_AWAY`)
         self.strikes: dict[int, int] = {}
+        #: seats taken whose player's page has not connected since: no clock runs for
+        #: them yet (a table of bots started at once, before its creator's page was there)
+        self._unseen: set[int] = set()
         #: who made each move of the round in play: the name of the person who held the
         #: seat then (a bot's move for them included), None for a bot's seat -- the last
         #: moves keep their player's name after a seat changes hands
@@ -363,6 +367,15 @@ class Table:
                 # their time ran out: they are back, and the rest of the turn is theirs
                 self._timed_out = None
                 self.strikes.pop(seat_no, None)
+            elif (
+                mover.kind == "human"
+                and self._timed_out != self._turn
+                and self.strikes.get(seat_no, 0) < STRIKES_AWAY
+            ):
+                # a bot's move for a person who was away (not slow): a turn that did not
+                # run out of time, so it breaks a row of turns out of time (worked out from
+                # the log alone, so a restarted server counts the same)
+                self.strikes.pop(seat_no, None)
             if self._to_move() == seat_no:  # the same turn goes on (after a draw): a new
                 self._decision_since = time.monotonic()  # decision, a fresh clock
             else:
@@ -425,6 +438,8 @@ class Table:
             return None
         if self.seats[index].kind != "human" or self.bot_plays(index):
             return None
+        if index in self._unseen:
+            return None  # (their page has not come yet: the clock starts when it does)
         started = max(self._decision_since, self._grace_until)
         return started + self.turn_time - time.monotonic()
 
@@ -492,6 +507,7 @@ class Table:
         token = token_for(index) if token_for else secrets.token_urlsafe(24)
         self._log("join", {"seat": index, "name": name, "token": hash_token(token)})
         self.seats[index].away_since = time.monotonic()
+        self._unseen.add(index)  # (their clock waits for their page)
         if self.status != "waiting":
             self.changed()
         elif all(s.kind != "open" for s in self.seats):
@@ -512,6 +528,7 @@ class Table:
         index = client.seat
         bot = self.settings.bot_spec("takeover_bot") if self.status == "playing" else None
         self._log("leave", {"seat": index, "bot": bot})
+        self._unseen.discard(index)
         for other in list(self.seats[index].clients):
             self.seats[index].clients.discard(other)
             other.seat = None
@@ -572,6 +589,10 @@ class Table:
             seat = self.seats[client.seat]
             seat.clients.add(client)
             seat.away_since = None
+            if client.seat in self._unseen:  # their page's first coming: if they are to
+                self._unseen.discard(client.seat)  # move, their clock starts now, full
+                if self._to_move() == client.seat and self._timed_out != self._turn:
+                    self._decision_since = time.monotonic()
         self.changed()
 
     def disconnect(self, client: Client) -> None:

@@ -836,6 +836,11 @@ function TablePage({ code, big, lang }) {
   // boneyard's count are there to read (re-read after every draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
+    ${toast && html`<div class="toast-spot"><button class="chat-toast" onClick=${() => {
+        const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
+        if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
+        setToast(null);
+      }}>${chatWords(toast)}</button></div>`}
     <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
     <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
     <div class="status">
@@ -948,11 +953,6 @@ function TablePage({ code, big, lang }) {
       ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
-    ${toast && html`<button class="chat-toast" onClick=${() => {
-        const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
-        if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
-        setToast(null);
-      }}>${chatWords(toast)}</button>`}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table} big=${big}
