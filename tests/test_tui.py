@@ -2777,6 +2777,40 @@ def test_the_log_keeps_its_newest_line_in_sight_when_it_gets_shorter() -> None:
     run(scenario)
 
 
+def test_a_log_scrolled_back_to_read_stays_there_while_lines_come() -> None:
+    """Each line written scrolled the log back to its end (a `RichLog` does, and undoes
+    the player's scrolling back): the bots' moves pulled the log away from the line being
+    read at every move. It stays where the player scrolled it, and follows again once
+    they scroll to the end."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=21)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            log = app.screen.query_one("#log", RichLog)
+            for i in range(60):
+                log.write(f"line {i}")
+            await pilot.pause()
+            await pilot.pause()
+            assert log.max_scroll_y > 5
+            assert log.scroll_y == log.max_scroll_y  # following the newest line
+            log.release_anchor()  # the player scrolls back to read
+            log.scroll_to(y=5, animate=False)
+            await pilot.pause()
+            for i in range(3):  # the bots move on
+                log.write(f"later {i}")
+                await pilot.pause()
+                await pilot.pause()
+                assert log.scroll_y == 5  # left where they read
+            log.scroll_to(y=log.max_scroll_y, animate=False)  # down to the end again
+            await pilot.pause()
+            log.write("newest")
+            await until(pilot, lambda: log.scroll_y == log.max_scroll_y)
+            assert log.lines[-1].text.rstrip() == "newest"
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None:
     """Under cardinal the engine's holder starts; when nobody was dealt it, everyone drew

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from textual import events
@@ -97,8 +97,13 @@ CSS = """
 
 class GameLog(RichLog):
     """The game's log, kept on its newest line: when the screen above it grows (a hint
-    on two lines, a wrapped hand) the oldest lines go out of sight, not the newest -- unless
-    the player has scrolled back to read, until they scroll to the end again."""
+    on two lines, a wrapped hand) or a line is written, the oldest lines go out of sight,
+    not the newest -- unless the player has scrolled back to read, until they scroll to
+    the end again. The anchor does the following: a `RichLog` scrolling to its end on
+    every line written would undo the player's scrolling back at each move."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(auto_scroll=False, **kwargs)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
