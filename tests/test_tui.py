@@ -935,8 +935,11 @@ def test_the_start_screen_offers_the_levels_and_your_own_bots() -> None:
 
 
 def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
-    async def scenario() -> None:
-        app = app_for(setup_of(("human", "greedy")), seed=6)
+    """(On the first deal, of a few seeds, that gives the human a play at once: a fixed
+    seed that did not had left this test skipped on every run.)"""
+
+    async def scenario(seed: int) -> bool:
+        app = app_for(setup_of(("human", "greedy")), seed=seed)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             table = app.table
@@ -945,7 +948,7 @@ def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
             assert view is not None
             plays = [a for a in view.legal_actions if a.kind == "play"]
             if not plays:
-                pytest.skip("this deal gives the human no play at once")
+                return False  # (this deal gives the human no play at once)
             action = plays[0]
             assert action.tile is not None
             assert action.train is not None
@@ -963,8 +966,9 @@ def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
             session = app.session
             assert session is not None
             assert session.state.history[history] == (0, action)
+            return True
 
-    run(scenario)
+    assert any(asyncio.run(scenario(seed)) for seed in range(6, 26))
 
 
 def test_illegal_input_is_explained_in_the_players_language() -> None:
