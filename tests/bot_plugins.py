@@ -19,7 +19,8 @@ from mextrain.bots import base
 @dataclass(frozen=True)
 class Package:
     """One package: its bots (``name = module:factory`` lines of ``mextrain.bots``) and
-    its modules' source by module name."""
+    its modules' source by module name (``pkg/inner`` for a module of a package's
+    folder, ``pkg/__init__`` its own)."""
 
     name: str
     bots: tuple[str, ...]
@@ -38,7 +39,9 @@ def write_packages(site: Path, *packages: Package) -> None:
         lines = "\n".join(package.bots)
         (info / "entry_points.txt").write_text(f"[{base.PLUGIN_GROUP}]\n{lines}\n")
         for module, source in package.modules.items():
-            (site / f"{module}.py").write_text(textwrap.dedent(source))
+            path = site / f"{module}.py"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(textwrap.dedent(source))
 
 
 @contextmanager
@@ -52,7 +55,7 @@ def installed(site: Path, *packages: Package) -> Iterator[None]:
         dict(base._PLUGINS),
         base._plugins_read,
     )
-    modules = {m for p in packages for m in p.modules}
+    tops = {m.split("/")[0] for p in packages for m in p.modules}
     sys.path.insert(0, str(site))
     importlib.invalidate_caches()
     base._plugins_read = False
@@ -60,7 +63,7 @@ def installed(site: Path, *packages: Package) -> Iterator[None]:
         yield
     finally:
         sys.path.remove(str(site))
-        for module in modules:
+        for module in [m for m in sys.modules if m.split(".")[0] in tops]:
             sys.modules.pop(module, None)
         base._REGISTRY.clear()
         base._REGISTRY.update(saved[0])

@@ -208,3 +208,45 @@ def test_the_start_screen_says_why_an_installed_bot_cannot_play(
 
     with installed(tmp_path / "site", broken):
         asyncio.run(scenario())
+
+
+def test_a_module_of_the_entrys_package_may_register_the_bot(tmp_path: Path) -> None:
+    """``subbot = "subreg"``, whose ``__init__`` imports ``subreg.inner``, which registers
+    it: a common layout, refused as a name taken by ``subreg``."""
+    inner = CAUTIOUS + "\n    from mextrain.bots import register_bot\n"
+    inner += '    register_bot("subbot", Cautious)\n'
+    package = Package(
+        "subreg",
+        ("subbot = subreg",),
+        {"subreg/__init__": "from . import inner\n", "subreg/inner": inner},
+    )
+    with installed(tmp_path, package):
+        assert type(make_bot("subbot:margin=2")).__name__ == "Cautious"
+        assert registered_by("subbot") == "subreg.inner"
+        assert bot_module("subbot") is None  # (still the installed package's)
+
+
+def test_a_bot_that_fails_as_it_is_made_is_refused_in_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A package's bot that raises something else than a bad parameter's error as it is
+    made (a file of its own missing) is a package that cannot be loaded, not a traceback
+    -- and a start screen that remembered it opens on a level instead."""
+    source = CAUTIOUS.replace("self.margin = margin", 'raise FileNotFoundError("model.bin")')
+    package = Package("plug-model", ("boom = plug_model:Cautious",), {"plug_model": source})
+    with installed(tmp_path / "site", package):
+        with pytest.raises(BotSpecError) as info:
+            make_bot("boom")
+        assert info.value.code == "plugin_failed"
+        assert "FileNotFoundError: model.bin" in str(info.value)
+        pytest.importorskip("textual")
+        from mextrain.tui.session import read_start_choices, start_choices_path
+
+        monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path / "data"))
+        start_choices_path().parent.mkdir(parents=True)
+        start_choices_path().write_text(
+            json.dumps({"seats": ["human", "boom"], "level": "hard"}), encoding="utf-8"
+        )
+        kept = read_start_choices()
+        assert kept is not None
+        assert kept.seats == ("human", "hard")

@@ -172,6 +172,7 @@ def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
         (["--games", "3", "--bots", "greedy:oops,greedy,random"], 2, "--bots", "not key=value"),
         (["--games", "3", "--bots", "greedy:x=1,x=2,greedy,random"], 2, "--bots", "given twice"),
         (["--games", "3", "--bots", "depth=2,greedy,random"], 2, "--bots", "does not follow"),
+        (["--games", "3", "--bots", ":x=1,greedy,random"], 2, "--bots", "does not follow"),
         (["--games", "3", "--records", ""], 2, "--records", "an empty path is no directory"),
     ],
 )

@@ -107,18 +107,25 @@ def register_bot(name: str, factory: BotFactory, *, replace: bool = False) -> No
         # the built-in bots first: registered later, they would overwrite a name of yours
         _load_builtin()
     taken_by = _REGISTERED_BY.get(name, "?")
-    if name in _REGISTRY and not replace and taken_by != caller:
+    packaged = name in _PLUGINS and _within(caller, _PLUGINS[name].module)
+    if name in _REGISTRY and not replace and taken_by != caller and not packaged:
         raise ValueError(
             f"a bot named {name!r} is already registered (by {taken_by}): "
             "choose another name, or pass replace=True to replace it"
         )
     _REGISTRY[name] = factory
-    if name in _PLUGINS and caller != _PLUGINS[name].module:
+    if name in _PLUGINS and not packaged:
         del _PLUGINS[name]  # (replaced: no longer the installed package's bot)
     if isinstance(caller, str):
         _REGISTERED_BY[name] = caller
     else:  # pragma: no cover - a caller without a module name
         _REGISTERED_BY.pop(name, None)
+
+
+def _within(caller: object, module: str) -> bool:
+    """Whether code of ``caller`` is ``module``'s own: the module, or one in its package
+    (an installed package's entry ``pkg`` whose ``pkg.inner`` registers the bot)."""
+    return isinstance(caller, str) and (caller == module or caller.startswith(f"{module}."))
 
 
 def bot_module(spec: str) -> str | None:
@@ -193,6 +200,12 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
     name, colon, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
+    if colon and not name.strip():  # (":x=1": parameters with no bot before them)
+        raise BotSpecError(
+            f"parameter {rest!r} does not follow a bot name with ':'",
+            code="dangling",
+            part=repr(rest),
+        )
     if colon:  # ("greedy:" names no parameter: a slip, said so)
         for part in rest.split(","):
             key, eq, value = part.partition("=")
@@ -239,6 +252,12 @@ def make_bot(spec: str) -> Bot:
             name=repr(name),
             detail=str(err),
         ) from None
+    except Exception as err:
+        if name not in _PLUGINS:
+            raise  # (a bot of your own code: its own error, as it raised it)
+        # an installed package's bot that cannot be made (a file of its own missing): said
+        # as a package that cannot be loaded, not a traceback out of every interface
+        raise _plugin_failed(name, f"{type(err).__name__}: {err}") from err
 
 
 #: factories' signatures, read once each (a simulation makes its bots afresh for every
@@ -381,26 +400,23 @@ def _load_plugin(name: str) -> BotFactory:
     try:
         loaded = entry.load()
     except Exception as err:
-        detail = f"{type(err).__name__}: {err}"
-        raise BotSpecError(
-            f"bot {name!r} of {_entry_text(entry)} could not be loaded: {detail}",
-            code="plugin_failed",
-            name=repr(name),
-            entry=_entry_text(entry),
-            detail=detail,
-        ) from err
+        raise _plugin_failed(name, f"{type(err).__name__}: {err}") from err
     if _REGISTRY.get(name, _not_loaded) is not _not_loaded:
         factory = _REGISTRY[name]  # (the module registered it as it was imported)
     elif callable(loaded) and not inspect.ismodule(loaded):
         factory = loaded
     else:
-        detail = f"{entry.value} is not a class or function that makes a bot"
-        raise BotSpecError(
-            f"bot {name!r} of {_entry_text(entry)} could not be loaded: {detail}",
-            code="plugin_failed",
-            name=repr(name),
-            entry=_entry_text(entry),
-            detail=detail,
-        )
+        raise _plugin_failed(name, f"{entry.value} is not a class or function that makes a bot")
     _REGISTRY[name] = factory
     return factory
+
+
+def _plugin_failed(name: str, detail: str) -> BotSpecError:
+    where = _entry_text(_PLUGINS[name])
+    return BotSpecError(
+        f"bot {name!r} of {where} could not be loaded: {detail}",
+        code="plugin_failed",
+        name=repr(name),
+        entry=where,
+        detail=detail,
+    )
