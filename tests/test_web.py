@@ -2348,6 +2348,70 @@ def test_a_turn_played_for_a_player_away_ends_the_row_after_a_restart_too(db: Pa
             ana.close()
 
 
+def test_a_turn_whose_time_ran_out_after_the_player_had_gone_is_no_strike(db: Path) -> None:
+    """Her page closes during her turn and her clock (shorter than the takeover's wait)
+    runs out while she is gone: she was away, not slow, so out of time, then that turn,
+    then out of time once is one turn out of time, not two."""
+    changes = {"min_turn_time": 1, "takeover_after": 600, "bot_delay": 0.1}
+    with TestClient(create_app(db, settings(**changes))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=1)
+        code, token = made["code"], made["token"]
+        ana = Conn(tc, code, token)
+        try:
+            ana.until(my_turn(0), timeout=20)
+            ana.until(is_time_up, timeout=10)  # one turn out of time
+            ana.until(lambda m: is_state(m) and m["round"]["current_seat"] != 0, timeout=10)
+            ana.until(her_clock_runs, timeout=20)  # her next turn: she goes
+        finally:
+            ana.close()
+        assert not tc.get(f"/api/tables/{code}").json()["seats"][0]["connected"]
+        watch = Conn(tc, code, None)
+        try:  # her clock runs out while she is gone, and a bot finishes the turn
+            gone = watch.until(lambda m: is_state(m) and m["round"]["current_seat"] != 0)
+            assert not gone["table"]["seats"][0]["timed_out"]
+        finally:
+            watch.close()
+        ana = Conn(tc, code, token)
+        try:
+            one_turn_out_of_time_is_not_two(ana)
+        finally:
+            ana.close()
+
+
+def test_after_a_restart_no_clock_runs_before_the_players_page_is_back(db: Path) -> None:
+    """A restarted server has no page connected: the person to move gets a full clock
+    when theirs comes back, not one that runs out (and a bot moving for them, and a turn
+    out of time counted) while it loads."""
+    with TestClient(create_app(db, settings(min_turn_time=1, bot_delay=0.05))) as tc:
+        made = create(tc, ["bot:greedy"], turn_time=2)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            ana.until(my_turn(0), timeout=20)
+        finally:
+            ana.close()
+    changes = {"min_turn_time": 1, "bot_delay": 0.05, "takeover_after": 600}
+    with TestClient(create_app(db, settings(**changes))) as tc:
+        watch = Conn(tc, made["code"], None)
+        try:
+            her_turn = watch.until(lambda m: is_state(m) and m["round"]["current_seat"] == 0)
+            assert her_turn["clock"] is None
+            time.sleep(3)  # longer than a move's time
+            watch.drain()
+            assert watch.last is not None
+            assert watch.last["version"] == her_turn["version"]
+            assert not watch.last["table"]["seats"][0]["timed_out"]
+        finally:
+            watch.close()
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            mine = ana.until(my_turn(0), timeout=10)
+            assert mine["version"] == her_turn["version"]
+            assert mine["clock"]["seat"] == 0
+            assert mine["clock"]["left"] > 1.5
+        finally:
+            ana.close()
+
+
 def test_a_players_clock_waits_for_their_page_to_come(db: Path) -> None:
     """A table of bots starts as it is made, before its creator's page is there: no clock
     runs for her (and no bot moves for her) until her page comes, with a full clock."""

@@ -320,7 +320,10 @@ class Table:
         for seat in self.seats:
             if seat.kind == "human":
                 seat.away_since = now
-        self._decision_since = now  # (a restart gives the seat to move a full clock)
+        # no page is connected yet: no clock runs for a person before theirs is back (and
+        # a full one then), a seat whose page never comes is played after the takeover
+        self._unseen = {i for i, seat in enumerate(self.seats) if seat.kind == "human"}
+        self._decision_since = now
         self._grace_until = 0.0
         if self.status == "finished":
             try:
@@ -393,7 +396,10 @@ class Table:
         elif kind == "time_up":  # the clock of the seat to move ran out: a bot finishes
             self._timed_out = self._turn  # the turn, and after `STRIKES_AWAY` in a row,
             index = data["seat"]  # plays on until its player is back
-            self.strikes[index] = self.strikes.get(index, 0) + 1
+            if data.get("away"):  # (their page had gone: away, not slow -- a turn played
+                self.strikes.pop(index, None)  # for someone gone ends the row)
+            else:
+                self.strikes[index] = self.strikes.get(index, 0) + 1
         elif kind == "back":
             index = data["seat"]
             self.strikes.pop(index, None)
@@ -787,7 +793,10 @@ class Table:
         if turn == self._turn and left is not None and left <= 0:
             index = self._to_move()
             assert index is not None
-            self._log("time_up", {"seat": index})  # (kept: a restart remembers it)
+            event: dict[str, Any] = {"seat": index}  # (kept: a restart remembers it)
+            if not self.seats[index].clients:
+                event["away"] = True  # (gone before their time ran out: no strike)
+            self._log("time_up", event)
             for client in list(self.seats[index].clients):
                 client.send({"type": "time_up", "version": self.version})
             self.changed()  # (everyone sees the bot at the seat; it moves)
