@@ -1899,6 +1899,28 @@ def test_the_start_screen_remembers_the_seats_and_the_level_last_chosen(
     assert opened.pop().setup.seats == ("human", "greedy")
 
 
+def test_start_choices_that_cannot_be_written_leave_no_half_file(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk that fills up while the choices are written: the choices kept before stay
+    as they were, and no temporary file is left beside them."""
+    from mextrain.tui import session as session_module
+    from mextrain.tui.session import StartChoices, keep_start_choices, read_start_choices
+
+    keep_start_choices(StartChoices(("human", "hard"), ("Ana", ""), "hard"))
+
+    def full_disk(path: Path, text: str) -> None:
+        path.write_text(text[:5], encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(session_module, "write_synced", full_disk)
+    keep_start_choices(StartChoices(("human", "easy", "easy"), ("Bo", "", ""), "easy"))
+    kept = read_start_choices()
+    assert kept is not None
+    assert kept.seats == ("human", "hard")
+    assert sorted(p.name for p in data_dir.iterdir() if p.is_file()) == ["start.json"]
+
+
 def test_start_choices_kept_damaged_or_naming_an_unknown_bot_are_no_dead_end(
     data_dir: Path,
 ) -> None:

@@ -1401,6 +1401,29 @@ def _clock_seconds(text: str) -> int:
     return int(minutes) * 60 + int(seconds)
 
 
+def test_the_lobby_offers_the_next_time_up_when_the_one_remembered_is_too_short(
+    server: str, page: Any
+) -> None:
+    """A time per move remembered from before that this server no longer offers (its
+    shortest is longer): the lobby picks the next one up, not no clock at all."""
+    from playwright.sync_api import expect
+
+    def longer_minimum(route: Any) -> None:
+        options = route.fetch().json()
+        route.fulfill(json={**options, "min_turn_time": 45})
+
+    page.goto(server + "/")
+    page.evaluate("localStorage.setItem('mextrain.turn_time', '30')")
+    page.route("**/api/options", longer_minimum)
+    page.reload()
+    box = page.get_by_label("Time per move")
+    expect(box).to_have_value("60")
+    assert "30 seconds" not in box.inner_text()
+    page.evaluate("localStorage.setItem('mextrain.turn_time', '0')")
+    page.reload()
+    expect(box).to_have_value("0")  # (no clock stays no clock)
+
+
 def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     server: str, page: Any
 ) -> None:

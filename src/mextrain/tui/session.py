@@ -14,6 +14,7 @@ same bot replies.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 from collections.abc import Iterator, Sequence
@@ -153,13 +154,16 @@ def keep_start_choices(choices: StartChoices) -> None:
     refuses them costs the player nothing but the memory)."""
     path = start_choices_path()
     doc = {"seats": list(choices.seats), "names": list(choices.names), "level": choices.level}
+    # (a name of this process's own: two games started at once write no half-file in place)
+    tmp = path.with_name(f".start-{secrets.token_hex(4)}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
         write_synced(tmp, dumps_pretty(doc) + "\n")
         tmp.replace(path)
+        sync_directory(path.parent)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
 
 
 def _new_path() -> Path:

@@ -331,7 +331,8 @@ function Lobby() {
   };
   useEffect(() => { api("/api/options").then((o) => {
     setOptions(o);
-    setTurnTime((s) => turnTimes(o).includes(s) ? s : 0);
+    // a time remembered that this server no longer offers: its next one up, not none
+    setTurnTime((s) => !s || turnTimes(o).includes(s) ? s : (turnTimes(o).find((a) => a >= s) ?? 0));
     const level = o.bots.includes("medium") ? "medium" : o.bots.includes("planner") ? "planner" : o.bots[o.bots.length - 1];
     setSeats((s) => s.map(() => `bot:${level}`));
   }); }, []);
