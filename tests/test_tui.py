@@ -1347,11 +1347,9 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert len(resumed) == 1  # the failed resume started no game
 
 
-def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
-    data_dir: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A newer save cut short, or hand-edited into breaking the rules, was skipped without
-    a word (an older game opened, or "no unfinished game"): it is named, with why."""
+def a_game_and_two_newer_damaged_saves() -> tuple[GameSession, Path, Path]:
+    """A saved game two moves in, and two newer saves of it: one cut short, one edited
+    into breaking the rules (its first move plays the engine again)."""
     good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
     drive(good, 2)
     assert good.path is not None
@@ -1363,6 +1361,15 @@ def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
     raw["rounds"][0]["actions"][0] = first.split(":")[0] + ":6-6@M"  # (the engine)
     illegal = good.path.parent / "29990101-000000-000001.json"
     illegal.write_text(json.dumps(raw), encoding="utf-8")
+    return good, cut, illegal
+
+
+def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newer save cut short, or hand-edited into breaking the rules, was skipped without
+    a word (an older game opened, or "no unfinished game"): it is named, with why."""
+    good, cut, illegal = a_game_and_two_newer_damaged_saves()
     resumed: list[GameSession] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.session))
     monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
@@ -2107,17 +2114,7 @@ def test_the_start_screen_says_which_newer_save_it_could_not_open(data_dir: Path
     """A newer save cut short, or edited into breaking the rules, was passed over without
     a word (an older game offered, or none): the screen names it, with why, in the
     player's language, as ``--resume`` does -- and play goes on."""
-    good = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
-    drive(good, 2)
-    assert good.path is not None
-    text = good.path.read_text(encoding="utf-8")
-    cut = good.path.parent / "29990101-000000-000000.json"
-    cut.write_text(text[:500], encoding="utf-8")
-    raw = json.loads(text)
-    first = raw["rounds"][0]["actions"][0]
-    raw["rounds"][0]["actions"][0] = first.split(":")[0] + ":6-6@M"  # (the engine)
-    illegal = good.path.parent / "29990101-000000-000001.json"
-    illegal.write_text(json.dumps(raw), encoding="utf-8")
+    good, cut, illegal = a_game_and_two_newer_damaged_saves()
     fr, fi = Translator("fr"), Translator("fi")
 
     async def scenario(offered: bool) -> None:

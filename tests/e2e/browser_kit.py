@@ -92,6 +92,20 @@ def make_a_move(page: Any, click: str = "click") -> None:
         getattr(page.locator(".actions button").nth(1), click)()  # pass
 
 
+def make_a_move_and_wait(page: Any, click: str = "click") -> None:
+    """`make_a_move`, then wait until the page shows it (the log or the hand changed, the
+    turn passed on, or the round's result came)."""
+    before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
+    make_a_move(page, click)
+    page.wait_for_function(
+        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+        " || document.querySelectorAll('.hand-tile').length !== hand"
+        " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+        arg=list(before),
+        timeout=15_000,
+    )
+
+
 def play_until_over(page: Any, seconds: float = 120, double_click: bool = False) -> None:
     """Play the seat's turns by clicking (a playable tile, then its first train; else
     draw or pass) until the round's result shows; ``double_click``: as an impatient
@@ -104,14 +118,6 @@ def play_until_over(page: Any, seconds: float = 120, double_click: bool = False)
         if not page.locator(".turn.mine").is_visible():
             page.wait_for_timeout(50)
             continue
-        before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
-        make_a_move(page, click)
-        page.wait_for_function(
-            "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
-            " || document.querySelectorAll('.hand-tile').length !== hand"
-            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
-            arg=list(before),
-            timeout=15_000,
-        )
+        make_a_move_and_wait(page, click)
     shot(page, "99-play-until-over-timeout")
     pytest.fail("the round did not end in time")

@@ -16,6 +16,7 @@ from browser_kit import (
     create_via_api,
     join_via_api,
     make_a_move,
+    make_a_move_and_wait,
     need_browser,
     play_until_over,
     seat_page,
@@ -329,15 +330,7 @@ def test_the_last_moves_write_a_tile_as_it_lies_on_its_train(server: str, page: 
                 assert tile in laid, (line, sorted(laid))
                 low, high = map(int, tile.split("-"))
                 high_first += low > high
-        before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
-        make_a_move(page)
-        page.wait_for_function(
-            "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
-            " || document.querySelectorAll('.hand-tile').length !== hand"
-            " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
-            arg=list(before),
-            timeout=15_000,
-        )
+        make_a_move_and_wait(page)
     assert high_first  # (every train's first tile is laid on the 4)
     # the replay says each step's tile as its trains show it
     page.get_by_role("dialog").get_by_role("link", name="Replay").click()
