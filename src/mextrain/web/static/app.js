@@ -727,6 +727,29 @@ function TablePage({ code, big, lang }) {
   const hintShown = Boolean(hint && msg && hint.version === msg.version);
   useEffect(() => { if (hintShown && selected) setTimeout(revealTargets, 0); }, [hintShown]);
   useEffect(showTrainEnds);
+  // the keyboard is never dropped to the page by a new render: a control that had it and
+  // is gone (Start, once the game starts; the talk's field, as the waiting room gives way
+  // to the table; the last tile of the hand, played by a bot when the time ran out) hands
+  // it on to its like at the table, else to the hand
+  const hadFocus = useRef(null);
+  useEffect(() => {
+    const on = (e) => { hadFocus.current = e.target; };
+    document.addEventListener("focusin", on);
+    return () => document.removeEventListener("focusin", on);
+  }, []);
+  useEffect(() => {
+    const gone = hadFocus.current;
+    const active = document.activeElement;
+    if (!gone || document.contains(gone) || (active && active !== document.body)) return;
+    hadFocus.current = null;
+    const tiles = document.querySelectorAll(".hand-tile");
+    const like = gone.matches(".chat-say input") ? document.querySelector(".chat-say input")
+      : gone.matches(".hand-tile") ? tiles[tiles.length - 1] : null;
+    const to = like || tiles[0] || document.querySelector("main h1");
+    if (!to) return;
+    if (to.tagName === "H1") to.setAttribute("tabindex", "-1");
+    to.focus({ preventScroll: true });
+  });
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));

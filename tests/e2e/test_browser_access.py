@@ -1,0 +1,42 @@
+"""The game as a player meets it with the keyboard alone or a screen reader: the focus
+kept and seen, and controls big enough to hit on a phone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import create_via_api, join_via_api, seat_page
+
+pytestmark = pytest.mark.browser
+
+ACTIVE = (
+    "() => { const a = document.activeElement; return a === document.body ? 'BODY'"
+    " : a.tagName + (a.className ? '.' + String(a.className).trim().split(/ +/).join('.') : ''); }"
+)
+
+
+def test_the_keyboard_stays_at_the_table_when_the_game_starts(server: str, page: Any) -> None:
+    """The waiting room gives way to the table: Start, pressed from the keyboard, is gone,
+    and so is the waiting room's talk field; the keyboard goes on to the hand, or to the
+    table's talk field, never back to the top of the page."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    start = page.get_by_role("button", name="Start")
+    start.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
+    assert page.evaluate(ACTIVE).startswith("BUTTON.hand-tile"), page.evaluate(ACTIVE)
+
+    # typing a line in the waiting room as the last seat is taken and the game starts
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    page.get_by_role("textbox", name="Say something").focus()
+    join_via_api(server, made["code"], "Ben")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
+    assert page.evaluate(ACTIVE) == "INPUT", page.evaluate(ACTIVE)
+    assert page.evaluate("() => !!document.activeElement.closest('.table-page .chat-say')")
