@@ -40,3 +40,49 @@ def test_the_keyboard_stays_at_the_table_when_the_game_starts(server: str, page:
     page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
     assert page.evaluate(ACTIVE) == "INPUT", page.evaluate(ACTIVE)
     assert page.evaluate("() => !!document.activeElement.closest('.table-page .chat-say')")
+
+
+RING = (
+    "() => { const s = getComputedStyle(document.activeElement);"
+    " return {outline: s.outlineStyle + ' ' + s.outlineColor, shadow: s.boxShadow}; }"
+)
+HALO = "rgb(255, 204, 51)"  # the focus's yellow halo, seen on the board's dark felt
+
+
+def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
+    server: str, page: Any
+) -> None:
+    """A chosen tile's trains all glow; the one that has the keyboard keeps the focus's
+    yellow halo on top (the dark ring alone hardly shows on the felt), as an open
+    double's train does; the hint's tile, framed dashed, shows the focus's solid ring."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    page.locator(".train").first.focus()
+    page.keyboard.press("h")  # the hint's tile, when it has the keyboard
+    hinted = page.locator(".hand-tile.hinted")
+    expect(hinted).to_have_count(1, timeout=15_000)
+    hinted.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # (a ring drawn for the keyboard)
+    ring = page.evaluate(RING)
+    assert ring["outline"] == "solid rgb(27, 27, 27)", ring
+    assert HALO in ring["shadow"], ring
+    # a playable tile chosen: the keyboard is on the first of its trains, which all glow
+    playable = page.locator(".hand-tile.playable").first
+    playable.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('.train.target')")
+    ring = page.evaluate(RING)
+    assert HALO in ring["shadow"], ring
+    # the others glow, without the halo: the halo tells which has the keyboard
+    assert page.evaluate(
+        "halo => [...document.querySelectorAll('.train.target')]"
+        ".filter((el) => el !== document.activeElement)"
+        ".every((el) => !getComputedStyle(el).boxShadow.includes(halo))",
+        HALO,
+    )
