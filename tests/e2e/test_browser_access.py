@@ -86,3 +86,64 @@ def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
         ".every((el) => !getComputedStyle(el).boxShadow.includes(halo))",
         HALO,
     )
+
+
+SMALL = (
+    "() => [...document.querySelectorAll('button, a[href], input, select, summary')]"
+    ".filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height"
+    " && (r.width < 24 || r.height < 24)"
+    # (a link in a sentence is as big as its words: the rule's own exception)
+    " && !(el.tagName === 'A' && el.closest('p, li') && !el.matches('.small')); })"
+    ".map((el) => { const r = el.getBoundingClientRect();"
+    " const name = (el.getAttribute('aria-label') || el.textContent || el.type).trim();"
+    " return `${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`; })"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_control_is_big_enough_to_hit_on_a_phone(
+    server: str, tmp_path: Any, lang: str
+) -> None:
+    """On a phone (390 by 844) the lobby's, the table's, the talk's and the replay's
+    controls are at least 24 by 24 pixels: the top bar's links, the house rules' and the
+    mute's checkboxes, the replay's download link."""
+    from browser_kit import ARGS, CHROMIUM, need_browser, play_until_over
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+            page = context.new_page()
+            page.goto(server + "/")
+            page.evaluate(f"localStorage.setItem('mextrain.lang', '{lang}')")
+            page.goto(server + "/")
+            expect(page.locator("fieldset input[type=checkbox]").first).to_be_visible()
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.evaluate(SMALL) == []
+            small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+            made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": small})
+            ben = join_via_api(server, made["code"], "Ben")
+            # Ben says hello from his own page: Ana's talk offers to mute him
+            other = context.new_page()
+            seat_page(other, server, {"code": made["code"], "token": ben["token"]}, lang)
+            seat_page(page, server, made, lang)
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            other.locator("button[data-phrase=hello]").click()
+            expect(page.locator(".chat-mute summary")).to_be_visible()
+            page.locator(".chat-mute summary").click()
+            expect(page.locator(".chat-mute input[type=checkbox]")).to_be_visible()
+            assert page.evaluate(SMALL) == []
+            # and leaves the table: a bot plays his seat at once
+            other.on("dialog", lambda dialog: dialog.accept())
+            other.locator(".leave button").click()
+            expect(other.locator(".lobby")).to_be_visible()
+            other.close()
+            play_until_over(page)
+            page.keyboard.press("Escape")
+            page.locator(".result a[href^='/replay/']").click()
+            expect(page.locator(".replay")).to_be_visible()
+            assert page.evaluate(SMALL) == []
+        finally:
+            browser.close()
