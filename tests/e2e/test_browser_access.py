@@ -147,3 +147,37 @@ def test_every_control_is_big_enough_to_hit_on_a_phone(
             assert page.evaluate(SMALL) == []
         finally:
             browser.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
+    """The page's spoken line is there in the waiting room and stays the same element at
+    the table (a live region that comes with its words is not read out), and says that
+    the game has started and whose turn it is."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made, lang)
+    region = page.locator("section > .move-said[role=status]")
+    expect(region).to_have_count(1)
+    page.evaluate(
+        "() => { const el = document.querySelector('.move-said'); el.dataset.before = '1';"
+        " window.heard = []; new MutationObserver(() => window.heard.push(el.textContent))"
+        ".observe(el, {subtree: true, childList: true, characterData: true}); }"
+    )
+    page.locator(".waiting button.primary").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    # the same element, still the page's only spoken line of the game
+    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(1)
+    expect(page.locator(".move-said")).to_have_count(1)
+    started = {"en": "The game has started. ", "fr": "La partie a commencé. "}[lang]
+    page.wait_for_function(
+        "s => window.heard.some((text) => text.startsWith(s))", arg=started, timeout=5_000
+    )
+    line = next(text for text in page.evaluate("window.heard") if text.startswith(started))
+    turns = {
+        "en": ("Your turn.", "\u2068Bot 2\u2069's turn."),
+        "fr": ("À vous de jouer.", "À \u2068Robot 2\u2069 de jouer."),
+    }[lang]
+    assert line[len(started) :] in turns, line

@@ -696,6 +696,20 @@ function TablePage({ code, big, lang }) {
     }
   }, [msg && msg.version]);
 
+  // the game starts while the waiting room is showing: said, with whose turn it is (the
+  // table's turn line comes new with the table, too late to be heard), over any first move
+  // made by then
+  const status = msg && msg.table.status;
+  const lastStatus = useRef(status);
+  useEffect(() => {
+    const before = lastStatus.current;
+    lastStatus.current = status;
+    if (before !== "waiting" || status !== "playing" || !msg.round) return;
+    const r = msg.round;
+    const turn = msg.you !== null && r.current_seat === msg.you ? t("web.your_turn")
+      : t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
+    setSaid(t("web.game_started", { turn }));
+  }, [status]);
   // the turn clock: its end on this machine's clock, from the seconds left the server said
   // as the state left it (two machines' clocks never agree), counted down a few times a second
   const clock = msg && msg.clock;
@@ -760,6 +774,9 @@ function TablePage({ code, big, lang }) {
   const you = msg.you;
   const view = msg.round;
   const names = seatNames(table.seats);
+  // what a screen reader is told: the same element in the waiting room and at the table
+  // (second in both, after the heading), so that a game's start is heard as it comes
+  const saidRegion = html`<div class="sr-only move-said" role="status" aria-live="polite">${said}</div>`;
 
   const joinTable = async (e) => {
     e.preventDefault();
@@ -784,6 +801,7 @@ function TablePage({ code, big, lang }) {
     const link = `${location.origin}/t/${table.code}`;
     return html`<section class="waiting">
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
+      ${saidRegion}
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
@@ -859,12 +877,12 @@ function TablePage({ code, big, lang }) {
   // boneyard's count are there to read (re-read after every draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
+    ${saidRegion}
     ${toast && html`<div class="toast-spot"><button class="chat-toast" onClick=${() => {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
       }}>${chatWords(toast)}</button></div>`}
-    <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
     <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
     <div class="status">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
