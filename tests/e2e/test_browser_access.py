@@ -3,6 +3,7 @@ kept and seen, and controls big enough to hit on a phone."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -181,3 +182,22 @@ def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str)
         "fr": ("À vous de jouer.", "À \u2068Robot 2\u2069 de jouer."),
     }[lang]
     assert line[len(started) :] in turns, line
+
+
+def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
+    """The replay's heading says which game it is ("Replay #3"), as a screen reader's
+    list of headings reads it; the record's download is a link of its own beside it."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    play_until_over(page)
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(re.compile(r"^Replay #\d+$"))
+    expect(heading).to_be_focused()
+    expect(heading.get_by_role("link")).to_have_count(0)
+    expect(page.get_by_role("link", name="Download the record")).to_be_visible()

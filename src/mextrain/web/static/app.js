@@ -1282,7 +1282,8 @@ function ReplayPage({ id, big }) {
   const names = gameNames(data.players, data.bots);
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   return html`<section class="replay">
-    <h1>${t("web.replay")} #${id} <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></h1>
+    <div class="replay-head"><h1>${t("web.replay")} #${id}</h1>
+      <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
         ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
