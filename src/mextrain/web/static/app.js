@@ -697,6 +697,20 @@ function TablePage({ code, big, lang }) {
     }
   }, [msg && msg.version]);
 
+  // the game starts while the waiting room is showing: said, with whose turn it is (the
+  // table's turn line comes new with the table, too late to be heard), over any first move
+  // made by then
+  const status = msg && msg.table.status;
+  const lastStatus = useRef(status);
+  useEffect(() => {
+    const before = lastStatus.current;
+    lastStatus.current = status;
+    if (before !== "waiting" || status !== "playing" || !msg.round) return;
+    const r = msg.round;
+    const turn = msg.you !== null && r.current_seat === msg.you ? t("web.your_turn")
+      : t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
+    setSaid(t("web.game_started", { turn }));
+  }, [status]);
   // the turn clock: its end on this machine's clock, from the seconds left the server said
   // as the state left it (two machines' clocks never agree), counted down a few times a second
   const clock = msg && msg.clock;
@@ -728,6 +742,29 @@ function TablePage({ code, big, lang }) {
   const hintShown = Boolean(hint && msg && hint.version === msg.version);
   useEffect(() => { if (hintShown && selected) setTimeout(revealTargets, 0); }, [hintShown]);
   useEffect(showTrainEnds);
+  // the keyboard is never dropped to the page by a new render: a control that had it and
+  // is gone (Start, once the game starts; the talk's field, as the waiting room gives way
+  // to the table; the last tile of the hand, played by a bot when the time ran out) hands
+  // it on to its like at the table, else to the hand
+  const hadFocus = useRef(null);
+  useEffect(() => {
+    const on = (e) => { hadFocus.current = e.target; };
+    document.addEventListener("focusin", on);
+    return () => document.removeEventListener("focusin", on);
+  }, []);
+  useEffect(() => {
+    const gone = hadFocus.current;
+    const active = document.activeElement;
+    if (!gone || document.contains(gone) || (active && active !== document.body)) return;
+    hadFocus.current = null;
+    const tiles = document.querySelectorAll(".hand-tile");
+    const like = gone.matches(".chat-say input") ? document.querySelector(".chat-say input")
+      : gone.matches(".hand-tile") ? tiles[tiles.length - 1] : null;
+    const to = like || tiles[0] || document.querySelector("main h1");
+    if (!to) return;
+    if (to.tagName === "H1") to.setAttribute("tabindex", "-1");
+    to.focus({ preventScroll: true });
+  });
   if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
@@ -738,6 +775,9 @@ function TablePage({ code, big, lang }) {
   const you = msg.you;
   const view = msg.round;
   const names = seatNames(table.seats);
+  // what a screen reader is told: the same element in the waiting room and at the table
+  // (second in both, after the heading), so that a game's start is heard as it comes
+  const saidRegion = html`<div class="sr-only move-said" role="status" aria-live="polite">${said}</div>`;
 
   const joinTable = async (e) => {
     e.preventDefault();
@@ -762,6 +802,7 @@ function TablePage({ code, big, lang }) {
     const link = `${location.origin}/t/${table.code}`;
     return html`<section class="waiting">
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
+      ${saidRegion}
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
@@ -837,12 +878,12 @@ function TablePage({ code, big, lang }) {
   // boneyard's count are there to read (re-read after every draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
+    ${saidRegion}
     ${toast && html`<div class="toast-spot"><button class="chat-toast" onClick=${() => {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
       }}>${chatWords(toast)}</button></div>`}
-    <div class="sr-only move-said" role="status" aria-live="polite">${said}</div>
     <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
     <div class="status">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
@@ -1242,7 +1283,8 @@ function ReplayPage({ id, big }) {
   const names = gameNames(data.players, data.bots);
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   return html`<section class="replay">
-    <h1>${t("web.replay")} #${id} <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></h1>
+    <div class="replay-head"><h1>${t("web.replay")} #${id}</h1>
+      <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
         ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>

@@ -1,0 +1,203 @@
+"""The game as a player meets it with the keyboard alone or a screen reader: the focus
+kept and seen, and controls big enough to hit on a phone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser_kit import create_via_api, join_via_api, seat_page
+
+pytestmark = pytest.mark.browser
+
+ACTIVE = (
+    "() => { const a = document.activeElement; return a === document.body ? 'BODY'"
+    " : a.tagName + (a.className ? '.' + String(a.className).trim().split(/ +/).join('.') : ''); }"
+)
+
+
+def test_the_keyboard_stays_at_the_table_when_the_game_starts(server: str, page: Any) -> None:
+    """The waiting room gives way to the table: Start, pressed from the keyboard, is gone,
+    and so is the waiting room's talk field; the keyboard goes on to the hand, or to the
+    table's talk field, never back to the top of the page."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    start = page.get_by_role("button", name="Start")
+    start.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
+    assert page.evaluate(ACTIVE).startswith("BUTTON.hand-tile"), page.evaluate(ACTIVE)
+
+    # typing a line in the waiting room as the last seat is taken and the game starts
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    page.get_by_role("textbox", name="Say something").focus()
+    join_via_api(server, made["code"], "Ben")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
+    assert page.evaluate(ACTIVE) == "INPUT", page.evaluate(ACTIVE)
+    assert page.evaluate("() => !!document.activeElement.closest('.table-page .chat-say')")
+
+
+RING = (
+    "() => { const s = getComputedStyle(document.activeElement);"
+    " return {outline: s.outlineStyle + ' ' + s.outlineColor, shadow: s.boxShadow}; }"
+)
+HALO = "rgb(255, 204, 51)"  # the focus's yellow halo, seen on the board's dark felt
+
+
+def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
+    server: str, page: Any
+) -> None:
+    """A chosen tile's trains all glow; the one that has the keyboard keeps the focus's
+    yellow halo on top (the dark ring alone hardly shows on the felt), as an open
+    double's train does; the hint's tile, framed dashed, shows the focus's solid ring."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    page.locator(".train").first.focus()
+    page.keyboard.press("h")  # the hint's tile, when it has the keyboard
+    hinted = page.locator(".hand-tile.hinted")
+    expect(hinted).to_have_count(1, timeout=15_000)
+    hinted.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # (a ring drawn for the keyboard)
+    ring = page.evaluate(RING)
+    assert ring["outline"] == "solid rgb(27, 27, 27)", ring
+    assert HALO in ring["shadow"], ring
+    # a playable tile chosen: the keyboard is on the first of its trains, which all glow
+    playable = page.locator(".hand-tile.playable").first
+    playable.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.matches('.train.target')")
+    ring = page.evaluate(RING)
+    assert HALO in ring["shadow"], ring
+    # the others glow, without the halo: the halo tells which has the keyboard
+    assert page.evaluate(
+        "halo => [...document.querySelectorAll('.train.target')]"
+        ".filter((el) => el !== document.activeElement)"
+        ".every((el) => !getComputedStyle(el).boxShadow.includes(halo))",
+        HALO,
+    )
+
+
+SMALL = (
+    "() => [...document.querySelectorAll('button, a[href], input, select, summary')]"
+    ".filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height"
+    " && (r.width < 24 || r.height < 24)"
+    # (a link in a sentence is as big as its words: the rule's own exception)
+    " && !(el.tagName === 'A' && el.closest('p, li') && !el.matches('.small')); })"
+    ".map((el) => { const r = el.getBoundingClientRect();"
+    " const name = (el.getAttribute('aria-label') || el.textContent || el.type).trim();"
+    " return `${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`; })"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_control_is_big_enough_to_hit_on_a_phone(
+    server: str, tmp_path: Any, lang: str
+) -> None:
+    """On a phone (390 by 844) the lobby's, the table's, the talk's and the replay's
+    controls are at least 24 by 24 pixels: the top bar's links, the house rules' and the
+    mute's checkboxes, the replay's download link."""
+    from browser_kit import ARGS, CHROMIUM, need_browser, play_until_over
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+            page = context.new_page()
+            page.goto(server + "/")
+            page.evaluate(f"localStorage.setItem('mextrain.lang', '{lang}')")
+            page.goto(server + "/")
+            expect(page.locator("fieldset input[type=checkbox]").first).to_be_visible()
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.evaluate(SMALL) == []
+            small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+            made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": small})
+            ben = join_via_api(server, made["code"], "Ben")
+            # Ben says hello from his own page: Ana's talk offers to mute him
+            other = context.new_page()
+            seat_page(other, server, {"code": made["code"], "token": ben["token"]}, lang)
+            seat_page(page, server, made, lang)
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            other.locator("button[data-phrase=hello]").click()
+            expect(page.locator(".chat-mute summary")).to_be_visible()
+            page.locator(".chat-mute summary").click()
+            expect(page.locator(".chat-mute input[type=checkbox]")).to_be_visible()
+            assert page.evaluate(SMALL) == []
+            # and leaves the table: a bot plays his seat at once
+            other.on("dialog", lambda dialog: dialog.accept())
+            other.locator(".leave button").click()
+            expect(other.locator(".lobby")).to_be_visible()
+            other.close()
+            play_until_over(page)
+            page.keyboard.press("Escape")
+            page.locator(".result a[href^='/replay/']").click()
+            expect(page.locator(".replay")).to_be_visible()
+            assert page.evaluate(SMALL) == []
+        finally:
+            browser.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
+    """The page's spoken line is there in the waiting room and stays the same element at
+    the table (a live region that comes with its words is not read out), and says that
+    the game has started and whose turn it is."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made, lang)
+    region = page.locator("section > .move-said[role=status]")
+    expect(region).to_have_count(1)
+    page.evaluate(
+        "() => { const el = document.querySelector('.move-said'); el.dataset.before = '1';"
+        " window.heard = []; new MutationObserver(() => window.heard.push(el.textContent))"
+        ".observe(el, {subtree: true, childList: true, characterData: true}); }"
+    )
+    page.locator(".waiting button.primary").focus()
+    page.keyboard.press("Enter")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    # the same element, still the page's only spoken line of the game
+    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(1)
+    expect(page.locator(".move-said")).to_have_count(1)
+    started = {"en": "The game has started. ", "fr": "La partie a commencé. "}[lang]
+    page.wait_for_function(
+        "s => window.heard.some((text) => text.startsWith(s))", arg=started, timeout=5_000
+    )
+    line = next(text for text in page.evaluate("window.heard") if text.startswith(started))
+    turns = {
+        "en": ("Your turn.", "\u2068Bot 2\u2069's turn."),
+        "fr": ("À vous de jouer.", "À \u2068Robot 2\u2069 de jouer."),
+    }[lang]
+    assert line[len(started) :] in turns, line
+
+
+def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
+    """The replay's heading says which game it is ("Replay #3"), as a screen reader's
+    list of headings reads it; the record's download is a link of its own beside it."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    play_until_over(page)
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text(re.compile(r"^Replay #\d+$"))
+    expect(heading).to_be_focused()
+    expect(heading.get_by_role("link")).to_have_count(0)
+    expect(page.get_by_role("link", name="Download the record")).to_be_visible()
