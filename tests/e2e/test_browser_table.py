@@ -902,6 +902,21 @@ def _answer(body: str, route: Any, request: Any = None) -> None:
     route.fulfill(status=200, content_type="application/json", body=body)
 
 
+def test_a_replay_is_named_in_the_title_while_it_loads(server: str, page: Any) -> None:
+    """The replay set the window's title only once its game had come (a hook after the
+    page's early returns): while it loaded, the tab still said the page before it."""
+    from playwright.sync_api import expect
+
+    held: list[Any] = []
+    page.route("**/api/games/424243/replay", lambda route: held.append(route))  # (unanswered)
+    page.goto(server + "/stats")
+    expect(page).to_have_title(re.compile("^Statistics"))
+    page.goto(server + "/replay/424243")
+    expect(page.get_by_text("Loading")).to_be_visible()
+    expect(page).to_have_title(re.compile(r"^Replay #424243 · "))
+    expect(page.get_by_text("Loading")).to_be_visible()  # (still: its game never came)
+
+
 def test_open_doubles_look_as_the_rules_make_them(server: str, page: Any) -> None:
     """Under classic the oldest open double is framed in red (cover it first) and a later
     one dashed; under relaxed an open double blocks nobody: its ‼ only, no frame. The

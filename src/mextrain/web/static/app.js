@@ -1276,12 +1276,13 @@ function ReplayPage({ id, big }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
+  // (every hook before the early returns: the same hooks on every render)
+  useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   if (error) return html`<p class="error" role="alert">${error}</p>`;
   if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
   const names = gameNames(data.players, data.bots);
-  useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   return html`<section class="replay">
     <div class="replay-head"><h1>${t("web.replay")} #${id}</h1>
       <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
