@@ -36,11 +36,18 @@ def test_the_keyboard_stays_at_the_table_when_the_game_starts(server: str, page:
     made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
     seat_page(page, server, made)
     page.get_by_role("textbox", name="Say something").focus()
+    page.keyboard.type("Ready wh")  # (half a line when the game starts)
     join_via_api(server, made["code"], "Ben")
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
     page.wait_for_function("() => document.activeElement !== document.body", timeout=5_000)
     assert page.evaluate(ACTIVE) == "INPUT", page.evaluate(ACTIVE)
     assert page.evaluate("() => !!document.activeElement.closest('.table-page .chat-say')")
+    # what was typed goes on in the table's talk field (it was lost with the waiting room)
+    expect(page.get_by_role("textbox", name="Say something")).to_have_value("Ready wh")
+    page.keyboard.type("en you are")
+    page.keyboard.press("Enter")
+    expect(page.locator(".chat-lines li").last).to_contain_text("Ready when you are")
+    expect(page.get_by_role("textbox", name="Say something")).to_have_value("")
 
 
 RING = (

@@ -515,6 +515,10 @@ function useTableSocket(code, lang) {
 function TablePage({ code, big, lang }) {
   const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
+  // what is being typed to the table, kept here: the waiting room's talk and the table's
+  // are two boxes, and a line half typed when the game starts goes on in the second
+  const talkDraft = useState("");
+  const talkPending = useRef(null);
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
@@ -819,7 +823,8 @@ function TablePage({ code, big, lang }) {
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
         : joinForm}
       <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
-        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
+        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
+        draft=${talkDraft} pending=${talkPending} />
     </section>`;
   }
 
@@ -982,7 +987,8 @@ function TablePage({ code, big, lang }) {
         <${ScoreSheet} sheet=${msg.sheet} names=${names} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} trains=${view.trains} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
-        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted} />
+        send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
+        draft=${talkDraft} pending=${talkPending} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
@@ -1093,11 +1099,11 @@ function useMuted(code) {
   return [muted, setMuted];
 }
 
-function TableTalk({ chat, you, me, send, error, setError, muted, setMuted }) {
-  const [text, setText] = useState("");
-  // the words sent: the field is emptied when they come back said, and keeps them if
-  // they were refused (talking too fast) or the connection dropped
-  const pending = useRef(null);
+function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draft, pending }) {
+  // what is typed (the page's: it goes on from the waiting room to the table), and the
+  // words sent: the field is emptied when they come back said, and keeps them if they
+  // were refused (talking too fast) or the connection dropped
+  const [text, setText] = draft;
   const list = useRef(null);
   useEffect(() => {
     const el = list.current;
