@@ -795,6 +795,8 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     )
     for link in (page.locator(".table-rules a"), page.locator("header").get_by_text("How to play")):
         assert link.get_attribute("target") == "_blank"
+        # (and says so to a screen reader, which would not know)
+        expect(link).to_have_accessible_name("How to play (opens in a new tab)")
     with page.context.expect_page() as opened:
         page.locator(".table-rules a").click()
     other = opened.value

@@ -193,11 +193,14 @@ function App() {
 
 // -- how to play ------------------------------------------------------------------------
 
+// what a link that opens in a new tab says to a screen reader, which would not know
+const newTab = () => html`<span class="sr-only"> (${t("web.new_tab")})</span>`;
+
 // "How to play": from a table it opens in a new tab, so the game (and its connection)
 // stays where it is.
 function HelpLink({ path }) {
   if (path && path.startsWith("/t/")) {
-    return html`<a href="/help" target="_blank" rel="noopener">${t("web.help.title")}</a>`;
+    return html`<a href="/help" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a>`;
   }
   return html`<a href="/help" onClick=${(e) => { e.preventDefault(); go("/help"); }}>${t("web.help.title")}</a>`;
 }
@@ -994,7 +997,7 @@ function TablePage({ code, big, lang }) {
     ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
-      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}</a></p>
+      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
     ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
