@@ -208,3 +208,10 @@ def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
     expect(heading).to_be_focused()
     expect(heading.get_by_role("link")).to_have_count(0)
     expect(page.get_by_role("link", name="Download the record")).to_be_visible()
+    # each hand and each train is summed up in words, as at the table (they were a name,
+    # a bare number and tiles one by one)
+    page.get_by_role("button", name="First step").click()
+    mexican = page.get_by_role("group", name="Mexican train. 0 tiles on the train. open end 4")
+    expect(mexican).to_have_count(1)
+    expect(page.get_by_role("group", name=re.compile(r"^Ana: 4 tiles in hand"))).to_have_count(1)
+    expect(page.get_by_role("group", name=re.compile(r"'s turn$"))).to_have_count(1)

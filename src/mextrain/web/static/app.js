@@ -1307,12 +1307,17 @@ function ReplayPage({ id, big }) {
       <span>${step} / ${rnd.frames.length - 1}</span>
       <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}</span>
     </div>
-    <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}>
+    <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
+      role="group" aria-label=${`${names[s]}: ${tn("web.hand_count", hand.length)}` +
+        (frame.current_seat === s && !frame.ended ? `. ${t("web.turn_of", { name: names[s] })}` : "")}>
       ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
-      ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}>
+      ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}
+        role="group" aria-label=${cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })) +
+          `. ${tn("web.train_tiles", tr.tiles.length)}. ${t("web.open_end", { pip: tr.open_end })}` +
+          (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "")}>
       <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican")) : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
