@@ -135,10 +135,11 @@ def bot_module(spec: str) -> str | None:
     built-in bot, a bot registered by a script run as ``__main__``, or a name not
     registered."""
     _load_builtin()
-    module = _REGISTERED_BY.get(parse_bot_spec(spec)[0])
+    name = parse_bot_spec(spec)[0]
+    module = _REGISTERED_BY.get(name)
     if module is None or module in ("mextrain", "__main__", "__mp_main__"):
         return None  # (a script's own bots are registered in its workers as they start)
-    if parse_bot_spec(spec)[0] in _PLUGINS:
+    if name in _PLUGINS:
         return None  # (an installed package's: the workers find it as this process did)
     if module.startswith("mextrain."):
         return None

@@ -168,6 +168,7 @@ def play(
         from mextrain.tui.session import (
             find_resumable,
             latest_if_finished,
+            passed_worth_saying,
             read_start_choices,
             saved_language,
         )
@@ -237,8 +238,9 @@ def play(
                 over = latest_if_finished()
                 # the newest file that could not go on says why -- unless a finished game
                 # is newer than it (quit on its last round's end: its result is there)
-                if passed and (over is None or passed[0][0].name > over.name):
-                    newest, broken = passed[0]
+                worth = passed_worth_saying(passed, over)
+                if worth:
+                    newest, broken = worth[0]
                     said = in_its_language(newest)
                     reason = why_not_resumed(broken, said)
                     raise click.ClickException(

@@ -54,6 +54,7 @@ from .session import (
     find_resumable,
     keep_start_choices,
     latest_if_finished,
+    passed_worth_saying,
 )
 
 __all__ = [
@@ -475,11 +476,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
         try:
             saved, found = find_resumable(limit=SAVED_LOOKED_AT)
             passed: list[tuple[Path, Exception]] = list(found)
-            if saved is None and passed:
-                # nothing to go on with: as ``--resume``, a finished game newer than a
-                # save passed over is what there is (its end was seen), not the save
-                over = latest_if_finished()
-                passed = [p for p in passed if over is None or p[0].name > over.name]
+            if saved is None and passed:  # (nothing to go on with: as ``--resume``)
+                passed = passed_worth_saying(passed, latest_if_finished())
         except Exception:
             return
         if saved is not None or passed:

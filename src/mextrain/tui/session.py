@@ -49,8 +49,8 @@ __all__ = [
     "keep_start_choices",
     "latest_unfinished",
     "parse_seats",
+    "passed_worth_saying",
     "read_start_choices",
-    "resumable_game",
     "saved_language",
 ]
 
@@ -244,10 +244,13 @@ def find_resumable(
     return None, passed
 
 
-def resumable_game(directory: Path | None = None, limit: int | None = None) -> GameSession | None:
-    """The newest unfinished saved game that can go on, as ``mextrain play --resume``
-    would load it (`find_resumable`)."""
-    return find_resumable(directory, limit)[0]
+def passed_worth_saying(
+    passed: Sequence[tuple[Path, Exception]], over: Path | None
+) -> list[tuple[Path, Exception]]:
+    """With no game to go on with, the saves passed over (`find_resumable`) worth naming:
+    those newer than ``over``, the newest finished game (`latest_if_finished`) -- one quit
+    on its last round's end had its result seen, and is what there is."""
+    return [item for item in passed if over is None or item[0].name > over.name]
 
 
 def saved_language(path: Path) -> str | None:

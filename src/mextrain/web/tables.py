@@ -403,8 +403,7 @@ class Table:
         elif kind == "back":
             index = data["seat"]
             self.strikes.pop(index, None)
-            if self._to_move() == index and self._timed_out != self._turn:
-                self._decision_since = time.monotonic()  # (a full clock)
+            self._full_clock(index)
         elif kind == "leave":
             index = data["seat"]
             seat = self.seats[index]
@@ -597,9 +596,14 @@ class Table:
             seat.away_since = None
             if client.seat in self._unseen:  # their page's first coming: if they are to
                 self._unseen.discard(client.seat)  # move, their clock starts now, full
-                if self._to_move() == client.seat and self._timed_out != self._turn:
-                    self._decision_since = time.monotonic()
+                self._full_clock(client.seat)
         self.changed()
+
+    def _full_clock(self, index: int) -> None:
+        """If ``index`` is to move, their clock starts afresh, full -- not in a turn whose
+        time has run out, which stays the bot's to finish."""
+        if self._to_move() == index and self._timed_out != self._turn:
+            self._decision_since = time.monotonic()
 
     def disconnect(self, client: Client) -> None:
         """``client`` is gone (or cut off); its seat counts as away once it has no other
