@@ -436,10 +436,25 @@ def test_two_names_are_one_when_they_read_as_one() -> None:
     assert same_name("B\u043e\u0442 1", "BOT 1")
     assert same_name("\u043c\u0430\u0440\u043a", "MAPK")
     assert same_name("\u03b2\u03bf\u03c4", "BOT")
+    # Latin's own look-alikes: I, l, 1 and |; O, o and 0; rn and m; vv and w
+    assert same_name("Ian", "lan")
+    assert same_name("Al", "AI")
+    assert same_name("B0b", "Bob")
+    assert same_name("0lga", "Olga")
+    assert same_name("Arnie", "Amie")
+    assert same_name("Evva", "Ewa")
+    assert same_name("Player1", "Playerl")
     # what does not read as one is not
     assert not same_name("\u0410\u043d\u043d\u0430", "Anna")
     assert not same_name("Zo\u0451", "Zoe")
     assert not same_name("Ana", "Anna")
+    # a look-alike read as one does not make other letters one: "I" is no "L", nor "M"
+    # an "RN", whatever the case
+    assert not same_name("Ian", "LAN")
+    assert not same_name("Ian", "Lan")
+    assert not same_name("ARNIE", "AMIE")
+    assert not same_name("Arnie", "AMIE")
+    assert not same_name("Tom", "Tim")
 
 
 @pytest.mark.parametrize(

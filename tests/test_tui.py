@@ -2408,6 +2408,7 @@ def test_names_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
     for args, words in [
         (["--seats", "you,greedy", "--names", "Ana,Ben"], "2 names for 1 person"),
         (["--seats", "you,you", "--names", "Ana,ANA"], "Two seats are called ANA"),
+        (["--seats", "you,you", "--names", "Ian,lan"], "Two seats are called lan"),
         (["--seats", "you,greedy", "--names", "Greedy 2"], "Two seats are called Greedy 2"),
         (["--seats", "you,greedy", "--names", "A" * 25], "at most 24 characters"),
         (["--seats", "you,greedy", "--names", "Ana\nBen"], "control characters"),

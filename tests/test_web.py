@@ -576,6 +576,9 @@ def test_http_validation(client: TestClient) -> None:
         "R\u043ebot 2",
         "B\u043e\u0442 1",
         "Ｂｏｔ ２",
+        "B0t 2",  # Latin's own look-alikes: a zero for the o, an l for the 1
+        "Bot l",
+        "Rob0t 1O",
     ):
         refused = client.post("/api/tables", json={**base, "name": bot_like})
         assert refused.status_code == 422, bot_like
@@ -586,6 +589,7 @@ def test_http_validation(client: TestClient) -> None:
     for name in (
         "Botany",
         "Robotnik 2",
+        "Bob 2",
         "\U0001f468\u200d\U0001f469\u200d\U0001f467",
         "\U0001f3f4\U000e0067\U000e0062\U000e007f",
     ):

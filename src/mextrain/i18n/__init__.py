@@ -37,6 +37,7 @@ __all__ = [
     "detect_language",
     "error_text",
     "is_visible_text",
+    "latin_key",
     "name_key",
     "name_keys",
     "normalise_language",
@@ -465,13 +466,34 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", _shown(name).casefold().translate(_CAPITAL_LOOK))
 
 
+#: Latin's own look-alikes (from UTS #39's confusables, those most typefaces share): "I",
+#: "l", "1" and "|"; "O", "o" and "0"; "rn" and "m"; "vv" and "w" -- each group read as
+#: one sign that no name's other keys hold (a letter outside every name's case folding
+#: would do; these are the look's own), so that "Ian" and "lan" are one name but not
+#: "Ian" and "LAN"
+_LATIN_LOOK: Final = {
+    "I": "\u01c0", "l": "\u01c0", "1": "\u01c0", "|": "\u01c0",
+    "O": "\u1d0f", "o": "\u1d0f", "0": "\u1d0f",
+    "rn": "\u0271", "m": "\u0271", "vv": "\u028d", "w": "\u028d",
+}  # fmt: skip
+_LATIN_LOOK_RE: Final = re.compile("|".join(sorted(map(re.escape, _LATIN_LOOK), key=len)[::-1]))
+
+
 def name_keys(name: str) -> frozenset[str]:
-    """Every key under which ``name`` reads as another: `name_key`'s, and one where small
-    letters of other scripts are read by their own look ("Eνa" with a Greek "ν" is "Eva").
-    Two names are one (`same_name`) when they share a key: one key cannot do both, since
-    "Анна" and "АННА" are one name, and "АННА" reads "AHHA"."""
+    """Every key under which ``name`` reads as another: `name_key`'s; one where small
+    letters of other scripts are read by their own look ("Eνa" with a Greek "ν" is "Eva");
+    and one where Latin's own look-alikes are ("Ian" and "lan", "B0b" and "Bob", "Arnie"
+    and "Amie"). Two names are one (`same_name`) when they share a key: one key cannot do
+    it all, since "Анна" and "АННА" are one name, and "АННА" reads "AHHA"."""
     own = _shown(name).translate(_SMALL_LOOK).casefold().translate(_CAPITAL_LOOK)
-    return frozenset({name_key(name), unicodedata.normalize("NFC", own)})
+    return frozenset({name_key(name), unicodedata.normalize("NFC", own), latin_key(name)})
+
+
+def latin_key(name: str) -> str:
+    """`name_key` with Latin's own look-alikes read as one ("Ian" and "lan", "B0b" and
+    "Bob", "Arnie" and "Amie"); one of `name_keys`."""
+    latin = _LATIN_LOOK_RE.sub(lambda m: _LATIN_LOOK[m.group()], _shown(name))
+    return unicodedata.normalize("NFC", latin.casefold().translate(_CAPITAL_LOOK))
 
 
 def same_name(a: str, b: str) -> bool:

@@ -23,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from mextrain.i18n import LANGUAGES, Translator, is_visible_text, name_keys
+from mextrain.i18n import LANGUAGES, Translator, is_visible_text, latin_key, name_keys
 from mextrain.web.tables import MAX_TURN_TIME
 
 __all__ = [
@@ -52,8 +52,10 @@ def _bot_like() -> re.Pattern[str]:
     words = set()
     for lang in LANGUAGES:
         label = Translator(lang)("web.bot_short", number="\0")
-        words.add(re.escape(label.split("\0")[0].strip()))
-    return re.compile(rf"^(?:{'|'.join(sorted(words))})\s*\d+\b", re.IGNORECASE)
+        word = label.split("\0")[0].strip()
+        words |= {re.escape(word), re.escape(latin_key(word))}  # "B0t 2" too
+    digits = re.escape(latin_key("0123456789"))
+    return re.compile(rf"^(?:{'|'.join(sorted(words))})\s*[\d{digits}]+\b", re.IGNORECASE)
 
 
 _BOT_LIKE: Final = _bot_like()
