@@ -484,15 +484,14 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     said = invoke("play", "--resume", "--file", str(broken), "--lang", lang)
-    opening = t("tui.cli.not_a_record", detail="").split("(")[0].strip()
-    assert_clean_error(said, opening, "not JSON")  # the reader's own detail in brackets
+    assert_clean_error(said, t("tui.cli.why.damaged"), "not JSON")  # the reader's detail
     assert "not a record: not JSON" not in said.output
     illegal = invoke("play", "--resume", "--file", str(ILLEGAL), "--lang", lang)
-    assert_clean_error(illegal, t("tui.cli.illegal_record", detail="").rstrip(" :"))
+    assert_clean_error(illegal, t("tui.cli.why.illegal"))
     empty = tmp_path / "empty.json"
     empty.write_text(json.dumps({**json.loads(COMPLETE.read_text()), "rounds": [], "result": None}))
     none = invoke("play", "--resume", "--file", str(empty), "--lang", lang)
-    assert_clean_error(none, t("tui.cli.no_round"))
+    assert_clean_error(none, t("tui.cli.why.no_round"))
     seats = len(json.loads(COMPLETE.read_text())["players"])
     more = ",".join(["you"] + ["greedy"] * seats)
     crowded = invoke("play", "--resume", "--file", str(COMPLETE), "--seats", more, "--lang", lang)

@@ -294,11 +294,49 @@ def _your_train(lang: str, params: dict[str, object]) -> str | None:
         ("en", "You can't play 0-1 on your train: its open end is 4."),
         ("fr", "Vous ne pouvez pas jouer 0-1 sur votre train : le bout libre est 4."),
         ("it", "Non puoi giocare 0-1 sul tuo treno: l'estremità libera è 4."),
-        ("fi", "Et voi pelata dominoa 0-1 junaan (oma junasi): sen avoin pää on 4."),
+        ("fi", "Et voi pelata dominoa 0-1: oma junasi päättyy numeroon 4."),
     ],
 )
 def test_your_own_train_is_your_train_when_you_are_told(lang: str, said: str) -> None:
     assert error_text(wrong_end(0), lang, {0: "Ana", 1: "Ben"}, reader=0) == said
+
+
+@pytest.mark.parametrize(
+    ("err", "said"),
+    [
+        (
+            IllegalActionError("wrong_end", "", seat=1, tile="3-5", train=1, end=9),
+            "Et voi pelata dominoa 3-5: oma junasi päättyy numeroon 9.",
+        ),
+        (
+            IllegalActionError("wrong_end", "", seat=1, tile="3-5", train=MEXICAN, end=9),
+            "Et voi pelata dominoa 3-5: Meksikon juna päättyy numeroon 9.",
+        ),
+        (
+            IllegalActionError("wrong_end", "", seat=1, tile="3-5", train=0, end=0),
+            "Et voi pelata dominoa 3-5: pelaajan Ana juna päättyy numeroon 0.",
+        ),
+        (
+            IllegalActionError("marker_down", "", seat=1, train=0),
+            "Et voi pelata tähän: tämä on pelaajan Ana juna, eikä sen junamerkki ole ylhäällä.",
+        ),
+        (
+            IllegalActionError("marker_down", "", seat=1, train=2),
+            "Et voi pelata tähän: tämä on pelaajan 3 juna, eikä sen junamerkki ole ylhäällä.",
+        ),
+    ],
+)
+def test_finnish_tells_a_player_of_a_train_in_a_sentence_that_reads_as_finnish(
+    err: IllegalActionError, said: str
+) -> None:
+    """A train comes in the nominative ("oma junasi", "pelaajan Ana juna"), and was put
+    in brackets after a bare "into the train" ("Et voi pelata dominoa 3-5 junaan (oma
+    junasi)"), which reads as a form filled in: the train is the subject of a clause of
+    its own."""
+    assert error_text(err, "fi", {0: "Ana", 1: "Ben"}, reader=1) == said
+    for key, text in catalog("game", "fi").items():
+        if key.startswith("game.error_you."):
+            assert "({train})" not in text, key
 
 
 def test_french_elides_de_before_a_vowel() -> None:

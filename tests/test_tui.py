@@ -1336,14 +1336,15 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "fr"])
     assert result.exit_code == 0, result.output
     assert [session.path for session in resumed] == [good.path]
-    assert f"Impossible de reprendre {newer}" in result.output
-    assert "robot inconnu 'superbot'" in result.output  # the reason in the player's words
+    assert f"Impossible de reprendre {newer.name} : un robot indisponible" in result.output
+    assert f"{newer}: robot inconnu 'superbot'" in result.output  # the detail, in French too
     assert "reprise d'une partie plus ancienne" in result.output
     # with nothing else to resume, the reason is the error
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1
-    assert f"Cannot resume {newer}: unknown bot 'superbot'" in result.output
+    assert f"Cannot resume {newer.name}: one of its bots is unavailable" in result.output
+    assert f"{newer}: unknown bot 'superbot'" in result.output
     assert len(resumed) == 1  # the failed resume started no game
 
 
@@ -1378,13 +1379,13 @@ def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
     assert [session.path for session in resumed] == [good.path]
     lines = [line for line in result.output.splitlines() if "older game instead" in line]
     assert len(lines) == 2, result.output
-    assert lines[0].startswith(f"Cannot resume {illegal}: ")  # newest first
-    assert lines[1].startswith(f"Cannot resume {cut}: not a game record")
+    assert lines[0].startswith(f"Cannot resume {illegal.name}: it breaks the rules")  # newest
+    assert lines[1].startswith(f"Cannot resume {cut.name}: the file is damaged")
     # nothing else to resume: the newest that could not go on is the error
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 1
-    assert f"Cannot resume {illegal}: " in result.output
+    assert f"Cannot resume {illegal.name}: it breaks the rules" in result.output
     # a game finished since, newer than them: its end is what there is to say
     done = GameSession.new(SMALL_4, [SeatSpec("greedy", "")] * 4)
     drive(done)
@@ -1396,6 +1397,48 @@ def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
     assert result.exit_code == 1
     assert "the last one is over" in result.output, result.output
     assert len(resumed) == 1
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_resume_names_a_save_it_cannot_open_as_the_start_screen_does(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """``--resume`` named a save it could not open by its whole path, the reader's English
+    detail inside the player's sentence ("Impossible de reprendre /home/.../x.json : ce
+    n'est pas un enregistrement de partie (not JSON (...))"): its first line is the start
+    screen's, the save's file name and a few words of the player's language; the whole
+    path and the detail follow on a line of their own."""
+    good, cut, illegal = a_game_and_two_newer_damaged_saves()
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    t = Translator(lang)
+    line = t("tui.cli.cannot_resume", path=illegal.name, reason=t("tui.cli.why.illegal"))
+    # passed over, an older game going on
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", lang])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    first = lines.index(t("tui.cli.passed_over", reason=line))
+    assert lines[first + 1].startswith(f"  {illegal}: ")
+    assert "can't play 6-6" in lines[first + 1]  # (the reader's words, as `replay` says them)
+    damaged = t("tui.cli.cannot_resume", path=cut.name, reason=t("tui.cli.why.damaged"))
+    second = lines.index(t("tui.cli.passed_over", reason=damaged))
+    assert lines[second + 1].startswith(f"  {cut}: not JSON (")
+    # refused, nothing else to go on with
+    good.path.unlink()
+    result = CliRunner().invoke(main, ["play", "--resume", "--lang", lang])
+    assert result.exit_code == 1
+    said = result.output.splitlines()
+    assert said[0] == f"Error: {line}", said
+    assert said[1].startswith(f"  {illegal}: ")
+    refused = CliRunner().invoke(main, ["play", "--resume", "--file", str(cut), "--lang", lang])
+    assert refused.exit_code == 1
+    said = refused.output.splitlines()
+    assert said[0] == f"Error: {damaged}", said
+    assert said[1].startswith(f"  {cut}: not JSON (")
+    if lang != "en":  # no English inside the player's sentence
+        for text in (line, damaged):
+            assert "not JSON" not in text
+            assert "can't" not in text
 
 
 def test_a_hint_thinks_two_seconds_at_most_whatever_the_rules(
@@ -1487,11 +1530,11 @@ def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
     fi, fr, it = Translator("fi"), Translator("fr"), Translator("it")
 
     def passed_line(t: Translator, output: str) -> str:
-        start = t("tui.cli.cannot_resume", path=illegal, reason="")
+        start = t("tui.cli.cannot_resume", path=illegal.name, reason="")
         lines = [line for line in output.splitlines() if line.startswith(start)]
         assert len(lines) == 1, output
         assert lines[0].endswith(t("tui.cli.passed_over", reason="").strip())
-        assert t("tui.cli.illegal_record", detail="") in lines[0]
+        assert t("tui.cli.why.illegal") in lines[0]
         return lines[0]
 
     # passed over: said in the language of the game that goes on (Finnish)
@@ -1509,10 +1552,10 @@ def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
     for args in (["play", "--resume"], ["play", "--resume", "--file", str(illegal)]):
         result = CliRunner().invoke(main, args)
         assert result.exit_code == 1, result.output
-        assert fr("tui.cli.cannot_resume", path=illegal, reason="") in result.output
-        assert fr("tui.cli.illegal_record", detail="") in result.output
+        said = fr("tui.cli.cannot_resume", path=illegal.name, reason=fr("tui.cli.why.illegal"))
+        assert said in result.output
         english = CliRunner().invoke(main, [*args, "--lang", "en"])
-        assert f"Cannot resume {illegal}: " in english.output
+        assert f"Cannot resume {illegal.name}: it breaks the rules" in english.output
     kept.rename(good.path)
     # over: in the language the finished game was played in
     done = GameSession.new(SMALL_4, [SeatSpec("greedy", "")] * 4)
@@ -2126,10 +2169,10 @@ def test_the_start_screen_says_which_newer_save_it_could_not_open(data_dir: Path
             lines = plain(passed).splitlines()
             assert len(lines) == 2, lines
             # newest first, each with the reason --resume gives, in the screen's language
-            assert lines[0].startswith(fr("tui.cli.cannot_resume", path=illegal, reason=""))
-            assert fr("tui.cli.illegal_record", detail="") in lines[0]
-            not_a_record = fr("tui.cli.not_a_record", detail="").removesuffix("()")
-            assert lines[1].startswith(fr("tui.cli.cannot_resume", path=cut, reason=not_a_record))
+            illegal_said = fr("tui.cli.why.illegal")
+            assert lines[0] == fr("tui.cli.cannot_resume", path=illegal.name, reason=illegal_said)
+            damaged = fr("tui.cli.why.damaged")
+            assert lines[1] == fr("tui.cli.cannot_resume", path=cut.name, reason=damaged)
             # the older game is still offered, or, with none, nothing is
             assert screen.query_one("#start-saved", Static).display is offered
             assert screen.query_one("#resume", Button).display is offered
@@ -2138,7 +2181,7 @@ def test_the_start_screen_says_which_newer_save_it_could_not_open(data_dir: Path
             await pilot.pause()
             await pilot.pause()
             lines = plain(app.screen.query_one("#start-passed", Static)).splitlines()
-            assert lines[0].startswith(fi("tui.cli.cannot_resume", path=illegal, reason=""))
+            assert lines[0].startswith(fi("tui.cli.cannot_resume", path=illegal.name, reason=""))
             # play is not blocked: a new game starts
             await pilot.press("ctrl+s")
             await settle(pilot, app)
@@ -2151,6 +2194,85 @@ def test_the_start_screen_says_which_newer_save_it_could_not_open(data_dir: Path
         if path not in (cut, illegal):
             path.unlink()  # (the game the first scenario began)
     run(lambda: scenario(False))
+
+
+def test_the_start_screen_names_a_save_it_could_not_open_in_a_line_of_each_language(
+    data_dir: Path,
+) -> None:
+    """The line naming a save passed over gave its whole path and the reader's detail in
+    English ("... : ce n'est pas un enregistrement de partie (not JSON (Unterminated
+    string ...)))"), two or three lines at 80 columns: it names the save by its file name
+    and says why in a few words of the screen's language, one line each."""
+    _, cut, illegal = a_game_and_two_newer_damaged_saves()
+
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), "en"), lang="en", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await start_screen_settled(pilot, app)
+            for lang in LANGUAGES:
+                screen = app.screen
+                assert isinstance(screen, StartScreen)
+                if screen.lang != lang:
+                    screen.query_one("#lang", Select).value = lang
+                    await pilot.pause()
+                    await pilot.pause()
+                    screen = app.screen
+                    assert isinstance(screen, StartScreen)
+                t = Translator(lang)
+                passed = screen.query_one("#start-passed", Static)
+                lines = plain(passed).splitlines()
+                assert lines == [
+                    t("tui.cli.cannot_resume", path=illegal.name, reason=t("tui.cli.why.illegal")),
+                    t("tui.cli.cannot_resume", path=cut.name, reason=t("tui.cli.why.damaged")),
+                ], lang
+                text = plain(passed)
+                assert str(data_dir) not in text
+                for english in ("not JSON", "Unterminated", "can't play", "round 0"):
+                    assert english not in text, (lang, text)
+                # one line each, none wrapped (80 columns)
+                width = passed.content_size.width
+                assert all(cell_len(line) <= width for line in lines), (lang, width, lines)
+                assert passed.size.height == len(lines), (lang, passed.size)
+
+    run(scenario)
+
+
+def test_every_reason_a_save_cannot_go_on_fits_the_start_screen() -> None:
+    """Each kind of failure the reader and the session tell apart has its few words in
+    every language, and a line naming a save with them fits the start screen at 80
+    columns (76 cells: its padding and scroll bar)."""
+    import errno
+
+    from mextrain.records import IllegalRecordError, RecordFormatError
+    from mextrain.tui.screens import cannot_resume_line, resume_detail, trouble_with_save
+    from mextrain.tui.session import NoRoundError
+
+    failures: list[tuple[Exception, str]] = [
+        (RecordFormatError(None, "not a record: not JSON (Expecting value at line 1)"), "damaged"),
+        (RecordFormatError("rounds[0].hands", "missing"), "damaged"),
+        (RecordFormatError("format", 'missing: a record has "format"'), "not_a_game"),
+        (RecordFormatError("version", "must be the number 1, not 2"), "other_version"),
+        (IllegalRecordError(0, 0, "0:6-6@M", "seat 0 can't play 6-6"), "illegal"),
+        (NoRoundError("the record has no round dealt yet"), "no_round"),
+        (BotSpecError("unknown bot 'superbot'", code="unknown_bot", name="'superbot'"), "bot"),
+        (PermissionError(errno.EACCES, "Permission denied"), "unreadable"),
+        (OSError(errno.EIO, "Input/output error"), "unreadable"),
+    ]
+    saved = Path("games") / "20261130-132043-634078.json"  # (as `mextrain play` names a save)
+    for err, kind in failures:
+        assert trouble_with_save(err) == kind, err
+        for lang in LANGUAGES:
+            t = Translator(lang)
+            line = cannot_resume_line(saved, err, t)
+            assert line == t(
+                "tui.cli.cannot_resume", path=saved.name, reason=t(f"tui.cli.why.{kind}")
+            )
+            assert "{" not in line, line
+            assert "tui.cli" not in line, line
+            assert cell_len(line) <= 76, (lang, cell_len(line), line)
+    # the detail stays apart, for the command line (none where the words say it all)
+    assert resume_detail(failures[0][0], Translator("fr")) == "not JSON (Expecting value at line 1)"
+    assert resume_detail(failures[5][0], Translator("fr")) is None
 
 
 def test_people_name_themselves_on_the_start_screen() -> None:

@@ -164,7 +164,7 @@ def play(
             parse_seats,
             rename_default_names,
         )
-        from mextrain.tui.screens import why_not_resumed
+        from mextrain.tui.screens import cannot_resume_line, resume_detail
         from mextrain.tui.session import (
             find_resumable,
             latest_if_finished,
@@ -215,16 +215,23 @@ def play(
             saved = None if lang is not None or path is None else saved_language(path)
             return t if saved is None else Translator(saved)
 
+        def cannot_resume(path: Path, err: Exception, said: Translator, going_on: bool) -> str:
+            # the save by its file name and why in a few words, as the start screen says
+            # it; then, on a line of its own, where the file is and the detail behind it
+            line = cannot_resume_line(path, err, said)
+            if going_on:
+                line = said("tui.cli.passed_over", reason=line)
+            where = terminal_safe(str(path))
+            detail = resume_detail(err, said)
+            return f"{line}\n  {where}" + ("" if detail is None else f": {detail}")
+
         session = None
         if file is not None:
             try:
                 session = GameSession.load(file, kinds, seed)
             except (ValueError, OSError) as err:
                 said = in_its_language(file)
-                reason = why_not_resumed(err, said)
-                raise click.ClickException(
-                    said("tui.cli.cannot_resume", path=file, reason=reason)
-                ) from None
+                raise click.ClickException(cannot_resume(file, err, said, False)) from None
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
             # renamed, a hand-edited seat) is passed over, and said so, not a dead end
@@ -242,10 +249,7 @@ def play(
                 if worth:
                     newest, broken = worth[0]
                     said = in_its_language(newest)
-                    reason = why_not_resumed(broken, said)
-                    raise click.ClickException(
-                        said("tui.cli.cannot_resume", path=newest, reason=reason)
-                    )
+                    raise click.ClickException(cannot_resume(newest, broken, said, False))
                 if over is not None:
                     said = in_its_language(over)
                     raise click.ClickException(said("tui.cli.last_game_over", path=over))
@@ -253,9 +257,7 @@ def play(
             # the saves passed over are said in the language of the game that goes on
             said = Translator(session.lang) if lang is None and session.lang else t
             for path, broken in passed:
-                reason = why_not_resumed(broken, said)
-                line = said("tui.cli.cannot_resume", path=path, reason=reason)
-                click.echo(said("tui.cli.passed_over", reason=line), err=True)
+                click.echo(cannot_resume(path, broken, said, True), err=True)
         if lang is None and session.lang is not None:  # the language it was played in
             language = session.lang
             t = Translator(language)

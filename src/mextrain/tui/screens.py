@@ -70,10 +70,13 @@ __all__ = [
     "StartScreen",
     "StatsScreen",
     "TrainsScreen",
+    "cannot_resume_line",
     "check_names",
     "hold_keys",
     "keys_held",
+    "resume_detail",
     "seat_names",
+    "trouble_with_save",
     "why_not_resumed",
 ]
 
@@ -181,23 +184,61 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     )
 
 
+def trouble_with_save(err: Exception) -> str:
+    """What kind of failure kept a saved game from going on, as the reader and the
+    session tell them apart: ``damaged`` (not JSON, cut short, a field missing or
+    mistyped), ``not_a_game`` (JSON, but no game record), ``other_version`` (a record
+    of another version of the format), ``illegal`` (a record that breaks the rules),
+    ``no_round`` (nothing dealt yet), ``bot`` (a seat's bot cannot be made here) or
+    ``unreadable`` (the system refused the file)."""
+    if isinstance(err, BotSpecError):
+        return "bot"
+    if isinstance(err, NoRoundError):
+        return "no_round"
+    if isinstance(err, IllegalRecordError):
+        return "illegal"
+    if isinstance(err, RecordFormatError):
+        if err.field == "format":
+            return "not_a_game"
+        return "other_version" if err.field == "version" else "damaged"
+    if isinstance(err, OSError):
+        return "unreadable"
+    return "damaged"
+
+
 def why_not_resumed(err: Exception, t: Translator) -> str:
-    """Why a saved game cannot go on, in the player's words, the reader's own detail in
-    brackets (``mextrain play --resume`` and the start screen say the same). A record's
-    text -- an option's name -- may hold escape sequences: they are shown escaped."""
+    """Why a saved game cannot go on, in a few words of the player's language ("the file
+    is damaged"), short enough for the start screen's line at 80 columns
+    (``mextrain play --resume`` says the same, and gives `resume_detail` apart)."""
+    return t(f"tui.cli.why.{trouble_with_save(err)}")
+
+
+def resume_detail(err: Exception, t: Translator) -> str | None:
+    """The detail behind `why_not_resumed`, for whoever wants to look into the file: the
+    reader's own words (in English, as ``mextrain replay`` gives them), the bot registry's
+    or the system's (in ``t``'s language where it has them); None where the few words say
+    it all. A record's text -- an option's name -- may hold escape sequences: they are
+    shown escaped."""
+    if isinstance(err, NoRoundError):
+        return None
     if isinstance(err, BotSpecError):
         return terminal_safe(bot_error_text(err, t.lang))
     if isinstance(err, RecordFormatError):
-        detail = err.reason.removeprefix("not a record: ")
-        return t("tui.cli.not_a_record", detail=terminal_safe(detail))
-    if isinstance(err, IllegalRecordError):
-        return t("tui.cli.illegal_record", detail=terminal_safe(str(err)))
-    if isinstance(err, NoRoundError):
-        return t("tui.cli.no_round")
+        return terminal_safe(err.reason.removeprefix("not a record: "))
     if isinstance(err, OSError):
-        detail = os_error_text(err, t.lang)
-        return t("tui.cli.unreadable", detail=terminal_safe(detail))
+        return terminal_safe(os_error_text(err, t.lang))
     return terminal_safe(str(err))
+
+
+def cannot_resume_line(path: Path, err: Exception, t: Translator) -> str:
+    """ "Cannot resume 20261130-132043-634078.json: the file is damaged" -- the save named
+    by its file name (the time its game began, as the saved games are kept), never its
+    whole path, so that the line fits 80 columns in every language."""
+    return t(
+        "tui.cli.cannot_resume",
+        path=terminal_safe(path.name),
+        reason=why_not_resumed(err, t),
+    )
 
 
 def check_names(names: Sequence[str], t: Translator) -> None:
@@ -486,15 +527,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
 
     def passed_text(self) -> str:
         """The saves passed over, one line each, in the screen's language."""
-        t = self.t
-        return "\n".join(
-            t(
-                "tui.cli.cannot_resume",
-                path=terminal_safe(str(path)),
-                reason=why_not_resumed(err, t),
-            )
-            for path, err in self.passed
-        )
+        return "\n".join(cannot_resume_line(path, err, self.t) for path, err in self.passed)
 
     def offer(
         self, saved: GameSession | None, passed: Sequence[tuple[Path, Exception]] = ()
