@@ -339,6 +339,32 @@ def test_finnish_tells_a_player_of_a_train_in_a_sentence_that_reads_as_finnish(
             assert "({train})" not in text, key
 
 
+@pytest.mark.parametrize(
+    ("err", "said"),
+    [
+        (
+            IllegalActionError("wrong_end", "", seat=1, tile="3-5", train=MEXICAN, end=9),
+            "Ben ei voi pelata dominoa 3-5: Meksikon juna päättyy numeroon 9.",
+        ),
+        (
+            IllegalActionError("wrong_end", "", seat=1, tile="3-5", train=0, end=0),
+            "Ben ei voi pelata dominoa 3-5: pelaajan Ana juna päättyy numeroon 0.",
+        ),
+        (
+            IllegalActionError("marker_down", "", seat=1, train=0),
+            "Ben ei voi pelata tähän: tämä on pelaajan Ana juna, eikä sen junamerkki ole"
+            " ylhäällä.",
+        ),
+    ],
+)
+def test_finnish_names_a_seats_train_as_it_tells_the_player_theirs(
+    err: IllegalActionError, said: str
+) -> None:
+    """A record or a replay names the seat ("Ben ei voi pelata..."): its train is the
+    subject of a clause of its own too, not a nominative in brackets after "junaan"."""
+    assert error_text(err, "fi", {0: "Ana", 1: "Ben"}) == said
+
+
 def test_french_elides_de_before_a_vowel() -> None:
     t = Translator("fr")
     assert t.train_label(1, 0, {1: "Émile"}) == "le train d'Émile"
