@@ -215,3 +215,31 @@ def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
     expect(mexican).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"^Ana: 4 tiles in hand"))).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"'s turn$"))).to_have_count(1)
+
+
+def test_the_statistics_links_to_each_game_are_big_enough_to_hit(server: str, page: Any) -> None:
+    """The recent games' links ("#12", a replay each) are at least 24 by 24 pixels on a
+    desktop and on a phone (they were 24 by 19: a link of their own, not words in a
+    sentence)."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    play_until_over(page)
+    sizes = (
+        "() => [...document.querySelectorAll('.recent a')].map((el) => {"
+        " const r = el.getBoundingClientRect(); return [el.textContent, r.width, r.height]; })"
+    )
+
+    def too_small(at: Any) -> list[Any]:
+        at.goto(server + "/stats")
+        expect(at.locator(".recent a").first).to_be_visible()
+        found = at.evaluate(sizes)
+        assert found, "no game listed"
+        return [(text, w, h) for text, w, h in found if w < 24 or h < 24]
+
+    assert too_small(page) == []  # a desktop's window
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone's
+    assert too_small(page) == []
