@@ -211,7 +211,7 @@ def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
     # each hand and each train is summed up in words, as at the table (they were a name,
     # a bare number and tiles one by one)
     page.get_by_role("button", name="First step").click()
-    mexican = page.get_by_role("group", name="Mexican train. 0 tiles on the train. open end 4")
+    mexican = page.get_by_role("group", name="Mexican train. 0 tiles on the train. Open end 4")
     expect(mexican).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"^Ana: 4 tiles in hand"))).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"'s turn$"))).to_have_count(1)
@@ -243,3 +243,59 @@ def test_the_statistics_links_to_each_game_are_big_enough_to_hit(server: str, pa
     assert too_small(page) == []  # a desktop's window
     page.set_viewport_size({"width": 390, "height": 844})  # a phone's
     assert too_small(page) == []
+
+
+LANGS = {"en": "Language", "fr": "Langue", "it": "Lingua", "fi": "Kieli"}
+
+
+def _lower_sentences(page: Any, selector: str) -> list[str]:
+    """The labels of the elements ``selector`` finds that have a sentence beginning with
+    a small letter ("... on the train. open end 4")."""
+    labels = page.evaluate(
+        "s => [...document.querySelectorAll(s)].map((el) => el.getAttribute('aria-label'))",
+        selector,
+    )
+    assert labels, selector
+    return [x for x in labels if any(part[:1].islower() for part in x.split(". "))]
+
+
+def _language(page: Any, now: str, lang: str) -> None:
+    page.get_by_label(LANGS[now]).select_option(lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
+def test_every_sentence_of_a_trains_label_begins_with_a_capital(server: str, page: Any) -> None:
+    """A train's label is put together from several pieces ("Mexican train. 3 tiles on
+    the train. Open end 7. Marker up: ..."): each sentence begins with a capital letter
+    in every language, at the table (a tile's label, and a chosen tile's trains, "Play
+    here", too) and in the replay (it was "... on the train. open end 7")."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    page.locator(".hand-tile.playable").first.click()  # its trains say "Play here"
+    expect(page.locator(".train.target").first).to_be_visible()
+    now = "en"
+    for lang in ["fr", "it", "fi", "en"]:
+        _language(page, now, lang)
+        now = lang
+        expect(page.locator(".hand-tile.selected")).to_have_count(1)
+        assert _lower_sentences(page, ".board .train") == [], lang
+        assert _lower_sentences(page, ".hand-tile") == [], lang
+    page.keyboard.press("Escape")
+    play_until_over(page)
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    slider = page.locator(".controls input[type=range]")  # ("Step", "Étape", ...)
+    expect(slider).to_be_visible(timeout=10_000)
+    last = int(str(slider.get_attribute("max")))
+    for lang in ["fr", "it", "fi", "en"]:
+        _language(page, now, lang)
+        now = lang
+        for step in range(last + 1):  # (a marker comes up, a double opens, as they come)
+            slider.fill(str(step))
+            assert _lower_sentences(page, ".replay .train[role=group]") == [], (lang, step)
+            assert _lower_sentences(page, ".replay-hand") == [], (lang, step)
