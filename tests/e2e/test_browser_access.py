@@ -4,6 +4,7 @@ kept and seen, and controls big enough to hit on a phone."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -299,3 +300,87 @@ def test_every_sentence_of_a_trains_label_begins_with_a_capital(server: str, pag
             slider.fill(str(step))
             assert _lower_sentences(page, ".replay .train[role=group]") == [], (lang, step)
             assert _lower_sentences(page, ".replay-hand") == [], (lang, step)
+
+
+# every live region's words as a screen reader gets them (what is hidden from it left
+# out), each time they change
+HEAR_LIVE = (
+    "() => { window.heard = []; const last = new Map();"
+    " const spoken = (el) => { const copy = el.cloneNode(true);"
+    " copy.querySelectorAll('[aria-hidden=true]').forEach((x) => x.remove());"
+    " return copy.textContent.trim(); };"
+    " new MutationObserver(() => { for (const el of document.querySelectorAll("
+    "'[role=status], [role=alert], [role=log], [aria-live]')) { const text = spoken(el);"
+    " if (text && text !== last.get(el)) window.heard.push(text); last.set(el, text); } })"
+    ".observe(document.body, {subtree: true, childList: true, characterData: true}); }"
+)
+MINUS = re.compile(r"\d\s*[-\u2212\u2013]\s*\d")  # "5-9", which may be read "5 minus 9"
+
+
+def _told(snapshot: str) -> list[str]:
+    """What a screen reader is told of each thing in a Playwright ARIA snapshot: its name
+    where it has one (a button's or an option's words inside it are not read), else its
+    text."""
+    told = []
+    for line in snapshot.splitlines():
+        item = line.strip().removeprefix("- ").strip("'")
+        named = re.match(r'[a-z]+ "(.*?)"(?: \[[^\]]*\])*(?::|$)', item)
+        told.append(named.group(1) if named else item)
+    return told
+
+
+def test_a_screen_reader_hears_a_tile_in_words_never_as_a_subtraction(
+    server: str, page: Any
+) -> None:
+    """A tile written "5-9" may be read "5 minus 9": what a screen reader is told names
+    it in words ("Tile 5 and 9"): the hand's tiles, the tiles on the trains and the
+    engine, the moves announced and in the last moves, the hint, the score sheet's
+    engines, the round's result and the replay's hands, trains, steps and rounds."""
+    from browser_kit import make_a_move_and_wait
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    labels = page.locator(".hand-tile").evaluate_all("els => els.map((el) => el.ariaLabel)")
+    for label in labels:
+        assert re.fullmatch(r"Tile \d+ and \d+(\. Can be played)?", label), label
+    deadline = time.monotonic() + 120
+    while not page.locator(".overlay").is_visible():
+        assert time.monotonic() < deadline, "the round did not end in time"
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        page.keyboard.press("h")  # the hint, said as it comes
+        expect(page.locator(".hint")).not_to_be_empty(timeout=15_000)
+        stuck = page.locator(".hand-tile:not(.playable)")
+        if stuck.count():  # "No train takes tile 0 and 3 now."
+            stuck.first.click()
+            stuck.first.click()
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], told
+        make_a_move_and_wait(page)
+    heard = page.evaluate("window.heard")
+    assert any(re.search(r"\btile \d+ and \d+\b", x) for x in heard), heard
+    assert [x for x in heard if MINUS.search(x)] == [], heard
+    told = _told(page.get_by_role("dialog").aria_snapshot())  # the tiles left in hand
+    assert [x for x in told if MINUS.search(x)] == [], told
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    slider = page.get_by_role("slider", name="Step")
+    expect(slider).to_be_visible(timeout=10_000)
+    for step in range(int(str(slider.get_attribute("max"))) + 1):
+        slider.fill(str(step))
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], (step, told)
+        assert not MINUS.search(str(slider.get_attribute("aria-valuetext")))
+    # in the other languages too
+    tiles = {"fr": "Domino 4 et 4", "it": "Tessera 4 e 4", "fi": "Domino 4 ja 4"}
+    for lang, engine in tiles.items():
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.reload()
+        expect(page.locator(".replay-engine [role=img]")).to_have_attribute("aria-label", engine)
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], (lang, told)

@@ -244,7 +244,7 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     left = dialog.locator("td.left-tiles")
     expect(left).to_have_count(2)
     shown = [
-        sorted(c.get_attribute("aria-label") for c in left.nth(i).locator("[role=img]").all())
+        sorted(c.get_attribute("data-tile") for c in left.nth(i).locator("[role=img]").all())
         for i in range(2)
     ]
     if "went out" in dialog.locator(".how-ended").inner_text():
@@ -297,7 +297,7 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
 def _laid(page: Any, within: str) -> set[str]:
     """The tiles on the trains as the page draws them ("4-1": laid on a 4)."""
     tiles = page.locator(f"{within} .train-tiles [role=img]")
-    return {str(x.get_attribute("aria-label")) for x in tiles.all()}
+    return {str(x.get_attribute("data-tile")) for x in tiles.all()}
 
 
 _PLAYED = re.compile(r"(\d+-\d+) on ")

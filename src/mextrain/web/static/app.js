@@ -4,7 +4,7 @@
 import { render } from "./vendor/preact.mjs";
 import { useEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
-import { Tile, parseTile } from "./tiles.js";
+import { Tile as DrawnTile, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
@@ -38,6 +38,25 @@ const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 function ts(key, params = {}) {
   return fill(cap(STRINGS[key] ?? key), params, LANG);
 }
+
+// A tile in words, for a screen reader, which may read "5-9" as "5 minus 9": named on its
+// own ("Tile 5 and 9") or within a sentence ("You drew tile 5 and 9.").
+function tileLabel(tile) {
+  const [a, b] = parseTile(tile);
+  return t("web.tile_label", { a, b });
+}
+function tileSaid(tile) {
+  const [a, b] = parseTile(tile);
+  return t("web.tile_said", { a, b });
+}
+
+// A tile drawn, with its name in words for a screen reader (``label`` for another name).
+const Tile = (props) => html`<${DrawnTile} label=${tileLabel(props.tile)} ...${props} />`;
+
+// Words that show a tile as the table writes it ("Ana: 9-5 on the Mexican train") and
+// say it in words to a screen reader ("Ana: tile 9 and 5 on ..."): each is only for one.
+const shownSaid = (shown, said) => (shown === said ? shown
+  : html`<span aria-hidden="true">${shown}</span><span class="sr-only">${said}</span>`);
 
 // Sentences said one after the other to a screen reader, as a label puts them together
 // (those not there, false or empty, left out).
@@ -702,7 +721,8 @@ function TablePage({ code, big, lang }) {
     lastHand.current = hand;
     if (!last) return;
     const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
-    setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats), undefined, r.trains));
+    setSaid(drew.length === 1 ? t("web.you_drew", { tile: tileSaid(drew[0]) })
+      : moveWords(last, seatNames(msg.table.seats), undefined, r.trains, true));
     if (refocus.current) {
       const always = refocus.current === "hand";
       refocus.current = false;
@@ -857,7 +877,7 @@ function TablePage({ code, big, lang }) {
   const chooseTile = (tile) => {
     if (!playableTiles.has(tile)) {
       setSelected(selected === tile ? null : tile);
-      if (selected !== tile) setSaid(t("web.no_train_for", { tile }));
+      if (selected !== tile) setSaid(t("web.no_train_for", { tile: tileSaid(tile) }));
       return;
     }
     const ts = targetsFor(tile);
@@ -880,16 +900,20 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const moveText = (m) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
-    : t("web.hint.play", { tile: m.split("@")[0], train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
+  // a move in words, as shown ("5-9 on your train") or as said (``said``: "tile 5 and 9 ...")
+  const moveText = (m, said) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
+    : t("web.hint.play", { tile: said ? tileSaid(m.split("@")[0]) : m.split("@")[0],
+      train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
-  const hintText = hintNow && (typeof hintNow.win_probability === "number"
-    ? t("web.hint.chance", { move: moveText(hintNow.move), chance: Math.round(100 * hintNow.win_probability) })
-    : moveText(hintNow.move));
+  const hintText = (said) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
+    ? t("web.hint.chance", { move: moveText(hintNow.move, said), chance: Math.round(100 * hintNow.win_probability) })
+    : moveText(hintNow.move, said) });
   const others = hintNow ? (hintNow.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
-  const hintMore = others.map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
   const close = hintNow && closeCall(hintNow);
+  const hintMore = (said) => ` · ${t("web.hint.also", { moves: others.map((h) => t("web.hint.short",
+    { move: moveText(h.move, said), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
+    close ? ` (${t("web.hint.close")})` : ""}`;
 
   // the status line: whose turn it is, and a lost connection, are told to a screen reader
   // as they change (each in a live region of its own); the round, the engine and the
@@ -924,7 +948,7 @@ function TablePage({ code, big, lang }) {
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
       <div class="board" role="region" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
-          label=${view ? `${cap(t("game.engine"))} ${view.engine}-${view.engine}` : t("game.engine")} /></div>
+          label=${view ? sentences(cap(t("game.engine")), tileLabel(`${view.engine}-${view.engine}`)) : cap(t("game.engine"))} /></div>
         <div class="trains">
         ${view && view.trains.map((tr) => {
           const key = String(tr.owner);
@@ -976,9 +1000,8 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-          <span class="hint" role="status">${hintText && html`${t("web.hint.says", { move: hintText })}${
-            hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}${
-              close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}`}</span>
+          <span class="hint" role="status">${hintNow && html`${shownSaid(hintText(false), hintText(true))}${
+            others.length ? html`<span class="hint-more">${shownSaid(hintMore(false), hintMore(true))}</span>` : ""}`}</span>
           ${selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
             t("web.no_train_for", { tile: selected })}</span>`}
         </div>
@@ -988,7 +1011,7 @@ function TablePage({ code, big, lang }) {
             const hinted = hintNow && hintNow.move.startsWith(tile + "@");
             return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
                 data-tile=${tile} aria-pressed=${selected === tile}
-                aria-label=${sentences(t("web.tile_label", { tile }), playable && ts("web.playable"))}
+                aria-label=${sentences(tileLabel(tile), playable && ts("web.playable"))}
                 onPointerDown=${(e) => onPointerDown(tile, e)}
                 onClick=${() => chooseTile(tile)}>
               <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
@@ -1003,7 +1026,7 @@ function TablePage({ code, big, lang }) {
         draft=${talkDraft} pending=${talkPending} />
       </aside>
     </div>
-    ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
+    ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
       table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
@@ -1025,15 +1048,17 @@ const LOG_LENGTH = 8;
 
 // A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 9-5 on the
 // Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now;
-// ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9).
-function moveWords(text, names, mover, trains) {
+// ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9;
+// ``said``: the tile in words, for a screen reader, "Cy: tile 9 and 5 on ...").
+function moveWords(text, names, mover, trains, said = false) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
   const who = iso(mover === undefined ? names[seat] : mover);
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
-  return t("web.log.play", { who, tile: laidTile(tile, trains),
+  const laid = laidTile(tile, trains);
+  return t("web.log.play", { who, tile: said ? tileSaid(laid) : laid,
     train: trainWords(where, seat, names, "game.train.own_the") });
 }
 
@@ -1071,7 +1096,8 @@ function MoveLog({ history, names, movers, trains }) {
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
-      class=${i === 0 ? "newest" : ""}>${moveWords(m, names, who(i), trains)}</li>`)}</ol>`
+      class=${i === 0 ? "newest" : ""}>${shownSaid(moveWords(m, names, who(i), trains),
+        moveWords(m, names, who(i), trains, true))}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
@@ -1175,7 +1201,7 @@ function ScoreSheet({ sheet, names }) {
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
-      <th scope="row">${e}-${e}</th>
+      <th scope="row">${shownSaid(`${e}-${e}`, tileLabel(`${e}-${e}`))}</th>
       ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}</td>`)}</tr>`)}</tbody>
     <tfoot><tr><th scope="row">${t("game.total")}</th>
       ${names.map((_, s) => html`<td class=${(sheet.winners || []).includes(s) ? "winner" : ""}>${sheet.totals[s] ?? 0}</td>`)}</tr></tfoot>
@@ -1306,15 +1332,18 @@ function ReplayPage({ id, big }) {
       <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
-        ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
+        ${data.rounds.map((r, k) => html`<option value=${k} aria-label=${`${k + 1} (${tileLabel(`${r.engine}-${r.engine}`)})`}>${
+          k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
       <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
-        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}`}
+        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains, true) : t("web.replay.deal")}`}
         onInput=${(e) => setStep(Number(e.target.value))} />
       <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
-      <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}</span>
+      <span class="muted replay-move" role="status" aria-live="polite">${frame.action
+        ? shownSaid(moveWords(frame.action, names, undefined, frame.trains), moveWords(frame.action, names, undefined, frame.trains, true))
+        : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
       role="group" aria-label=${sentences(`${names[s]}: ${tn("web.hand_count", hand.length)}`,
