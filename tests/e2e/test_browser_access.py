@@ -160,26 +160,26 @@ def test_every_control_is_big_enough_to_hit_on_a_phone(
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
-    """The page's spoken line is there in the waiting room and stays the same element at
-    the table (a live region that comes with its words is not read out), and says that
-    the game has started and whose turn it is."""
+    """The page's spoken lines (two live regions, used in turn) are there in the waiting
+    room and stay the same elements at the table (a live region that comes with its words
+    is not read out), and say that the game has started and whose turn it is."""
     from playwright.sync_api import expect
 
     made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
     seat_page(page, server, made, lang)
     region = page.locator("section > .move-said[role=status]")
-    expect(region).to_have_count(1)
+    expect(region).to_have_count(2)
     page.evaluate(
-        "() => { const el = document.querySelector('.move-said'); el.dataset.before = '1';"
-        " window.heard = []; new MutationObserver(() => window.heard.push(el.textContent))"
-        ".observe(el, {subtree: true, childList: true, characterData: true}); }"
+        "() => { window.heard = []; for (const el of document.querySelectorAll('.move-said')) {"
+        " el.dataset.before = '1'; new MutationObserver(() => window.heard.push(el.textContent))"
+        ".observe(el, {subtree: true, childList: true, characterData: true}); } }"
     )
     page.locator(".waiting button.primary").focus()
     page.keyboard.press("Enter")
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-    # the same element, still the page's only spoken line of the game
-    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(1)
-    expect(page.locator(".move-said")).to_have_count(1)
+    # the same elements, still the page's only spoken lines of the game
+    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(2)
+    expect(page.locator(".move-said")).to_have_count(2)
     started = {"en": "The game has started. ", "fr": "La partie a commencé. "}[lang]
     page.wait_for_function(
         "s => window.heard.some((text) => text.startsWith(s))", arg=started, timeout=5_000
@@ -384,3 +384,43 @@ def test_a_screen_reader_hears_a_tile_in_words_never_as_a_subtraction(
         expect(page.locator(".replay-engine [role=img]")).to_have_attribute("aria-label", engine)
         told = _told(page.locator("main").aria_snapshot())
         assert [x for x in told if MINUS.search(x)] == [], (lang, told)
+
+
+def test_the_same_words_twice_in_a_row_are_told_twice(server: str, page: Any) -> None:
+    """A live region whose words do not change is not read out again: two draws in a row
+    ("Bot 2: draws"), or the same tile that fits no train chosen twice, were told once.
+    The page says them in two regions in turn, the other one emptied, so that each time
+    the region that gets the words had none before."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    words = ["Bot 2: draws", "Bot 2: draws", "Bot 2: draws", "Ana: passes"]
+    steps = page.evaluate(
+        "words => import('/static/said.js').then((m) => { let now = m.SILENT; const out = [];"
+        " for (const w of words) { const before = now.texts; now = m.say(now, w);"
+        " out.push([before, now.texts]); } return out; })",
+        words,
+    )
+    for said, (before, after) in zip(words, steps, strict=True):
+        assert sorted(after) == ["", said], after  # said once, the other region silent
+        into = after.index(said)
+        assert before[into] == "", (before, after)  # in a region that said nothing
+
+    # at the table: a tile that fits no train, chosen, put back and chosen again
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    join_via_api(server, made["code"], "Ben")  # Ben never comes: nothing moves meanwhile
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    stuck = page.locator(".hand-tile:not(.playable)").first  # (a double-12 hand has some)
+    a, b = str(stuck.get_attribute("data-tile")).split("-")
+    told = f"No train takes tile {a} and {b} now."
+    stuck.click()
+    page.wait_for_function("w => window.heard.includes(w)", arg=told, timeout=5_000)
+    stuck.click()
+    expect(page.locator(".tile-note")).to_have_count(0)
+    stuck.click()
+    expect(page.locator(".tile-note")).to_have_count(1)
+    page.wait_for_function(
+        "w => window.heard.filter((x) => x === w).length === 2", arg=told, timeout=5_000
+    )

@@ -8,6 +8,7 @@ import { Tile as DrawnTile, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
+import { SILENT, say } from "./said.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -571,8 +572,10 @@ function TablePage({ code, big, lang }) {
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
   // what a screen reader is told of the game as it goes: the last move, a tile drawn, a
-  // tile that fits nowhere (one live region, there from the start)
-  const [said, setSaid] = useState("");
+  // tile that fits nowhere (two live regions taken in turn, there from the start, so that
+  // the same words twice in a row are told twice: said.js)
+  const [said, setSaidNow] = useState(SILENT);
+  const setSaid = (words) => setSaidNow((now) => say(now, words));
   // what someone else just said, over the page for a few seconds: the talk itself may be
   // out of sight (under the board on a phone); a click on it goes there
   const [toast, setToast] = useState(null);
@@ -812,9 +815,10 @@ function TablePage({ code, big, lang }) {
   const you = msg.you;
   const view = msg.round;
   const names = seatNames(table.seats);
-  // what a screen reader is told: the same element in the waiting room and at the table
-  // (second in both, after the heading), so that a game's start is heard as it comes
-  const saidRegion = html`<div class="sr-only move-said" role="status" aria-live="polite">${said}</div>`;
+  // what a screen reader is told: the same two elements in the waiting room and at the
+  // table (after the heading in both), so that a game's start is heard as it comes
+  const saidRegion = said.texts.map((words) => html`<div class="sr-only move-said" role="status"
+    aria-live="polite">${words}</div>`);
 
   const joinTable = async (e) => {
     e.preventDefault();
@@ -900,19 +904,19 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  // a move in words, as shown ("5-9 on your train") or as said (``said``: "tile 5 and 9 ...")
-  const moveText = (m, said) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
-    : t("web.hint.play", { tile: said ? tileSaid(m.split("@")[0]) : m.split("@")[0],
+  // a move in words, as shown ("5-9 on your train") or as said (``spoken``: "tile 5 and 9 ...")
+  const moveText = (m, spoken) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
+    : t("web.hint.play", { tile: spoken ? tileSaid(m.split("@")[0]) : m.split("@")[0],
       train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
-  const hintText = (said) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
-    ? t("web.hint.chance", { move: moveText(hintNow.move, said), chance: Math.round(100 * hintNow.win_probability) })
-    : moveText(hintNow.move, said) });
+  const hintText = (spoken) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
+    ? t("web.hint.chance", { move: moveText(hintNow.move, spoken), chance: Math.round(100 * hintNow.win_probability) })
+    : moveText(hintNow.move, spoken) });
   const others = hintNow ? (hintNow.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
   const close = hintNow && closeCall(hintNow);
-  const hintMore = (said) => ` · ${t("web.hint.also", { moves: others.map((h) => t("web.hint.short",
-    { move: moveText(h.move, said), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
+  const hintMore = (spoken) => ` · ${t("web.hint.also", { moves: others.map((h) => t("web.hint.short",
+    { move: moveText(h.move, spoken), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
     close ? ` (${t("web.hint.close")})` : ""}`;
 
   // the status line: whose turn it is, and a lost connection, are told to a screen reader
@@ -1049,8 +1053,8 @@ const LOG_LENGTH = 8;
 // A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 9-5 on the
 // Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now;
 // ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9;
-// ``said``: the tile in words, for a screen reader, "Cy: tile 9 and 5 on ...").
-function moveWords(text, names, mover, trains, said = false) {
+// ``spoken``: the tile in words, for a screen reader, "Cy: tile 9 and 5 on ...").
+function moveWords(text, names, mover, trains, spoken = false) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
   const who = iso(mover === undefined ? names[seat] : mover);
@@ -1058,7 +1062,7 @@ function moveWords(text, names, mover, trains, said = false) {
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
   const laid = laidTile(tile, trains);
-  return t("web.log.play", { who, tile: said ? tileSaid(laid) : laid,
+  return t("web.log.play", { who, tile: spoken ? tileSaid(laid) : laid,
     train: trainWords(where, seat, names, "game.train.own_the") });
 }
 
