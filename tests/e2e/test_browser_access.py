@@ -424,3 +424,31 @@ def test_the_same_words_twice_in_a_row_are_told_twice(server: str, page: Any) ->
     page.wait_for_function(
         "w => window.heard.filter((x) => x === w).length === 2", arg=told, timeout=5_000
     )
+
+
+def test_each_move_is_told_with_whose_turn_it_is_in_one_message(server: str, page: Any) -> None:
+    """A bot's move was told, then whose turn it was, as two messages of two live regions
+    (the second cutting the first short, or lost behind it): each move is told in one
+    message that says both ("Bot 2: tile 4 and 3 on the Mexican train. Your turn."), and
+    whose turn it is is told on its own only when a round is dealt, before any move."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    play_until_over(page)  # (the first round)
+    heard = page.evaluate("window.heard")
+    bot, ana = "\u2068Bot 2\u2069", "\u2068Ana\u2069"
+    turns = ("Your turn", f"{bot}'s turn", "Round over", "The game is over")
+    moves = [x for x in heard if x.startswith((f"{bot}: ", f"{ana}: ", "You drew "))]
+    assert any(x.startswith(f"{bot}: ") for x in moves), heard
+    for said in moves:
+        assert said.endswith(tuple(f". {turn}." for turn in turns)), said
+    assert [x for x in heard if x.rstrip(".") in turns] == [], heard  # no turn alone
+    # the next round is dealt: whose turn it is, with no move to tell
+    page.keyboard.press("Escape")
+    page.wait_for_function("n => window.heard.length > n", arg=len(heard), timeout=15_000)
+    assert page.evaluate("window.heard")[len(heard)] in (f"{turns[0]}.", f"{turns[1]}."), heard

@@ -423,9 +423,10 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
     # the page says where it is: a heading and a title naming the table
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {made['code']}")
     said = page.locator(".table-page > .move-said:not(:empty)")  # (one of two, in turn)
-    # whose turn it is is told as it changes; the whole status line (round, engine,
-    # boneyard) is not re-read after every draw
-    expect(page.locator(".status .turn[role=status]")).to_have_count(1)
+    # whose turn it is is told with each move, in the same message (not as a message of
+    # its own); the whole status line (round, engine, boneyard) is not re-read after
+    # every draw
+    expect(page.locator(".status .turn[role=status], .status .turn[aria-live]")).to_have_count(0)
     expect(page.locator(".status[role=status], .status[aria-live]")).to_have_count(0)
     chose = drew = 0
     deadline = time.monotonic() + 60

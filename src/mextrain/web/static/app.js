@@ -715,6 +715,10 @@ function TablePage({ code, big, lang }) {
       // a browser that notifies only from a service worker: the tab's title says it
     }
   }, [myTurn, notify]);
+  // each move is told with whose turn it is now, in one message ("Bot 2: draws. Your
+  // turn."): two, one after the other, were two announcements, the second cutting the
+  // first short or lost behind it; a new round's deal (no move yet) tells whose turn it is
+  const lastRound = useRef(null);
   useEffect(() => {
     const r = msg && msg.round;
     if (!r) return;
@@ -722,10 +726,16 @@ function TablePage({ code, big, lang }) {
     const last = r.history[r.history.length - 1];
     const before = lastHand.current;
     lastHand.current = hand;
-    if (!last) return;
+    const roundBefore = lastRound.current;
+    lastRound.current = r.round;
+    if (!last) {
+      if (roundBefore !== null && roundBefore !== r.round) setSaid(`${turnWords(msg)}.`);
+      return;
+    }
     const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
-    setSaid(drew.length === 1 ? t("web.you_drew", { tile: tileSaid(drew[0]) })
-      : moveWords(last, seatNames(msg.table.seats), undefined, r.trains, true));
+    const move = drew.length === 1 ? t("web.you_drew", { tile: tileSaid(drew[0]) })
+      : moveWords(last, seatNames(msg.table.seats), undefined, r.trains, true);
+    setSaid(t("web.move_turn", { move, turn: turnWords(msg) }));
     if (refocus.current) {
       const always = refocus.current === "hand";
       refocus.current = false;
@@ -746,10 +756,7 @@ function TablePage({ code, big, lang }) {
     const before = lastStatus.current;
     lastStatus.current = status;
     if (before !== "waiting" || status !== "playing" || !msg.round) return;
-    const r = msg.round;
-    const turn = msg.you !== null && r.current_seat === msg.you ? t("web.your_turn")
-      : t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
-    setSaid(t("web.game_started", { turn }));
+    setSaid(t("web.game_started", { turn: turnWords(msg) }));
   }, [status]);
   // the turn clock: its end on this machine's clock, from the seconds left the server said
   // as the state left it (two machines' clocks never agree), counted down a few times a second
@@ -919,9 +926,10 @@ function TablePage({ code, big, lang }) {
     { move: moveText(h.move, spoken), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
     close ? ` (${t("web.hint.close")})` : ""}`;
 
-  // the status line: whose turn it is, and a lost connection, are told to a screen reader
-  // as they change (each in a live region of its own); the round, the engine and the
-  // boneyard's count are there to read (re-read after every draw, they drowned the moves)
+  // the status line: a lost connection is told to a screen reader as it comes (in a live
+  // region of its own), and whose turn it is with each move (in the moves' regions); the
+  // round, the engine and the boneyard's count are there to read (re-read after every
+  // draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     ${saidRegion}
@@ -935,7 +943,7 @@ function TablePage({ code, big, lang }) {
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
       <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
-      <span class=${myTurn ? "turn mine" : "turn"} role="status">${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
+      <span class=${myTurn ? "turn mine" : "turn"}>${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
       ${secondsLeft !== null && html`<span class=${"clock" + (secondsLeft <= 10 ? " low" : "") + (clock.seat === you ? " mine" : "")}
         title=${t("web.clock_title")} aria-hidden="true"><svg class="clock-icon" viewBox="0 0 16 16"><circle cx="8" cy="8.5" r="6"
@@ -1045,6 +1053,16 @@ function TablePage({ code, big, lang }) {
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table} big=${big}
       you=${you} send=${send} onClose=${() => setDialog(null)} />`}
   </section>`;
+}
+
+// Whose turn it is, as a screen reader is told it after a move ("Your turn", "Bot 2's
+// turn", the name set apart), or that the round or the game is over.
+function turnWords(msg) {
+  const r = msg.round;
+  if (msg.sheet.complete) return t("web.match_over");
+  if (r.ended) return t("web.round_over");
+  if (msg.you !== null && r.current_seat === msg.you) return t("web.your_turn");
+  return t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
 }
 
 // The round's last moves, newest first: what the others did while you waited.
