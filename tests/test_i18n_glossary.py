@@ -121,7 +121,7 @@ def _js_keys() -> set[str]:
     keys: set[str] = set()
     for js in (SRC / "web" / "static").glob("*.js"):
         text = js.read_text(encoding="utf-8")
-        keys |= set(re.findall(r"\bt[ns]?\(\"((?:game|web|tui)\.[a-z_.]+)\"", text))
+        keys |= set(re.findall(r"\bt(?:n|cap)?\(\"((?:game|web|tui)\.[a-z_.]+)\"", text))
     return keys
 
 

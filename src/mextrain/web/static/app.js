@@ -36,7 +36,7 @@ const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // A catalogue text that begins a sentence: its own first letter a capital ("Open end 7"
 // after "3 tiles on the train."), never a name's, which stays as its player wrote it.
-function ts(key, params = {}) {
+function tcap(key, params = {}) {
   return fill(cap(STRINGS[key] ?? key), params, LANG);
 }
 
@@ -974,11 +974,11 @@ function TablePage({ code, big, lang }) {
             (seatInfo && seatInfo.kind === "bot" && seatInfo.bot ? ` (${t(`web.bot.${seatInfo.bot}`)})` : "") +
             (seatInfo && seatInfo.kind === "human" && tr.owner !== you ? `, ${seatInfo.connected ? t("web.online") : t("web.offline")}` : "") +
             (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : ""),
-            tn("web.train_tiles", tr.tiles.length), ts("web.open_end", { pip: tr.open_end }),
+            tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
             seatInfo && tn("web.hand_count", view.hand_sizes[tr.owner]),
-            tr.marker && ts("web.marker_up"), tr.open_double && ts("game.open_double"),
-            doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double" && ts("web.double_first"),
-            isTarget && ts("web.play_here"));
+            tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"),
+            doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double" && tcap("web.double_first"),
+            isTarget && tcap("web.play_here"));
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${(e) => {
                 // played from the keyboard (Enter on the train): the keyboard goes back
@@ -1023,7 +1023,7 @@ function TablePage({ code, big, lang }) {
             const hinted = hintNow && hintNow.move.startsWith(tile + "@");
             return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
                 data-tile=${tile} aria-pressed=${selected === tile}
-                aria-label=${sentences(tileLabel(tile), playable && ts("web.playable"))}
+                aria-label=${sentences(tileLabel(tile), playable && tcap("web.playable"))}
                 onPointerDown=${(e) => onPointerDown(tile, e)}
                 onClick=${() => chooseTile(tile)}>
               <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
@@ -1369,15 +1369,15 @@ function ReplayPage({ id, big }) {
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
       role="group" aria-label=${sentences(`${names[s]}: ${tn("web.hand_count", hand.length)}`,
-        frame.current_seat === s && !frame.ended && ts("web.turn_of", { name: names[s] }))}>
+        frame.current_seat === s && !frame.ended && tcap("web.turn_of", { name: names[s] }))}>
       ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
       ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}
         role="group" aria-label=${sentences(cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })),
-          tn("web.train_tiles", tr.tiles.length), ts("web.open_end", { pip: tr.open_end }),
-          tr.marker && ts("web.marker_up"), tr.open_double && ts("game.open_double"))}>
+          tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
+          tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"))}>
       <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican")) : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
