@@ -120,9 +120,8 @@ def test_no_english_left_untranslated(lang: str) -> None:
 def _js_keys() -> set[str]:
     keys: set[str] = set()
     for js in (SRC / "web" / "static").glob("*.js"):
-        keys |= set(
-            re.findall(r"\btn?\(\"((?:game|web|tui)\.[a-z_.]+)\"", js.read_text(encoding="utf-8"))
-        )
+        text = js.read_text(encoding="utf-8")
+        keys |= set(re.findall(r"\bt(?:n|cap)?\(\"((?:game|web|tui)\.[a-z_.]+)\"", text))
     return keys
 
 

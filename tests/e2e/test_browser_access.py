@@ -4,6 +4,7 @@ kept and seen, and controls big enough to hit on a phone."""
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 import pytest
@@ -159,26 +160,26 @@ def test_every_control_is_big_enough_to_hit_on_a_phone(
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
-    """The page's spoken line is there in the waiting room and stays the same element at
-    the table (a live region that comes with its words is not read out), and says that
-    the game has started and whose turn it is."""
+    """The page's spoken lines (two live regions, used in turn) are there in the waiting
+    room and stay the same elements at the table (a live region that comes with its words
+    is not read out), and say that the game has started and whose turn it is."""
     from playwright.sync_api import expect
 
     made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
     seat_page(page, server, made, lang)
     region = page.locator("section > .move-said[role=status]")
-    expect(region).to_have_count(1)
+    expect(region).to_have_count(2)
     page.evaluate(
-        "() => { const el = document.querySelector('.move-said'); el.dataset.before = '1';"
-        " window.heard = []; new MutationObserver(() => window.heard.push(el.textContent))"
-        ".observe(el, {subtree: true, childList: true, characterData: true}); }"
+        "() => { window.heard = []; for (const el of document.querySelectorAll('.move-said')) {"
+        " el.dataset.before = '1'; new MutationObserver(() => window.heard.push(el.textContent))"
+        ".observe(el, {subtree: true, childList: true, characterData: true}); } }"
     )
     page.locator(".waiting button.primary").focus()
     page.keyboard.press("Enter")
     expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-    # the same element, still the page's only spoken line of the game
-    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(1)
-    expect(page.locator(".move-said")).to_have_count(1)
+    # the same elements, still the page's only spoken lines of the game
+    expect(page.locator(".table-page > .move-said[data-before='1']")).to_have_count(2)
+    expect(page.locator(".move-said")).to_have_count(2)
     started = {"en": "The game has started. ", "fr": "La partie a commencé. "}[lang]
     page.wait_for_function(
         "s => window.heard.some((text) => text.startsWith(s))", arg=started, timeout=5_000
@@ -211,7 +212,243 @@ def test_the_replays_heading_is_its_name_alone(server: str, page: Any) -> None:
     # each hand and each train is summed up in words, as at the table (they were a name,
     # a bare number and tiles one by one)
     page.get_by_role("button", name="First step").click()
-    mexican = page.get_by_role("group", name="Mexican train. 0 tiles on the train. open end 4")
+    mexican = page.get_by_role("group", name="Mexican train. 0 tiles on the train. Open end 4")
     expect(mexican).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"^Ana: 4 tiles in hand"))).to_have_count(1)
     expect(page.get_by_role("group", name=re.compile(r"'s turn$"))).to_have_count(1)
+
+
+def test_the_statistics_links_to_each_game_are_big_enough_to_hit(server: str, page: Any) -> None:
+    """The recent games' links ("#12", a replay each) are at least 24 by 24 pixels on a
+    desktop and on a phone (they were 24 by 19: a link of their own, not words in a
+    sentence)."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    play_until_over(page)
+    sizes = (
+        "() => [...document.querySelectorAll('.recent a')].map((el) => {"
+        " const r = el.getBoundingClientRect(); return [el.textContent, r.width, r.height]; })"
+    )
+
+    def too_small(at: Any) -> list[Any]:
+        at.goto(server + "/stats")
+        expect(at.locator(".recent a").first).to_be_visible()
+        found = at.evaluate(sizes)
+        assert found, "no game listed"
+        return [(text, w, h) for text, w, h in found if w < 24 or h < 24]
+
+    assert too_small(page) == []  # a desktop's window
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone's
+    assert too_small(page) == []
+
+
+LANGS = {"en": "Language", "fr": "Langue", "it": "Lingua", "fi": "Kieli"}
+
+
+def _lower_sentences(page: Any, selector: str) -> list[str]:
+    """The labels of the elements ``selector`` finds that have a sentence beginning with
+    a small letter ("... on the train. open end 4")."""
+    labels = page.evaluate(
+        "s => [...document.querySelectorAll(s)].map((el) => el.getAttribute('aria-label'))",
+        selector,
+    )
+    assert labels, selector
+    return [x for x in labels if any(part[:1].islower() for part in x.split(". "))]
+
+
+def _language(page: Any, now: str, lang: str) -> None:
+    page.get_by_label(LANGS[now]).select_option(lang)
+    page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
+
+
+def test_every_sentence_of_a_trains_label_begins_with_a_capital(server: str, page: Any) -> None:
+    """A train's label is put together from several pieces ("Mexican train. 3 tiles on
+    the train. Open end 7. Marker up: ..."): each sentence begins with a capital letter
+    in every language, at the table (a tile's label, and a chosen tile's trains, "Play
+    here", too) and in the replay (it was "... on the train. open end 7")."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    page.locator(".hand-tile.playable").first.click()  # its trains say "Play here"
+    expect(page.locator(".train.target").first).to_be_visible()
+    now = "en"
+    for lang in ["fr", "it", "fi", "en"]:
+        _language(page, now, lang)
+        now = lang
+        expect(page.locator(".hand-tile.selected")).to_have_count(1)
+        assert _lower_sentences(page, ".board .train") == [], lang
+        assert _lower_sentences(page, ".hand-tile") == [], lang
+    page.keyboard.press("Escape")
+    play_until_over(page)
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    slider = page.locator(".controls input[type=range]")  # ("Step", "Étape", ...)
+    expect(slider).to_be_visible(timeout=10_000)
+    last = int(str(slider.get_attribute("max")))
+    for lang in ["fr", "it", "fi", "en"]:
+        _language(page, now, lang)
+        now = lang
+        for step in range(last + 1):  # (a marker comes up, a double opens, as they come)
+            slider.fill(str(step))
+            assert _lower_sentences(page, ".replay .train[role=group]") == [], (lang, step)
+            assert _lower_sentences(page, ".replay-hand") == [], (lang, step)
+
+
+# every live region's words as a screen reader gets them (what is hidden from it left
+# out), each time they change
+HEAR_LIVE = (
+    "() => { window.heard = []; const last = new Map();"
+    " const spoken = (el) => { const copy = el.cloneNode(true);"
+    " copy.querySelectorAll('[aria-hidden=true]').forEach((x) => x.remove());"
+    " return copy.textContent.trim(); };"
+    " new MutationObserver(() => { for (const el of document.querySelectorAll("
+    "'[role=status], [role=alert], [role=log], [aria-live]')) { const text = spoken(el);"
+    " if (text && text !== last.get(el)) window.heard.push(text); last.set(el, text); } })"
+    ".observe(document.body, {subtree: true, childList: true, characterData: true}); }"
+)
+MINUS = re.compile(r"\d\s*[-\u2212\u2013]\s*\d")  # "5-9", which may be read "5 minus 9"
+
+
+def _told(snapshot: str) -> list[str]:
+    """What a screen reader is told of each thing in a Playwright ARIA snapshot: its name
+    where it has one (a button's or an option's words inside it are not read), else its
+    text."""
+    told = []
+    for line in snapshot.splitlines():
+        item = line.strip().removeprefix("- ").strip("'")
+        named = re.match(r'[a-z]+ "(.*?)"(?: \[[^\]]*\])*(?::|$)', item)
+        told.append(named.group(1) if named else item)
+    return told
+
+
+def test_a_screen_reader_hears_a_tile_in_words_never_as_a_subtraction(
+    server: str, page: Any
+) -> None:
+    """A tile written "5-9" may be read "5 minus 9": what a screen reader is told names
+    it in words ("Tile 5 and 9"): the hand's tiles, the tiles on the trains and the
+    engine, the moves announced and in the last moves, the hint, the score sheet's
+    engines, the round's result and the replay's hands, trains, steps and rounds."""
+    from browser_kit import make_a_move_and_wait
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    labels = page.locator(".hand-tile").evaluate_all("els => els.map((el) => el.ariaLabel)")
+    for label in labels:
+        assert re.fullmatch(r"Tile \d+ and \d+(\. Can be played)?", label), label
+    deadline = time.monotonic() + 120
+    while not page.locator(".overlay").is_visible():
+        assert time.monotonic() < deadline, "the round did not end in time"
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        page.keyboard.press("h")  # the hint, said as it comes
+        expect(page.locator(".hint")).not_to_be_empty(timeout=15_000)
+        stuck = page.locator(".hand-tile:not(.playable)")
+        if stuck.count():  # "No train takes tile 0 and 3 now."
+            stuck.first.click()
+            stuck.first.click()
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], told
+        make_a_move_and_wait(page)
+    heard = page.evaluate("window.heard")
+    assert any(re.search(r"\btile \d+ and \d+\b", x) for x in heard), heard
+    assert [x for x in heard if MINUS.search(x)] == [], heard
+    told = _told(page.get_by_role("dialog").aria_snapshot())  # the tiles left in hand
+    assert [x for x in told if MINUS.search(x)] == [], told
+    page.keyboard.press("Escape")
+    page.locator(".result a[href^='/replay/']").click()
+    slider = page.get_by_role("slider", name="Step")
+    expect(slider).to_be_visible(timeout=10_000)
+    for step in range(int(str(slider.get_attribute("max"))) + 1):
+        slider.fill(str(step))
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], (step, told)
+        assert not MINUS.search(str(slider.get_attribute("aria-valuetext")))
+    # in the other languages too
+    tiles = {"fr": "Domino 4 et 4", "it": "Tessera 4 e 4", "fi": "Domino 4 ja 4"}
+    for lang, engine in tiles.items():
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.reload()
+        expect(page.locator(".replay-engine [role=img]")).to_have_attribute("aria-label", engine)
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if MINUS.search(x)] == [], (lang, told)
+
+
+def test_the_same_words_twice_in_a_row_are_told_twice(server: str, page: Any) -> None:
+    """A live region whose words do not change is not read out again: two draws in a row
+    ("Bot 2: draws"), or the same tile that fits no train chosen twice, were told once.
+    The page says them in two regions in turn, the other one emptied, so that each time
+    the region that gets the words had none before."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    words = ["Bot 2: draws", "Bot 2: draws", "Bot 2: draws", "Ana: passes"]
+    steps = page.evaluate(
+        "words => import('/static/said.js').then((m) => { let now = m.SILENT; const out = [];"
+        " for (const w of words) { const before = now.texts; now = m.say(now, w);"
+        " out.push([before, now.texts]); } return out; })",
+        words,
+    )
+    for said, (before, after) in zip(words, steps, strict=True):
+        assert sorted(after) == ["", said], after  # said once, the other region silent
+        into = after.index(said)
+        assert before[into] == "", (before, after)  # in a region that said nothing
+
+    # at the table: a tile that fits no train, chosen, put back and chosen again
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    join_via_api(server, made["code"], "Ben")  # Ben never comes: nothing moves meanwhile
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    stuck = page.locator(".hand-tile:not(.playable)").first  # (a double-12 hand has some)
+    a, b = str(stuck.get_attribute("data-tile")).split("-")
+    told = f"No train takes tile {a} and {b} now."
+    stuck.click()
+    page.wait_for_function("w => window.heard.includes(w)", arg=told, timeout=5_000)
+    stuck.click()
+    expect(page.locator(".tile-note")).to_have_count(0)
+    stuck.click()
+    expect(page.locator(".tile-note")).to_have_count(1)
+    page.wait_for_function(
+        "w => window.heard.filter((x) => x === w).length === 2", arg=told, timeout=5_000
+    )
+
+
+def test_each_move_is_told_with_whose_turn_it_is_in_one_message(server: str, page: Any) -> None:
+    """A bot's move was told, then whose turn it was, as two messages of two live regions
+    (the second cutting the first short, or lost behind it): each move is told in one
+    message that says both ("Bot 2: tile 4 and 3 on the Mexican train. Your turn."), and
+    whose turn it is is told on its own only when a round is dealt, before any move."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    play_until_over(page)  # (the first round)
+    heard = page.evaluate("window.heard")
+    bot, ana = "\u2068Bot 2\u2069", "\u2068Ana\u2069"
+    turns = ("Your turn", f"{bot}'s turn", "Round over", "The game is over")
+    moves = [x for x in heard if x.startswith((f"{bot}: ", f"{ana}: ", "You drew "))]
+    assert any(x.startswith(f"{bot}: ") for x in moves), heard
+    for said in moves:
+        assert said.endswith(tuple(f". {turn}." for turn in turns)), said
+    assert [x for x in heard if x.rstrip(".") in turns] == [], heard  # no turn alone
+    # the next round is dealt: whose turn it is, with no move to tell
+    page.keyboard.press("Escape")
+    page.wait_for_function("n => window.heard.length > n", arg=len(heard), timeout=15_000)
+    assert page.evaluate("window.heard")[len(heard)] in (f"{turns[0]}.", f"{turns[1]}."), heard

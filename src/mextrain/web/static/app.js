@@ -4,10 +4,11 @@
 import { render } from "./vendor/preact.mjs";
 import { useEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
-import { Tile, parseTile } from "./tiles.js";
+import { Tile as DrawnTile, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
+import { SILENT, say } from "./said.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -32,6 +33,35 @@ function tn(key, count, params = {}) {
 }
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// A catalogue text that begins a sentence: its own first letter a capital ("Open end 7"
+// after "3 tiles on the train."), never a name's, which stays as its player wrote it.
+function tcap(key, params = {}) {
+  return fill(cap(STRINGS[key] ?? key), params, LANG);
+}
+
+// A tile in words, for a screen reader, which may read "5-9" as "5 minus 9": named on its
+// own ("Tile 5 and 9") or within a sentence ("You drew tile 5 and 9.").
+function tileLabel(tile) {
+  const [a, b] = parseTile(tile);
+  return t("web.tile_label", { a, b });
+}
+function tileSaid(tile) {
+  const [a, b] = parseTile(tile);
+  return t("web.tile_said", { a, b });
+}
+
+// A tile drawn, with its name in words for a screen reader (``label`` for another name).
+const Tile = (props) => html`<${DrawnTile} label=${tileLabel(props.tile)} ...${props} />`;
+
+// Words that show a tile as the table writes it ("Ana: 9-5 on the Mexican train") and
+// say it in words to a screen reader ("Ana: tile 9 and 5 on ..."): each is only for one.
+const shownSaid = (shown, said) => (shown === said ? shown
+  : html`<span aria-hidden="true">${shown}</span><span class="sr-only">${said}</span>`);
+
+// Sentences said one after the other to a screen reader, as a label puts them together
+// (those not there, false or empty, left out).
+const sentences = (...parts) => parts.filter(Boolean).join(". ");
 
 // A table's time per move in words: "30 seconds", "2 minutes".
 function clockWords(seconds) {
@@ -542,8 +572,10 @@ function TablePage({ code, big, lang }) {
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
   // what a screen reader is told of the game as it goes: the last move, a tile drawn, a
-  // tile that fits nowhere (one live region, there from the start)
-  const [said, setSaid] = useState("");
+  // tile that fits nowhere (two live regions taken in turn, there from the start, so that
+  // the same words twice in a row are told twice: said.js)
+  const [said, setSaidNow] = useState(SILENT);
+  const setSaid = (words) => setSaidNow((now) => say(now, words));
   // what someone else just said, over the page for a few seconds: the talk itself may be
   // out of sight (under the board on a phone); a click on it goes there
   const [toast, setToast] = useState(null);
@@ -683,6 +715,10 @@ function TablePage({ code, big, lang }) {
       // a browser that notifies only from a service worker: the tab's title says it
     }
   }, [myTurn, notify]);
+  // each move is told with whose turn it is now, in one message ("Bot 2: draws. Your
+  // turn."): two, one after the other, were two announcements, the second cutting the
+  // first short or lost behind it; a new round's deal (no move yet) tells whose turn it is
+  const lastRound = useRef(null);
   useEffect(() => {
     const r = msg && msg.round;
     if (!r) return;
@@ -690,9 +726,16 @@ function TablePage({ code, big, lang }) {
     const last = r.history[r.history.length - 1];
     const before = lastHand.current;
     lastHand.current = hand;
-    if (!last) return;
+    const roundBefore = lastRound.current;
+    lastRound.current = r.round;
+    if (!last) {
+      if (roundBefore !== null && roundBefore !== r.round) setSaid(`${turnWords(msg)}.`);
+      return;
+    }
     const drew = hand && before && last === `${msg.you}:draw` ? hand.filter((x) => !before.includes(x)) : [];
-    setSaid(drew.length === 1 ? t("web.you_drew", { tile: drew[0] }) : moveWords(last, seatNames(msg.table.seats), undefined, r.trains));
+    const move = drew.length === 1 ? t("web.you_drew", { tile: tileSaid(drew[0]) })
+      : moveWords(last, seatNames(msg.table.seats), undefined, r.trains, true);
+    setSaid(t("web.move_turn", { move, turn: turnWords(msg) }));
     if (refocus.current) {
       const always = refocus.current === "hand";
       refocus.current = false;
@@ -713,10 +756,7 @@ function TablePage({ code, big, lang }) {
     const before = lastStatus.current;
     lastStatus.current = status;
     if (before !== "waiting" || status !== "playing" || !msg.round) return;
-    const r = msg.round;
-    const turn = msg.you !== null && r.current_seat === msg.you ? t("web.your_turn")
-      : t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
-    setSaid(t("web.game_started", { turn }));
+    setSaid(t("web.game_started", { turn: turnWords(msg) }));
   }, [status]);
   // the turn clock: its end on this machine's clock, from the seconds left the server said
   // as the state left it (two machines' clocks never agree), counted down a few times a second
@@ -782,9 +822,10 @@ function TablePage({ code, big, lang }) {
   const you = msg.you;
   const view = msg.round;
   const names = seatNames(table.seats);
-  // what a screen reader is told: the same element in the waiting room and at the table
-  // (second in both, after the heading), so that a game's start is heard as it comes
-  const saidRegion = html`<div class="sr-only move-said" role="status" aria-live="polite">${said}</div>`;
+  // what a screen reader is told: the same two elements in the waiting room and at the
+  // table (after the heading in both), so that a game's start is heard as it comes
+  const saidRegion = said.texts.map((words) => html`<div class="sr-only move-said" role="status"
+    aria-live="polite">${words}</div>`);
 
   const joinTable = async (e) => {
     e.preventDefault();
@@ -847,7 +888,7 @@ function TablePage({ code, big, lang }) {
   const chooseTile = (tile) => {
     if (!playableTiles.has(tile)) {
       setSelected(selected === tile ? null : tile);
-      if (selected !== tile) setSaid(t("web.no_train_for", { tile }));
+      if (selected !== tile) setSaid(t("web.no_train_for", { tile: tileSaid(tile) }));
       return;
     }
     const ts = targetsFor(tile);
@@ -870,20 +911,25 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  const moveText = (m) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
-    : t("web.hint.play", { tile: m.split("@")[0], train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
+  // a move in words, as shown ("5-9 on your train") or as said (``spoken``: "tile 5 and 9 ...")
+  const moveText = (m, spoken) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
+    : t("web.hint.play", { tile: spoken ? tileSaid(m.split("@")[0]) : m.split("@")[0],
+      train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
-  const hintText = hintNow && (typeof hintNow.win_probability === "number"
-    ? t("web.hint.chance", { move: moveText(hintNow.move), chance: Math.round(100 * hintNow.win_probability) })
-    : moveText(hintNow.move));
+  const hintText = (spoken) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
+    ? t("web.hint.chance", { move: moveText(hintNow.move, spoken), chance: Math.round(100 * hintNow.win_probability) })
+    : moveText(hintNow.move, spoken) });
   const others = hintNow ? (hintNow.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
-  const hintMore = others.map((h) => t("web.hint.short", { move: moveText(h.move), chance: Math.round(100 * h.win_probability) }));
   const close = hintNow && closeCall(hintNow);
+  const hintMore = (spoken) => ` · ${t("web.hint.also", { moves: others.map((h) => t("web.hint.short",
+    { move: moveText(h.move, spoken), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
+    close ? ` (${t("web.hint.close")})` : ""}`;
 
-  // the status line: whose turn it is, and a lost connection, are told to a screen reader
-  // as they change (each in a live region of its own); the round, the engine and the
-  // boneyard's count are there to read (re-read after every draw, they drowned the moves)
+  // the status line: a lost connection is told to a screen reader as it comes (in a live
+  // region of its own), and whose turn it is with each move (in the moves' regions); the
+  // round, the engine and the boneyard's count are there to read (re-read after every
+  // draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     ${saidRegion}
@@ -897,7 +943,7 @@ function TablePage({ code, big, lang }) {
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
       <span>${t("web.boneyard_count", { count: view ? view.boneyard_size : "-" })}</span>
-      <span class=${myTurn ? "turn mine" : "turn"} role="status">${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
+      <span class=${myTurn ? "turn mine" : "turn"}>${msg.sheet.complete ? t("web.match_over") : view && view.ended ? t("web.round_over")
         : myTurn ? t("web.your_turn") : t("web.turn_of", { name: turnName })}</span>
       ${secondsLeft !== null && html`<span class=${"clock" + (secondsLeft <= 10 ? " low" : "") + (clock.seat === you ? " mine" : "")}
         title=${t("web.clock_title")} aria-hidden="true"><svg class="clock-icon" viewBox="0 0 16 16"><circle cx="8" cy="8.5" r="6"
@@ -914,7 +960,7 @@ function TablePage({ code, big, lang }) {
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
       <div class="board" role="region" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
-          label=${view ? `${cap(t("game.engine"))} ${view.engine}-${view.engine}` : t("game.engine")} /></div>
+          label=${view ? sentences(cap(t("game.engine")), tileLabel(`${view.engine}-${view.engine}`)) : cap(t("game.engine"))} /></div>
         <div class="trains">
         ${view && view.trains.map((tr) => {
           const key = String(tr.owner);
@@ -924,16 +970,15 @@ function TablePage({ code, big, lang }) {
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
           const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
-          const label = `${cap(who)}` +
+          const label = sentences(`${cap(who)}` +
             (seatInfo && seatInfo.kind === "bot" && seatInfo.bot ? ` (${t(`web.bot.${seatInfo.bot}`)})` : "") +
             (seatInfo && seatInfo.kind === "human" && tr.owner !== you ? `, ${seatInfo.connected ? t("web.online") : t("web.offline")}` : "") +
-            (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : "") +
-            `. ${tn("web.train_tiles", tr.tiles.length)}. ${t("web.open_end", { pip: tr.open_end })}` +
-            (seatInfo ? `. ${tn("web.hand_count", view.hand_sizes[tr.owner])}` : "") +
-            (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "") +
-            (doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double"
-              ? `. ${t("web.double_first")}` : "") +
-            (isTarget ? `. ${t("web.play_here")}` : "");
+            (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : ""),
+            tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
+            seatInfo && tn("web.hand_count", view.hand_sizes[tr.owner]),
+            tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"),
+            doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double" && tcap("web.double_first"),
+            isTarget && tcap("web.play_here"));
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${(e) => {
                 // played from the keyboard (Enter on the train): the keyboard goes back
@@ -967,9 +1012,8 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-          <span class="hint" role="status">${hintText && html`${t("web.hint.says", { move: hintText })}${
-            hintMore.length ? html`<span class="hint-more">${" · " + t("web.hint.also", { moves: hintMore.join(", ") })}${
-              close ? ` (${t("web.hint.close")})` : ""}</span>` : ""}`}</span>
+          <span class="hint" role="status">${hintNow && html`${shownSaid(hintText(false), hintText(true))}${
+            others.length ? html`<span class="hint-more">${shownSaid(hintMore(false), hintMore(true))}</span>` : ""}`}</span>
           ${selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
             t("web.no_train_for", { tile: selected })}</span>`}
         </div>
@@ -979,7 +1023,7 @@ function TablePage({ code, big, lang }) {
             const hinted = hintNow && hintNow.move.startsWith(tile + "@");
             return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
                 data-tile=${tile} aria-pressed=${selected === tile}
-                aria-label=${t("web.tile_label", { tile }) + (playable ? `. ${t("web.playable")}` : "")}
+                aria-label=${sentences(tileLabel(tile), playable && tcap("web.playable"))}
                 onPointerDown=${(e) => onPointerDown(tile, e)}
                 onClick=${() => chooseTile(tile)}>
               <${Tile} tile=${tile} big=${big} vertical=${true} /></button>`;
@@ -994,7 +1038,7 @@ function TablePage({ code, big, lang }) {
         draft=${talkDraft} pending=${talkPending} />
       </aside>
     </div>
-    ${dragging && html`<div class="drag-ghost" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
+    ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
       table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
@@ -1011,20 +1055,32 @@ function TablePage({ code, big, lang }) {
   </section>`;
 }
 
+// Whose turn it is, as a screen reader is told it after a move ("Your turn", "Bot 2's
+// turn", the name set apart), or that the round or the game is over.
+function turnWords(msg) {
+  const r = msg.round;
+  if (msg.sheet.complete) return t("web.match_over");
+  if (r.ended) return t("web.round_over");
+  if (msg.you !== null && r.current_seat === msg.you) return t("web.your_turn");
+  return t("web.turn_of", { name: iso(seatNames(msg.table.seats)[r.current_seat]) });
+}
+
 // The round's last moves, newest first: what the others did while you waited.
 const LOG_LENGTH = 8;
 
 // A recorded action ("2:5-9@M", "1:draw") in the player's words: "Cy: 9-5 on the
 // Mexican train", "Ben: draws" (``mover``: who made it, if not the seat's holder now;
-// ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9).
-function moveWords(text, names, mover, trains) {
+// ``trains``: the trains after it, where the tile is written as it lies, "9-5" laid on a 9;
+// ``spoken``: the tile in words, for a screen reader, "Cy: tile 9 and 5 on ...").
+function moveWords(text, names, mover, trains, spoken = false) {
   const [seatText, action] = text.split(":");
   const seat = Number(seatText);
   const who = iso(mover === undefined ? names[seat] : mover);
   if (action === "draw") return t("web.log.draw", { who });
   if (action === "pass") return t("web.log.pass", { who });
   const [tile, where] = action.split("@");
-  return t("web.log.play", { who, tile: laidTile(tile, trains),
+  const laid = laidTile(tile, trains);
+  return t("web.log.play", { who, tile: spoken ? tileSaid(laid) : laid,
     train: trainWords(where, seat, names, "game.train.own_the") });
 }
 
@@ -1062,7 +1118,8 @@ function MoveLog({ history, names, movers, trains }) {
   return html`<section class="move-log" aria-label=${t("web.log.title")}>
     <h2>${t("web.log.title")}</h2>
     ${moves.length ? html`<ol>${moves.map((m, i) => html`<li key=${history.length - i}
-      class=${i === 0 ? "newest" : ""}>${moveWords(m, names, who(i), trains)}</li>`)}</ol>`
+      class=${i === 0 ? "newest" : ""}>${shownSaid(moveWords(m, names, who(i), trains),
+        moveWords(m, names, who(i), trains, true))}</li>`)}</ol>`
       : html`<p class="muted">${t("web.log.none")}</p>`}
   </section>`;
 }
@@ -1166,7 +1223,7 @@ function ScoreSheet({ sheet, names }) {
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
-      <th scope="row">${e}-${e}</th>
+      <th scope="row">${shownSaid(`${e}-${e}`, tileLabel(`${e}-${e}`))}</th>
       ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}</td>`)}</tr>`)}</tbody>
     <tfoot><tr><th scope="row">${t("game.total")}</th>
       ${names.map((_, s) => html`<td class=${(sheet.winners || []).includes(s) ? "winner" : ""}>${sheet.totals[s] ?? 0}</td>`)}</tr></tfoot>
@@ -1297,27 +1354,30 @@ function ReplayPage({ id, big }) {
       <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
-        ${data.rounds.map((r, k) => html`<option value=${k}>${k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
+        ${data.rounds.map((r, k) => html`<option value=${k} aria-label=${`${k + 1} (${tileLabel(`${r.engine}-${r.engine}`)})`}>${
+          k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
       <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
-        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}`}
+        aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains, true) : t("web.replay.deal")}`}
         onInput=${(e) => setStep(Number(e.target.value))} />
       <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
-      <span class="muted replay-move" role="status" aria-live="polite">${frame.action ? moveWords(frame.action, names, undefined, frame.trains) : t("web.replay.deal")}</span>
+      <span class="muted replay-move" role="status" aria-live="polite">${frame.action
+        ? shownSaid(moveWords(frame.action, names, undefined, frame.trains), moveWords(frame.action, names, undefined, frame.trains, true))
+        : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
-      role="group" aria-label=${`${names[s]}: ${tn("web.hand_count", hand.length)}` +
-        (frame.current_seat === s && !frame.ended ? `. ${t("web.turn_of", { name: names[s] })}` : "")}>
+      role="group" aria-label=${sentences(`${names[s]}: ${tn("web.hand_count", hand.length)}`,
+        frame.current_seat === s && !frame.ended && tcap("web.turn_of", { name: names[s] }))}>
       ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
       ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}
-        role="group" aria-label=${cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })) +
-          `. ${tn("web.train_tiles", tr.tiles.length)}. ${t("web.open_end", { pip: tr.open_end })}` +
-          (tr.marker ? `. ${t("web.marker_up")}` : "") + (tr.open_double ? `. ${t("game.open_double")}` : "")}>
+        role="group" aria-label=${sentences(cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })),
+          tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
+          tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"))}>
       <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican")) : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>

@@ -46,7 +46,7 @@ export function Tile({ tile, big = false, vertical = false, cls = "", label }) {
   const [w, h] = vertical ? [1, 2] : [2, 1];
   const [bx, by] = vertical ? [0, 1] : [1, 0];
   return html`<svg class=${"tile " + (vertical ? "vertical " : "") + cls} viewBox=${`0 0 ${w} ${h}`}
-      role="img" aria-label=${label || tile}>
+      role="img" aria-label=${label || tile} data-tile=${tile}>
     <rect x="0.02" y="0.02" width=${w - 0.04} height=${h - 0.04} rx="0.12" class="tile-face" />
     ${vertical
       ? html`<line x1="0.12" y1="1" x2="0.88" y2="1" class="tile-bar" />`
