@@ -352,8 +352,7 @@ def test_finnish_tells_a_player_of_a_train_in_a_sentence_that_reads_as_finnish(
         ),
         (
             IllegalActionError("marker_down", "", seat=1, train=0),
-            "Ben ei voi pelata tähän: tämä on pelaajan Ana juna, eikä sen junamerkki ole"
-            " ylhäällä.",
+            "Ben ei voi pelata tähän: tämä on pelaajan Ana juna, eikä sen junamerkki ole ylhäällä.",
         ),
     ],
 )
