@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import errno
 import random
+import re
 import string
 
 import pytest
@@ -299,6 +300,35 @@ def _your_train(lang: str, params: dict[str, object]) -> str | None:
 )
 def test_your_own_train_is_your_train_when_you_are_told(lang: str, said: str) -> None:
     assert error_text(wrong_end(0), lang, {0: "Ana", 1: "Ben"}, reader=0) == said
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "You can't play tile 0 and 1 on your train: its open end is 4."),
+        ("fr", "Vous ne pouvez pas jouer 0 et 1 sur votre train : le bout libre est 4."),
+        ("it", "Non puoi giocare 0 e 1 sul tuo treno: l'estremità libera è 4."),
+        ("fi", "Et voi pelata dominoa 0 ja 1: oma junasi päättyy numeroon 4."),
+    ],
+)
+def test_a_screen_reader_is_told_a_rule_errors_tile_in_words(lang: str, said: str) -> None:
+    # "0-1" may be read "0 minus 1"; what shows (a terminal, the page) stays "0-1"
+    names = {0: "Ana", 1: "Ben"}
+    assert error_text(wrong_end(0), lang, names, reader=0, spoken=True) == said
+    assert "0-1" in error_text(wrong_end(0), lang, names, reader=0)
+    # every tile a rule error names, in every sentence that names one
+    for code, params in OWN_ERRORS.items():
+        err = IllegalActionError(code, "", seat=1, **params)
+        for reader in (0, 1):
+            text = error_text(err, lang, names, reader=reader, spoken=True)
+            assert not re.search(r"\d-\d", text), (code, text)
+            assert text[:1] == text[:1].upper(), (code, text)
+    for err in every_error():  # (a tile not in the set, one the seat does not hold)
+        text = error_text(err, lang, names, spoken=True)
+        assert not re.search(r"\d-\d", text), (err.code, text)
+        assert text[:1] == text[:1].upper(), (err.code, text)
+    double = IllegalActionError("open_double_first", "", seat=0, double="6-6", train=MEXICAN)
+    assert "6-6" not in error_text(double, lang, names, reader=0, spoken=True)
 
 
 @pytest.mark.parametrize(

@@ -28,6 +28,8 @@ SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
 #: a one-round game over in a few moves (for playing again)
 TINY = {"max_pip": 3, "rounds": 1, "hand_size": {"2": 3, "3": 3, "4": 2}}
 TILE = re.compile(r"(?<![\d-])(\d+)-(\d+)(?![\d-])")
+#: a tile as an error's words for a screen reader say it ("tile 0 and 1")
+TILE_SAID = re.compile(r"\btile (\d+) and (\d+)\b")
 SECRET_KEYS = {"boneyard", "seed", "hands", "deal", "token", "token_hash"}
 
 
@@ -189,7 +191,7 @@ def play_out(
 def tiles_in(value: Any) -> set[str]:
     found: set[str] = set()
     if isinstance(value, str):
-        for a, b in TILE.findall(value):
+        for a, b in TILE.findall(value) + TILE_SAID.findall(value):
             lo, hi = sorted((int(a), int(b)))
             found.add(f"{lo}-{hi}")
     elif isinstance(value, dict):
@@ -372,6 +374,9 @@ def test_an_illegal_move_is_refused_in_the_players_words_and_changes_nothing(
     err = errors_of(conn)
     assert err["code"] == "illegal"
     assert err["message"]
+    # the same words for a screen reader, any tile in words ("tile 0 and 1", never "0-1")
+    assert not TILE.search(err["said"]), err
+    assert tiles_in(err["said"]) == tiles_in(err["message"]), err
     wrong = "pass" if "draw" in legal else "draw"
     conn.send({"type": "action", "move": wrong, "version": state["version"]})
     assert errors_of(conn)["code"] == "illegal"  # must play a tile that fits, or draw

@@ -452,3 +452,57 @@ def test_each_move_is_told_with_whose_turn_it_is_in_one_message(server: str, pag
     page.keyboard.press("Escape")
     page.wait_for_function("n => window.heard.length > n", arg=len(heard), timeout=15_000)
     assert page.evaluate("window.heard")[len(heard)] in (f"{turns[0]}.", f"{turns[1]}."), heard
+
+
+# the table's connection, kept where a test can send on it as the page would (a move the
+# page itself never sends: it offers the legal ones only)
+KEEP_SOCKET = (
+    "(() => { const Real = window.WebSocket;"
+    " window.WebSocket = function (...args) { const ws = new Real(...args);"
+    " window.tableSocket = ws; ws.addEventListener('message', (e) => {"
+    " const m = JSON.parse(e.data); if (m.type === 'state') window.lastState = m; });"
+    " return ws; };"
+    " window.WebSocket.prototype = Real.prototype; })();"
+)
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "You can't play tile {a} and {b} on your train"),
+        ("fi", "Et voi pelata dominoa {a} ja {b}:"),
+    ],
+)
+def test_a_rule_error_names_its_tile_in_words(server: str, page: Any, lang: str, said: str) -> None:
+    """A move the rules refuse is shown, and told at once, in the server's words, which
+    name a tile as the table writes it ("You can't play 0-1 on your train: its open end
+    is 12."), read "0 minus 1": a screen reader is told the tile in words ("tile 0 and
+    1"), what shows is still "0-1"."""
+    from playwright.sync_api import expect
+
+    page.add_init_script(KEEP_SOCKET)
+    made = create_via_api(
+        server,
+        {"name": "Ana", "preset": "relaxed", "seats": ["bot:greedy"], "options": {"rounds": 1}},
+    )
+    seat_page(page, server, made, lang)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    state = page.evaluate("window.lastState")
+    end = next(tr["open_end"] for tr in state["round"]["trains"] if tr["owner"] == 0)
+    tile = next(x for x in state["round"]["hand"] if str(end) not in x.split("-"))
+    a, b = tile.split("-")
+    page.evaluate(
+        "([move, version]) => window.tableSocket.send(JSON.stringify("
+        "{type: 'action', move, version}))",
+        [f"{tile}@0", state["version"]],
+    )
+    alert = page.get_by_role("alert")
+    expect(alert).to_be_visible(timeout=5_000)
+    expect(alert).to_contain_text(tile)  # (as the table writes it, where it shows)
+    told = _told(alert.aria_snapshot())
+    assert [x for x in told if MINUS.search(x)] == [], told
+    assert any(said.format(a=a, b=b) in x for x in told), told
+    heard = page.evaluate("window.heard")
+    assert any(said.format(a=a, b=b) in x for x in heard), heard
+    assert [x for x in heard if MINUS.search(x)] == [], heard

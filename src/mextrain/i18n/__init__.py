@@ -243,18 +243,31 @@ def error_text(
     lang: str | None = None,
     names: Mapping[int, str] | None = None,
     reader: int | None = None,
+    *,
+    spoken: bool = False,
 ) -> str:
     """A rule error in the player's language, naming players by ``names`` (seat → name).
 
     ``reader``: the seat the message is shown to. Told of its own attempt, a player reads
     it in the second person ("You have a tile that fits and must play it.", its train
     "your train": ``game.error_you.CODE``), not as a record or a replay names a seat
-    ("Ana has a tile that fits...")."""
+    ("Ana has a tile that fits...").
+
+    ``spoken``: the words a screen reader is given, each tile in words ("You can't play
+    tile 0 and 1 on your train", ``game.error_tile_said``), since "0-1" may be read "0
+    minus 1"; shown, and in a terminal, a tile is written as the table writes it."""
     t = Translator(lang)
     key = f"game.error.{err.code}"
     if not t.has(key):
         return str(err)
     params: dict[str, object] = dict(err.params)
+    said: list[str] = []  # the tiles in words
+    if spoken:
+        for field in _TILE_FIELDS:
+            if field in params:
+                a, _, b = str(params[field]).partition("-")
+                said.append(t("game.error_tile_said", a=a, b=b))
+                params[field] = said[-1]
     actor = int(params.get("seat", 0))  # type: ignore[call-overload]
     yours = reader is not None and reader == actor and t.has(f"game.error_you.{err.code}")
     if yours:
@@ -270,7 +283,14 @@ def error_text(
             params["train"] = t("game.train.own")
         else:
             params["train"] = t.train_label(train, actor, names)
-    return t(key, **params)
+    text = t(key, **params)
+    if text.startswith(tuple(said)):  # "Tile 0 and 13 is not in the double-12 set."
+        return text[:1].upper() + text[1:]
+    return text
+
+
+#: the parameters of a rule error that are tiles ("0-1")
+_TILE_FIELDS: Final = ("tile", "drawn", "double")
 
 
 def bot_error_text(err: ValueError, lang: str | None = None) -> str:

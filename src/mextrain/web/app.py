@@ -408,7 +408,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 except MessageError as err:
                     client.send(_error(err.code, err.detail))
                 except TableError as err:
-                    client.send(_error(err.code, err.message))
+                    client.send(_error(err.code, err.message, err.said))
         except WebSocketDisconnect:
             pass
         finally:
@@ -470,8 +470,13 @@ def _refuse(status: int, code: str, message: str, **more: object) -> HTTPExcepti
     return HTTPException(status, {"code": code, "message": message, **more})
 
 
-def _error(code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message}
+def _error(code: str, message: str, said: str | None = None) -> dict[str, Any]:
+    """An ``error`` message; ``said``: its words for a screen reader, where they differ
+    (a rule error names a tile in words)."""
+    error: dict[str, Any] = {"type": "error", "code": code, "message": message}
+    if said is not None:
+        error["said"] = said
+    return error
 
 
 async def _send_error(websocket: WebSocket, code: str, message: str) -> None:

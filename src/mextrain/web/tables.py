@@ -156,12 +156,16 @@ class RateLimits:
 
 
 class TableError(Exception):
-    """A request the table refuses; ``code`` is a stable name, the message is English."""
+    """A request the table refuses; ``code`` is a stable name, the message is English
+    (a rule error's is in the player's language, and ``said`` is the same words for a
+    screen reader, a tile in words: "tile 0 and 1", never "0-1", which may be read "0
+    minus 1")."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, said: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.said = said
 
 
 class Client:
@@ -664,7 +668,11 @@ class Table:
         except IllegalActionError as err:
             names = self.shown_names(client.lang)
             # said to the seat that tried it: "You have a tile that fits..."
-            raise TableError("illegal", error_text(err, client.lang, names, seat_no)) from None
+            raise TableError(
+                "illegal",
+                error_text(err, client.lang, names, seat_no),
+                error_text(err, client.lang, names, seat_no, spoken=True),
+            ) from None
         self._record_action(seat_no, action)  # (they are back: `_apply_event`)
 
     def back(self, client: Client) -> None:

@@ -150,6 +150,16 @@ function errorText(err) {
   return t(key, { detail: ruleText(err.rule) ?? err.message });
 }
 
+// The same refusal as a screen reader is told it: a rule error naming a tile says it in
+// words ("You can't play tile 0 and 1 on your train"), as the server words it (``said``),
+// for "0-1" may be read "0 minus 1"; what shows is the table's "0-1".
+function errorSaid(err) {
+  return err && err.code === "illegal" && typeof err.said === "string" ? err.said : errorText(err);
+}
+
+// A refusal shown over the page, and told at once to a screen reader.
+const ErrorLine = ({ error }) => html`<p class="error" role="alert">${shownSaid(errorText(error), errorSaid(error))}</p>`;
+
 // An invalid rule set's fault ("rounds: a double-12 set has only 13 engines"), as
 // mextrain.i18n.rules_error_text words it; null if this page has no words for it.
 function ruleText(rule) {
@@ -855,7 +865,7 @@ function TablePage({ code, big, lang }) {
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
         ${table.turn_time && html` ${t("web.table_clock", { time: clockWords(table.turn_time) })}`}</p>
-      ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
+      ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
@@ -951,7 +961,7 @@ function TablePage({ code, big, lang }) {
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       <span role="status">${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}</span>
     </div>
-    ${error && !CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
+    ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
     ${you !== null && table.status === "playing" && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
         <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(null); }}>${t("web.away.back")}</button></div>`
       : timeUp !== null && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
@@ -1206,7 +1216,7 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draf
           onInput=${(e) => { setText(e.target.value); if (error && CHAT_ERRORS.has(error.code)) setError(null); }} />
         <button disabled=${!text.trim()}>${t("web.chat.send")}</button>
       </form>
-      ${error && CHAT_ERRORS.has(error.code) && html`<p class="error" role="alert">${errorText(error)}</p>`}
+      ${error && CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
       <div class="chat-phrases" role="group" aria-label=${t("web.chat.phrases")}>
         ${CHAT_PHRASES.map((p) => html`<button type="button" class="small" data-phrase=${p}
           onClick=${() => send({ type: "chat", phrase: p })}>${t(`web.chat.phrase.${p}`)}</button>`)}
