@@ -333,6 +333,28 @@ def test_web_marker_word_matches_game(lang: str) -> None:
     assert marker in catalog("web", lang)["web.marker_up"].lower()
 
 
+#: where a tile goes (a move, a hint: "5-9 on the Mexican train") and the train's name
+TO_TRAIN = {"mexican": "mexican_the", "of": "of", "theirs": "own_the", "yours": "own"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_where_a_tile_goes_is_said_in_words_as_a_destination(lang: str) -> None:
+    """The train a move or a hint puts a tile on is the train's own name in English,
+    French and Italian ("su" + "il treno messicano" joins as ever); Finnish says where it
+    goes in the illative ("Meksikon junaan", "omaan junaasi"), where its "5-9 → Meksikon
+    juna" was read "right arrow" by a screen reader."""
+    web, game = catalog("web", lang), catalog("game", lang)
+    for to, name in TO_TRAIN.items():
+        words = web[f"web.to_train.{to}"]
+        if lang == "fi":
+            assert words != game[f"game.train.{name}"], to
+            assert re.search(r"\bjunaan|\bjunaa(si|nsa)\b", words), (to, words)
+        else:
+            assert words == game[f"game.train.{name}"], to
+    for key in ("web.log.play", "web.hint.play"):
+        assert "\u2192" not in web[key], key
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_tui_uses_game_words(lang: str) -> None:
     g, t = catalog("game", lang), catalog("tui", lang)

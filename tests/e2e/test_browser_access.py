@@ -506,3 +506,52 @@ def test_a_rule_error_names_its_tile_in_words(server: str, page: Any, lang: str,
     heard = page.evaluate("window.heard")
     assert any(said.format(a=a, b=b) in x for x in heard), heard
     assert [x for x in heard if MINUS.search(x)] == [], heard
+
+
+def test_finnish_says_where_a_tile_goes_in_words_not_with_an_arrow(server: str, page: Any) -> None:
+    """Finnish wrote a move and a hint "Botti 2: 5-9 → Meksikon juna", which a screen
+    reader reads "... right arrow ...": where a tile goes is said in words, a train as a
+    destination ("Botti 2: 5-9 Meksikon junaan", "omaan junaasi", "omaan junaansa",
+    "pelaajan Ana junaan"), shown and said."""
+    from browser_kit import make_a_move_and_wait
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made, "fi")
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.evaluate(HEAR_LIVE)
+    ana, bot = "\u2068Ana\u2069", "\u2068Botti 2\u2069"
+    into = f"(Meksikon junaan|pelaajan ({ana}|{bot}) junaan)"
+    hints = []
+    deadline = time.monotonic() + 120
+    while not page.locator(".overlay").is_visible():
+        assert time.monotonic() < deadline, "the round did not end in time"
+        if not page.locator(".turn.mine").is_visible():
+            page.wait_for_timeout(50)
+            continue
+        page.keyboard.press("h")
+        expect(page.locator(".hint")).not_to_be_empty(timeout=15_000)
+        hints.append(page.locator(".hint").inner_text())  # (what shows)
+        told = _told(page.locator("main").aria_snapshot())
+        assert [x for x in told if "\u2192" in x] == [], told
+        make_a_move_and_wait(page)
+    heard = page.evaluate("window.heard")
+    assert [x for x in heard if "\u2192" in x] == [], heard
+    # said: "Botti 2: 4 ja 3 Meksikon junaan. Sinun vuorosi." (a tile on the mover's own
+    # train "omaan junaansa"), a hint "Vinkki: 4 ja 3 omaan junaasi (...)"
+    played = [x for x in heard if re.match(rf"({ana}|{bot}): \d+ ja \d+ ", x)]
+    assert played, heard
+    for said in played:
+        assert re.match(rf"({ana}|{bot}): \d+ ja \d+ ({into}|omaan junaansa)\. ", said), said
+    tiles = [x for x in heard if re.match(r"Vinkki: \d+ ja", x)]
+    assert bool(tiles) == any(re.search(r"\d-\d", x) for x in hints), (heard, hints)
+    for said in tiles:
+        assert re.match(rf"Vinkki: \d+ ja \d+ ({into}|omaan junaasi) \(", said), said
+    # shown: "Botti 2: 4-3 Meksikon junaan"
+    page.keyboard.press("Escape")
+    log = page.locator(".move-log li [aria-hidden=true]").all_inner_texts()
+    shown = [x for x in log if re.search(r"\d-\d", x)]
+    assert shown, log
+    for text in shown:
+        assert re.fullmatch(rf"({ana}|{bot}): \d+-\d+ ({into}|omaan junaansa)", text), text

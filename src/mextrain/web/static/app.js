@@ -924,7 +924,7 @@ function TablePage({ code, big, lang }) {
   // a move in words, as shown ("5-9 on your train") or as said (``spoken``: "tile 5 and 9 ...")
   const moveText = (m, spoken) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
     : t("web.hint.play", { tile: spoken ? tileSaid(m.split("@")[0]) : m.split("@")[0],
-      train: trainWords(m.split("@")[1], you, names, "game.train.own") }));
+      train: trainWords(m.split("@")[1], you, names, true) }));
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
   const hintText = (spoken) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
@@ -1091,7 +1091,7 @@ function moveWords(text, names, mover, trains, spoken = false) {
   const [tile, where] = action.split("@");
   const laid = laidTile(tile, trains);
   return t("web.log.play", { who, tile: spoken ? tileSaid(laid) : laid,
-    train: trainWords(where, seat, names, "game.train.own_the") });
+    train: trainWords(where, seat, names) });
 }
 
 // A tile ("5-9") as it lies on the trains ("9-5"), as they show it; as given if it is not there.
@@ -1108,11 +1108,14 @@ function laidTile(tile, trains) {
 }
 
 // Where a tile goes, in words: "the Mexican train", "Ben's train", or the mover's own
-// (``ownKey``: "their own train" in a log, "your train" in a hint).
-function trainWords(where, seat, names, ownKey) {
-  if (where === "M") return t("game.train.mexican_the");
+// ("their own train" in a log, ``yours``: "your train" in a hint, to its reader). Words
+// for where it goes, not for a train's name: Finnish says "Meksikon junaan", "omaan
+// junaasi" ("into ..."; its "5-9 → Meksikon juna" was read "5-9 right arrow ...").
+function trainWords(where, seat, names, yours = false) {
+  if (where === "M") return t("web.to_train.mexican");
   const owner = Number(where);
-  return owner === seat ? t(ownKey) : t("game.train.of", { name: iso(names[owner]) });
+  if (owner !== seat) return t("web.to_train.of", { name: iso(names[owner]) });
+  return yours ? t("web.to_train.yours") : t("web.to_train.theirs");
 }
 
 function MoveLog({ history, names, movers, trains }) {
