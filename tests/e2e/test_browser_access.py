@@ -555,3 +555,34 @@ def test_finnish_says_where_a_tile_goes_in_words_not_with_an_arrow(server: str, 
     assert shown, log
     for text in shown:
         assert re.fullmatch(rf"({ana}|{bot}): \d+-\d+ ({into}|omaan junaansa)", text), text
+
+
+def test_the_win_rates_interval_is_said_in_words(server: str, page: Any) -> None:
+    """The statistics' win rate comes with its interval, "(9%–91%)", which a screen reader
+    may read "9% minus 91%": it is said in words ("9% to 91%") in the four languages, and
+    shows as it did."""
+    from browser_kit import play_until_over
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    play_until_over(page)
+    dash = re.compile(r"\d\s*%?\s*[-\u2212\u2013]\s*\d")  # "9%–91%", "9 %–91 %"
+    words = {
+        "en": r"\d+% to \d+%",
+        "fr": r"de \d+\s%\sà \d+\s%",
+        "it": r"da \d+% a \d+%",
+        "fi": r"vähintään \d+\s%, enintään \d+\s%",
+    }
+    for lang, said in words.items():
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.goto(server + "/stats")
+        rows = page.locator(".stats tbody tr")
+        expect(rows.first).to_be_visible()
+        told = _told(page.locator(".stats table").aria_snapshot())
+        assert [x for x in told if dash.search(x)] == [], (lang, told)
+        cells = page.locator(".stats tbody td:nth-child(4)")  # (the win rate's column)
+        for cell in _told(cells.first.aria_snapshot()):
+            assert re.search(rf"\(\s*{said}\s*\)", cell), (lang, cell)
+        assert dash.search(page.locator(".ival").first.inner_text())  # (what shows)

@@ -1404,6 +1404,10 @@ function ReplayPage({ id, big }) {
 // a share as the reader writes it: "45%", "45 %" (French and Finnish space it)
 const pct = (x) => new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 }).format(x);
 
+// a win rate's interval, "9%–91%", said in words ("9% to 91%"): the dash may be read "minus"
+const interval = ([low, high]) => shownSaid(`${pct(low)}–${pct(high)}`,
+  t("web.stats.interval", { low: pct(low), high: pct(high) }));
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
@@ -1417,7 +1421,7 @@ function StatsPage() {
       <th scope="col">${t("web.stats.wins")}</th><th scope="col" class="rate">${t("web.stats.rate")}</th>
       <th scope="col">${t("web.stats.average")}</th></tr></thead>
       <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
-        <td>${pct(p.win_rate)} <span class="ival">(${pct(p.win_interval[0])}–${pct(p.win_interval[1])})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
+        <td>${pct(p.win_rate)} <span class="ival">(${interval(p.win_interval)})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
