@@ -97,63 +97,101 @@ def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
     )
 
 
+# the controls smaller than 24 by 24 pixels, but a link within a sentence, which is as
+# big as its words (the rule's own exception): a link in a paragraph that has words of
+# its own besides its links ("Share this link: ..."), not one among links alone
+# ("Download the record · Replay") nor a list's item
 SMALL = (
-    "() => [...document.querySelectorAll('button, a[href], input, select, summary')]"
+    "() => { const worded = (p) => { const copy = p.cloneNode(true);"
+    " copy.querySelectorAll('a, button, input, select, .sr-only').forEach((x) => x.remove());"
+    " return /\\p{L}{2,}/u.test(copy.textContent); };"
+    " const inSentence = (el) => el.tagName === 'A' && !el.matches('.small')"
+    " && el.parentElement.closest('p') && worded(el.parentElement.closest('p'));"
+    " return [...document.querySelectorAll('button, a[href], input, select, summary')]"
     ".filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height"
-    " && (r.width < 24 || r.height < 24)"
-    # (a link in a sentence is as big as its words: the rule's own exception)
-    " && !(el.tagName === 'A' && el.closest('p, li') && !el.matches('.small')); })"
+    " && (r.width < 24 || r.height < 24) && !inSentence(el); })"
     ".map((el) => { const r = el.getBoundingClientRect();"
     " const name = (el.getAttribute('aria-label') || el.textContent || el.type).trim();"
-    " return `${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`; })"
+    " return `${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`; }); }"
 )
+SCREENS = {"desktop": (1280, 860), "phone": (390, 844)}
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_every_control_is_big_enough_to_hit_on_a_phone(
-    server: str, tmp_path: Any, lang: str
+@pytest.mark.parametrize("screen", ["desktop", "phone"])
+def test_every_control_is_big_enough_to_hit(
+    server: str, tmp_path: Any, screen: str, lang: str
 ) -> None:
-    """On a phone (390 by 844) the lobby's, the table's, the talk's and the replay's
-    controls are at least 24 by 24 pixels: the top bar's links, the house rules' and the
-    mute's checkboxes, the replay's download link."""
+    """On a desktop (1280 by 860) and on a phone (390 by 844) every control of the
+    lobby (its house rules' checkboxes, the tables this browser sits at), the help, the
+    waiting room, the table, its talk, the round's result, a finished table, the replay
+    and the statistics is at least 24 by 24 pixels: the top bar's links (19 pixels high on
+    a desktop) and its checkbox, the mute's checkboxes, the replay's download link (22),
+    a finished table's "Download the record · Replay" (19) and a spectator's link to the
+    next game."""
     from browser_kit import ARGS, CHROMIUM, need_browser, play_until_over
     from playwright.sync_api import expect, sync_playwright
 
     need_browser()
+    width, height = SCREENS[screen]
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            context = browser.new_context(viewport={"width": 390, "height": 844}, locale=lang)
+            context = browser.new_context(viewport={"width": width, "height": height}, locale=lang)
             page = context.new_page()
-            page.goto(server + "/")
-            page.evaluate(f"localStorage.setItem('mextrain.lang', '{lang}')")
-            page.goto(server + "/")
-            expect(page.locator("fieldset input[type=checkbox]").first).to_be_visible()
-            assert page.evaluate("document.documentElement.lang") == lang
-            assert page.evaluate(SMALL) == []
             small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
             made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": small})
+            seat_page(page, server, made, lang)  # the waiting room
+            expect(page.locator(".waiting")).to_be_visible()
+            assert page.evaluate("document.documentElement.lang") == lang
+            assert page.evaluate(SMALL) == [], "waiting room"
+            page.goto(server + "/")  # the lobby lists the table Ana sits at
+            expect(page.locator("fieldset input[type=checkbox]").first).to_be_visible()
+            expect(page.locator(".your-tables a")).to_have_count(1)
+            assert page.evaluate(SMALL) == [], "lobby"
+            page.goto(server + "/help")
+            expect(page.locator(".help")).to_be_visible()
+            assert page.evaluate(SMALL) == [], "help"
             ben = join_via_api(server, made["code"], "Ben")
             # Ben says hello from his own page: Ana's talk offers to mute him
             other = context.new_page()
             seat_page(other, server, {"code": made["code"], "token": ben["token"]}, lang)
+            # (seated as Ben before Ana's page puts her token where his was read from)
+            expect(other.locator(".hand-tile").first).to_be_visible(timeout=15_000)
             seat_page(page, server, made, lang)
             expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
             other.locator("button[data-phrase=hello]").click()
             expect(page.locator(".chat-mute summary")).to_be_visible()
             page.locator(".chat-mute summary").click()
             expect(page.locator(".chat-mute input[type=checkbox]")).to_be_visible()
-            assert page.evaluate(SMALL) == []
+            assert page.evaluate(SMALL) == [], "table"
             # and leaves the table: a bot plays his seat at once
             other.on("dialog", lambda dialog: dialog.accept())
             other.locator(".leave button").click()
             expect(other.locator(".lobby")).to_be_visible()
             other.close()
             play_until_over(page)
+            assert page.evaluate(SMALL) == [], "the round's result"
             page.keyboard.press("Escape")
-            page.locator(".result a[href^='/replay/']").click()
+            replay = page.locator(".result a[href^='/replay/']")
+            expect(replay).to_be_visible()
+            assert page.evaluate(SMALL) == [], "a finished table"
+            replay_path = str(replay.get_attribute("href"))
+            # Ana plays again; a spectator of the finished table has a link to watch
+            page.locator(".again button").click()
+            expect(page.locator(".waiting")).to_be_visible(timeout=15_000)
+            watcher = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            watcher.goto(server + "/")
+            watcher.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+            watcher.goto(f"{server}/t/{made['code']}")
+            expect(watcher.locator(".again a")).to_be_visible(timeout=15_000)
+            assert watcher.evaluate(SMALL) == [], "a spectator of a finished table"
+            page.goto(server + replay_path)
             expect(page.locator(".replay")).to_be_visible()
-            assert page.evaluate(SMALL) == []
+            assert page.evaluate(SMALL) == [], "replay"
+            page.goto(server + "/stats")
+            expect(page.locator(".recent a").first).to_be_visible()
+            assert page.evaluate(SMALL) == [], "statistics"
         finally:
             browser.close()
 

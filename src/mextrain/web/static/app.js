@@ -1253,7 +1253,7 @@ function playAgain(table, send) {
 // A finished game's winners, then its record and replay (when the game is stored).
 function GameResult({ table, sheet, names }) {
   return html`<p class="winners">${winnersLine((sheet.winners || []).map((s) => names[s]))}</p>
-    ${table.game_id && html`<p><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
+    ${table.game_id && html`<p class="result-links"><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
       href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}`;
 }
 
