@@ -1,5 +1,5 @@
 """The game as a player meets it with the keyboard alone or a screen reader: the focus
-kept and seen, and controls big enough to hit on a phone."""
+kept and seen, and controls big enough to hit on a desktop and on a phone."""
 
 from __future__ import annotations
 
