@@ -937,6 +937,21 @@ def test_with_json_the_commands_own_refusals_are_one_object(
 
 
 @pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("replay", str(COMPLETE), "--lang", "fr"), "--lang"),
+        (("solve", "--start", "13", "1-2"), "--start"),
+    ],
+)
+def test_with_json_a_refused_option_value_is_named(args: tuple[str, ...], option: str) -> None:
+    """A refusal the command makes of one option's value names that option, as click's
+    own refusals do (``--start x`` names ``--start``, so ``--start 13`` does too)."""
+    result = invoke(*args, "--json")
+    assert result.exit_code == 2, result.output
+    assert json.loads(result.stdout)["error"]["option"] == option
+
+
+@pytest.mark.parametrize(
     "args",
     [
         (*SIM[:3], "--bots", "--json", "--games", "x", "--seed", "1"),  # a bot list "--json"

@@ -44,8 +44,8 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
     Exit status: 0 a legal record, 1 a record that breaks a rule, 2 not a record.
     """
     if lang is not None and not watch:
-        raise click.UsageError(
-            "--lang sets the language of --watch; the report and --json are in English"
+        raise click.BadOptionUsage(  # (--json names the option: {"option": "--lang"})
+            "--lang", "--lang sets the language of --watch; the report and --json are in English"
         )
     if watch:
         # the viewer reads its keys from the terminal: a record piped in, or no terminal,

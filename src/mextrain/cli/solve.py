@@ -68,7 +68,10 @@ def solve(
     """
     t = Translator(normalise_language(lang) or detect_language())
     if not 0 <= start <= max_pip:
-        raise click.UsageError(t("tui.solve.start_range", start=start, max_pip=max_pip))
+        # (--json names the option, as it does for a --start that is no number)
+        raise click.BadOptionUsage(
+            "--start", t("tui.solve.start_range", start=start, max_pip=max_pip)
+        )
     hand = _read_tiles(tiles, max_pip, t)
     try:
         result = plan(hand, start, max_pip=max_pip)
