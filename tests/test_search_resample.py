@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import make_bot
-from mextrain.rules import MEXICAN, Action, DealError, RoundState, Rules, SeatView, tile_set
+from mextrain.rules import DRAW, MEXICAN, Action, DealError, RoundState, Rules, SeatView, tile_set
 from mextrain.search import InfoState, resample
 
 # the public part of a state: everything but the hands and the boneyard's order
@@ -198,6 +198,41 @@ def test_a_draw_then_a_pass_is_a_void_until_the_next_draw(seed: int, players: in
                 checked += 1
         legal = state.legal_actions()
         state.apply(legal[0] if len(legal) == 1 else bot.act(state.view(state.current_seat), rng))
+
+
+def test_draws_in_a_row_under_draw_until_playable_keep_the_drawn_tile() -> None:
+    """Under ``draw_until_playable`` a seat draws again while the tile it drew last fits
+    nowhere; when one fits at last, a sample from that seat's view has it drew that tile,
+    with the same legal plays, and the search bot plays one of them (a sample once put a
+    tile of the hand that fits nowhere there: the search's first move was refused)."""
+    rules = Rules.preset("classic", draw_until_playable=True)
+    bot = make_bot("greedy")
+    checked = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = RoundState.new(rules, 4, 0, rng)
+        while not state.is_over:
+            seat = state.current_seat
+            legal = state.legal_actions()
+            drew = 0  # (the seat's draws in a row, the last actions of the round)
+            for entry in reversed(state.history):
+                if entry != (seat, DRAW):
+                    break
+                drew += 1
+            if drew >= 2 and any(a.kind == "play" for a in legal):
+                view = state.view(seat)
+                for r in range(3):
+                    sample = InfoState(view, random.Random(r)).sample(random.Random(r))
+                    assert sample.drawn == state.drawn
+                    assert sample.legal_actions() == legal
+                searcher = make_bot("ismcts:iterations=30")
+                assert searcher.act(view, random.Random(seed)) in legal
+                checked += 1
+                break
+            state.apply(legal[0] if len(legal) == 1 else bot.act(state.view(seat), rng))
+        if checked >= 3:
+            break
+    assert checked >= 3
 
 
 def test_a_first_turn_run_that_stops_without_a_pass_shows_a_void() -> None:

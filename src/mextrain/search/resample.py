@@ -235,9 +235,12 @@ class _Replay:
             raise ResampleError("the boneyard's size does not add up")
         return st.with_hidden(hands, boneyard, keep_sizes=False)
 
-    def void(self, st: RoundState, seat: int) -> int:
-        """The unseen tiles ``seat`` could play now, were it to hold them."""
-        void = self._fitting(st, seat, self.unseen(st))
+    def void(self, st: RoundState, seat: int, drawing: bool = False) -> int:
+        """The unseen tiles ``seat`` could play now, were it to hold them. ``drawing``: at a
+        draw, any tile that fits the table, not only the one it drew before (under
+        ``draw_until_playable`` a seat draws again while the tile it drew last, which fits
+        nowhere, is the only one it may play: its hand still holds nothing that fits)."""
+        void = self._fitting(st, seat, self.unseen(st), ignore_drawn=drawing)
         rules = st.rules
         if rules.no_going_out_on_double and st.hands[seat].bit_count() == 1:
             void &= ~self.ts.double_mask  # a lone double may not be played: no void
@@ -290,7 +293,7 @@ class _Replay:
                 sizes = st.hand_sizes
                 bone = st.boneyard_size
                 if kind == "draw":
-                    void = self.void(st, seat)
+                    void = self.void(st, seat, drawing=True)
                     nxt = self._next_action(i, seat)
                     top = None
                     need = list(self.must[i])
@@ -524,16 +527,20 @@ class _Replay:
         return self.rearrange(st, sizes, bone, self.must[i], seat, ~void, None)
 
     @staticmethod
-    def _fitting(st: RoundState, seat: int, unseen: int, aside: int = 0) -> int:
+    def _fitting(
+        st: RoundState, seat: int, unseen: int, aside: int = 0, ignore_drawn: bool = False
+    ) -> int:
         """The ``unseen`` tiles (less ``aside``, e.g. a tile just played) that ``seat`` could
         play next in ``st``, were it to hold them (grown until none fits more: where it may
-        play can depend on what it holds)."""
+        play can depend on what it holds); ``ignore_drawn``: not only the tile it drew."""
         void = 0
         hand = unseen & ~aside
         while hand:
             hands = [0] * st.n
             hands[seat] = hand
             probe = st.with_hidden(hands, _bits(unseen & ~hand & ~aside), keep_sizes=False)
+            if ignore_drawn:
+                probe.drawn = -1  # (a fresh copy: its legal actions are not worked out yet)
             found = 0
             for _train, mask in probe.legal_plays():
                 found |= mask
