@@ -1847,6 +1847,34 @@ def test_every_start_screen_choice_fits_its_line_at_80_columns(lang: str) -> Non
     run(scenario)
 
 
+@pytest.mark.parametrize(
+    ("options", "length"),
+    [
+        ({"double_blank_points": 50, "unsatisfied_double_penalty": 10, "rounds": 5}, 5),
+        ({"rounds": [0, 1, 2], "draw_until_playable": True}, 3),
+    ],
+)
+def test_the_start_screen_keeps_the_house_rules_it_has_no_field_for(
+    options: dict[str, object], length: int
+) -> None:
+    """``mextrain play --option double_blank_points=50`` (no ``--seats``): the game begun
+    from the start screen plays it, and the length given (5 rounds, or the engines given),
+    which the screen offers as it is (they were dropped: 5 rounds became 13)."""
+    given = Rules.preset("classic", **options)
+
+    async def scenario() -> None:
+        app = PlayApp(setup=GameSetup(given, ("human", "greedy"), "en"), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            assert screen.query_one("#rounds", Select).value == length
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.session is not None
+            assert app.session.rules == given
+
+    run(scenario)
+
+
 def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> None:
     async def scenario() -> None:
         app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)

@@ -359,6 +359,11 @@ class StartScreen(Screen[GameSetup | GameSession]):
         overrides = dict(setup.rules.overrides)
         self.flags = {flag: bool(overrides.get(flag, False)) for flag in HOUSE_FLAGS}
         self.rounds = setup.rules.round_count
+        #: the options given (``--option``, a rules object) that the screen has no field
+        #: for, such as ``double_blank_points``: kept as given, whatever is chosen here
+        self.kept = {k: v for k, v in overrides.items() if k not in HOUSE_FLAGS and k != "rounds"}
+        #: the engines given, played while the length chosen is theirs (``[0, 1, 2]``)
+        self.given_rounds = setup.rules.rounds
         self.error = ""
 
     @property
@@ -411,7 +416,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
                 )
             with Horizontal(classes="row"):
                 yield Label(t("tui.start.length"), classes="field")
-                lengths = sorted({*SHORT_GAMES, base.round_count})
+                # (and the length given, whatever it is: the one that is played)
+                lengths = sorted({*SHORT_GAMES, base.round_count, self.rounds})
                 yield Select(
                     [(t.plural("tui.start.rounds", n), n) for n in lengths],
                     value=self.rounds if self.rounds in lengths else base.round_count,
@@ -603,9 +609,12 @@ class StartScreen(Screen[GameSetup | GameSession]):
     def action_start(self) -> None:
         self._collect_safely()
         seats = tuple(self.seats[: self.players])
-        overrides: dict[str, object] = {k: True for k, v in self.flags.items() if v}
+        overrides: dict[str, object] = dict(self.kept)
+        overrides.update({k: True for k, v in self.flags.items() if v})
         base = Rules.preset(self.preset)
-        if self.rounds != base.round_count:
+        if self.rounds == len(self.given_rounds):
+            overrides["rounds"] = list(self.given_rounds)
+        elif self.rounds != base.round_count:
             overrides["rounds"] = list(base.rounds[: self.rounds])
         names = tuple(
             name if kind == HUMAN else ""
