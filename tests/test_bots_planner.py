@@ -127,6 +127,37 @@ def test_a_search_that_ran_out_of_budget_is_not_run_again(
     assert TrainSearch(TS, budget=500).best(TS.mask_of(dense), 0) == first  # (as fresh)
 
 
+def test_a_hand_as_big_as_one_that_ran_out_of_budget_is_not_searched(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Move after move a playout asks for a huge hand's train a tile smaller (the tile
+    played, or another from a different end): each spent the whole budget again before
+    its greedy train, and a search bot's move took a minute with a 39-tile hand. Once a
+    hand has run out, no hand of as many tiles or more is searched; a smaller one is."""
+    dense = [t for t in TS.tiles if t.low <= 7 and t.high <= 10][:40]
+    search = TrainSearch(TS, budget=500)
+    search.best(TS.mask_of(dense), 0)
+    assert not search.exact
+    searched: list[int] = []
+    real = TrainSearch._best
+    monkeypatch.setattr(TrainSearch, "_best", lambda self, *a: searched.append(1) or real(self, *a))
+    search.best(TS.mask_of(dense), 3)  # as big, from another end: the greedy train at once
+    assert searched == []
+    # the hand a tile smaller, every tile and three ends: a few are searched (some done in
+    # the budget, thanks to the memo) until one runs out, and then no other (each of the
+    # 120 spent the budget before: some 89,000 steps, against some 800 now)
+    for drop in range(len(dense)):
+        smaller = TS.mask_of(dense[:drop] + dense[drop + 1 :])
+        for start in (0, 7, 10):
+            count, _pips, used = search.best(smaller, start)
+            assert used & ~smaller == 0
+            assert count == used.bit_count()
+    assert len(searched) <= 4 * search.budget
+    searched.clear()
+    search.best(TS.mask_of(dense[:5]), 0)  # a small hand is searched, exactly
+    assert searched
+
+
 # -- choices -----------------------------------------------------------------------------
 
 

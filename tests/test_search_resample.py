@@ -200,6 +200,87 @@ def test_a_draw_then_a_pass_is_a_void_until_the_next_draw(seed: int, players: in
         state.apply(legal[0] if len(legal) == 1 else bot.act(state.view(state.current_seat), rng))
 
 
+@pytest.mark.parametrize(
+    ("spec", "players"),
+    [
+        ({"preset": "cardinal", "max_pip": 6, "hand_size": {"4": 7}}, 4),
+        (
+            {
+                "preset": "classic",
+                "engine_setup": "holder_starts",
+                "first_player": "engine_holder",
+                "max_pip": 6,
+                "hand_size": {"2": 14},
+            },
+            2,
+        ),
+    ],
+)
+def test_a_deal_of_the_whole_set_resamples(spec: dict[str, object], players: int) -> None:
+    """The engine's holder starts and every tile is dealt, none left to draw: the replay's
+    own deal gave the engine to the starter in place of one of its tiles, and came a tile
+    short ("seat 3 was dealt 6 tiles; 4 players get 7 each"): no search, no hint."""
+    rules = Rules.from_spec(spec)
+    for seed in range(6):
+        rng = random.Random(seed)
+        true = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+        assert true.boneyard_size == 0
+        moves = 0
+        while not true.is_over:
+            view = true.view(true.current_seat)
+            _check_sample(true, view, InfoState(view, random.Random(moves)).sample(rng))
+            true.apply(make_bot("planner").act(view, random.Random(moves)))
+            moves += 1
+
+
+@pytest.mark.parametrize(
+    ("spec", "players", "seeds"),
+    [
+        (
+            {
+                "preset": "relaxed",
+                "mexican_after_first_round_of_turns": True,
+                "no_going_out_on_double": True,
+                "max_pip": 6,
+                "hand_size": {"4": 6},
+            },
+            4,
+            (43, 56, 78, 174),
+        ),
+        (
+            {
+                "preset": "relaxed",
+                "no_going_out_on_double": True,
+                "max_pip": 6,
+                "hand_size": {"2": 7},
+            },
+            2,
+            (144, 240, 285),
+        ),
+    ],
+)
+def test_a_lone_double_that_may_not_go_out_is_no_void(
+    spec: dict[str, object], players: int, seeds: tuple[int, ...]
+) -> None:
+    """Under no_going_out_on_double a seat holding one double that fits may not play it:
+    it draws, and passes on a tile that does not fit. The tile it drew is not that double
+    (beside another tile the double is a play, and it would have been played), but it may
+    be a tile it plays later, once the trains have changed. The replay drew the double,
+    or found no tile to draw ("no tile can be the drawn one"), and every view of these
+    rounds after it had no sample."""
+    rules = Rules.from_spec(spec)
+    for seed in seeds:
+        rng = random.Random(seed)
+        true = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
+        moves = 0
+        while not true.is_over:
+            for viewer in range(players):
+                view = true.view(viewer)
+                _check_sample(true, view, InfoState(view, random.Random(moves)).sample(rng))
+            true.apply(make_bot("planner").act(true.view(true.current_seat), random.Random(moves)))
+            moves += 1
+
+
 def test_draws_in_a_row_under_draw_until_playable_keep_the_drawn_tile() -> None:
     """Under ``draw_until_playable`` a seat draws again while the tile it drew last fits
     nowhere; when one fits at last, a sample from that seat's view has it drew that tile,

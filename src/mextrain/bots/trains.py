@@ -10,7 +10,10 @@ fast on ordinary hands. A dense hand (25 tiles and more, after many draws) can m
 exact search explode, so each top-level search has a budget of states; past it the train
 is built greedily instead (at each step the tile whose far end leaves the most tiles to
 continue with, heavier first). A bot must answer in bounded time; an approximate plan for
-a rare huge hand is the price.
+a rare huge hand is the price. Once a hand of some size has run out of budget, hands of
+that size and more are built greedily at once: a playout asks for a huge hand's train move
+after move, each time a tile smaller, and spending the budget again on each (thousands of
+states, milliseconds) made a search bot's move take a minute there.
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ class _OutOfBudget(Exception):
 class TrainSearch:
     """Best trains of one hand from any open end; build one per hand (or share the memo)."""
 
-    __slots__ = ("_fallback", "_left", "_memo", "budget", "exact", "ts")
+    __slots__ = ("_fallback", "_greedy_from", "_left", "_memo", "budget", "exact", "ts")
 
     def __init__(self, ts: TileSet, budget: int = DEFAULT_BUDGET) -> None:
         self.ts = ts
@@ -45,6 +48,9 @@ class TrainSearch:
         #: asked again (a playout asks one hand's best train move after move) answers at
         #: once with the same train, instead of spending the budget again
         self._fallback: dict[tuple[int, int], _Best] = {}
+        #: the fewest tiles of a hand whose search ran out of budget: no hand of as many
+        #: tiles or more is searched again (a set's tile count + 1 until then)
+        self._greedy_from = len(ts.tiles) + 1
         self._left = 0
 
     def best(self, hand: int, start: int) -> _Best:
@@ -54,11 +60,16 @@ class TrainSearch:
         found = self._memo.get(key) or self._fallback.get(key)
         if found is not None:
             return found
+        size = hand.bit_count()
+        if size >= self._greedy_from:
+            found = self._fallback[key] = self._greedy(hand, start)
+            return found
         self._left = self.budget
         try:
             return self._best(hand, start)
         except _OutOfBudget:
             self.exact = False
+            self._greedy_from = size
             found = self._fallback[key] = self._greedy(hand, start)
             return found
 

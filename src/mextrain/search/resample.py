@@ -161,15 +161,15 @@ class _Replay:
         engine_id = self.ts.double_id[view.engine]
         size = rules.hand_size_for(n)
         ids = [i for i in range(ts.size) if i != engine_id]
+        if rules.engine_setup != "set_aside":
+            # every tile is dealt and the engine's holder starts: the starter is dealt it
+            # (no draw cycles here; the real sizes after any cycles are restored below).
+            # The deal may take the whole set, the boneyard empty from the start
+            ids.insert(view.starter * size, engine_id)
         hands: list[list[Tile]] = [
             [ts.tiles[i] for i in ids[s * size : (s + 1) * size]] for s in range(n)
         ]
         boneyard = [ts.tiles[i] for i in ids[n * size :]]
-        if rules.engine_setup != "set_aside":
-            # the engine's holder starts: give it to the starter (no draw cycles here; the
-            # real sizes after any cycles are restored below)
-            boneyard.append(hands[view.starter][0])
-            hands[view.starter][0] = ts.tiles[engine_id]
         st = RoundState.from_deal(rules, n, view.round_index, hands, boneyard, view.starter)
         plays, draws = _play_and_draw_counts(view)
         sizes = [view.hand_sizes[s] + plays[s] - draws[s] for s in range(n)]
@@ -294,6 +294,13 @@ class _Replay:
                 bone = st.boneyard_size
                 if kind == "draw":
                     void = self.void(st, seat, drawing=True)
+                    # what the drawn tile cannot be if the seat then passed on it: any tile
+                    # that fits (under no_going_out_on_double a lone double that fits is
+                    # no play, and is outside the void of the hand, but a tile drawn
+                    # beside it would be played)
+                    unfit = ~void
+                    if st.rules.no_going_out_on_double and st.hands[seat].bit_count() == 1:
+                        unfit = ~self._fitting(st, seat, self.unseen(st), ignore_drawn=True)
                     nxt = self._next_action(i, seat)
                     top = None
                     need = list(self.must[i])
@@ -305,9 +312,15 @@ class _Replay:
                         after &= ~(1 << top)
                     need[seat] = after
                     if top is None and after.bit_count() > sizes[seat]:
-                        # the viewer holds the tile it drew: the one that fits, if one does
-                        fits = after & void
-                        top = self.rng.choice(_bits(fits or after))
+                        # the viewer holds the tile it drew: drawn just now, the one it may
+                        # play now (it knows its legal actions), else one that fits nowhere;
+                        # passed on, one that fits nowhere
+                        drawn = after & unfit
+                        if nxt is None:
+                            for legal in view.legal_actions:
+                                if legal.kind == "play" and legal.tile is not None:
+                                    drawn = after & 1 << self.ts.ids[legal.tile]
+                        top = self.rng.choice(_bits(drawn or after))
                         need[seat] = after & ~(1 << top)
                     if top is None and i == pending:
                         # drawn just now, not yet played or passed on: the tile may fit (one
@@ -319,10 +332,15 @@ class _Replay:
                         top = self.rng.choice(pool)
                     if top is None:
                         # the drawn tile fits nowhere either: put a tile outside the void on top
-                        pool = _bits(self.unseen(st) & ~void & ~self._needed(need))
+                        pool = _bits(self.unseen(st) & unfit & ~self._needed(need))
+                        if not pool:
+                            # none but a tile the seat is known to hold later (it played it
+                            # once the trains had changed): that one it drew here
+                            pool = _bits(need[seat] & unfit)
                         if not pool:
                             raise ResampleError("no tile can be the drawn one")
                         top = self.rng.choice(pool)
+                        need[seat] &= ~(1 << top)
                     st = self.rearrange(st, sizes, bone, tuple(need), seat, ~void, top)
                     last_draw[seat] = i
                     draw_voids.append((i, seat, void))
