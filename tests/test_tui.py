@@ -2870,6 +2870,39 @@ def test_a_faulty_bot_cannot_stall_the_table() -> None:
     run(scenario)
 
 
+class _Broken:
+    """A faulty bot: raises whenever it is asked (a plugin's bug, say)."""
+
+    name = "broken"
+
+    def act(self, view: object, rng: random.Random) -> Action:
+        raise RuntimeError("no move today")
+
+
+def test_a_bot_that_raises_does_not_end_the_game() -> None:
+    """A bot's exception ended `mextrain play` with a traceback (the web plays the first
+    legal move for it); the table says so and goes on with the engine's first move."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=7)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            session.bots[1] = _Broken()
+            start = len(session.state.history)
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            theirs = [a for s, a in session.state.history[start:] if s == 1]
+            assert theirs, "the broken bot's turn never ended"
+            log = app.screen.query_one("#log", RichLog)
+            text = "\n".join(strip.text for strip in log.lines)
+            assert "ran into an error (RuntimeError) and plays" in text
+            assert app.is_running
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_the_player_is_told_the_tile_they_drew(lang: str) -> None:
     """After a draw the message says which tile came (to the player alone: the log does

@@ -21,7 +21,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from mextrain.i18n import Translator, error_text
+from mextrain.i18n import Translator, error_text, terminal_safe
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
 from .hints import Hint, hints_for, planned_train
@@ -375,7 +375,22 @@ class TableScreen(Screen[None]):
         if self.delay > 0:
             await asyncio.sleep(self.delay)
         view = self.session.view(seat)
-        action = await asyncio.to_thread(self.session.bot_action, seat, view)
+        try:
+            action = await asyncio.to_thread(self.session.bot_action, seat, view)
+        except Exception as err:  # a bot's own fault (a plugin's too): the game goes on
+            if token != self._token or self.session.state.current_seat != seat:
+                return
+            instead = view.legal_actions[0]
+            self.log_line(
+                self.t(
+                    "tui.log.bot_failed",
+                    who=self.names[seat],
+                    error=terminal_safe(type(err).__name__),
+                    instead=instead.notation(seat),
+                )
+            )
+            self.perform(instead)
+            return
         if token != self._token or self.session.state.current_seat != seat:
             return  # undone or superseded meanwhile
         if action not in view.legal_actions:
