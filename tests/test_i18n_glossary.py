@@ -355,6 +355,45 @@ def test_where_a_tile_goes_is_said_in_words_as_a_destination(lang: str) -> None:
         assert "\u2192" not in web[key], key
 
 
+#: the terminal's words for where a tile goes, and the train names they stand for
+TUI_TO_TRAIN = {
+    "mexican": "game.train.mexican_the",
+    "of": "game.train.of",
+    "of_seat": "game.train.of_seat",
+    "theirs": "game.train.own_the",
+    "yours": "tui.table.your_train_the",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_terminal_says_where_a_tile_goes_as_the_web_does(lang: str) -> None:
+    """The log and the hint: the train's own name in English, French and Italian, the
+    illative in Finnish ("Ben: 5-9 Meksikon junaan"), not "5-9 → Meksikon juna"."""
+    from mextrain.i18n import Translator
+    from mextrain.rules import MEXICAN, Action, Tile
+    from mextrain.tui.render import describe_action, hint_words
+
+    tui, game = catalog("tui", lang), catalog("game", lang)
+    for to, name in TUI_TO_TRAIN.items():
+        words = tui[f"tui.to_train.{to}"]
+        if lang == "fi":
+            assert re.search(r"\bjunaan|\bjunaa(si|nsa)\b", words), (to, words)
+        else:
+            assert words == (tui if name.startswith("tui.") else game)[name], to
+    for key in ("tui.log.play", "tui.hint.play"):
+        assert "\u2192" not in tui[key], key
+    if lang == "fi":
+        t = Translator("fi")
+        names = ["Ana", "Ben", "Cy"]
+        assert describe_action(1, Action.play(Tile(5, 9), MEXICAN), t, names) == (
+            "Ben: 5-9 Meksikon junaan"
+        )
+        assert describe_action(1, Action.play(Tile(5, 9), 2), t, names) == (
+            "Ben: 5-9 pelaajan Cy junaan"
+        )
+        assert hint_words(Action.play(Tile(5, 9), 0), 0, t, names) == "5-9 omaan junaasi"
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_tui_uses_game_words(lang: str) -> None:
     g, t = catalog("game", lang), catalog("tui", lang)

@@ -251,11 +251,23 @@ def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -
         return t("game.hint.pass")
     assert action.tile is not None
     assert action.train is not None
-    if action.train == seat:
-        where = t("tui.table.your_train_the")
-    else:
-        where = t.train_label(action.train, seat, dict(enumerate(names)))
+    where = to_train(action.train, seat, t, names, yours=True)
     return t("tui.hint.play", tile=str(action.tile), train=where)
+
+
+def to_train(
+    train: int, seat: int, t: Translator, names: Sequence[str], yours: bool = False
+) -> str:
+    """Where ``seat``'s tile goes, as a move or a hint says it: "the Mexican train", "Ben's
+    train", its own ("your train" to the player, ``yours``; "their own train" in the log);
+    Finnish says it in the illative ("Meksikon junaan", "omaan junaasi")."""
+    if train == MEXICAN:
+        return t("tui.to_train.mexican")
+    if train == seat:
+        return t("tui.to_train.yours" if yours else "tui.to_train.theirs")
+    if train < len(names) and names[train]:
+        return t("tui.to_train.of", name=names[train])
+    return t("tui.to_train.of_seat", number=train + 1)
 
 
 def laid_tiles(view: SeatView) -> dict[Tile, str]:
@@ -283,7 +295,7 @@ def describe_action(
         return t("tui.log.pass", who=who)
     assert action.tile is not None
     assert action.train is not None
-    where = t.train_label(action.train, seat, dict(enumerate(names)))
+    where = to_train(action.train, seat, t, names)
     tile = laid.get(action.tile, str(action.tile)) if laid is not None else str(action.tile)
     return t("tui.log.play", who=who, tile=tile, train=where)
 
