@@ -2849,25 +2849,35 @@ class _Stubborn:
         return PASS
 
 
-def test_a_faulty_bot_cannot_stall_the_table() -> None:
+def _a_turn_of(bot: object) -> tuple[list[Action], str]:
+    """The moves seat 1 made with ``bot`` in its place after the person's first move, and
+    the log's text then."""
+    out: list[tuple[list[Action], str]] = []
+
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=7)
         async with app.run_test(size=(120, 40)) as pilot:
             await settle(pilot, app)
             session = app.session
             assert session is not None
-            session.bots[1] = _Stubborn()
+            session.bots[1] = bot  # type: ignore[assignment]
             start = len(session.state.history)
             await press_action(pilot, app, choice(app))
             await settle(pilot, app)
-            theirs = [a for s, a in session.state.history[start:] if s == 1]
-            assert theirs, "the faulty bot's turn never ended"
-            assert theirs[0] != PASS  # at the start of this turn a pass is not allowed
+            assert app.is_running
             log = app.screen.query_one("#log", RichLog)
-            text = "\n".join(strip.text for strip in log.lines)
-            assert "chose a move the rules refuse (1:pass)" in text
+            theirs = [a for s, a in session.state.history[start:] if s == 1]
+            out.append((theirs, "\n".join(strip.text for strip in log.lines)))
 
     run(scenario)
+    return out[0]
+
+
+def test_a_faulty_bot_cannot_stall_the_table() -> None:
+    theirs, text = _a_turn_of(_Stubborn())
+    assert theirs, "the faulty bot's turn never ended"
+    assert theirs[0] != PASS  # at the start of this turn a pass is not allowed
+    assert "chose a move the rules refuse (1:pass)" in text
 
 
 class _Broken:
@@ -2882,25 +2892,9 @@ class _Broken:
 def test_a_bot_that_raises_does_not_end_the_game() -> None:
     """A bot's exception ended `mextrain play` with a traceback (the web plays the first
     legal move for it); the table says so and goes on with the engine's first move."""
-
-    async def scenario() -> None:
-        app = app_for(setup_of(("human", "greedy")), seed=7)
-        async with app.run_test(size=(120, 40)) as pilot:
-            await settle(pilot, app)
-            session = app.session
-            assert session is not None
-            session.bots[1] = _Broken()
-            start = len(session.state.history)
-            await press_action(pilot, app, choice(app))
-            await settle(pilot, app)
-            theirs = [a for s, a in session.state.history[start:] if s == 1]
-            assert theirs, "the broken bot's turn never ended"
-            log = app.screen.query_one("#log", RichLog)
-            text = "\n".join(strip.text for strip in log.lines)
-            assert "ran into an error (RuntimeError) and plays" in text
-            assert app.is_running
-
-    run(scenario)
+    theirs, text = _a_turn_of(_Broken())
+    assert theirs, "the broken bot's turn never ended"
+    assert "ran into an error (RuntimeError) and plays" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
