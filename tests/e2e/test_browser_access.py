@@ -64,13 +64,18 @@ def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
     """A chosen tile's trains all glow; the one that has the keyboard keeps the focus's
     yellow halo on top (the dark ring alone hardly shows on the felt), as an open
     double's train does; the hint's tile, framed dashed, shows the focus's solid ring."""
+    from browser_kit import make_a_move_and_wait
     from playwright.sync_api import expect
 
     made = create_via_api(
         server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
     )
     seat_page(page, server, made)
-    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    for _ in range(12):  # the deal is random: a hand may have no tile that fits yet
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        if page.locator(".hand-tile.playable").count():
+            break
+        make_a_move_and_wait(page)  # a draw, or a pass
     page.locator(".train").first.focus()
     page.keyboard.press("h")  # the hint's tile, when it has the keyboard
     hinted = page.locator(".hand-tile.hinted")
