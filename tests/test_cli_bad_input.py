@@ -236,8 +236,27 @@ def test_simulate_records_never_overwrite_another_runs(tmp_path: Path) -> None:
     assert sorted(saved) == ["game-000000.json", "game-000001.json"]
     again = sim("--records", str(out), bots="planner,random")
     assert_clean_error(again, "already holds game records")
+    assert again.exit_code == 1  # a refused job, as an unknown bot is (not a usage slip)
     assert {p.name: p.read_bytes() for p in out.iterdir()} == saved
-    assert_clean_error(sim("--records", ""), "empty path")
+    told = sim("--records", str(out), "--json")
+    assert told.exit_code == 1
+    error = json.loads(told.stdout)["error"]
+    assert error["option"] == "--records"
+    assert "already holds game records" in error["reason"]
+    empty = sim("--records", "")
+    assert_clean_error(empty, "empty path")
+    assert empty.exit_code == 2  # (a command line that cannot be read)
+
+
+def test_simulate_records_under_a_file_is_a_refused_job(tmp_path: Path) -> None:
+    """A directory that cannot be made (a file is in the way) refuses the job before the
+    first game, with the status of a refused job and the option named."""
+    (tmp_path / "afile").write_text("x")
+    told = sim("--records", str(tmp_path / "afile" / "sub"), "--json")
+    assert told.exit_code == 1
+    error = json.loads(told.stdout)["error"]
+    assert error["option"] == "--records"
+    assert "not a directory" in error["reason"]
 
 
 # ------------------------------------------------------------------------------ replay

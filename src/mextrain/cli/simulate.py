@@ -181,13 +181,14 @@ def simulate(
         records_dir = Path(records_text)
         try:
             prepare_records_dir(records_dir, make=False)
+        # a directory that cannot take this run's records is a refused job (status 1),
+        # as an unknown bot is, not a command line that cannot be read (2)
         except OSError as err:
-            raise click.BadParameter(
-                f"cannot save records in {records_dir}: {err.strerror or err}",
-                param_hint="--records",
+            raise OptionError(
+                f"cannot save records in {records_dir}: {err.strerror or err}", "--records"
             ) from None
         except SimulationError as err:
-            raise click.BadParameter(str(err), param_hint="--records") from None
+            raise OptionError(str(err), "--records") from None
     bar = None
     progress = None
     if sys.stderr.isatty():
