@@ -315,6 +315,15 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     assert stats["recent"][0]["bots"] == [None, "greedy", None]
     games = client.get("/api/games").json()
     assert games[0]["humans"] == [True, False, True]
+    # one person's, by the name as shown (spaces around it are no part of a name); an
+    # empty name asks for everyone's, as none does
+    assert [g["id"] for g in client.get("/api/games?name=%20Ana%20").json()] == [game_id]
+    assert client.get("/api/games?name=Nobody").json() == []
+    assert client.get("/api/games?name=").json() == games
+    assert client.get("/api/stats?name=").json() == stats
+    ana_only = client.get("/api/stats?name=Ana%20").json()
+    assert [p["name"] for p in ana_only["players"]] == ["Ana"]
+    assert ana_only["players"][0] == names["Ana"]
     assert games[0]["bots"] == [None, "greedy", None]
     # the replay viewer's frames: one per action plus the deal, every hand shown
     frames = client.get(f"/api/games/{game_id}/replay").json()

@@ -281,7 +281,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games")
     async def games(request: Request, name: str | None = None, limit: int = 20) -> list[Any]:
         limit = max(1, min(limit, 100))
-        return [_summary(g) for g in store_of(request).recent_games(limit, name)]
+        return [_summary(g) for g in store_of(request).recent_games(limit, _asked_name(name))]
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: int, request: Request) -> Response:
@@ -311,6 +311,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
         store = store_of(request)
+        name = _asked_name(name)
         players = []
         for p in store.player_stats(name):
             row = p.to_dict()
@@ -505,6 +506,14 @@ def _bots(players: Sequence[str], humans: Sequence[bool]) -> list[str | None]:
         None if human else bot_level_of(name, seat)
         for seat, (name, human) in enumerate(zip(players, people, strict=True))
     ]
+
+
+def _asked_name(name: str | None) -> str | None:
+    """The person a list is asked for: as a seat's name is kept (no space around it);
+    an empty one (``?name=``, a cleared search field) asks for everyone, as no name does."""
+    if name is None or not name.strip():
+        return None
+    return name.strip()
 
 
 def _summary(game: GameSummary) -> dict[str, Any]:
