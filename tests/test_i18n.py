@@ -384,14 +384,27 @@ def test_finnish_tells_a_player_of_a_train_in_a_sentence_that_reads_as_finnish(
             IllegalActionError("marker_down", "", seat=1, train=0),
             "Ben ei voi pelata tähän: tämä on pelaajan Ana juna, eikä sen junamerkki ole ylhäällä.",
         ),
+        (
+            IllegalActionError("not_now", "", seat=1, tile="3-5", train=MEXICAN),
+            "Dominoa 3-5 ei voi nyt pelata tähän: tämä on Meksikon juna.",
+        ),
+        (
+            IllegalActionError("open_double_first", "", seat=1, double="6-6", train=0),
+            "Ensin on peitettävä avoin tupla 6-6: pelaajan Ana juna päättyy siihen.",
+        ),
     ],
 )
 def test_finnish_names_a_seats_train_as_it_tells_the_player_theirs(
     err: IllegalActionError, said: str
 ) -> None:
     """A record or a replay names the seat ("Ben ei voi pelata..."): its train is the
-    subject of a clause of its own too, not a nominative in brackets after "junaan"."""
+    subject of a clause of its own too, not a nominative in brackets after "junaan"
+    ("Dominoa 3-5 ei voi nyt pelata junaan (Meksikon juna)", "Avoin tupla 6-6 (pelaajan
+    Ana juna) on ensin peitettävä")."""
     assert error_text(err, "fi", {0: "Ana", 1: "Ben"}) == said
+    for key, text in catalog("game", "fi").items():
+        if key.startswith("game.error"):
+            assert "({train})" not in text, key
 
 
 def test_french_elides_de_before_a_vowel() -> None:
