@@ -470,7 +470,44 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:
-    assert_clean_error(invoke("play", "--lang", "fr", "--delay", "0", *args), word)
+    result = invoke("play", "--lang", "fr", "--delay", "0", *args)
+    assert_clean_error(result, word)
+    # Click's frame too: "Erreur : valeur refusée pour --option : ...", not "Error:
+    # Invalid value for '--option': ..." around the French, nor "Try ... for help."
+    said = result.stderr or result.stdout
+    assert said.startswith("Erreur : "), said
+    for english in ("Error", "Invalid value", "Usage:", "Try "):
+        assert english not in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "refused", "wrong_option", "help_line"),
+    [
+        ("en", "Error: ", "Error: Invalid value for --seats: ", "Try '"),
+        ("fr", "Erreur : ", "Erreur : valeur refusée pour --seats : ", "Pour l'aide : "),
+        ("it", "Errore: ", "Errore: valore non valido per --seats: ", "Per l'aiuto: "),
+        ("fi", "Virhe: ", "Virhe valitsimen --seats arvossa: ", "Ohje: "),
+    ],
+)
+def test_play_says_its_refusals_whole_in_the_players_language(
+    lang: str, refused: str, wrong_option: str, help_line: str
+) -> None:
+    """A refusal `play` makes once it knows the language is framed in it too: a command
+    line to mend names the option and where help is; a refused job says why alone."""
+    bad = invoke("play", "--lang", lang, "--seats", "you,nosuch")
+    assert bad.exit_code == 2
+    lines = (bad.stderr or bad.stdout).splitlines()
+    assert lines[0].startswith(wrong_option), lines
+    assert "'nosuch'" in lines[0]
+    assert lines[1].startswith(help_line), lines
+    assert "play --help" in lines[1], lines
+    assert len(lines) == 2, lines
+    illegal = invoke("play", "--lang", lang, "--resume", "--file", str(ILLEGAL))
+    assert illegal.exit_code == 1
+    (line, *_detail) = (illegal.stderr or illegal.stdout).splitlines()
+    assert line.startswith(refused), line
+    assert not line.startswith(wrong_option), line
+    assert help_line not in (illegal.stderr or illegal.stdout)
 
 
 def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:

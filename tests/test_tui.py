@@ -1428,12 +1428,12 @@ def test_resume_names_a_save_it_cannot_open_as_the_start_screen_does(
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", lang])
     assert result.exit_code == 1
     said = result.output.splitlines()
-    assert said[0] == f"Error: {line}", said
+    assert said[0] == t("tui.cli.error", message=line), said
     assert said[1].startswith(f"  {illegal}: ")
     refused = CliRunner().invoke(main, ["play", "--resume", "--file", str(cut), "--lang", lang])
     assert refused.exit_code == 1
     said = refused.output.splitlines()
-    assert said[0] == f"Error: {damaged}", said
+    assert said[0] == t("tui.cli.error", message=damaged), said
     assert said[1].startswith(f"  {cut}: not JSON (")
     if lang != "en":  # no English inside the player's sentence
         for text in (line, damaged):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 import click
 
@@ -32,6 +32,50 @@ from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, import_modules
 if TYPE_CHECKING:
     from mextrain.tui import PlayApp
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
+
+#: where `play` keeps its translator for `_PlayCommand` (``click.Context.meta``)
+_TRANSLATOR = "mextrain.play.translator"
+
+
+class _Refusal(click.ClickException):
+    """One of `play`'s refusals in the player's language, all of it: Click frames its
+    messages in English ("Error:", "Invalid value for --seats:", "Try ... for help."),
+    around words already in the player's language."""
+
+    def __init__(self, err: click.ClickException, t: Translator) -> None:
+        super().__init__(err.message)
+        self.exit_code = err.exit_code
+        self.t = t
+        self.option = None
+        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
+            self.option = err.param_hint
+        self.help = None
+        if isinstance(err, click.UsageError) and err.ctx is not None:
+            self.help = f"{err.ctx.command_path} --help"
+
+    def format_message(self) -> str:
+        if self.option is not None:
+            return self.t("tui.cli.error_option", option=self.option, message=self.message)
+        return self.t("tui.cli.error", message=self.message)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(self.format_message(), file=file, err=file is None)
+        if self.help is not None:  # (a command line to mend: where the options are told)
+            click.echo(self.t("tui.cli.try_help", command=self.help), file=file, err=file is None)
+
+
+class _PlayCommand(click.Command):
+    """`play`: a refusal made once the language is known is said in that language."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            t = ctx.meta.get(_TRANSLATOR)
+            if not isinstance(t, Translator) or isinstance(err, _Refusal):
+                raise
+            raise _Refusal(err, t) from None
+
 
 #: strongest first: the default opponent is the strongest bot that is registered
 _STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
@@ -81,7 +125,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
         raise click.BadParameter(rules_error_text(err, t.lang), param_hint="--option") from None
 
 
-@click.command()
+@click.command(cls=_PlayCommand)
 @click.option(
     "--rules",
     "rules_text",
@@ -178,6 +222,7 @@ def play(
         ) from None
     language = normalise_language(lang) or detect_language()
     t = Translator(language)
+    click.get_current_context().meta[_TRANSLATOR] = t  # (its refusals are said in it)
     pause = DEFAULT_DELAY if delay is None else delay
     given = click.get_current_context().get_parameter_source
     try:
