@@ -1338,7 +1338,7 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert [session.path for session in resumed] == [good.path]
     assert f"Impossible de reprendre {newer.name} : un robot indisponible" in result.output
     assert f"{newer}: robot inconnu 'superbot'" in result.output  # the detail, in French too
-    assert "reprise d'une partie plus ancienne" in result.output
+    assert f"Reprise d'une partie plus ancienne à la place : {good.path.name}" in result.output
     # with nothing else to resume, the reason is the error
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
@@ -1377,10 +1377,15 @@ def test_resume_says_which_damaged_or_illegal_save_it_passes_over(
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
     assert result.exit_code == 0, result.output
     assert [session.path for session in resumed] == [good.path]
-    lines = [line for line in result.output.splitlines() if "older game instead" in line]
-    assert len(lines) == 2, result.output
-    assert lines[0].startswith(f"Cannot resume {illegal.name}: it breaks the rules")  # newest
-    assert lines[1].startswith(f"Cannot resume {cut.name}: the file is damaged")
+    lines = [line for line in result.output.splitlines() if line.startswith("Cannot resume")]
+    assert lines == [
+        f"Cannot resume {illegal.name}: it breaks the rules",  # the newest first
+        f"Cannot resume {cut.name}: the file is damaged",
+    ], result.output
+    # then, once, the game that goes on instead: every line fits 80 columns
+    said = result.output.splitlines()
+    assert said[said.index(lines[-1]) + 2] == f"Resuming an older game instead: {good.path.name}"
+    assert max(len(line) for line in result.output.splitlines() if "/" not in line) <= 80
     # nothing else to resume: the newest that could not go on is the error
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
@@ -1417,12 +1422,15 @@ def test_resume_names_a_save_it_cannot_open_as_the_start_screen_does(
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", lang])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    first = lines.index(t("tui.cli.passed_over", reason=line))
+    first = lines.index(line)
     assert lines[first + 1].startswith(f"  {illegal}: ")
     assert "can't play 6-6" in lines[first + 1]  # (the reader's words, as `replay` says them)
     damaged = t("tui.cli.cannot_resume", path=cut.name, reason=t("tui.cli.why.damaged"))
-    second = lines.index(t("tui.cli.passed_over", reason=damaged))
+    second = lines.index(damaged)
     assert lines[second + 1].startswith(f"  {cut}: not JSON (")
+    assert good.path is not None
+    assert lines[second + 2] == t("tui.cli.passed_over", path=good.path.name)
+    assert max(len(x) for x in lines if "/" not in x) <= 80, lines  # (a path is as long as it is)
     # refused, nothing else to go on with
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", lang])
@@ -1533,8 +1541,9 @@ def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
         start = t("tui.cli.cannot_resume", path=illegal.name, reason="")
         lines = [line for line in output.splitlines() if line.startswith(start)]
         assert len(lines) == 1, output
-        assert lines[0].endswith(t("tui.cli.passed_over", reason="").strip())
         assert t("tui.cli.why.illegal") in lines[0]
+        assert good.path is not None
+        assert t("tui.cli.passed_over", path=good.path.name) in output.splitlines()
         return lines[0]
 
     # passed over: said in the language of the game that goes on (Finnish)

@@ -260,12 +260,10 @@ def play(
             saved = None if lang is not None or path is None else saved_language(path)
             return t if saved is None else Translator(saved)
 
-        def cannot_resume(path: Path, err: Exception, said: Translator, going_on: bool) -> str:
+        def cannot_resume(path: Path, err: Exception, said: Translator) -> str:
             # the save by its file name and why in a few words, as the start screen says
             # it; then, on a line of its own, where the file is and the detail behind it
             line = cannot_resume_line(path, err, said)
-            if going_on:
-                line = said("tui.cli.passed_over", reason=line)
             where = terminal_safe(str(path))
             detail = resume_detail(err, said)
             return f"{line}\n  {where}" + ("" if detail is None else f": {detail}")
@@ -276,7 +274,7 @@ def play(
                 session = GameSession.load(file, kinds, seed)
             except (ValueError, OSError) as err:
                 said = in_its_language(file)
-                raise click.ClickException(cannot_resume(file, err, said, False)) from None
+                raise click.ClickException(cannot_resume(file, err, said)) from None
         else:
             # the newest unfinished game that can go on: one that cannot (a bot since
             # renamed, a hand-edited seat) is passed over, and said so, not a dead end
@@ -294,7 +292,7 @@ def play(
                 if worth:
                     newest, broken = worth[0]
                     said = in_its_language(newest)
-                    raise click.ClickException(cannot_resume(newest, broken, said, False))
+                    raise click.ClickException(cannot_resume(newest, broken, said))
                 if over is not None:
                     said = in_its_language(over)
                     raise click.ClickException(said("tui.cli.last_game_over", path=over))
@@ -302,7 +300,10 @@ def play(
             # the saves passed over are said in the language of the game that goes on
             said = Translator(session.lang) if lang is None and session.lang else t
             for path, broken in passed:
-                click.echo(cannot_resume(path, broken, said, True), err=True)
+                click.echo(cannot_resume(path, broken, said), err=True)
+            if passed and session.path is not None:  # (on a line of its own: 80 columns)
+                going_on = terminal_safe(session.path.name)
+                click.echo(said("tui.cli.passed_over", path=going_on), err=True)
         if lang is None and session.lang is not None:  # the language it was played in
             language = session.lang
             t = Translator(language)
