@@ -44,7 +44,6 @@ class _Refusal(click.ClickException):
 
     def __init__(self, err: click.ClickException, t: Translator) -> None:
         super().__init__(err.message)
-        self.exit_code = err.exit_code
         self.t = t
         self.option = None
         if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
@@ -64,6 +63,12 @@ class _Refusal(click.ClickException):
             click.echo(self.t("tui.cli.try_help", command=self.help), file=file, err=file is None)
 
 
+class _UsageRefusal(_Refusal):
+    """A command line to mend, in the player's language (Click's status for one)."""
+
+    exit_code = click.UsageError.exit_code
+
+
 class _PlayCommand(click.Command):
     """`play`: a refusal made once the language is known is said in that language."""
 
@@ -74,7 +79,8 @@ class _PlayCommand(click.Command):
             t = ctx.meta.get(_TRANSLATOR)
             if not isinstance(t, Translator) or isinstance(err, _Refusal):
                 raise
-            raise _Refusal(err, t) from None
+            said = _UsageRefusal if err.exit_code == _UsageRefusal.exit_code else _Refusal
+            raise said(err, t) from None
 
 
 #: strongest first: the default opponent is the strongest bot that is registered
