@@ -188,6 +188,30 @@ def test_from_match_writes_rules_however_they_were_built() -> None:
     assert replay_record(doc).match.rules == rules
 
 
+@pytest.mark.parametrize(
+    ("preset", "max_pip", "players"), [("classic", 15, 3), ("relaxed", 14, 8), ("cardinal", 18, 4)]
+)
+def test_another_set_size_keeps_its_hand_size_table_when_it_is_the_presets(
+    preset: str, max_pip: int, players: int
+) -> None:
+    """A double-15 set dealt with the preset's own hand sizes: the table was left out as
+    "no change", and the rules written (``{"preset": "classic", "max_pip": 15}``) could not
+    be read back, since a set of another size needs its table. The record could not be
+    written at all, and one read with these rules was written back unreadable."""
+    table = {str(n): size for n, size in PRESETS[preset].hand_size}
+    rules = Rules.from_spec({"preset": preset, "max_pip": max_pip, "hand_size": table, "rounds": 2})
+    match = play_match(rules, players, seed=4)
+    check_round_trip(match)
+    written = GameRecord.from_match(match, names(players)).to_dict()["rules"]
+    assert written == {"preset": preset, "max_pip": max_pip, "hand_size": table, "rounds": 2}
+    doc = {**written, "rounds": 1}
+    record = load_record(
+        {"format": "mexican-train-record", "version": 1, "rules": doc, "players": names(players),
+         "rounds": []}
+    )  # fmt: skip
+    assert load_record(record.to_json()) == record
+
+
 def test_to_json_is_pretty_and_stable() -> None:
     match = play_match(Rules.preset("classic"), 4, seed=3)
     text = GameRecord.from_match(match, names(4)).to_json()

@@ -313,6 +313,12 @@ class Rules:
         overrides = dict(self.overrides)
         if not overrides:
             return self.preset_name
+        if self.max_pip != 12 and "hand_size" not in overrides:
+            # a set of another size is read only with its own hand_size table
+            # (`with_options`): written even when it is the preset's, in its place
+            overrides["hand_size"] = _json_value("hand_size", self.hand_size)
+            order = [f.name for f in fields(self)]
+            overrides = dict(sorted(overrides.items(), key=lambda item: order.index(item[0])))
         spec: dict[str, Any] = {"preset": self.preset_name, **overrides}
         count = len(self.rounds)
         if "rounds" in spec and self.rounds == tuple(range(self.max_pip, self.max_pip - count, -1)):
