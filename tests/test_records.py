@@ -188,6 +188,71 @@ def test_from_match_writes_rules_however_they_were_built() -> None:
     assert replay_record(doc).match.rules == rules
 
 
+@pytest.mark.parametrize(
+    ("preset", "max_pip", "players"), [("classic", 15, 3), ("relaxed", 14, 8), ("cardinal", 18, 4)]
+)
+def test_another_set_size_keeps_its_hand_size_table_when_it_is_the_presets(
+    preset: str, max_pip: int, players: int
+) -> None:
+    """A double-15 set dealt with the preset's own hand sizes: the table was left out as
+    "no change", and the rules written (``{"preset": "classic", "max_pip": 15}``) could not
+    be read back, since a set of another size needs its table. The record could not be
+    written at all, and one read with these rules was written back unreadable."""
+    table = {str(n): size for n, size in PRESETS[preset].hand_size}
+    rules = Rules.from_spec({"preset": preset, "max_pip": max_pip, "hand_size": table, "rounds": 2})
+    match = play_match(rules, players, seed=4)
+    check_round_trip(match)
+    written = GameRecord.from_match(match, names(players)).to_dict()["rules"]
+    assert written == {"preset": preset, "max_pip": max_pip, "hand_size": table, "rounds": 2}
+    doc = {**written, "rounds": 1}
+    record = load_record(
+        {"format": "mexican-train-record", "version": 1, "rules": doc, "players": names(players),
+         "rounds": []}
+    )  # fmt: skip
+    assert load_record(record.to_json()) == record
+
+
+@pytest.mark.parametrize(
+    ("spec", "players"),
+    [
+        # the engines 12 to 0, the preset's, on a double-13 set: left out, they were read
+        # back as 13 to 0, whose round 0 the record's engine 12 is not
+        (
+            {"preset": "classic", "max_pip": 13, "hand_size": {"2": 12, "3": 12},
+             "rounds": list(range(12, -1, -1))},
+            2,
+        ),
+        # two to eight seats, the preset's, from a table with sizes for ten as well: left
+        # out, they were read back as two to ten (and ten hands of 14 do not fit)
+        (
+            {"preset": "classic", "players": [2, 8],
+             "hand_size": {**{str(n): 9 for n in range(2, 9)}, "9": 14, "10": 14}},
+            8,
+        ),
+        (
+            {"preset": "relaxed", "players": [2, 8],
+             "hand_size": {str(n): 8 for n in range(2, 11)}},
+            3,
+        ),
+    ],
+)  # fmt: skip
+def test_options_that_reading_would_work_out_otherwise_are_written(
+    spec: dict[str, Any], players: int
+) -> None:
+    """An option equal to the preset's was left out even where reading works it out from
+    another option written (the engines from ``max_pip``, the seats from ``hand_size``):
+    such a game could not be recorded (`from_match` refused its rules), and a record read
+    with these rules was written back as other rules, or as none at all."""
+    rules = Rules.from_spec(spec)
+    match = play_match(rules, players, seed=2, stop_after=30)
+    check_round_trip(match)
+    record = load_record(
+        {"format": "mexican-train-record", "version": 1, "rules": spec, "players": names(players),
+         "rounds": []}
+    )  # fmt: skip
+    assert load_record(record.to_json()) == record
+
+
 def test_to_json_is_pretty_and_stable() -> None:
     match = play_match(Rules.preset("classic"), 4, seed=3)
     text = GameRecord.from_match(match, names(4)).to_json()

@@ -268,6 +268,23 @@ def test_illegal_deal_exit_1_action_null(
     assert out["error"]["text"] is None
 
 
+def test_a_tile_not_in_the_set_is_named_before_a_deal_that_is_not_the_set(
+    recs: dict[str, Doc],
+) -> None:
+    # docs/RECORDS.md's order: a tile that is not in the set, then hands and boneyard that
+    # are not exactly the set -- even where the tile twice comes first in the deal
+    def change(doc: Doc) -> None:
+        hand = doc["rounds"][0]["hands"][0]
+        hand[0] = hand[1]  # a tile twice, in seat 0's hand
+        doc["rounds"][0]["boneyard"][-1] = "13-1"  # not in the set, the deal's last tile
+
+    code, out = outcome(mutated(recs["one"], change))
+    assert code == 1
+    assert (out["error"]["round"], out["error"]["action"]) == (0, None)
+    reason = out["error"]["reason"]
+    assert reason == "1-13 in the boneyard is not in the double-12 set (pips go from 0 to 12)"
+
+
 def test_wrong_engine_in_later_round(recs: dict[str, Doc]) -> None:
     code, out = outcome(mutated(recs["two"], lambda d: d["rounds"][1].__setitem__("engine", 12)))
     assert code == 1

@@ -210,6 +210,12 @@ GOOD_OPTIONS: list[dict[str, Any]] = [
     {"preset": "classic", "max_pip": 9, "hand_size": {str(n): 8 for n in range(2, 7)}},
     {"preset": "classic", "max_pip": 15, "hand_size": {str(n): 12 for n in range(2, 9)}},
     {"preset": "cardinal", "max_pip": 18, "hand_size": {str(n): 11 for n in range(4, 11)}},
+    # another set dealt with the preset's own table: written all the same (it is needed)
+    {
+        "preset": "classic",
+        "max_pip": 15,
+        "hand_size": {"2": 16, "3": 16, "4": 15, "5": 14, "6": 12, "7": 10, "8": 9},
+    },
 ]
 
 

@@ -313,11 +313,24 @@ class Rules:
         overrides = dict(self.overrides)
         if not overrides:
             return self.preset_name
-        spec: dict[str, Any] = {"preset": self.preset_name, **overrides}
+        # `with_options` works out an option left out from another one given: the engines
+        # and the hand_size table (required) from max_pip, the seats from hand_size. So
+        # where that other one is written, these are too, even if they are the preset's
+        # (a double-13 set played with the engines 12 to 0 read as 13 to 0 without them);
+        # below they are left out again where reading would work out the same value.
+        for given, implied in (("max_pip", ("hand_size", "rounds")), ("hand_size", ("players",))):
+            if given in overrides:
+                for key in implied:
+                    overrides.setdefault(key, _json_value(key, getattr(self, key)))
+        order = [f.name for f in fields(self)]
+        spec: dict[str, Any] = {
+            "preset": self.preset_name,
+            **dict(sorted(overrides.items(), key=lambda item: order.index(item[0]))),
+        }
         count = len(self.rounds)
         if "rounds" in spec and self.rounds == tuple(range(self.max_pip, self.max_pip - count, -1)):
             spec["rounds"] = count
-        for key in ("players", "rounds"):
+        for key in ("players", "rounds", "hand_size"):
             if key in spec:
                 shorter = {k: v for k, v in spec.items() if k != key}
                 try:
