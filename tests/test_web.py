@@ -423,16 +423,57 @@ def test_a_page_that_switches_language_is_answered_in_it_on_the_same_connection(
         state = conn.until(my_turn(0))
         wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
         conn.send({"type": "action", "move": wrong, "version": state["version"]})
-        assert "must" in errors_of(conn)["message"]
+        shown = errors_of(conn)
+        assert "must" in shown["message"]
         conn.send({"type": "lang", "lang": "fr-CA"})  # (read as the page's language is)
+        # the refusal on show, in the new language: the page shows it until the next
+        # state or error, and an English sentence stayed under a French page
+        again = errors_of(conn)
+        assert again["code"] == "illegal"
+        assert "devez" in again["message"]
+        assert "Vous " in again["said"]
         conn.send({"type": "action", "move": wrong, "version": state["version"]})
         assert "devez" in errors_of(conn)["message"]
         conn.send({"type": "lang", "lang": "xx"})  # a language we lack keeps the one before
         conn.send({"type": "action", "move": wrong, "version": state["version"]})
-        assert "devez" in errors_of(conn)["message"]
+        assert "devez" in errors_of(conn)["message"]  # (the same language: not said again)
         conn.send({"type": "lang", "lang": "x" * 17})
         assert errors_of(conn)["code"] == "malformed"
         assert not conn.closed
+    finally:
+        conn.close()
+
+
+def test_a_rule_error_is_worded_again_only_while_the_page_shows_it(client: TestClient) -> None:
+    """A page drops its error with the next state or error it gets: only the refusal
+    still on show is sent again when the page switches language, and a move played or
+    another refusal since means none is."""
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"], lang="en")
+    try:
+        state = conn.until(my_turn(0))
+        wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        assert errors_of(conn)["code"] == "illegal"
+        conn.send({"type": "action", "move": wrong, "version": state["version"] + 9})
+        assert errors_of(conn)["code"] == "stale"  # (the page shows this one now)
+        conn.send({"type": "lang", "lang": "fi"})
+        conn.send({"type": "ping"})
+        assert conn.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
+        # refused, then a move played: the state replaces the error on the page
+        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        assert errors_of(conn)["message"].startswith("Sinulla")  # (in Finnish now)
+        conn.send(
+            {
+                "type": "action",
+                "move": state["round"]["legal_moves"][0],
+                "version": state["version"],
+            }
+        )
+        conn.until(lambda m: is_state(m) and m["version"] > state["version"])
+        conn.send({"type": "lang", "lang": "it"})
+        conn.send({"type": "ping"})
+        assert conn.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
     finally:
         conn.close()
 

@@ -410,6 +410,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                     client.send(_error(err.code, err.detail))
                 except TableError as err:
                     client.send(_error(err.code, err.message, err.said))
+                    client.refusal = err.reword
         except WebSocketDisconnect:
             pass
         finally:
@@ -442,7 +443,12 @@ def _handle(table: Table, client: Client, message: Any) -> None:
     elif isinstance(message, ChatMessage):
         table.say(client, message.text, message.phrase)
     elif isinstance(message, LangMessage):
-        client.lang = normalise_language(message.lang) or client.lang
+        before, client.lang = client.lang, normalise_language(message.lang) or client.lang
+        reword = client.refusal
+        if reword is not None and client.lang != before:  # the rule error on show, in
+            # the page's new language (it shows it until the next state or error)
+            client.send(_error("illegal", *reword(client.lang)))
+            client.refusal = reword
     elif isinstance(message, HelloMessage):
         raise MessageError("hello_again", "this connection has already said hello")
 

@@ -161,11 +161,23 @@ class TableError(Exception):
     screen reader, a tile in words: "tile 0 and 1", never "0-1", which may be read "0
     minus 1")."""
 
-    def __init__(self, code: str, message: str, said: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        said: str | None = None,
+        reword: Reword | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.said = said
+        #: the same refusal in another language (a rule error: shown and said)
+        self.reword = reword
+
+
+#: a rule error's words in a language: (shown, said)
+Reword = Callable[[str], tuple[str, str]]
 
 
 class Client:
@@ -184,10 +196,15 @@ class Client:
         self.token = token
         self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(max_queue)
         self.closed = False
+        #: the rule error the page shows now, to word again when its language changes
+        #: (a page drops its error with the next state or error it is sent)
+        self.refusal: Reword | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         if self.closed:
             return
+        if message.get("type") in ("state", "error"):
+            self.refusal = None
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
@@ -666,13 +683,17 @@ class Table:
         try:
             state.copy().apply(action, seat_no)
         except IllegalActionError as err:
-            names = self.shown_names(client.lang)
-            # said to the seat that tried it: "You have a tile that fits..."
-            raise TableError(
-                "illegal",
-                error_text(err, client.lang, names, seat_no),
-                error_text(err, client.lang, names, seat_no, spoken=True),
-            ) from None
+            refused = err
+
+            def reword(lang: str) -> tuple[str, str]:
+                # said to the seat that tried it: "You have a tile that fits..."
+                names = self.shown_names(lang)
+                return (
+                    error_text(refused, lang, names, seat_no),
+                    error_text(refused, lang, names, seat_no, spoken=True),
+                )
+
+            raise TableError("illegal", *reword(client.lang), reword=reword) from None
         self._record_action(seat_no, action)  # (they are back: `_apply_event`)
 
     def back(self, client: Client) -> None:
