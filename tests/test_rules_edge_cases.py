@@ -338,3 +338,54 @@ def test_follow_ups_within_the_turn_may_satisfy_the_newer_double_first():
     assert st.current_seat == 1
     assert not st.marker_up(0)
     assert legal(st) == {"draw"}  # seat 1 holds nothing for the 5-5
+
+
+def test_block_check_the_last_turn_of_the_first_round_of_turns_still_counts_it_closed():
+    """As above with two seats: after seat 0's first turn only one turn has ended, so the
+    first round of turns is not over (seat 1 has not had its turn) and the Mexican train
+    is still closed as the position stands, though it opens at seat 0's next turn."""
+    rules = Rules.preset("classic", mexican_after_first_round_of_turns=True)
+    st = mk(rules, [["5-12", "7-12", "3-4"], ["0-1", "1-2"]], [])
+    do(st, "5-12@0")
+    assert st.ended == "blocked"
+    assert st.scores() == [7 + 12 + 3 + 4, 1 + 1 + 2]
+
+
+def test_run_whose_first_play_is_a_double_elsewhere_ends_after_its_follow_up():
+    """RULES.md `run`: "A tile played anywhere else ends the run: a first play elsewhere is
+    a single play, and a double's follow-up placed elsewhere ends the turn once the
+    follow-ups are done." A run opened with a double on the Mexican train is over: its
+    follow-up may start the seat's own train, and the turn ends there, though more tiles
+    would fit that train."""
+    rules = Rules.preset("classic", first_turn_run=True)
+    st = mk(rules, [["3-12", "0-1", "0-2"], ["3-3", "4-12", "4-5", "5-6", "9-10"]], ["0-3"])
+    do(st, "3-12@M")
+    assert legal(st) == {"3-3@M", "4-12@1"}
+    do(st, "3-3@M")
+    assert legal(st) == {"4-12@1"}  # the follow-up (nothing answers the 3-3)
+    do(st, "4-12@1")
+    assert st.current_seat == 0  # no run after it: 4-5 stays in hand
+    assert hand(st, 1) == {"4-5", "5-6", "9-10"}
+    assert st.open_doubles == (MEXICAN,)
+
+
+def test_open_double_on_the_mexican_train_is_answered_by_a_seat_the_house_rule_keeps_off():
+    """RULES.md: "Where a seat may play": "under `open_doubles_block`, the rules for open
+    doubles below override all of this", and the only legal play is "a tile on the
+    oldest open double -- wherever it stands". `mexican_after_own_train` keeps seat 1 (its
+    own train not started) off the Mexican train, started or not, until a double stands
+    open there."""
+    rules = Rules.preset("classic", mexican_after_own_train=True)
+    st = mk(
+        rules,
+        [["5-12", "1-12", "1-1", "7-8"], ["1-2", "0-3", "9-10"]],
+        ["0-4", "0-6", "2-3", "0-0"],
+    )
+    do(st, "5-12@0", "draw", "pass", "1-12@M")
+    assert legal(st) == {"draw"}  # 1-2 would fit the Mexican train, closed to seat 1
+    do(st, "draw", "pass", "1-1@M", "draw", "pass")
+    assert st.open_doubles == (MEXICAN,)
+    assert st.current_seat == 1
+    assert legal(st) == {"1-2@M"}
+    do(st, "1-2@M")
+    assert st.open_doubles == ()

@@ -247,6 +247,27 @@ def test_rounds_option_sets_the_engines() -> None:
     assert Rules.preset("cardinal", first_turn_run=False).first_turn == "single"
 
 
+def test_naming_the_set_already_played_changes_nothing() -> None:
+    """RULES.md: "a preset plus overrides is a valid rule set", "never a silent fallback".
+    A house option given on top of a rules object (`mextrain play --rules … --option
+    max_pip=12`) that names the set the rules already play keeps their engines and their
+    hand sizes: it neither drops a short game's rounds nor asks again for a table that
+    is there."""
+    short = Rules.preset("classic", rounds=4)
+    assert short.with_options(max_pip=12) == short
+    ascending = Rules.preset("classic", rounds=list(range(13)))
+    assert ascending.with_options(max_pip=12).rounds == tuple(range(13))
+    nine = Rules.from_spec(
+        {"preset": "classic", "max_pip": 9, "hand_size": {"4": 10}, "rounds": [9, 5]}
+    )
+    assert nine.with_options(max_pip=9) == nine
+    # another set still takes that set's engines, and needs its own hand sizes
+    assert nine.with_options(max_pip=12, hand_size={"4": 15}).rounds == tuple(range(12, -1, -1))
+    with pytest.raises(RulesError) as info:
+        short.with_options(max_pip=9)
+    assert info.value.option == "hand_size"
+
+
 # -------------------------------------------------------------------------- deals
 
 

@@ -156,6 +156,9 @@ class Rules:
                     other="first_turn",
                 )
             changes["first_turn"] = wanted
+        if changes.get("max_pip") == self.max_pip:
+            # the set this rule set already plays: its engines and hand sizes stand
+            del changes["max_pip"]
         max_pip = changes.get("max_pip", self.max_pip)
         if "max_pip" in changes and "rounds" not in changes:
             changes["rounds"] = tuple(range(max_pip, -1, -1))
