@@ -414,7 +414,17 @@ def test_a_screen_reader_hears_a_tile_in_words_never_as_a_subtraction(
     assert [x for x in heard if MINUS.search(x)] == [], heard
     told = _told(page.get_by_role("dialog").aria_snapshot())  # the tiles left in hand
     assert [x for x in told if MINUS.search(x)] == [], told
+    # the moves' and the clock's live regions are inside the round's result while it is
+    # open (a modal dialog makes the rest of the page inert: a move made meanwhile, the
+    # next round's, was told to no one), and back on the page once it is closed
+    regions = (
+        "() => [...document.querySelectorAll('.move-said, .clock-said')]"
+        ".map((el) => Boolean(el.closest('dialog[open]')))"
+    )
+    assert page.evaluate(regions) == [True, True, True]
     page.keyboard.press("Escape")
+    expect(page.locator("dialog")).to_have_count(0)
+    assert page.evaluate(regions) == [False, False, False]
     page.locator(".result a[href^='/replay/']").click()
     slider = page.get_by_role("slider", name="Step")
     expect(slider).to_be_visible(timeout=10_000)

@@ -834,6 +834,9 @@ function TablePage({ code, big, lang }) {
   const names = seatNames(table.seats);
   // what a screen reader is told: the same two elements in the waiting room and at the
   // table (after the heading in both), so that a game's start is heard as it comes
+  // (while the round's result is open they are inside it: a modal dialog makes the rest
+  // of the page inert, and a screen reader hears no live region there)
+  const clockRegion = html`<div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>`;
   const saidRegion = said.texts.map((words) => html`<div class="sr-only move-said" role="status"
     aria-live="polite">${words}</div>`);
 
@@ -942,13 +945,13 @@ function TablePage({ code, big, lang }) {
   // draw, they drowned the moves)
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
-    ${saidRegion}
+    ${!dialog && saidRegion}
     ${toast && html`<div class="toast-spot"><button class="chat-toast" onClick=${() => {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
       }}>${chatWords(toast)}</button></div>`}
-    <div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>
+    ${!dialog && clockRegion}
     <div class="status">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
       ${view && html`<span class="engine-info">${cap(t("game.engine"))} <${Tile} tile=${`${view.engine}-${view.engine}`} big=${big} /></span>`}
@@ -1061,7 +1064,7 @@ function TablePage({ code, big, lang }) {
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table} big=${big}
-      you=${you} send=${send} onClose=${() => setDialog(null)} />`}
+      you=${you} send=${send} onClose=${() => setDialog(null)} live=${[saidRegion, clockRegion]} />`}
   </section>`;
 }
 
@@ -1275,7 +1278,7 @@ function AgainBar({ table, you, send }) {
       ${table.next ? t("web.again.join") : t("web.again.button")}</button></div>`;
 }
 
-function EndDialog({ dialog, sheet, names, table, you, send, onClose, big }) {
+function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live }) {
   const heading = useRef(null);
   const box = useRef(null);
   useEffect(() => {
@@ -1310,6 +1313,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big }) {
   return html`<dialog ref=${box} class="overlay" aria-labelledby="end-title" onKeyDown=${cycle}
       onCancel=${(e) => { e.preventDefault(); onClose(); }}>
     <div class="dialog">
+      ${live}
       <h2 id="end-title" ref=${heading} tabindex="-1">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
       ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
         ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
