@@ -425,6 +425,9 @@ def test_a_screen_reader_hears_a_tile_in_words_never_as_a_subtraction(
     page.keyboard.press("Escape")
     expect(page.locator("dialog")).to_have_count(0)
     assert page.evaluate(regions) == [False, False, False]
+    # back on the page they start empty: what they said was there to hear in the result
+    empty = "() => [...document.querySelectorAll('.move-said')].map((el) => el.textContent)"
+    assert page.evaluate(empty) == ["", ""]
     page.locator(".result a[href^='/replay/']").click()
     slider = page.get_by_role("slider", name="Step")
     expect(slider).to_be_visible(timeout=10_000)

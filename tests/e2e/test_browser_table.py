@@ -422,7 +422,8 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
     seat_page(page, server, made)
     # the page says where it is: a heading and a title naming the table
     expect(page.get_by_role("heading", level=1)).to_have_text(f"Table {made['code']}")
-    said = page.locator(".table-page > .move-said:not(:empty)")  # (one of two, in turn)
+    # (one of two, in turn; inside the round's result while it is open)
+    said = page.locator(".table-page .move-said:not(:empty)")
     # whose turn it is is told with each move, in the same message (not as a message of
     # its own); the whole status line (round, engine, boneyard) is not re-read after
     # every draw

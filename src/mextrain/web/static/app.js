@@ -783,6 +783,7 @@ function TablePage({ code, big, lang }) {
   // live region of its own: the last move is still told)
   const warned = useRef(null);
   const [clockSaid, setClockSaid] = useState("");
+  const placed = useRef(null);  // where the live regions are: in the round's result or not
   useEffect(() => {
     if (myTurn && secondsLeft !== null && secondsLeft <= 10 && warned.current !== msg.version) {
       warned.current = msg.version;
@@ -836,8 +837,19 @@ function TablePage({ code, big, lang }) {
   // table (after the heading in both), so that a game's start is heard as it comes
   // (while the round's result is open they are inside it: a modal dialog makes the rest
   // of the page inert, and a screen reader hears no live region there)
-  const clockRegion = html`<div class="sr-only clock-said" role="status" aria-live="polite">${clockSaid}</div>`;
-  const saidRegion = said.texts.map((words) => html`<div class="sr-only move-said" role="status"
+  // Moved, they are new elements. Into the result they keep their words (the move that
+  // ended the round came with it, and may not have been heard yet); back out of it they
+  // start empty (the words were there to hear; a region that comes with words may be read
+  // again) and say what comes next.
+  const inDialog = Boolean(dialog);
+  if (!placed.current || placed.current.inDialog !== inDialog) {
+    placed.current = { inDialog, said, clockSaid, moved: placed.current !== null && !inDialog };
+  }
+  const { moved } = placed.current;
+  const saidTexts = moved && said === placed.current.said ? SILENT.texts : said.texts;
+  const clockText = moved && clockSaid === placed.current.clockSaid ? "" : clockSaid;
+  const clockRegion = html`<div class="sr-only clock-said" role="status" aria-live="polite">${clockText}</div>`;
+  const saidRegion = saidTexts.map((words) => html`<div class="sr-only move-said" role="status"
     aria-live="polite">${words}</div>`);
 
   const joinTable = async (e) => {
