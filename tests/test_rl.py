@@ -312,6 +312,37 @@ def test_the_same_seed_gives_the_same_episode() -> None:
     assert [list(r.history) for r in env_.game.match.rounds] == record
 
 
+class Habitual:
+    """A bot that remembers: it plays the legal action its count of decisions so far
+    points at, so what it does depends on every game it has played (as a search bot that
+    starts each decision from the last one's deal does)."""
+
+    name = "test-habitual"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        self.decisions += 1
+        return view.legal_actions[self.decisions % len(view.legal_actions)]
+
+
+def test_a_seed_gives_the_same_episode_whatever_the_bots_played_before() -> None:
+    """The opponents start each episode afresh, as in a tournament's games: a bot that
+    keeps something from one game to the next does not make a seed's episode depend on
+    the episodes played before it."""
+    register_bot("test-habitual", Habitual, replace=True)
+    kwargs: dict[str, Any] = {"players": 3, "opponents": "test-habitual", "rounds": 2}
+    fresh = MexicanTrainEnv(**kwargs)
+    first = play_episode(fresh, 5)
+    record = [list(r.history) for r in fresh.game.match.rounds]
+    used = MexicanTrainEnv(**kwargs)
+    for seed in (1, 2):
+        play_episode(used, seed)
+    assert play_episode(used, 5) == first
+    assert [list(r.history) for r in used.game.match.rounds] == record
+
+
 def test_a_whole_match_episode() -> None:
     env_ = MexicanTrainEnv(
         Rules.preset("classic", max_pip=6, hand_size={2: 7}), rounds=None, opponents=["random"]
