@@ -554,9 +554,13 @@ def test_max_steps_truncates_a_pettingzoo_episode_for_every_agent() -> None:
         obs, _, termination, truncation, _ = full.last()
         assert not truncation
         full.step(None if termination else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    for bad in (0, -1, 2.5, True, "10"):
+    for bad in (0, -1, 2.5, True, "10", np.int64(0)):
         with pytest.raises(ValueError, match="max_steps"):
             raw_env(players=2, max_steps=bad)
+    # a limit read from an array is a NumPy integer: taken as the number it is
+    limited = raw_env(players=2, max_steps=np.int64(7))
+    assert limited.max_steps == 7
+    assert type(limited.max_steps) is int
 
 
 def test_a_refused_action_under_raise_keeps_the_reward_waiting_for_the_agent() -> None:
