@@ -233,6 +233,17 @@ def test_observation_blocks_cover_the_vector() -> None:
     codec = ObservationCodec(Rules.preset("cardinal"), 5)
     assert sum(length for _, length in codec.blocks) == codec.size
     assert codec.block("open_end") == slice(182, 182 + 6 * 13)
+    # the sizes RL.md gives
+    classic = Rules.preset("classic")
+    assert (ObservationCodec(classic, 4).size, ObservationCodec(classic, 2).size) == (428, 366)
+    assert ActionCodec(classic, 4).size == 91 * 5 + 2
+
+
+def test_the_totals_block_is_each_seats_total_over_500_clipped_at_1() -> None:
+    state = _position("classic", 3, 1, 0.1)
+    codec = ObservationCodec(state.rules, 3)
+    obs = codec.encode_state(state, 1, [750, 250, 0])
+    assert list(obs[codec.block("totals")]) == [0.5, 0.0, 1.0]  # seats 1, 2, 0
 
 
 # -- Gymnasium ----------------------------------------------------------------------------------
@@ -263,6 +274,9 @@ def play_episode(env_: MexicanTrainEnv, seed: int) -> tuple[float, list[int]]:
         obs, reward, done, truncated, info = env_.step(action)
         assert not truncated
         assert "illegal" not in info
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        assert info["round"] == env_.game.match.round_index
+        assert info["totals"] == list(env_.game.match.totals)
         total += float(reward)
     return total, taken
 
@@ -312,6 +326,37 @@ def test_the_same_seed_gives_the_same_episode() -> None:
     assert [list(r.history) for r in env_.game.match.rounds] == record
 
 
+class Habitual:
+    """A bot that remembers: it plays the legal action its count of decisions so far
+    points at, so what it does depends on every game it has played (as a search bot that
+    starts each decision from the last one's deal does)."""
+
+    name = "test-habitual"
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def act(self, view: Any, rng: random.Random) -> Any:
+        self.decisions += 1
+        return view.legal_actions[self.decisions % len(view.legal_actions)]
+
+
+def test_a_seed_gives_the_same_episode_whatever_the_bots_played_before() -> None:
+    """The opponents start each episode afresh, as in a tournament's games: a bot that
+    keeps something from one game to the next does not make a seed's episode depend on
+    the episodes played before it."""
+    register_bot("test-habitual", Habitual, replace=True)
+    kwargs: dict[str, Any] = {"players": 3, "opponents": "test-habitual", "rounds": 2}
+    fresh = MexicanTrainEnv(**kwargs)
+    first = play_episode(fresh, 5)
+    record = [list(r.history) for r in fresh.game.match.rounds]
+    used = MexicanTrainEnv(**kwargs)
+    for seed in (1, 2):
+        play_episode(used, seed)
+    assert play_episode(used, 5) == first
+    assert [list(r.history) for r in used.game.match.rounds] == record
+
+
 def test_a_whole_match_episode() -> None:
     env_ = MexicanTrainEnv(
         Rules.preset("classic", max_pip=6, hand_size={2: 7}), rounds=None, opponents=["random"]
@@ -352,6 +397,24 @@ def test_a_deal_the_agent_never_plays_is_redealt_and_counted() -> None:
     assert sum(counts) == 2
     obs, _ = env_.reset(seed=73)
     assert obs["action_mask"].any()  # the agent has a choice in the deal it got
+
+
+def test_a_round_over_before_the_agents_first_choice_pays_with_the_first_step() -> None:
+    # the deal of seed 73 above, in a two-round episode: an opponent goes out on its
+    # first-turn run, the episode goes on to round 2 (no redeal), and the agent's points
+    # of round 1 come with its first step's reward
+    env_ = MexicanTrainEnv(rules="cardinal", players=10, opponents="greedy", rounds=2)
+    obs, info = env_.reset(seed=73)
+    match = env_.game.match
+    assert info["redealt"] == 0
+    assert info["round"] == 1
+    (first,) = match.round_scores()
+    assert first[0] > 0
+    assert info["totals"] == first
+    _, reward, done, _, info = env_.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not done
+    assert info["round"] == 1  # round 2 goes on: the reward is round 1's alone
+    assert reward == -first[0]
 
 
 @pytest.mark.parametrize("action", [3.9, 3.0, True, np.bool_(False), "3", None])
@@ -478,6 +541,30 @@ def test_every_agents_rewards_add_up_to_minus_its_total() -> None:
         assert returns == {f"player_{s}": -float(totals[s]) for s in range(4)}
 
 
+def test_a_win_reward_in_pettingzoo_goes_to_the_winners_shared() -> None:
+    # a double-3 set, two tiles a hand: totals often tie
+    tiny = {"preset": "classic", "max_pip": 3, "hand_size": {"3": 2}}
+    aec = raw_env(rules=tiny, players=3, rounds=2, reward="win")
+    shared = 0
+    for seed in range(12):
+        aec.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        returns = dict.fromkeys(aec.possible_agents, 0.0)
+        for agent in aec.agent_iter():
+            obs, reward, termination, truncation, _ = aec.last()
+            returns[agent] += float(reward)
+            if not aec.game.over:
+                assert reward == 0  # nothing before the episode's end
+            done = termination or truncation
+            aec.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        winners = aec.game.match.winners
+        shared += len(winners) > 1
+        assert returns == {
+            f"player_{s}": (1.0 / len(winners) if s in winners else 0.0) for s in range(3)
+        }
+    assert shared > 0  # a tie was met, and shared
+
+
 def test_an_illegal_action_in_pettingzoo_changes_nothing_and_the_agent_moves_again() -> None:
     aec = MexicanTrainAECEnv(players=3)
     aec.reset(seed=2)
@@ -523,9 +610,13 @@ def test_max_steps_truncates_a_pettingzoo_episode_for_every_agent() -> None:
         obs, _, termination, truncation, _ = full.last()
         assert not truncation
         full.step(None if termination else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    for bad in (0, -1, 2.5, True, "10"):
+    for bad in (0, -1, 2.5, True, "10", np.int64(0)):
         with pytest.raises(ValueError, match="max_steps"):
             raw_env(players=2, max_steps=bad)
+    # a limit read from an array is a NumPy integer: taken as the number it is
+    limited = raw_env(players=2, max_steps=np.int64(7))
+    assert limited.max_steps == 7
+    assert type(limited.max_steps) is int
 
 
 def test_a_refused_action_under_raise_keeps_the_reward_waiting_for_the_agent() -> None:
@@ -542,6 +633,31 @@ def test_a_refused_action_under_raise_keeps_the_reward_waiting_for_the_agent() -
         aec.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
     assert aec.last()[1] == waiting
     assert aec.rewards == rewards
+
+
+def test_render_shows_the_agents_hand_and_pettingzoos_shows_none() -> None:
+    gym_env = MexicanTrainEnv(players=3, seat=1, opponents="greedy", render_mode="ansi")
+    gym_env.reset(seed=4)
+    hand = " ".join(str(t) for t in gym_env.game.match.current.view(1).hand)
+    text = str(gym_env.render())
+    assert f"seat 1's hand: {hand}\n" in text
+    assert text.count("hand:") == 1  # its own, no other
+    aec = raw_env(players=3, render_mode="ansi")
+    aec.reset(seed=4)
+    table = aec.render()
+    assert isinstance(table, str)
+    assert "hand:" not in table
+    assert "hand sizes: 16 16 16" in table
+    assert MexicanTrainEnv(players=3).render() is None  # no render mode: nothing
+    assert raw_env(players=3).render() is None
+
+
+def test_the_mask_of_an_environment_from_gymnasium_make() -> None:
+    made = gymnasium.make(ENV_ID, players=3, opponents="greedy")
+    obs, _ = made.reset(seed=2)
+    expected = obs["action_mask"].astype(bool)
+    assert np.array_equal(made.unwrapped.action_masks(), expected)  # type: ignore[attr-defined]
+    assert np.array_equal(made.get_wrapper_attr("action_masks")(), expected)
 
 
 def test_render_at_the_end_names_no_seat_to_move() -> None:

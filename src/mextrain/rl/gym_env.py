@@ -90,10 +90,9 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
             raise ValueError(f"seat must be 0 to {players - 1}, not {seat!r}")
         self.seat = seat
         self.opponent_specs = check_opponents(opponents, players - 1)
-        others = [s for s in range(players) if s != seat]
-        self.bots: dict[int, Bot] = {
-            s: make_bot(spec) for s, spec in zip(others, self.opponent_specs, strict=True)
-        }
+        #: the opponents, by seat: built here (so that a spec no bot answers to is refused
+        #: at once) and again for each deal, as a tournament does for each game
+        self.bots: dict[int, Bot] = self._make_bots()
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
@@ -112,6 +111,8 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         deal_seed, bot_seed = (int(x) for x in self.np_random.integers(0, 2**62, size=2))
         self.game.reset(deal_seed)
         self._bot_rng = random.Random(bot_seed)
+        # fresh bots: what one remembers of the last episode must not change this one
+        self.bots = self._make_bots()
         self._advance()
         redealt = 0
         while self.game.over:  # the episode ended before the agent's first choice
@@ -124,6 +125,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
                     "these rules leave it none (try skip_forced=False, or a larger set)"
                 )
             self.game.reset(int(self.np_random.integers(0, 2**62)))
+            self.bots = self._make_bots()
             self._advance()
         # a round of a longer episode that ended before the agent's first move pays its
         # rewards with the first step's
@@ -164,6 +166,10 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         return self.game.mask(self.seat).astype(bool)
 
     # -- inside ------------------------------------------------------------------------------
+
+    def _make_bots(self) -> dict[int, Bot]:
+        others = [s for s in range(self.game.players) if s != self.seat]
+        return {s: make_bot(spec) for s, spec in zip(others, self.opponent_specs, strict=True)}
 
     def _advance(self) -> None:
         """The bots move (and, with ``skip_forced``, the agent's forced moves are made)

@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import RENDER_MODES, Game, action_index, check_modes, episode_rules
+from .game import RENDER_MODES, Game, action_index, check_modes, episode_rules, whole_number
 from .gym_env import Observation, observation_space
 
 __all__ = ["MexicanTrainAECEnv", "env", "raw_env"]
@@ -57,6 +57,7 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
     ) -> None:
         super().__init__()
         check_modes(illegal, render_mode)
+        max_steps = whole_number(max_steps)
         if max_steps is not None and (
             isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1
         ):
