@@ -278,9 +278,13 @@ def summarise(
     for a in range(n):
         for b in range(a + 1, n):
             win_diff = deal_means(results, [r.wins[a] - r.wins[b] for r in results])
-            score_diff = deal_means(
-                results, [(r.totals[a] - r.totals[b]) / rounds_per_game for r in results]
-            )
+            # points summed as the whole numbers they are, then divided once: a deal where
+            # the two entries scored alike is exactly 0 (ratios summed, 5/13 + 3/13 - 8/13,
+            # leave a crumb of rounding that would read as a difference)
+            score_diff = [
+                d / rounds_per_game
+                for d in deal_means(results, [r.totals[a] - r.totals[b] for r in results])
+            ]
             wd, wlo, whi = deal_interval(win_diff, zero_is_exact=True)
             if not math.isnan(wlo):  # a difference of two shares lies within [-1, 1]
                 wlo, whi = max(wlo, -1.0), min(whi, 1.0)
