@@ -410,6 +410,26 @@ def test_summary_splits_shared_wins_and_ranks_ratings() -> None:
     assert report.actions_per_second == 30.0
 
 
+def test_tied_totals_share_a_rank_in_the_rating() -> None:
+    from openskill.models import PlackettLuce
+
+    # entries 0 and 1 tie in every game (for the win, then behind entry 2): alike in
+    # every game, they must end alike, where ranks 1, 2, 3 would set them apart
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 3, ("a", "b", "c"), 6, 0)
+    totals = [(5, 5, 9), (5, 5, 9), (5, 5, 9), (8, 8, 2), (8, 8, 2), (8, 8, 2)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    a, b, _ = report.entries
+    assert (a.rating_mu, a.rating_sigma) == (b.rating_mu, b.rating_sigma)
+    # and they are what openskill gives for the ties themselves, lower totals first
+    model = PlackettLuce()
+    teams = [[model.rating()] for _ in range(3)]
+    for t in totals:
+        teams = model.rate(teams, ranks=[1.0, 1.0, 3.0] if t[0] < t[2] else [2.0, 2.0, 1.0])
+    for entry, team in zip(report.entries, teams, strict=True):
+        assert entry.rating_mu == pytest.approx(team[0].mu, rel=1e-12)
+        assert entry.rating_sigma == pytest.approx(team[0].sigma, rel=1e-12)
+
+
 def test_the_text_table_shows_split_wins_unrounded() -> None:
     # 4-way, 3-way and 2-way ties: 0.25 must not read "0.2", nor 25/12 "2.1"
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 4, ("a", "b", "c", "d"), 4, 0)
