@@ -458,6 +458,13 @@ def test_the_text_shows_paired_differences_every_pair_for_a_few_entries() -> Non
     text = report.to_text()
     assert "Paired differences on the same deals (first less second):" in text
     assert "   0-1     +0.000" in text
+    # four entries: still every pair, in order
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 4, tuple("abcd"), 4, 0)
+    report = summarise(cfg, [fake(g, (g, 1, 2, 3), 4) for g in range(4)], seconds=1.0)
+    text = report.to_text()
+    assert "Paired differences on the same deals (first less second):" in text
+    shown = [line.split()[0] for line in text.splitlines() if re.match(r"^ +\d-\d ", line)]
+    assert shown == ["0-1", "0-2", "0-3", "1-2", "1-3", "2-3"]
     # five entries: entry 0 against each other in the text, every pair in the JSON
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 5, tuple("abcde"), 5, 0)
     report = summarise(cfg, [fake(g, (g, 1, 2, 3, 4), 5) for g in range(5)], seconds=1.0)
