@@ -476,6 +476,26 @@ def test_the_text_shows_paired_differences_every_pair_for_a_few_entries() -> Non
     assert text.count("n/a") == 4 * 2 + 5  # one deal: no interval anywhere
 
 
+def test_two_entries_that_never_win_have_no_win_difference_interval() -> None:
+    # entry 2 wins every game: entries 0 and 1 differ by 0 wins in both deals, but not
+    # because they play alike (their points differ); [0, 0] would read as certainty
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 3, ("a", "b", "c"), 6, 0)
+    totals = [(5, 7, 0), (6, 4, 1), (9, 3, 2), (8, 8, 0), (2, 9, 1), (7, 1, 0)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    pair = report.to_dict()["pairs"][0]
+    assert pair["entries"] == [0, 1]
+    assert pair["win_rate_difference"] == 0.0
+    assert pair["win_rate_difference_ci95"] == [None, None]
+    assert None not in pair["mean_score_difference_ci95"]
+    # entries with the same wins and points in every deal (as two bots that play alike
+    # give on duplicate deals): exactly 0, [0, 0]
+    totals = [(5, 5, 0), (6, 6, 1), (9, 9, 2), (8, 8, 0), (2, 2, 1), (7, 7, 0)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    pair = report.to_dict()["pairs"][0]
+    assert pair["win_rate_difference_ci95"] == [0.0, 0.0]
+    assert pair["mean_score_difference_ci95"] == [0.0, 0.0]
+
+
 def test_no_measured_time_gives_no_speed_not_infinity() -> None:
     # the wall clock can step back between a run's first and last game
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 2, 0)
