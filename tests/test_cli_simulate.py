@@ -75,7 +75,10 @@ def test_json_contract() -> None:
             "mean_score_difference_ci95",
         ]
         lo, hi = pair["win_rate_difference_ci95"]
-        assert lo <= pair["win_rate_difference"] <= hi
+        if lo is None:  # alike by chance: greedy and random won as many games in each deal
+            assert (pair["entries"], hi, pair["win_rate_difference"]) == ([1, 2], None, 0.0)
+        else:
+            assert lo <= pair["win_rate_difference"] <= hi
     assert doc["rounds_per_second"] > 0
     assert doc["actions_per_second"] > doc["rounds_per_second"]
 

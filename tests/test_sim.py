@@ -410,6 +410,26 @@ def test_summary_splits_shared_wins_and_ranks_ratings() -> None:
     assert report.actions_per_second == 30.0
 
 
+def test_tied_totals_share_a_rank_in_the_rating() -> None:
+    from openskill.models import PlackettLuce
+
+    # entries 0 and 1 tie in every game (for the win, then behind entry 2): alike in
+    # every game, they must end alike, where ranks 1, 2, 3 would set them apart
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 3, ("a", "b", "c"), 6, 0)
+    totals = [(5, 5, 9), (5, 5, 9), (5, 5, 9), (8, 8, 2), (8, 8, 2), (8, 8, 2)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    a, b, _ = report.entries
+    assert (a.rating_mu, a.rating_sigma) == (b.rating_mu, b.rating_sigma)
+    # and they are what openskill gives for the ties themselves, lower totals first
+    model = PlackettLuce()
+    teams = [[model.rating()] for _ in range(3)]
+    for t in totals:
+        teams = model.rate(teams, ranks=[1.0, 1.0, 3.0] if t[0] < t[2] else [2.0, 2.0, 1.0])
+    for entry, team in zip(report.entries, teams, strict=True):
+        assert entry.rating_mu == pytest.approx(team[0].mu, rel=1e-12)
+        assert entry.rating_sigma == pytest.approx(team[0].sigma, rel=1e-12)
+
+
 def test_the_text_table_shows_split_wins_unrounded() -> None:
     # 4-way, 3-way and 2-way ties: 0.25 must not read "0.2", nor 25/12 "2.1"
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 4, ("a", "b", "c", "d"), 4, 0)
@@ -438,6 +458,13 @@ def test_the_text_shows_paired_differences_every_pair_for_a_few_entries() -> Non
     text = report.to_text()
     assert "Paired differences on the same deals (first less second):" in text
     assert "   0-1     +0.000" in text
+    # four entries: still every pair, in order
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 4, tuple("abcd"), 4, 0)
+    report = summarise(cfg, [fake(g, (g, 1, 2, 3), 4) for g in range(4)], seconds=1.0)
+    text = report.to_text()
+    assert "Paired differences on the same deals (first less second):" in text
+    shown = [line.split()[0] for line in text.splitlines() if re.match(r"^ +\d-\d ", line)]
+    assert shown == ["0-1", "0-2", "0-3", "1-2", "1-3", "2-3"]
     # five entries: entry 0 against each other in the text, every pair in the JSON
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 5, tuple("abcde"), 5, 0)
     report = summarise(cfg, [fake(g, (g, 1, 2, 3, 4), 5) for g in range(5)], seconds=1.0)
@@ -447,6 +474,26 @@ def test_the_text_shows_paired_differences_every_pair_for_a_few_entries() -> Non
     assert "   0-4 " in text
     assert "   1-2 " not in text
     assert text.count("n/a") == 4 * 2 + 5  # one deal: no interval anywhere
+
+
+def test_two_entries_that_never_win_have_no_win_difference_interval() -> None:
+    # entry 2 wins every game: entries 0 and 1 differ by 0 wins in both deals, but not
+    # because they play alike (their points differ); [0, 0] would read as certainty
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 3, ("a", "b", "c"), 6, 0)
+    totals = [(5, 7, 0), (6, 4, 1), (9, 3, 2), (8, 8, 0), (2, 9, 1), (7, 1, 0)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    pair = report.to_dict()["pairs"][0]
+    assert pair["entries"] == [0, 1]
+    assert pair["win_rate_difference"] == 0.0
+    assert pair["win_rate_difference_ci95"] == [None, None]
+    assert None not in pair["mean_score_difference_ci95"]
+    # entries with the same wins and points in every deal (as two bots that play alike
+    # give on duplicate deals): exactly 0, [0, 0]
+    totals = [(5, 5, 0), (6, 6, 1), (9, 9, 2), (8, 8, 0), (2, 2, 1), (7, 7, 0)]
+    report = summarise(cfg, [fake(g, t, 3) for g, t in enumerate(totals)], seconds=1.0)
+    pair = report.to_dict()["pairs"][0]
+    assert pair["win_rate_difference_ci95"] == [0.0, 0.0]
+    assert pair["mean_score_difference_ci95"] == [0.0, 0.0]
 
 
 def test_no_measured_time_gives_no_speed_not_infinity() -> None:

@@ -160,3 +160,18 @@ def test_a_pair_that_differs_alike_by_chance_shows_no_interval() -> None:
     alike = simulate("classic", 2, ["greedy", "greedy"], games=6, seed=1, rounds=1)
     assert alike.to_dict()["pairs"][0]["mean_score_difference_ci95"] == [0.0, 0.0]
     assert alike.to_dict()["pairs"][0]["win_rate_difference_ci95"] == [0.0, 0.0]
+
+
+@pytest.mark.parametrize(("players", "rounds"), [(3, 3), (4, 13)])
+def test_bots_that_play_alike_differ_by_exactly_0_points_whatever_the_rounds(
+    players: int, rounds: int
+) -> None:
+    # every rotation of a deal is the same game, so each entry's points over a deal are
+    # the same whole number; points per round as ratios (5/13 + 3/13 - 8/13) left ~1e-16
+    # in some deals, which read as a difference with no interval instead of 0 and [0, 0]
+    report = simulate("classic", players, ["greedy"] * players, 3 * players, 1, rounds=rounds)
+    for pair in report.to_dict()["pairs"]:
+        assert pair["mean_score_difference"] == 0.0
+        assert pair["mean_score_difference_ci95"] == [0.0, 0.0]
+        assert pair["win_rate_difference_ci95"] == [0.0, 0.0]
+    assert "-0.00" not in report.to_text()

@@ -10,8 +10,10 @@
   cut to what can be (points are never below 0; a difference of win rates lies within
   [-1, 1]). When every deal gives the same value there is no interval either: a t
   interval of no width would read as certainty where the deals are merely too few to
-  differ. The one exception is a pair's differences all exactly 0, which two bots that
-  play alike give on duplicate deals by construction: their interval is ``[0, 0]``.
+  differ. The one exception is a pair whose wins and points differ by exactly 0 in every
+  deal, which two bots that play alike give on duplicate deals by construction: their
+  intervals are ``[0, 0]`` (two entries that merely never won differ by 0 wins in every
+  deal, but not by 0 points: no interval).
 - **Rating**: openskill's Plackett-Luce model, one team per entry, ranked by total (ties
   share a rank), updated game by game in game order.
 - **Paired differences**: for every two entries, the difference of their win rates and of
@@ -234,9 +236,10 @@ def deal_interval(
 ) -> tuple[float, float, float]:
     """``(mean, lo, hi)`` over the deals' ``values``: `mean_interval`, with no interval
     (NaN) where the values do not spread at all -- the deals were too few to differ, and
-    an interval of no width would read as certainty. With ``zero_is_exact`` (a pair's
-    differences) values all exactly 0 keep ``[0, 0]``: two bots that play alike give 0
-    on every duplicate deal, whatever the number of deals."""
+    an interval of no width would read as certainty. With ``zero_is_exact`` (a pair of
+    entries that play alike: both their differences are 0 in every deal) values all
+    exactly 0 keep ``[0, 0]``: two bots that play alike give 0 on every duplicate deal,
+    whatever the number of deals."""
     mean, lo, hi = mean_interval(values)
     alike = len(values) > 1 and max(values) - min(values) <= SAME_VALUE * max(1.0, abs(mean))
     if alike and not (zero_is_exact and all(v == 0.0 for v in values)):
@@ -278,13 +281,21 @@ def summarise(
     for a in range(n):
         for b in range(a + 1, n):
             win_diff = deal_means(results, [r.wins[a] - r.wins[b] for r in results])
-            score_diff = deal_means(
-                results, [(r.totals[a] - r.totals[b]) / rounds_per_game for r in results]
-            )
-            wd, wlo, whi = deal_interval(win_diff, zero_is_exact=True)
+            # points summed as the whole numbers they are, then divided once: a deal where
+            # the two entries scored alike is exactly 0 (ratios summed, 5/13 + 3/13 - 8/13,
+            # leave a crumb of rounding that would read as a difference)
+            score_diff = [
+                d / rounds_per_game
+                for d in deal_means(results, [r.totals[a] - r.totals[b] for r in results])
+            ]
+            # [0, 0] only for entries that play alike: the same wins and points in every
+            # deal. Two entries that merely never won differ by 0 wins in every deal by
+            # chance, as two deals at -36 points do: no interval, not certainty
+            alike = all(v == 0.0 for v in win_diff) and all(v == 0.0 for v in score_diff)
+            wd, wlo, whi = deal_interval(win_diff, zero_is_exact=alike)
             if not math.isnan(wlo):  # a difference of two shares lies within [-1, 1]
                 wlo, whi = max(wlo, -1.0), min(whi, 1.0)
-            sd, slo, shi = deal_interval(score_diff, zero_is_exact=True)
+            sd, slo, shi = deal_interval(score_diff, zero_is_exact=alike)
             pairs.append(PairStats(a, b, wd, (wlo, whi), sd, (slo, shi)))
     return SimReport(
         rules=config.rules.to_spec(),  # (the rules played: the records' rules)
