@@ -1779,6 +1779,29 @@ def test_leaving_and_coming_back_does_not_start_the_talk_limit_afresh(db: Path) 
         assert (said, refused) == (2, 7)
 
 
+def test_a_table_left_out_for_its_damaged_log_is_no_table_in_the_lobby_either(
+    db: Path,
+) -> None:
+    """A table whose log cannot be replayed is left out at start: the lobby's requests say
+    there is no such table, as its link and a join do -- not that its game is over (it was
+    never finished: "Your tables" kept its token for a page that could not open)."""
+    from mextrain.store import Store
+
+    with TestClient(create_app(db, settings())) as tc:
+        code = create(tc, ["open"])["code"]
+    store = Store(db)
+    stored = store.table(code)
+    assert stored is not None
+    store.append(stored.id, len(store.events(stored.id)), "no_such_event", {})
+    store.close()
+    with TestClient(create_app(db, settings())) as tc:
+        res = tc.get(f"/api/tables/{code}")
+        assert (res.status_code, refusal(res)) == (404, "no_table")
+        assert tc.get(f"/api/tables?codes={code}").json() == {"tables": {code: None}}
+        res = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"})
+        assert (res.status_code, refusal(res)) == (404, "no_table")
+
+
 def test_a_browsers_tables_in_one_request(client: TestClient) -> None:
     waiting = create(client, ["open"])["code"]
     playing = create(client, ["bot:greedy"])["code"]
