@@ -250,7 +250,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         if table is not None:
             return table.public()
         stored = store_of(request).table(code.upper())
-        if stored is None:
+        if stored is None or stored.code in manager.broken:
+            # (a table whose log cannot be replayed is left out: no such table, as its
+            # link and a join say, not a game over)
             return None
         game = store_of(request).game_of_table(stored.id)
         return {

@@ -17,6 +17,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    JsonValue,
     TypeAdapter,
     ValidationError,
     model_validator,
@@ -321,7 +322,10 @@ class CreateTable(_Strict):
 
     name: Name
     preset: Literal["classic", "relaxed", "cardinal"] = "classic"
-    #: house rules (RULES.md's option names) on top of the preset
+    #: house rules (RULES.md's option names) on top of the preset; their values are the
+    #: rules' to check (`Rules.from_spec`), which say what each one takes in words of its
+    #: own ("max_pip: must be a whole number from 1 to 30, not 6.5") and by a code the page
+    #: words in its player's language, where a type here could only say "invalid"
     options: dict[
         Literal[
             "double_blank_points",
@@ -335,7 +339,7 @@ class CreateTable(_Strict):
             "max_pip",
             "hand_size",
         ],
-        bool | int | list[int] | dict[int, int],
+        JsonValue,
     ] = Field(default_factory=dict, max_length=10)
     seats: Annotated[list[SeatSpec], Field(min_length=1, max_length=9)]
     #: the seconds a person has for each move before a bot makes it for them (0: no
