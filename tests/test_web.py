@@ -396,33 +396,36 @@ def test_an_illegal_move_is_refused_in_the_players_words_and_changes_nothing(
     assert after["version"] == state["version"] + 1
 
 
-def test_a_french_player_gets_rule_errors_in_french(client: TestClient) -> None:
+@contextlib.contextmanager
+def refused_first_move(client: TestClient, lang: str) -> Iterator[tuple[Conn, dict[str, Any], str]]:
+    """Ana at a table with a bot, on her first turn, has just sent a move the rules refuse
+    (drawing while a tile fits, or passing before drawing): her connection, the position
+    and that move."""
     made = create(client, ["bot:greedy"])
-    conn = Conn(client, made["code"], made["token"], lang="fr")
+    conn = Conn(client, made["code"], made["token"], lang=lang)
     try:
         state = conn.until(my_turn(0))
-        # drawing while a tile fits, or passing before drawing: both are refused
         wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
         conn.send({"type": "action", "move": wrong, "version": state["version"]})
+        yield conn, state, wrong
+    finally:
+        conn.close()
+
+
+def test_a_french_player_gets_rule_errors_in_french(client: TestClient) -> None:
+    with refused_first_move(client, "fr") as (conn, _, _):
         err = errors_of(conn)
         assert err["code"] == "illegal"
         # said to Ana herself: "Vous avez un domino qui convient...", not "Ana a..."
         assert "Ana" not in err["message"]
         assert err["message"].startswith("Vous ")
         assert "devez" in err["message"]
-    finally:
-        conn.close()
 
 
 def test_a_page_that_switches_language_is_answered_in_it_on_the_same_connection(
     client: TestClient,
 ) -> None:
-    made = create(client, ["bot:greedy"])
-    conn = Conn(client, made["code"], made["token"], lang="en")
-    try:
-        state = conn.until(my_turn(0))
-        wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
-        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+    with refused_first_move(client, "en") as (conn, state, wrong):
         shown = errors_of(conn)
         assert "must" in shown["message"]
         conn.send({"type": "lang", "lang": "fr-CA"})  # (read as the page's language is)
@@ -440,20 +443,13 @@ def test_a_page_that_switches_language_is_answered_in_it_on_the_same_connection(
         conn.send({"type": "lang", "lang": "x" * 17})
         assert errors_of(conn)["code"] == "malformed"
         assert not conn.closed
-    finally:
-        conn.close()
 
 
 def test_a_rule_error_is_worded_again_only_while_the_page_shows_it(client: TestClient) -> None:
     """A page drops its error with the next state or error it gets: only the refusal
     still on show is sent again when the page switches language, and a move played or
     another refusal since means none is."""
-    made = create(client, ["bot:greedy"])
-    conn = Conn(client, made["code"], made["token"], lang="en")
-    try:
-        state = conn.until(my_turn(0))
-        wrong = "pass" if "draw" in state["round"]["legal_moves"] else "draw"
-        conn.send({"type": "action", "move": wrong, "version": state["version"]})
+    with refused_first_move(client, "en") as (conn, state, wrong):
         assert errors_of(conn)["code"] == "illegal"
         conn.send({"type": "action", "move": wrong, "version": state["version"] + 9})
         assert errors_of(conn)["code"] == "stale"  # (the page shows this one now)
@@ -474,8 +470,6 @@ def test_a_rule_error_is_worded_again_only_while_the_page_shows_it(client: TestC
         conn.send({"type": "lang", "lang": "it"})
         conn.send({"type": "ping"})
         assert conn.until(lambda m: m["type"] in ("pong", "error"))["type"] == "pong"
-    finally:
-        conn.close()
 
 
 def test_a_stale_move_is_refused(seated: tuple[Conn, dict[str, Any]]) -> None:
