@@ -383,6 +383,16 @@ def fake(game: int, totals: tuple[int, ...], players: int) -> GameResult:
     )
 
 
+def test_a_summary_of_games_short_of_whole_deals_is_refused() -> None:
+    """The statistics are per deal, each played once per rotation: five games of two
+    seats leave a deal half played (its hands seen from one side only), which the
+    command line refuses and the Python API scored as if fair."""
+    cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 5, 0)
+    results = [fake(g, (g, 10), 2) for g in range(5)]
+    with pytest.raises(ValueError, match="multiple of 2"):
+        summarise(cfg, results, seconds=1.0)
+
+
 def test_summary_splits_shared_wins_and_ranks_ratings() -> None:
     cfg = SimConfig(game_rules(Rules.preset("classic"), 1), 2, ("a", "b"), 6, 0)
     results = [

@@ -257,6 +257,11 @@ def summarise(
     games = len(results)
     if games != config.games:
         raise ValueError(f"expected {config.games} results, got {games}")
+    if games % n:  # (the statistics are per deal: a deal short of a rotation is unfair)
+        raise ValueError(
+            f"{games} games are not whole deals: a deal is played once per rotation of "
+            f"the {n} seats, so the games must be a multiple of {n}"
+        )
     rounds_per_game = config.rounds_per_game
     ratings = _ratings(results, n)
     entries = []
