@@ -542,12 +542,44 @@ def test_a_warm_bot_starts_from_its_last_deal_in_the_same_round_only() -> None:
     warm = bot._warm  # type: ignore[attr-defined]
     assert warm is not None
     assert warm[0] == decisions[0].round_index
-    assert warm[1] == len(decisions[0].view(0).history)
+    assert warm[1] == decisions[0].view(0).history
     bot.act(decisions[1].view(0), rng)
-    assert bot._warm[1] == len(decisions[1].view(0).history)  # type: ignore[attr-defined]
+    assert bot._warm[1] == decisions[1].view(0).history  # type: ignore[attr-defined]
     cold = make_bot("ismcts:iterations=20,infer=planner,infer_beta=2")
     cold.act(decisions[0].view(0), rng)
     assert cold._warm is None  # type: ignore[attr-defined]
+
+
+def test_a_warm_bot_does_not_start_from_a_deal_of_another_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same bot played on in another game (a caller that keeps one bot object): its
+    first round's later decision started its chain from the last game's deal, which was
+    kept by round and history length alone, so a seed's game hung on what the bot had
+    played before."""
+    from mextrain.search import bots as search_bots
+
+    hints: list[object] = []
+    real = search_bots.InfoState
+
+    def seen(*args: object, **kwargs: object) -> object:
+        hints.append(kwargs.get("hint"))
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(search_bots, "InfoState", seen)
+    one = [s for s in _planner_round("classic", 4, 11) if s.current_seat == 0]
+    other = [s for s in _planner_round("classic", 4, 12) if s.current_seat == 0]
+    one = [s for s in one if len(s.legal_actions()) > 1]
+    other = [s for s in other if len(s.legal_actions()) > 1]
+    bot = make_bot("ismcts:iterations=20,infer=planner,infer_beta=2,infer_reuse=5,infer_warm=true")
+    rng = random.Random(1)
+    bot.act(one[0].view(0), rng)
+    later = next(s for s in other if len(s.history) > len(one[0].history))
+    bot.act(later.view(0), rng)
+    assert hints == [None, None]
+    bot.act(one[1].view(0), rng)  # (back in the first game's round: no deal of its own since)
+    bot.act(one[2].view(0), rng)
+    assert hints[-1] is not None  # the same round of the same game: its last deal
 
 
 def test_paired_difference() -> None:

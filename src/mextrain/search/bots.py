@@ -169,8 +169,9 @@ class ISMCTSBot:
         self.infer_reuse = infer_reuse
         self.infer_warm = infer_warm
         #: (round, actions seen, hidden hands or None): the last decision's deal, to start
-        #: the next decision's chain from (``infer_warm``)
-        self._warm: tuple[int, int, tuple[int, ...] | None] | None = None
+        #: the next decision's chain from (``infer_warm``); the history it had seen, so
+        #: that only a later decision of the same round (not of another game) starts there
+        self._warm: tuple[int, tuple[tuple[int, Action], ...], tuple[int, ...] | None] | None = None
         self._fallback_spec = fallback
         #: built now, so that a mistyped fallback is refused before any game starts
         self._fallback: Bot | None = make_bot(fallback)
@@ -198,7 +199,12 @@ class ISMCTSBot:
             self._policy.own_seat = view.seat
         hint = None
         warm = self._warm
-        if warm is not None and warm[0] == view.round_index and warm[1] < len(view.history):
+        if (
+            warm is not None
+            and warm[0] == view.round_index
+            and len(warm[1]) < len(view.history)
+            and view.history[: len(warm[1])] == warm[1]
+        ):
             hint = warm[2]
         try:
             info = InfoState(
@@ -223,7 +229,7 @@ class ISMCTSBot:
         else:
             action = self._tree(view, rng, info, started)
         if self.infer_warm and self._model is not None:
-            self._warm = (view.round_index, len(view.history), info.hands())
+            self._warm = (view.round_index, view.history, info.hands())
         return action
 
     def _tree(self, view: SeatView, rng: random.Random, info: InfoState, started: float) -> Action:
