@@ -307,6 +307,9 @@ def test_skip_forced_makes_every_step_a_choice() -> None:
             steps += 1
         assert steps > 0
         assert total == -env_.game.match.totals[0]
+    # a NumPy yes (a value from an array of settings) is the yes it is
+    assert MexicanTrainEnv(**{**kwargs, "skip_forced": np.bool_(True)}).skip_forced is True
+    assert MexicanTrainEnv(**{**kwargs, "skip_forced": np.bool_(False)}).skip_forced is False
 
 
 def test_a_win_reward_is_paid_once_at_the_end() -> None:

@@ -81,6 +81,8 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         skip_forced: bool = False,
     ) -> None:
         check_modes(illegal, render_mode)
+        if isinstance(skip_forced, np.bool_):  # (a NumPy yes or no is the one it is)
+            skip_forced = bool(skip_forced)
         if not isinstance(skip_forced, bool):
             raise ValueError(f"skip_forced must be True or False, not {skip_forced!r}")
         # (the game first: it says what is wrong with a player count the rules refuse)
