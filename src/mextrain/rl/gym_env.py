@@ -78,12 +78,10 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         illegal: str = "penalty",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
-        skip_forced: bool = False,
+        skip_forced: bool | np.bool_ = False,
     ) -> None:
         check_modes(illegal, render_mode)
-        if isinstance(skip_forced, np.bool_):  # (a NumPy yes or no is the one it is)
-            skip_forced = bool(skip_forced)
-        if not isinstance(skip_forced, bool):
+        if not isinstance(skip_forced, bool | np.bool_):  # (a NumPy one is the one it is)
             raise ValueError(f"skip_forced must be True or False, not {skip_forced!r}")
         # (the game first: it says what is wrong with a player count the rules refuse)
         self.game = Game(episode_rules(rules, rounds), players, reward)
@@ -98,7 +96,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
-        self.skip_forced = skip_forced
+        self.skip_forced = bool(skip_forced)
         self.observation_space = observation_space(self.game)
         self.action_space = spaces.Discrete(self.game.actions.size)
         self._bot_rng = random.Random(0)
