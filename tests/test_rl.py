@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -521,25 +522,39 @@ def test_the_pettingzoo_checkers_pass(kwargs: dict[str, Any]) -> None:
         caught.__exit__(None, None, None)
 
 
+def play_at_random(
+    aec: MexicanTrainAECEnv, seed: int, each_move: Callable[..., None] | None = None
+) -> dict[str, float]:
+    """One episode of random legal moves from ``reset(seed)``: each agent's rewards summed.
+    ``each_move(agent, obs, reward, info)`` looks at every step that is a move first."""
+    aec.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    returns = dict.fromkeys(aec.possible_agents, 0.0)
+    for agent in aec.agent_iter():
+        obs, reward, termination, truncation, info = aec.last()
+        returns[agent] += float(reward)
+        if termination or truncation:
+            aec.step(None)
+            continue
+        if each_move is not None:
+            each_move(agent, obs, reward, info)
+        aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return returns
+
+
 def test_every_agents_rewards_add_up_to_minus_its_total() -> None:
     aec = raw_env(players=4, rounds=2)
+
+    def check(agent: str, obs: Any, reward: float, info: dict[str, Any]) -> None:
+        # only the agent to move has legal actions
+        for other in aec.agents:
+            assert aec.observe(other)["action_mask"].any() == (other == agent)
+        assert np.array_equal(info["action_mask"], obs["action_mask"])
+        assert info["round"] == aec.game.match.round_index
+        assert info["totals"] == list(aec.game.match.totals)
+
     for seed in range(3):
-        aec.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        returns = dict.fromkeys(aec.possible_agents, 0.0)
-        for agent in aec.agent_iter():
-            obs, reward, termination, truncation, info = aec.last()
-            returns[agent] += float(reward)
-            if termination or truncation:
-                aec.step(None)
-                continue
-            # only the agent to move has legal actions
-            for other in aec.agents:
-                assert aec.observe(other)["action_mask"].any() == (other == agent)
-            assert np.array_equal(info["action_mask"], obs["action_mask"])
-            assert info["round"] == aec.game.match.round_index
-            assert info["totals"] == list(aec.game.match.totals)
-            aec.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        returns = play_at_random(aec, seed, check)
         totals = aec.game.match.totals
         assert returns == {f"player_{s}": -float(totals[s]) for s in range(4)}
 
@@ -549,17 +564,13 @@ def test_a_win_reward_in_pettingzoo_goes_to_the_winners_shared() -> None:
     tiny = {"preset": "classic", "max_pip": 3, "hand_size": {"3": 2}}
     aec = raw_env(rules=tiny, players=3, rounds=2, reward="win")
     shared = 0
+
+    def check(agent: str, obs: Any, reward: float, info: dict[str, Any]) -> None:
+        if not aec.game.over:
+            assert reward == 0  # nothing before the episode's end
+
     for seed in range(12):
-        aec.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        returns = dict.fromkeys(aec.possible_agents, 0.0)
-        for agent in aec.agent_iter():
-            obs, reward, termination, truncation, _ = aec.last()
-            returns[agent] += float(reward)
-            if not aec.game.over:
-                assert reward == 0  # nothing before the episode's end
-            done = termination or truncation
-            aec.step(None if done else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        returns = play_at_random(aec, seed, check)
         winners = aec.game.match.winners
         shared += len(winners) > 1
         assert returns == {

@@ -834,13 +834,11 @@ function TablePage({ code, big, lang }) {
   const view = msg.round;
   const names = seatNames(table.seats);
   // what a screen reader is told: the same two elements in the waiting room and at the
-  // table (after the heading in both), so that a game's start is heard as it comes
-  // (while the round's result is open they are inside it: a modal dialog makes the rest
-  // of the page inert, and a screen reader hears no live region there)
-  // Moved, they are new elements. Into the result they keep their words (the move that
-  // ended the round came with it, and may not have been heard yet); back out of it they
-  // start empty (the words were there to hear; a region that comes with words may be read
-  // again) and say what comes next.
+  // table (after the heading in both), so that a game's start is heard as it comes. While
+  // the round's result is open they are inside it (a modal dialog makes the rest of the
+  // page inert: no live region there is heard), as new elements: moved in, they keep
+  // their words (the move that ended the round may not have been heard yet); moved back
+  // out, they start empty (a region that comes with words may be read again).
   const inDialog = Boolean(dialog);
   if (!placed.current || placed.current.inDialog !== inDialog) {
     placed.current = { inDialog, said, clockSaid, moved: placed.current !== null && !inDialog };
