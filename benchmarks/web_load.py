@@ -159,6 +159,10 @@ async def run(tables: int, seconds: float) -> None:
             "warning",
             "--messages-per-second",
             "100000",
+            "--tables-per-minute",  # (every table is made and joined from this address)
+            "10000",
+            "--joins-per-minute",
+            "10000",
         ]
         proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL)
         base, ws = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"

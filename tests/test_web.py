@@ -42,6 +42,7 @@ def settings(**changes: Any) -> Settings:
         takeover_bot="greedy",
         hint_iterations=30,
         tables_per_minute=10_000,  # (the tests make tables quickly, all from one address)
+        joins_per_minute=10_000,  # (and join them)
     )
     for key, value in changes.items():
         setattr(base, key, value)
@@ -1746,6 +1747,33 @@ def test_one_address_makes_only_so_many_tables_a_minute(db: Path) -> None:
         # joining and everything else go on as before
         code = tc.get("/api/tables?codes=NOSUCH").json()
         assert code == {"tables": {"NOSUCH": None}}
+
+
+def test_one_address_takes_only_so_many_seats_a_minute(db: Path) -> None:
+    """Every join and every leave is kept in the table's log: a loop of joining and
+    leaving a table grew its log (and the store) without end. One address gets a burst of
+    ``joins_per_minute`` seats, then one as often as that rate allows; the refusal says
+    why, and the table is as the last seat taken left it."""
+    with TestClient(create_app(db, settings(joins_per_minute=3))) as tc:
+        code = create(tc, ["open", "open", "open"])["code"]
+        for n in range(3):
+            joined = tc.post(f"/api/tables/{code}/join", json={"name": f"Spam{n}"})
+            assert joined.status_code == 200
+            conn = Conn(tc, code, joined.json()["token"])
+            try:
+                conn.send({"type": "leave"})
+                conn.until(lambda m: m["type"] == "left")
+            finally:
+                conn.close()
+        refused = tc.post(f"/api/tables/{code}/join", json={"name": "Spam3"})
+        assert refused.status_code == 429
+        assert refusal(refused) == "too_many_joins"
+        for lang in LANGUAGES:
+            assert Translator(lang).has("web.error.too_many_joins")
+        info = tc.get(f"/api/tables/{code}").json()
+        assert [s["kind"] for s in info["seats"]] == ["human", "open", "open", "open"]
+        # making a table is counted apart
+        assert tc.post("/api/tables", json={"name": "Ana", "seats": ["open"]}).status_code == 201
 
 
 def test_leaving_and_coming_back_does_not_start_the_talk_limit_afresh(db: Path) -> None:

@@ -34,6 +34,8 @@ def running_server(db: Path, round_pause: float) -> Iterator[str]:
         str(round_pause),
         "--tables-per-minute",  # (every test's browser makes tables from one address)
         "10000",
+        "--joins-per-minute",  # (and joins them)
+        "10000",
         "--log-level",
         "warning",
     ]

@@ -84,6 +84,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="New tables one address may make a minute, 1 to 10000 (in bursts of as many).",
 )
 @click.option(
+    "--joins-per-minute",
+    default=30.0,
+    show_default=True,
+    type=FiniteFloat(1, 10_000),
+    help="Seats one address may take a minute, 1 to 10000 (in bursts of as many).",
+)
+@click.option(
     "--min-turn-time",
     default=10.0,
     show_default=True,
@@ -105,6 +112,7 @@ def serve(
     round_pause: float,
     messages_per_second: float,
     tables_per_minute: float,
+    joins_per_minute: float,
     min_turn_time: float,
     log_level: str,
 ) -> None:
@@ -150,6 +158,7 @@ def serve(
         messages_per_second=messages_per_second,
         burst=max(2, int(messages_per_second * 2)),
         tables_per_minute=tables_per_minute,
+        joins_per_minute=joins_per_minute,
         min_turn_time=min_turn_time,
     )
     app = create_app(path, settings)

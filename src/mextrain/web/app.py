@@ -65,7 +65,8 @@ log = logging.getLogger(__name__)
 STATIC = Path(str(resources.files("mextrain.web").joinpath("static")))
 #: tables one request may ask about (`GET /api/tables?codes=...`)
 MAX_CODES_ASKED = 50
-#: client addresses whose table-making is kept count of (`Settings.tables_per_minute`)
+#: client addresses whose table-making (`Settings.tables_per_minute`) and joining
+#: (`Settings.joins_per_minute`) are kept count of
 MAX_CREATORS_KEPT = 4096
 #: the largest request body read (a new table's settings take a few hundred bytes)
 MAX_BODY = 64 * 1024
@@ -212,6 +213,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     def may_create(request: Request) -> bool:
         return creators.allow(request.client.host if request.client else "")
 
+    #: seats taken per client address: each join (and the leave after it) is kept in the
+    #: table's log, so a loop of joining and leaving would grow it without end
+    joins = settings.joins_per_minute
+    joiners = RateLimits(joins / 60, max(1, int(joins)), MAX_CREATORS_KEPT)
+
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         if not may_create(request):
@@ -235,6 +241,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         table = table_or_404(request, code)
+        if not joiners.allow(request.client.host if request.client else ""):
+            raise _refuse(429, "too_many_joins", "too many seats taken from here: wait a minute")
         try:
             seat, token = table.join(body.name)
         except TableError as err:

@@ -111,6 +111,9 @@ class Settings:
     chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
     chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
     tables_per_minute: float = 20.0  # new tables one address may make a minute (in bursts)
+    #: seats one address may take a minute (in bursts): each is kept in the table's log, and
+    #: a loop of joining and leaving grew it without end
+    joins_per_minute: float = 30.0
     min_turn_time: float = 10.0  # the shortest clock a table may give a move (`turn_time`)
 
     def bot_spec(self, which: str) -> str:
