@@ -266,6 +266,22 @@ def test_a_save_is_on_the_disk_before_it_replaces_the_last_one(
     assert events == [("fsync", tmp), ("replace", tmp), ("fsync", "dir")]
 
 
+def test_a_bots_move_has_a_time_limit_as_well_as_iterations() -> None:
+    """The levels are iteration budgets: `expert`'s 2,000 took 7 s on a 2-seat move
+    against a hand of 21 tiles and 45 s under draw_until_playable, while the player
+    watched nothing happen. The game's search bots stop at `BOT_TIME_MS` too; the
+    others are as they were."""
+    from mextrain.search import ISMCTSBot
+    from mextrain.tui.session import BOT_TIME_MS
+
+    seats = [SeatSpec("human", "Ana"), SeatSpec("expert", "Ben"), SeatSpec("planner", "Cy")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=11, save=False)
+    expert = session.bots[1]
+    assert isinstance(expert, ISMCTSBot)
+    assert expert.config.budget() == (2000, BOT_TIME_MS) == (2000, 3000)
+    assert not isinstance(session.bots[2], ISMCTSBot)
+
+
 def test_undo_goes_back_to_the_humans_last_decision() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben"), SeatSpec("greedy", "Cy")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=11, save=False)

@@ -2316,6 +2316,27 @@ def test_a_hint_has_a_time_limit_as_well_as_iterations(
     assert tables.Settings().hint_time_ms == 2000
 
 
+def test_a_bots_move_has_a_time_limit_as_well_as_iterations(tmp_path: Path) -> None:
+    """The levels are iteration budgets: `expert`'s 2,000 took 7 s on a 2-seat move
+    against a hand of 21 tiles and 45 s under draw_until_playable, while the table
+    waited. A table's search bots (seat bots and stand-ins) stop at `bot_time_ms` too;
+    0 leaves them their iterations alone."""
+    from mextrain.search import ISMCTSBot
+
+    for limit, budget in ((1500, 1500), (0, None)):
+        with TestClient(create_app(tmp_path / f"{limit}.db", settings(bot_time_ms=limit))) as tc:
+            code = create(tc, ["bot:expert", "open"])["code"]
+            table = tc.app.state.manager.get(code)  # type: ignore[attr-defined]
+            expert = table._bot(1)
+            assert isinstance(expert, ISMCTSBot)
+            assert expert.config.budget() == (2000, budget)
+            planner = table._bot(2)  # (a stand-in that does not search: as it is)
+            assert not isinstance(planner, ISMCTSBot)
+    import mextrain.web.tables as tables
+
+    assert tables.Settings().bot_time_ms == 3000
+
+
 def test_a_hint_that_fails_says_so_and_is_tried_again(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

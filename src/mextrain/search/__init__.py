@@ -11,7 +11,7 @@ Importing this package registers the bots.
 """
 
 from .analysis import ActionAnalysis, analyze
-from .bots import LEVELS, ISMCTSBot
+from .bots import LEVELS, ISMCTSBot, cap_think_time
 from .evaluate import Evaluator
 from .ismcts import ActionStats, SearchConfig, SearchResult, search
 from .policy import FastPlannerPlayout, GreedyPlayout, PlayoutPolicy, make_policy
@@ -33,6 +33,7 @@ __all__ = [
     "SearchConfig",
     "SearchResult",
     "analyze",
+    "cap_think_time",
     "make_policy",
     "paired_difference",
     "resample",

@@ -38,10 +38,15 @@ at 200 ms a move against the planner none was measurably stronger (see docs/BOTS
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
+Where a person waits for the move (the terminal and web games), `cap_think_time` stops a
+search bot at a time limit too: swollen hands make playouts slow, and ``expert`` took
+7 s on a 2-seat classic move whose other seat held 21 tiles, 45 s under
+``draw_until_playable``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import time
@@ -51,12 +56,12 @@ from mextrain.bots import Bot, make_bot, register_bot
 from mextrain.rules import Action, SeatView
 
 from .evaluate import Evaluator
-from .ismcts import SearchConfig, SearchResult, search
+from .ismcts import MAX_TIME_MS, SearchConfig, SearchResult, search
 from .policy import FastPlannerPlayout, PlannerPlayout, make_policy, planner_style
 from .resample import InfoState, OpponentModel, ResampleError
 from .rollout import paired_difference, rollout_search
 
-__all__ = ["LEVELS", "ISMCTSBot"]
+__all__ = ["LEVELS", "ISMCTSBot", "cap_think_time"]
 
 ALGORITHMS = ("ismcts", "rollout")
 INFERENCE = ("none", "planner", "history")
@@ -279,6 +284,24 @@ class ISMCTSBot:
         if math.isfinite(se) and mean > self.confidence * se:
             return result.action
         return prior
+
+
+def cap_think_time(bot: Bot, time_ms: float) -> Bot:
+    """``bot``, its thinking cut off after ``time_ms`` a move: for a person waiting on it.
+
+    A search bot (``ismcts`` or a level) is changed in place to stop at its iteration
+    budget or after ``time_ms``, whichever comes first (a shorter time budget of its own
+    stands); any other bot is returned as it is. The levels' iteration budgets keep a
+    seed's games the same on every machine, but a hand swollen by draws makes every
+    playout slow: a move that hits the cap depends on the machine's speed.
+    """
+    if not 0 < time_ms <= MAX_TIME_MS:
+        raise ValueError(f"time_ms must be more than 0 and at most {MAX_TIME_MS:,}, not {time_ms}")
+    if isinstance(bot, ISMCTSBot):
+        own = bot.config.time_ms
+        capped = time_ms if own is None else min(own, time_ms)
+        bot.config = dataclasses.replace(bot.config, time_ms=capped)
+    return bot
 
 
 def _depth(depth: int | str | None, policy: str) -> int | None:

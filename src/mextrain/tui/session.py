@@ -35,6 +35,7 @@ from mextrain.records import (
 )
 from mextrain.records.files import sync_directory, write_synced
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
+from mextrain.search import cap_think_time
 from mextrain.sim.games import derive_seed
 from mextrain.store import DATA_DIR_ENV, data_dir
 
@@ -58,6 +59,10 @@ __all__ = [
 HUMAN: Final = "human"
 _HUMAN_WORDS: Final = frozenset({"human", "you", "me", "person"})
 _EXTRA_FIELD: Final = "play"
+#: the most a bot's move thinks (`cap_think_time`): the levels' iteration budgets are quick
+#: on the usual hands, but took 7 s on a 2-seat move against a hand of 21 tiles, 45 s
+#: under draw_until_playable, while the player watched nothing happen
+BOT_TIME_MS: Final = 3000
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +292,9 @@ class GameSession:
         self.seed = seed
         self.path = path
         self.bots: dict[int, Bot] = {
-            seat: make_bot(spec.kind) for seat, spec in enumerate(self.seats) if not spec.is_human
+            seat: cap_think_time(make_bot(spec.kind), BOT_TIME_MS)
+            for seat, spec in enumerate(self.seats)
+            if not spec.is_human
         }
         #: the seats' kinds when their names were given (a resumed game's seats may since
         #: have changed: ``mextrain play --resume --seats ...``)

@@ -39,7 +39,7 @@ from mextrain.rules import (
     TileFormatError,
     parse_action,
 )
-from mextrain.search import analyze
+from mextrain.search import analyze, cap_think_time
 from mextrain.store import ChatLine, Store, StoredTable
 
 __all__ = [
@@ -103,6 +103,10 @@ class Settings:
     #: and the most time it may think, whatever the rules (huge hands under
     #: draw_until_playable made 300 iterations take half a minute); 0: no limit
     hint_time_ms: int = 2000
+    #: the most a bot's move may think (a search bot: `cap_think_time`), for the same
+    #: reason: the levels' iteration budgets took 7 s on a 2-seat move against a hand of
+    #: 21 tiles, 45 s under draw_until_playable, while the table waited; 0: no limit
+    bot_time_ms: int = 3000
     max_message_bytes: int = 4096
     hello_timeout: float = 10.0  # a connection must say hello within this time
     messages_per_second: float = 20.0
@@ -663,7 +667,10 @@ class Table:
         spec = seat.bot if seat.kind == "bot" else self.settings.bot_spec("takeover_bot")
         bot = self._bots.get(index)
         if bot is None or seat.kind == "human":
-            bot = self._bots[index] = make_bot(spec)
+            bot = make_bot(spec)
+            if self.settings.bot_time_ms:
+                bot = cap_think_time(bot, self.settings.bot_time_ms)
+            self._bots[index] = bot
         return bot
 
     # -- play -------------------------------------------------------------------------
