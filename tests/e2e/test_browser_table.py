@@ -1502,3 +1502,30 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     # (a seat's "last tile!" badge may well show: the one a bot is playing may not)
     expect(page.locator(".badge", has_text="a bot is playing")).to_have_count(0)
     assert not errors, errors
+
+
+def test_the_waiting_room_copies_its_link_where_the_page_has_no_clipboard_api(
+    server: str, page: Any
+) -> None:
+    """Friends on the home network open the page over plain http (http://192.168.1.5:8000),
+    which is no secure context: the browser gives it no navigator.clipboard. *Copy the
+    link* still copies it (it did nothing there), and the keyboard stays on the button."""
+    from playwright.sync_api import expect
+
+    # as on a page over plain http from another machine; what a copy puts on the clipboard
+    # is kept in the page, for there is no clipboard to read here
+    page.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });"
+        " document.addEventListener('copy', () => { window.copied ="
+        " document.activeElement.value ?? String(getSelection()); });"
+    )
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    button = page.get_by_role("button", name="Copy the link")
+    expect(button).to_be_visible(timeout=10_000)
+    assert page.evaluate("navigator.clipboard") is None
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Copied.")).to_be_visible()
+    assert page.evaluate("window.copied") == f"{server}/t/{made['code']}"
+    expect(button).to_be_focused()

@@ -168,6 +168,33 @@ function ruleText(rule) {
   return t("game.rules_error_line", { option: rule.option, text: t(key, rule.params ?? {}) });
 }
 
+// Words to the clipboard (true once there): the Clipboard API where the page has it, else
+// the browser's older copy command. A page loaded over plain http from another machine (a
+// friend's phone on the home network, at http://192.168.1.5:8000) is no secure context and
+// has no navigator.clipboard at all; the copy command still works there, from a click.
+function copyText(text) {
+  const byCommand = () => {
+    const had = document.activeElement;
+    const box = document.createElement("textarea");
+    box.value = text;
+    box.setAttribute("readonly", "");
+    box.setAttribute("aria-hidden", "true");
+    box.style.cssText = "position:fixed;top:0;left:0;opacity:0;pointer-events:none";
+    document.body.appendChild(box);
+    box.select();
+    let done = false;
+    try { done = document.execCommand("copy"); } catch { done = false; }
+    box.remove();
+    // (the keyboard stays on the button that asked)
+    if (had && had !== document.body && document.contains(had)) had.focus({ preventScroll: true });
+    return done;
+  };
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    return navigator.clipboard.writeText(text).then(() => true, byCommand);
+  }
+  return Promise.resolve(byCommand());
+}
+
 function go(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new Event("popstate"));
@@ -574,10 +601,7 @@ function TablePage({ code, big, lang }) {
       send({ type: "leave" });
     }
   };
-  const copyLink = (link) => {
-    const done = () => setCopied(true);
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => {});
-  };
+  const copyLink = (link) => copyText(link).then((done) => { if (done) setCopied(true); });
   const joining = useRef(false);
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
