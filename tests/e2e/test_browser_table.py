@@ -1529,3 +1529,33 @@ def test_the_waiting_room_copies_its_link_where_the_page_has_no_clipboard_api(
     expect(page.get_by_role("status").filter(has_text="Copied.")).to_be_visible()
     assert page.evaluate("window.copied") == f"{server}/t/{made['code']}"
     expect(button).to_be_focused()
+
+
+def test_a_page_that_finds_no_table_or_game_still_has_a_heading_with_the_focus(
+    server: str, page: Any
+) -> None:
+    """*Watch* with a code no table has, or a replay of no game: the page says so under a
+    heading of its own, which takes the keyboard (it had fallen to the page, the button
+    that brought it there gone), as every other page's does."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_label("Table code").fill("nope42")
+    page.get_by_role("button", name="Watch").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "There is no table with that code.", timeout=10_000
+    )
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Table NOPE42")
+    expect(heading).to_be_focused()
+    page.goto(server + "/stats")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
+    # (to the replay from within the page, as its links go)
+    page.evaluate(
+        "() => { history.pushState(null, '', '/replay/99999');"
+        " window.dispatchEvent(new Event('popstate')); }"
+    )
+    expect(page.get_by_role("alert")).to_have_text("There is no such game.", timeout=10_000)
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Replay #99999")
+    expect(heading).to_be_focused()

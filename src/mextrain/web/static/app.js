@@ -847,10 +847,14 @@ function TablePage({ code, big, lang }) {
     if (to.tagName === "H1") to.setAttribute("tabindex", "-1");
     to.focus({ preventScroll: true });
   });
-  if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
+  // (a page that says there is no such table still has its heading, where the keyboard
+  // goes: the Watch button that brought it here is gone)
+  if (fatal === "no_table") return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
+    <p class="error" role="alert">${t("web.error.no_table")}</p></section>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
-    return html`<p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p>`;
+    return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
+      <p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p></section>`;
   }
   if (!msg) return html`<p>${t("web.connecting")}</p>`;
   const table = msg.table;
@@ -1395,7 +1399,8 @@ function ReplayPage({ id, big }) {
   });
   // (every hook before the early returns: the same hooks on every render)
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
-  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (error) return html`<section><h1 class="sr-only">${t("web.replay")} #${id}</h1>
+    <p class="error" role="alert">${error}</p></section>`;
   if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
