@@ -1559,3 +1559,31 @@ def test_a_page_that_finds_no_table_or_game_still_has_a_heading_with_the_focus(
     heading = page.get_by_role("heading", level=1)
     expect(heading).to_have_text("Replay #99999")
     expect(heading).to_be_focused()
+
+
+def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
+    server: str, page: Any
+) -> None:
+    """A tile dragged on a phone when the browser breaks the gesture off (pointercancel: a
+    system gesture, a call): its picture goes, and a later tap elsewhere plays nothing."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    tile = page.locator(".hand-tile.playable").first
+    box = tile.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    events = "([type, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: 7,"
+    events += " clientX: x, clientY: y, bubbles: true}))"
+    tile.dispatch_event("pointerdown", {"pointerId": 7, "clientX": x, "clientY": y})
+    page.evaluate(events, ["pointermove", x, y - 60])
+    expect(page.locator(".drag-ghost")).to_be_visible()
+    page.evaluate(events, ["pointercancel", x, y - 60])
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    # a later lift of the finger over a train, from another touch, plays nothing
+    before = page.locator(".hand-tile").count()
+    train = page.locator(".train.target").first.bounding_box()
+    page.evaluate(events, ["pointerup", train["x"] + 20, train["y"] + 10])
+    page.wait_for_timeout(500)
+    assert page.locator(".hand-tile").count() == before

@@ -672,12 +672,22 @@ function TablePage({ code, big, lang }) {
       // as the Hint button: on the player's own turn only
       else if (e.key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
     };
+    // a drag the browser broke off (a system gesture, a call coming in on a phone): no
+    // tile goes anywhere, and its picture does not stay stuck over the page
+    const cancel = (e) => {
+      const d = drag.current;
+      if (!d || e.pointerId !== d.id) return;
+      drag.current = null;
+      setDragging(null);
+    };
     window.addEventListener("pointermove", moveH, { passive: false });
     window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", cancel);
     window.addEventListener("keydown", onKey);
     return () => {
       window.removeEventListener("pointermove", moveH);
       window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", cancel);
       window.removeEventListener("keydown", onKey);
     };
   }, []);
