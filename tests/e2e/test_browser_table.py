@@ -1502,3 +1502,88 @@ def test_the_turn_clock_counts_down_and_a_bot_moves_when_it_runs_out(
     # (a seat's "last tile!" badge may well show: the one a bot is playing may not)
     expect(page.locator(".badge", has_text="a bot is playing")).to_have_count(0)
     assert not errors, errors
+
+
+def test_the_waiting_room_copies_its_link_where_the_page_has_no_clipboard_api(
+    server: str, page: Any
+) -> None:
+    """Friends on the home network open the page over plain http (http://192.168.1.5:8000),
+    which is no secure context: the browser gives it no navigator.clipboard. *Copy the
+    link* still copies it (it did nothing there), and the keyboard stays on the button."""
+    from playwright.sync_api import expect
+
+    # as on a page over plain http from another machine; what a copy puts on the clipboard
+    # is kept in the page, for there is no clipboard to read here
+    page.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });"
+        " document.addEventListener('copy', () => { window.copied ="
+        " document.activeElement.value ?? String(getSelection()); });"
+    )
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    button = page.get_by_role("button", name="Copy the link")
+    expect(button).to_be_visible(timeout=10_000)
+    assert page.evaluate("navigator.clipboard") is None
+    button.focus()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("status").filter(has_text="Copied.")).to_be_visible()
+    assert page.evaluate("window.copied") == f"{server}/t/{made['code']}"
+    expect(button).to_be_focused()
+
+
+def test_a_page_that_finds_no_table_or_game_still_has_a_heading_with_the_focus(
+    server: str, page: Any
+) -> None:
+    """*Watch* with a code no table has, or a replay of no game: the page says so under a
+    heading of its own, which takes the keyboard (it had fallen to the page, the button
+    that brought it there gone), as every other page's does."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_label("Table code").fill("nope42")
+    page.get_by_role("button", name="Watch").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        "There is no table with that code.", timeout=10_000
+    )
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Table NOPE42")
+    expect(heading).to_be_focused()
+    page.goto(server + "/stats")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
+    # (to the replay from within the page, as its links go)
+    page.evaluate(
+        "() => { history.pushState(null, '', '/replay/99999');"
+        " window.dispatchEvent(new Event('popstate')); }"
+    )
+    expect(page.get_by_role("alert")).to_have_text("There is no such game.", timeout=10_000)
+    heading = page.get_by_role("heading", level=1)
+    expect(heading).to_have_text("Replay #99999")
+    expect(heading).to_be_focused()
+
+
+def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
+    server: str, page: Any
+) -> None:
+    """A tile dragged on a phone when the browser breaks the gesture off (pointercancel: a
+    system gesture, a call): its picture goes, and a later tap elsewhere plays nothing."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    tile = page.locator(".hand-tile.playable").first
+    box = tile.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    events = "([type, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: 7,"
+    events += " clientX: x, clientY: y, bubbles: true}))"
+    tile.dispatch_event("pointerdown", {"pointerId": 7, "clientX": x, "clientY": y})
+    page.evaluate(events, ["pointermove", x, y - 60])
+    expect(page.locator(".drag-ghost")).to_be_visible()
+    page.evaluate(events, ["pointercancel", x, y - 60])
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    # a later lift of the finger over a train, from another touch, plays nothing
+    before = page.locator(".hand-tile").count()
+    train = page.locator(".train.target").first.bounding_box()
+    page.evaluate(events, ["pointerup", train["x"] + 20, train["y"] + 10])
+    page.wait_for_timeout(500)
+    assert page.locator(".hand-tile").count() == before

@@ -168,6 +168,33 @@ function ruleText(rule) {
   return t("game.rules_error_line", { option: rule.option, text: t(key, rule.params ?? {}) });
 }
 
+// Words to the clipboard (true once there): the Clipboard API where the page has it, else
+// the browser's older copy command. A page loaded over plain http from another machine (a
+// friend's phone on the home network, at http://192.168.1.5:8000) is no secure context and
+// has no navigator.clipboard at all; the copy command still works there, from a click.
+function copyText(text) {
+  const byCommand = () => {
+    const had = document.activeElement;
+    const box = document.createElement("textarea");
+    box.value = text;
+    box.setAttribute("readonly", "");
+    box.setAttribute("aria-hidden", "true");
+    box.style.cssText = "position:fixed;top:0;left:0;opacity:0;pointer-events:none";
+    document.body.appendChild(box);
+    box.select();
+    let done = false;
+    try { done = document.execCommand("copy"); } catch { done = false; }
+    box.remove();
+    // (the keyboard stays on the button that asked)
+    if (had && had !== document.body && document.contains(had)) had.focus({ preventScroll: true });
+    return done;
+  };
+  if (navigator.clipboard && navigator.clipboard.writeText) {
+    return navigator.clipboard.writeText(text).then(() => true, byCommand);
+  }
+  return Promise.resolve(byCommand());
+}
+
 function go(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new Event("popstate"));
@@ -574,10 +601,7 @@ function TablePage({ code, big, lang }) {
       send({ type: "leave" });
     }
   };
-  const copyLink = (link) => {
-    const done = () => setCopied(true);
-    if (navigator.clipboard) navigator.clipboard.writeText(link).then(done, () => {});
-  };
+  const copyLink = (link) => copyText(link).then((done) => { if (done) setCopied(true); });
   const joining = useRef(false);
   const drag = useRef(null);
   const [dragging, setDragging] = useState(null);
@@ -648,12 +672,22 @@ function TablePage({ code, big, lang }) {
       // as the Hint button: on the player's own turn only
       else if (e.key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
     };
+    // a drag the browser broke off (a system gesture, a call coming in on a phone): no
+    // tile goes anywhere, and its picture does not stay stuck over the page
+    const cancel = (e) => {
+      const d = drag.current;
+      if (!d || e.pointerId !== d.id) return;
+      drag.current = null;
+      setDragging(null);
+    };
     window.addEventListener("pointermove", moveH, { passive: false });
     window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", cancel);
     window.addEventListener("keydown", onKey);
     return () => {
       window.removeEventListener("pointermove", moveH);
       window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", cancel);
       window.removeEventListener("keydown", onKey);
     };
   }, []);
@@ -823,10 +857,14 @@ function TablePage({ code, big, lang }) {
     if (to.tagName === "H1") to.setAttribute("tabindex", "-1");
     to.focus({ preventScroll: true });
   });
-  if (fatal === "no_table") return html`<p class="error" role="alert">${t("web.error.no_table")}</p>`;
+  // (a page that says there is no such table still has its heading, where the keyboard
+  // goes: the Watch button that brought it here is gone)
+  if (fatal === "no_table") return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
+    <p class="error" role="alert">${t("web.error.no_table")}</p></section>`;
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
-    return html`<p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p>`;
+    return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
+      <p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p></section>`;
   }
   if (!msg) return html`<p>${t("web.connecting")}</p>`;
   const table = msg.table;
@@ -1371,7 +1409,8 @@ function ReplayPage({ id, big }) {
   });
   // (every hook before the early returns: the same hooks on every render)
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
-  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (error) return html`<section><h1 class="sr-only">${t("web.replay")} #${id}</h1>
+    <p class="error" role="alert">${error}</p></section>`;
   if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
