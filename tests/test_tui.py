@@ -583,6 +583,35 @@ def test_table_rows_show_markers_open_doubles_and_the_mexican_train(seed: int) -
     assert seen_double or seed % 2 == 0
 
 
+def test_the_open_doubles_line_shows_names_as_typed() -> None:
+    """A name in the line of open doubles was read as markup: "Ben [i" swallowed the
+    line's closing tag (shown as "[/reverse b]"), and a record's "[@click=app.quit]"
+    made the line a button."""
+    t = Translator("en")
+    names = ["Ana", "Ben [i", "[@click=app.quit]Cy"]
+    rng = random.Random(3)
+    seen: set[int] = set()
+    for seed in range(40):
+        state = Match.new(Rules.preset("classic"), 3, random.Random(seed)).current
+        while not state.is_over and seen != {1, 2}:
+            view = state.view(0)
+            others = [train for train in view.open_doubles if train in (1, 2)]
+            if others:
+                markup = trains_markup(view, t, names, you=0).split("\n")[-1]
+                line = Content.from_markup(markup)
+                assert line.plain.startswith("‼ Open double")
+                for train in others:
+                    assert f"{names[train]}'s train" in line.plain, line.plain
+                    seen.add(train)
+                assert "[/" not in line.plain, line.plain
+                assert not any("@click" in str(span.style) for span in line.spans)
+            doubles = [a for a in state.legal_actions() if a.tile and a.tile.is_double]
+            state.apply(rng.choice(doubles or state.legal_actions()))
+        if seen == {1, 2}:
+            break
+    assert seen == {1, 2}
+
+
 def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> None:
     t = Translator("en")
     match = Match.new(Rules.preset("relaxed"), 2, random.Random(8))

@@ -187,7 +187,8 @@ def trains_markup(
     (``you``: the seat whose train is called "your train", if any)."""
     lines = [train_markup(view, tr, t, names, targets, shown, clickable) for tr in view.trains]
     if view.open_doubles:
-        named = dict(enumerate(names))
+        # (a name as typed: "Ana [b" must not open a tag, nor "[@click=...]" make one)
+        named = {seat: escape(name) for seat, name in enumerate(names)}
         doubles = ", ".join(
             t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
             for train in view.open_doubles
