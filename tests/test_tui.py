@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from textual.app import App
 from textual.content import Content
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
@@ -2813,6 +2814,44 @@ def test_a_late_rounds_end_shows_the_totals_without_scrolling(lang: str) -> None
             assert shown.count("★") == len(session.match.winners)
             sheet = app.screen.query_one("#round-sheet", Static)
             assert sheet.region.bottom > SIZE[1]  # (the sheet itself runs past the fold)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rounds_totals_too_long_for_a_line_go_on_between_two_seats(seed: int) -> None:
+    """Ten seats at 80 columns: the totals went on a new line inside a seat's entry
+    ("Mestari 9" at the end of a line, its "0★" at the start of the next)."""
+    t = Translator("fi")
+    kinds = ["human", "planner", "greedy", "easy", "hard", "racer", "random", "medium"]
+    kinds += ["expert", "greedy"]
+    seats = [SeatSpec(kind, name) for kind, name in zip(kinds, seat_names(kinds, t), strict=True)]
+    session = GameSession.new(Rules.preset("cardinal"), seats, seed=seed, save=False)
+    rng = random.Random(seed)
+    while not session.state.is_over:
+        session.apply(rng.choice(session.state.legal_actions()))
+    totals = zip(session.names, session.match.totals, strict=True)
+    entries = {f"{name} {total}" for name, total in totals}
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang="fi", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            line = app.screen.query_one("#round-totals", Static)
+            width, height = line.content_size
+            shown = [
+                strip.text.strip()
+                for strip in line.render_lines(Region(0, 0, width, height))
+                if strip.text.strip()
+            ]
+            assert len(shown) > 1
+            head = t("tui.round_end.totals", totals="").strip()
+            for number, text in enumerate(shown):
+                text = text.removeprefix(head).strip() if number == 0 else text
+                # each line: whole seats, "·" between them
+                parts = [p.strip().rstrip("★") for p in text.strip(" ·").split(" · ")]
+                assert all(p in entries for p in parts), shown
 
     run(scenario)
 

@@ -33,6 +33,7 @@ __all__ = [
     "round_result_markup",
     "score_sheet_markup",
     "status_markup",
+    "totals_text",
     "train_key",
     "train_markup",
     "trains_markup",
@@ -329,15 +330,16 @@ def round_result_markup(
     return "\n".join(lines)
 
 
-def totals_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
-    """The match totals so far on one line (it wraps), the leader starred: what a round's
-    end shows above the score sheet, which may be taller than the screen."""
+def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:
+    """The match totals so far on one line, the leader starred, as plain text: what a
+    round's end shows above the score sheet, which may be taller than the screen (too long
+    for the screen, it goes on between two seats: `screens.PackedLine`)."""
     leaders = set(match.winners)
     totals = " · ".join(
-        f"{escape(name)} {total}{'★' if seat in leaders else ''}"
+        f"{name} {total}{'★' if seat in leaders else ''}"
         for seat, (name, total) in enumerate(zip(names, match.totals, strict=True))
     )
-    return f"[b]{t('tui.round_end.totals', totals=totals)}[/b]"
+    return t("tui.round_end.totals", totals=totals)
 
 
 #: the columns a score sheet may use: 80, less a window's frame, padding and scroll bar
