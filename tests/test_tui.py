@@ -1819,6 +1819,45 @@ def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
     run(scenario)
 
 
+def test_a_plan_done_after_a_persons_turn_ended_is_not_shown_to_the_others() -> None:
+    """Two people and a bot: a plan asked for and done once its owner had played (a big
+    hand takes a moment) was shown while the bot played, the hand hidden but its tiles
+    said on the message line, for the next person to read."""
+
+    async def scenario() -> None:
+        app = PlayApp(
+            setup=setup_of(("human", "greedy", "human")),
+            lang="en",
+            delay=30,  # the bot waits: its turn is on screen while the plan comes
+            seed=3,
+            show_start=False,
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            table = app.table
+            assert session is not None
+            assert table is not None
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            seat = session.state.current_seat
+            assert table.viewer == seat
+            while table.my_view() is not None:
+                asked = session.state.view(seat)
+                await press_action(pilot, app, choice(app))
+                await pilot.pause()
+            assert not session.is_human(session.state.current_seat)
+            assert not table.hand_visible()
+            await table.plan_worker(asked)
+            message = plain(table.query_one("#message", Static))
+            assert message == table.prompt()
+            for tile in session.state.hand(seat):
+                assert str(tile) not in message
+
+    run(scenario)
+
+
 # -- screens in every language ------------------------------------------------------------
 
 
