@@ -22,6 +22,7 @@ from click.testing import CliRunner
 from rich.cells import cell_len
 from textual.app import App
 from textual.content import Content
+from textual.geometry import Region
 from textual.pilot import Pilot
 from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
@@ -597,6 +598,35 @@ def test_table_rows_show_markers_open_doubles_and_the_mexican_train(seed: int) -
         state.apply(rng.choice(state.legal_actions()))
     assert seen_marker
     assert seen_double or seed % 2 == 0
+
+
+def test_the_open_doubles_line_shows_names_as_typed() -> None:
+    """A name in the line of open doubles was read as markup: "Ben [i" swallowed the
+    line's closing tag (shown as "[/reverse b]"), and a record's "[@click=app.quit]"
+    made the line a button."""
+    t = Translator("en")
+    names = ["Ana", "Ben [i", "[@click=app.quit]Cy"]
+    rng = random.Random(3)
+    seen: set[int] = set()
+    for seed in range(40):
+        state = Match.new(Rules.preset("classic"), 3, random.Random(seed)).current
+        while not state.is_over and seen != {1, 2}:
+            view = state.view(0)
+            others = [train for train in view.open_doubles if train in (1, 2)]
+            if others:
+                markup = trains_markup(view, t, names, you=0).split("\n")[-1]
+                line = Content.from_markup(markup)
+                assert line.plain.startswith("‼ Open double")
+                for train in others:
+                    assert f"{names[train]}'s train" in line.plain, line.plain
+                    seen.add(train)
+                assert "[/" not in line.plain, line.plain
+                assert not any("@click" in str(span.style) for span in line.spans)
+            doubles = [a for a in state.legal_actions() if a.tile and a.tile.is_double]
+            state.apply(rng.choice(doubles or state.legal_actions()))
+        if seen == {1, 2}:
+            break
+    assert seen == {1, 2}
 
 
 def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> None:
@@ -1805,6 +1835,45 @@ def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
     run(scenario)
 
 
+def test_a_plan_done_after_a_persons_turn_ended_is_not_shown_to_the_others() -> None:
+    """Two people and a bot: a plan asked for and done once its owner had played (a big
+    hand takes a moment) was shown while the bot played, the hand hidden but its tiles
+    said on the message line, for the next person to read."""
+
+    async def scenario() -> None:
+        app = PlayApp(
+            setup=setup_of(("human", "greedy", "human")),
+            lang="en",
+            delay=30,  # the bot waits: its turn is on screen while the plan comes
+            seed=3,
+            show_start=False,
+        )
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            session = app.session
+            table = app.table
+            assert session is not None
+            assert table is not None
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            seat = session.state.current_seat
+            assert table.viewer == seat
+            while table.my_view() is not None:
+                asked = session.state.view(seat)
+                await press_action(pilot, app, choice(app))
+                await pilot.pause()
+            assert not session.is_human(session.state.current_seat)
+            assert not table.hand_visible()
+            await table.plan_worker(asked)
+            message = plain(table.query_one("#message", Static))
+            assert message == table.prompt()
+            for tile in session.state.hand(seat):
+                assert str(tile) not in message
+
+    run(scenario)
+
+
 # -- screens in every language ------------------------------------------------------------
 
 
@@ -2800,6 +2869,44 @@ def test_a_late_rounds_end_shows_the_totals_without_scrolling(lang: str) -> None
             assert shown.count("★") == len(session.match.winners)
             sheet = app.screen.query_one("#round-sheet", Static)
             assert sheet.region.bottom > SIZE[1]  # (the sheet itself runs past the fold)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_rounds_totals_too_long_for_a_line_go_on_between_two_seats(seed: int) -> None:
+    """Ten seats at 80 columns: the totals went on a new line inside a seat's entry
+    ("Mestari 9" at the end of a line, its "0★" at the start of the next)."""
+    t = Translator("fi")
+    kinds = ["human", "planner", "greedy", "easy", "hard", "racer", "random", "medium"]
+    kinds += ["expert", "greedy"]
+    seats = [SeatSpec(kind, name) for kind, name in zip(kinds, seat_names(kinds, t), strict=True)]
+    session = GameSession.new(Rules.preset("cardinal"), seats, seed=seed, save=False)
+    rng = random.Random(seed)
+    while not session.state.is_over:
+        session.apply(rng.choice(session.state.legal_actions()))
+    totals = zip(session.names, session.match.totals, strict=True)
+    entries = {f"{name} {total}" for name, total in totals}
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang="fi", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            line = app.screen.query_one("#round-totals", Static)
+            width, height = line.content_size
+            shown = [
+                strip.text.strip()
+                for strip in line.render_lines(Region(0, 0, width, height))
+                if strip.text.strip()
+            ]
+            assert len(shown) > 1
+            head = t("tui.round_end.totals", totals="").strip()
+            for number, text in enumerate(shown):
+                text = text.removeprefix(head).strip() if number == 0 else text
+                # each line: whole seats, "·" between them
+                parts = [p.strip().rstrip("★") for p in text.strip(" ·").split(" · ")]
+                assert all(p in entries for p in parts), shown
 
     run(scenario)
 

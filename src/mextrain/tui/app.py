@@ -609,8 +609,10 @@ class TableScreen(Screen[None]):
         # table moves on meanwhile (bots keep playing), plan again from where it is now
         while True:
             train = await asyncio.to_thread(planned_train, view)
-            if self.viewer != view.seat:
-                return  # the screen went to another person (hot seat)
+            if self.viewer != view.seat or not self.hand_visible():
+                # the screen went to another person, or the turn to the bots between two
+                # people's turns (hot seat): no hand, nor a plan of one, is on screen then
+                return
             state = self.session.state
             if state.round_index == view.round_index and state.history == list(view.history):
                 break

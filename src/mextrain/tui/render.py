@@ -33,6 +33,7 @@ __all__ = [
     "round_result_markup",
     "score_sheet_markup",
     "status_markup",
+    "totals_text",
     "train_key",
     "train_markup",
     "trains_markup",
@@ -187,7 +188,8 @@ def trains_markup(
     (``you``: the seat whose train is called "your train", if any)."""
     lines = [train_markup(view, tr, t, names, targets, shown, clickable) for tr in view.trains]
     if view.open_doubles:
-        named = dict(enumerate(names))
+        # (a name as typed: "Ana [b" must not open a tag, nor "[@click=...]" make one)
+        named = {seat: escape(name) for seat, name in enumerate(names)}
         doubles = ", ".join(
             t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
             for train in view.open_doubles
@@ -328,15 +330,16 @@ def round_result_markup(
     return "\n".join(lines)
 
 
-def totals_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
-    """The match totals so far on one line (it wraps), the leader starred: what a round's
-    end shows above the score sheet, which may be taller than the screen."""
+def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:
+    """The match totals so far on one line, the leader starred, as plain text: what a
+    round's end shows above the score sheet, which may be taller than the screen (too long
+    for the screen, it goes on between two seats: `screens.PackedLine`)."""
     leaders = set(match.winners)
     totals = " · ".join(
-        f"{escape(name)} {total}{'★' if seat in leaders else ''}"
+        f"{name} {total}{'★' if seat in leaders else ''}"
         for seat, (name, total) in enumerate(zip(names, match.totals, strict=True))
     )
-    return f"[b]{t('tui.round_end.totals', totals=totals)}[/b]"
+    return t("tui.round_end.totals", totals=totals)
 
 
 #: the columns a score sheet may use: 80, less a window's frame, padding and scroll bar

@@ -43,7 +43,7 @@ from .render import (
     escape,
     round_result_markup,
     score_sheet_markup,
-    totals_markup,
+    totals_text,
     trains_markup,
 )
 from .session import (
@@ -274,18 +274,35 @@ def pack_keys(text: str, width: int) -> str:
     return "\n".join(lines)
 
 
-class KeyLine(Static):
-    """A window's keys at its foot: too long for the screen, they go on two lines
-    between two keys ("q: save and" / "quit" read as two keys)."""
+class PackedLine(Static):
+    """Entries joined by " · " on one line (keys, a round's totals): too long for the
+    screen, it goes on more lines between two entries, never inside one ("Mestari 9" /
+    "0★" read as two seats). ``bold``: the whole line in bold."""
 
-    def __init__(self, text: str, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(escape(text), id=id, classes=classes)
+    def __init__(
+        self,
+        text: str,
+        *,
+        bold: bool = False,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        self.bold = bold
+        super().__init__(self._markup(text), id=id, classes=classes)
         self.keys_text = text
+
+    def _markup(self, text: str) -> str:
+        return f"[b]{escape(text)}[/b]" if self.bold else escape(text)
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.content_size.width
         if width > 0:
-            self.update(escape(pack_keys(self.keys_text, width)))
+            self.update(self._markup(pack_keys(self.keys_text, width)))
+
+
+class KeyLine(PackedLine):
+    """A window's keys at its foot: too long for the screen, they go on two lines
+    between two keys ("q: save and" / "quit" read as two keys)."""
 
 
 class TickBox(Checkbox):
@@ -751,7 +768,7 @@ class RoundEndScreen(ModalScreen[None]):
             yield Static(
                 round_result_markup(self.state, t, self.names, self.state.hand), id="round-result"
             )
-            yield Static(totals_markup(self.match, t, self.names), id="round-totals")
+            yield PackedLine(totals_text(self.match, t, self.names), bold=True, id="round-totals")
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")
             key = "tui.round_end.finish" if self.match.is_complete else "tui.round_end.next"
         yield KeyLine(t(key), classes="dialog-keys")
