@@ -75,6 +75,7 @@ from mextrain.tui.screens import (
     RoundEndScreen,
     StartScreen,
     TrainsScreen,
+    key_rows,
     saved_game_line,
     seat_names,
     table_rules_text,
@@ -2907,6 +2908,42 @@ def test_a_rounds_totals_too_long_for_a_line_go_on_between_two_seats(seed: int) 
                 # each line: whole seats, "·" between them
                 parts = [p.strip().rstrip("★") for p in text.strip(" ·").split(" · ")]
                 assert all(p in entries for p in parts), shown
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_helps_keys_wrap_under_their_own_words(lang: str) -> None:
+    """At 80 columns a key's description too long for its line ("pick the tile under
+    the cursor (Enter again: play it where it fits)") went on at the line's first column,
+    under the keys; it goes on under itself, and every key and word is still there."""
+    t = Translator(lang)
+    head, _, tail = key_rows(t("tui.help.keys"))
+    rows = t("tui.help.keys").split("\n")[len(head) : -len(tail) or None]
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy"), lang))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            keys = app.screen.query_one("#help-keys", Static)
+            width, height = keys.content_size
+            shown = [
+                strip.text.rstrip()
+                for strip in keys.render_lines(Region(0, 0, width, height))
+                if strip.text.strip()
+            ]
+            column = min(len(line) - len(line.lstrip()) for line in shown if line[0] == " ")
+            assert column > 0
+            for line in shown:  # a key, or its description going on under itself
+                assert line[0] != " " or len(line) - len(line.lstrip()) == column, shown
+            assert len(shown) > len(rows)  # (some description did go on)
+            assert " ".join(" ".join(shown).split()) == " ".join(" ".join(rows).split())
+            title = plain(app.screen.query_one("#help-keys-title", Static))
+            assert title == "\n".join(head)
+            assert plain(app.screen.query_one("#help-marks", Static)) == "\n".join(tail)
 
     run(scenario)
 

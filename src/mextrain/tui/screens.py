@@ -6,12 +6,15 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.cells import cell_len
+from rich.table import Table
+from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -937,6 +940,27 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+#: a key and what it does, two spaces or more apart ("d      draw from the boneyard")
+_KEY_ROW = re.compile(r"^(\S.*?\S|\S)\s{2,}(\S.*)$")
+
+
+def key_rows(text: str) -> tuple[list[str], Table, list[str]]:
+    """The help's list of keys as a table: the lines before its first key row, the rows
+    (a description too long for its line goes on under itself, not under the keys), and
+    the lines after them."""
+    lines = text.split("\n")
+    rows = [i for i, line in enumerate(lines) if _KEY_ROW.match(line)]
+    first, last = (rows[0], rows[-1] + 1) if rows else (len(lines), len(lines))
+    table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=False)
+    table.add_column(no_wrap=True)
+    table.add_column(overflow="fold")
+    for line in lines[first:last]:
+        found = _KEY_ROW.match(line)
+        key, what = (found.group(1), found.group(2)) if found else ("", line)
+        table.add_row(Text(key), Text(what))  # (as written: no markup)
+    return lines[:first], table, lines[last:]
+
+
 class HelpScreen(Closable):
     """The keys, then the rules in the player's language."""
 
@@ -949,7 +973,10 @@ class HelpScreen(Closable):
         t = self.t
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.help.title')}[/b]")
-            yield Static(escape(t("tui.help.keys")), id="help-keys")
+            head, keys, tail = key_rows(t("tui.help.keys"))
+            yield Static(escape("\n".join(head)), id="help-keys-title")
+            yield Static(keys, id="help-keys")
+            yield Static(escape("\n".join(tail)), id="help-marks")
             yield Static(f"[b]{t('game.rules_short_title')}[/b]")
             yield Static(escape(t("game.rules_short")), id="help-rules")
             if self.rules is not None:
