@@ -3628,6 +3628,17 @@ def test_the_replay_viewers_keys_are_whole_at_80_columns(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_key_of_the_replay_viewer_says_what_it_does(lang: str) -> None:
+    """The viewer's key line showed "Home/End" with nothing after it, in every language:
+    each entry is its keys, then what they do -- Home/End, the round's start and end."""
+    keys = Translator(lang)("tui.watch.keys").split(" · ")
+    for entry in keys:
+        key, _, words = entry.partition(" ")
+        assert key, entry
+        assert words.strip(), entry
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_wide_screen_shows_every_key_and_a_narrow_one_all_it_can(lang: str) -> None:
     t = Translator(lang)
     wide = "  ".join(t(f"tui.keys.{e}") for e in KEY_ENTRIES)
