@@ -2751,6 +2751,23 @@ def test_the_replay_viewer_gives_default_names_in_its_language(
     assert WatchApp(record, lang, delay=0).names == shown
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewer_tells_apart_seats_of_the_same_name(lang: str) -> None:
+    """A simulator's record names each seat after its bot (``--bots planner,planner``):
+    the viewer showed two hands "planner (7)" and said "planner: 6-1 on planner's train",
+    whoever it was. A name more than one seat has gets the seat's number, as a default
+    name has it ("planner 1", "planner 2")."""
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+    t = Translator(lang)
+    twins = dataclasses.replace(record, players=("planner", "planner"))
+    assert WatchApp(twins, lang, delay=0).names == [
+        t("tui.name.bot", level="planner", number=1),
+        t("tui.name.bot", level="planner", number=2),
+    ]
+    apart = dataclasses.replace(record, players=("planner", "greedy"))
+    assert WatchApp(apart, lang, delay=0).names == ["planner", "greedy"]
+
+
 def test_the_replay_viewers_command_palette_speaks_its_language() -> None:
     record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
     t = Translator("fi")
