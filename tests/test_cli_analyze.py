@@ -116,6 +116,22 @@ def test_text_report() -> None:
     assert "<- played" in out
 
 
+def test_text_report_names_the_seat_to_move_once(tmp_path: Path) -> None:
+    """A seat the record leaves nameless was "seat 1 (seat 1) to move"; a named one is
+    "Ben (seat 1)"."""
+    doc = json.loads(IN_PROGRESS.read_text())
+    args = ("--round", "1", "--action", "0", "--iterations", "10")
+    code, out = _run(str(IN_PROGRESS), *args)
+    assert code == 0, out
+    assert "before action 0: Ben (seat 1) to move, holding" in out
+    doc["players"] = ["", ""]
+    nameless = tmp_path / "nameless.json"
+    nameless.write_text(json.dumps(doc))
+    code, out = _run(str(nameless), *args)
+    assert code == 0, out
+    assert "before action 0: seat 1 to move, holding" in out
+
+
 def test_the_command_lines_budgets_are_the_searchs() -> None:
     from mextrain.cli import analyze as command
     from mextrain.search import ismcts

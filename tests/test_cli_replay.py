@@ -91,6 +91,24 @@ def test_game_in_progress_report() -> None:
     assert "in progress: 1 of 2 rounds finished" in out
 
 
+def test_seats_of_the_same_name_are_told_apart() -> None:
+    """A simulator's record names each seat after its bot (``--bots planner,planner``):
+    the report said "planner went out. planner 0, planner 11." and the reader could not
+    tell who. Names that repeat carry their seat (counted from 0, as in the messages)."""
+    doc = json.loads(COMPLETE.read_text())
+    doc["players"] = ["planner", "planner"]
+    result = run("-", stdin=json.dumps(doc))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "2 players: planner (seat 0), planner (seat 1)." in out
+    assert "planner (seat 0) went out. planner (seat 0) 0, planner (seat 1) 11." in out
+    assert "Totals: planner (seat 0) 0, planner (seat 1) 11." in out
+    assert "Winner: planner (seat 0) (lowest total)." in out
+    # a name once at the table is left as it is
+    doc["players"] = ["planner", "greedy"]
+    assert "planner went out. planner 0, greedy 11." in run("-", stdin=json.dumps(doc)).stdout
+
+
 def test_report_before_any_round_finishes() -> None:
     doc = json.loads(IN_PROGRESS.read_text())
     doc["rounds"] = doc["rounds"][:1]

@@ -2752,6 +2752,23 @@ def test_the_replay_viewer_gives_default_names_in_its_language(
     assert WatchApp(record, lang, delay=0).names == shown
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewer_tells_apart_seats_of_the_same_name(lang: str) -> None:
+    """A simulator's record names each seat after its bot (``--bots planner,planner``):
+    the viewer showed two hands "planner (7)" and said "planner: 6-1 on planner's train",
+    whoever it was. A name more than one seat has gets the seat's number, as a default
+    name has it ("planner 1", "planner 2")."""
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+    t = Translator(lang)
+    twins = dataclasses.replace(record, players=("planner", "planner"))
+    assert WatchApp(twins, lang, delay=0).names == [
+        t("tui.name.bot", level="planner", number=1),
+        t("tui.name.bot", level="planner", number=2),
+    ]
+    apart = dataclasses.replace(record, players=("planner", "greedy"))
+    assert WatchApp(apart, lang, delay=0).names == ["planner", "greedy"]
+
+
 def test_the_replay_viewers_command_palette_speaks_its_language() -> None:
     record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
     t = Translator("fi")
@@ -3662,6 +3679,17 @@ def test_the_replay_viewers_keys_are_whole_at_80_columns(lang: str) -> None:
             await pilot.press("q")
 
     run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_key_of_the_replay_viewer_says_what_it_does(lang: str) -> None:
+    """The viewer's key line showed "Home/End" with nothing after it, in every language:
+    each entry is its keys, then what they do -- Home/End, the round's start and end."""
+    keys = Translator(lang)("tui.watch.keys").split(" · ")
+    for entry in keys:
+        key, _, words = entry.partition(" ")
+        assert key, entry
+        assert words.strip(), entry
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -136,9 +136,10 @@ def analyze(
         _print_json(out)
         return
     names = replayed.players
-    who = terminal_safe(names[seat]) or f"seat {seat}"
+    name = terminal_safe(names[seat])
+    who = f"{name} (seat {seat})" if name else f"seat {seat}"  # (not "seat 1 (seat 1)")
     click.echo(
-        f"Round {round_index}, before action {action_index}: {who} (seat {seat}) to move, "
+        f"Round {round_index}, before action {action_index}: {who} to move, "
         f"holding {' '.join(str(t) for t in view.hand)}."
     )
     done = out["iterations"]

@@ -130,7 +130,14 @@ def _describe_error(err: RecordError) -> str:
 
 
 def _names(players: tuple[str, ...]) -> list[str]:
-    return [terminal_safe(name) or f"seat {seat}" for seat, name in enumerate(players)]
+    """The seats' names as the report says them: a nameless seat is "seat 2", and a name
+    more than one seat has (a simulator's record names each seat after its bot) says
+    whose it is, "planner (seat 2)"."""
+    names = [terminal_safe(name) or f"seat {seat}" for seat, name in enumerate(players)]
+    repeated = {name for name in names if names.count(name) > 1}
+    return [
+        f"{name} (seat {seat})" if name in repeated else name for seat, name in enumerate(names)
+    ]
 
 
 def _scores_line(names: list[str], scores: list[int]) -> str:

@@ -70,6 +70,12 @@ class WatchApp(PaletteInWords):
             ],
             self.t,
         )
+        # a simulator's record names each seat after its bot: a name more than one seat
+        # has gets the seat's number, as a default name does ("planner 2")
+        self.names = [
+            self.t("tui.name.bot", level=name, number=s + 1) if self.names.count(name) > 1 else name
+            for s, name in enumerate(self.names)
+        ]
         # replaying checks the record first: an illegal one raises before the screen opens
         self.final = replay_record(record).match
         self.round_index = 0
