@@ -133,7 +133,6 @@ def test_simulate_bad_rules(rules: str, word: str) -> None:
         (("--jobs", "-3"), {}, "--jobs"),
         (("--backend", "nosuch"), {}, "--backend"),
         (("--address", "foo"), {}, "--address goes with --backend ray"),
-        (("--records", str(COMPLETE)), {}, "is a file"),
     ],
 )
 def test_simulate_bad_numbers_and_options(
@@ -248,15 +247,23 @@ def test_simulate_records_never_overwrite_another_runs(tmp_path: Path) -> None:
     assert empty.exit_code == 2  # (a command line that cannot be read)
 
 
-def test_simulate_records_under_a_file_is_a_refused_job(tmp_path: Path) -> None:
-    """A directory that cannot be made (a file is in the way) refuses the job before the
-    first game, with the status of a refused job and the option named."""
+@pytest.mark.parametrize("under", [True, False])
+def test_simulate_records_under_a_file_is_a_refused_job(tmp_path: Path, under: bool) -> None:
+    """A directory that cannot be made (a file is in the way, or the path is a file)
+    refuses the job before the first game, with the status of a refused job and the
+    option named (a path that is a file was Click's status 2, "a command line that
+    cannot be read", where a file one folder up was 1)."""
     (tmp_path / "afile").write_text("x")
-    told = sim("--records", str(tmp_path / "afile" / "sub"), "--json")
+    path = tmp_path / "afile" / "sub" if under else tmp_path / "afile"
+    told = sim("--records", str(path), "--json")
     assert told.exit_code == 1
     error = json.loads(told.stdout)["error"]
     assert error["option"] == "--records"
     assert "not a directory" in error["reason"]
+    assert (tmp_path / "afile").read_text() == "x"
+    plain = sim("--records", str(path))
+    assert_clean_error(plain, "not a directory", str(path))
+    assert plain.exit_code == 1
 
 
 # ------------------------------------------------------------------------------ replay
