@@ -751,6 +751,19 @@ def test_replay_watch_needs_a_terminal(args: tuple[str, ...], word: str) -> None
     assert_clean_error(invoke("replay", *args), word)
 
 
+def test_replay_watch_with_json_names_the_option_in_its_json() -> None:
+    """Every refusal of a command with --json is one object naming the option it is about
+    where there is one; --watch with --json gave only the reason."""
+    told = invoke("replay", str(COMPLETE), "--watch", "--json")
+    assert told.exit_code == 2
+    assert json.loads(told.stdout) == {
+        "error": {
+            "option": "--watch",
+            "reason": "--watch shows the game on screen; --json prints it: pick one",
+        }
+    }
+
+
 # Ray retries an address where nothing answers for minutes: the simulator says so at once
 @pytest.mark.parametrize("address", ["127.0.0.1:1", "ray://nosuchhost.invalid:10001"])
 def test_simulate_on_an_unreachable_ray_cluster_is_a_clean_error(address: str) -> None:

@@ -51,7 +51,9 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
         # the viewer reads its keys from the terminal: a record piped in, or no terminal,
         # would leave it running with no way to step or quit
         if as_json:
-            raise click.UsageError("--watch shows the game on screen; --json prints it: pick one")
+            raise click.BadOptionUsage(  # (--json names the option: {"option": "--watch"})
+                "--watch", "--watch shows the game on screen; --json prints it: pick one"
+            )
         if file == "-":
             raise click.BadParameter(
                 "--watch needs a record file: standard input is where its keys come from",
