@@ -1050,3 +1050,26 @@ def test_with_json_an_option_missing_its_value_is_named() -> None:
     assert json.loads(result.stdout) == {
         "error": {"option": "--start", "reason": "Option '--start' requires an argument."}
     }
+
+
+def test_every_option_of_every_command_says_what_it_is_for() -> None:
+    """`serve --help` listed --port and --log-level with their defaults and nothing else:
+    every option of every command has a help text."""
+    import click
+
+    from mextrain.cli import main
+
+    bare: list[str] = []
+
+    def walk(command: click.Command, path: str) -> None:
+        if isinstance(command, click.Group):
+            for name, sub in command.commands.items():
+                walk(sub, f"{path} {name}")
+        bare.extend(
+            f"{path} {param.opts[0]}"
+            for param in command.params
+            if isinstance(param, click.Option) and not (param.help or "").strip()
+        )
+
+    walk(main, "mextrain")
+    assert bare == []

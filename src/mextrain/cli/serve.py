@@ -37,7 +37,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     callback=_host,
     help="Address to listen on (keep 127.0.0.1 behind a reverse proxy).",
 )
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free one).",
+)
 @click.option(
     "--db",
     "db",
@@ -102,6 +108,7 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     default="info",
     show_default=True,
     type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    help="How much the server logs (uvicorn's levels).",
 )
 def serve(
     host: str,
