@@ -9,11 +9,11 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import click
 
-from mextrain.i18n import terminal_safe
+from mextrain.i18n import Translator, terminal_safe
 
 __all__ = [
     "IMPORT_HELP",
@@ -24,6 +24,8 @@ __all__ = [
     "error_json",
     "has_terminal",
     "import_modules",
+    "in_language",
+    "speak",
     "terminal_safe",
 ]
 
@@ -78,6 +80,58 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
         option = err.option
     error: dict[str, str] = {"reason": reason}
     return {"error": {"option": option, **error} if option else error}
+
+
+#: where a command keeps the translator its refusals are said in (``click.Context.meta``)
+_TRANSLATOR = "mextrain.cli.translator"
+
+
+def speak(t: Translator) -> None:
+    """From now on the running command's refusals are said in ``t``'s language, all of
+    it (`in_language`): a command calls it once it knows the language."""
+    click.get_current_context().meta[_TRANSLATOR] = t
+
+
+class _Refusal(click.ClickException):
+    """A refusal in the reader's language, all of it: Click frames its messages in
+    English ("Error:", "Invalid value for --seats:", "Try ... for help."), around words
+    already in the reader's language."""
+
+    def __init__(self, err: click.ClickException, t: Translator) -> None:
+        super().__init__(err.message)
+        self.t = t
+        self.option = None
+        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
+            self.option = err.param_hint
+        self.help = None
+        if isinstance(err, click.UsageError) and err.ctx is not None:
+            self.help = f"{err.ctx.command_path} --help"
+
+    def format_message(self) -> str:
+        if self.option is not None:
+            return self.t("tui.cli.error_option", option=self.option, message=self.message)
+        return self.t("tui.cli.error", message=self.message)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(self.format_message(), file=file, err=file is None)
+        if self.help is not None:  # (a command line to mend: where the options are told)
+            click.echo(self.t("tui.cli.try_help", command=self.help), file=file, err=file is None)
+
+
+class _UsageRefusal(_Refusal):
+    """A command line to mend, in the reader's language (Click's status for one)."""
+
+    exit_code = click.UsageError.exit_code
+
+
+def in_language(err: click.ClickException, ctx: click.Context) -> click.ClickException | None:
+    """``err`` said in the language the command chose (`speak`), or None: no language
+    chosen yet (a command line Click itself cannot read), or said in it already."""
+    t = ctx.meta.get(_TRANSLATOR)
+    if not isinstance(t, Translator) or isinstance(err, _Refusal):
+        return None
+    said = _UsageRefusal if err.exit_code == _UsageRefusal.exit_code else _Refusal
+    return said(err, t)
 
 
 class JsonCommand(click.Command):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -27,46 +27,11 @@ from mextrain.i18n import (
 )
 from mextrain.rules import Rules, RulesError
 
-from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, import_modules
+from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, import_modules, in_language, speak
 
 if TYPE_CHECKING:
     from mextrain.tui import PlayApp
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
-
-#: where `play` keeps its translator for `_PlayCommand` (``click.Context.meta``)
-_TRANSLATOR = "mextrain.play.translator"
-
-
-class _Refusal(click.ClickException):
-    """One of `play`'s refusals in the player's language, all of it: Click frames its
-    messages in English ("Error:", "Invalid value for --seats:", "Try ... for help."),
-    around words already in the player's language."""
-
-    def __init__(self, err: click.ClickException, t: Translator) -> None:
-        super().__init__(err.message)
-        self.t = t
-        self.option = None
-        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
-            self.option = err.param_hint
-        self.help = None
-        if isinstance(err, click.UsageError) and err.ctx is not None:
-            self.help = f"{err.ctx.command_path} --help"
-
-    def format_message(self) -> str:
-        if self.option is not None:
-            return self.t("tui.cli.error_option", option=self.option, message=self.message)
-        return self.t("tui.cli.error", message=self.message)
-
-    def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(self.format_message(), file=file, err=file is None)
-        if self.help is not None:  # (a command line to mend: where the options are told)
-            click.echo(self.t("tui.cli.try_help", command=self.help), file=file, err=file is None)
-
-
-class _UsageRefusal(_Refusal):
-    """A command line to mend, in the player's language (Click's status for one)."""
-
-    exit_code = click.UsageError.exit_code
 
 
 class _PlayCommand(click.Command):
@@ -76,11 +41,10 @@ class _PlayCommand(click.Command):
         try:
             return super().invoke(ctx)
         except click.ClickException as err:
-            t = ctx.meta.get(_TRANSLATOR)
-            if not isinstance(t, Translator) or isinstance(err, _Refusal):
+            said = in_language(err, ctx)
+            if said is None:
                 raise
-            said = _UsageRefusal if err.exit_code == _UsageRefusal.exit_code else _Refusal
-            raise said(err, t) from None
+            raise said from None
 
 
 #: strongest first: the default opponent is the strongest bot that is registered
@@ -228,7 +192,7 @@ def play(
         ) from None
     language = normalise_language(lang) or detect_language()
     t = Translator(language)
-    click.get_current_context().meta[_TRANSLATOR] = t  # (its refusals are said in it)
+    speak(t)  # (its refusals are said in it)
     pause = DEFAULT_DELAY if delay is None else delay
     given = click.get_current_context().get_parameter_source
     try:

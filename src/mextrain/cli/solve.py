@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -10,7 +11,7 @@ from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_lang
 from mextrain.planner import PlanError, plan
 from mextrain.rules import Tile, TileFormatError, parse_tile
 
-from ._common import JsonCommand
+from ._common import JsonCommand, in_language, speak
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
@@ -30,7 +31,22 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Til
     return tiles
 
 
-@click.command(cls=JsonCommand)
+class _SolveCommand(JsonCommand):
+    """`solve`: a refusal made once the language is known is said in that language, its
+    frame too ("Erreur : …", not Click's English "Error: …"); with ``--json`` it is the
+    JSON object `JsonCommand` prints, its reason in that language."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            said = in_language(err, ctx)
+            if said is None:
+                raise
+            raise said from None
+
+
+@click.command(cls=_SolveCommand)
 @click.option(
     "--start",
     "-s",
@@ -67,6 +83,7 @@ def solve(
       mextrain solve --start 12 12-5 5-3 3-3 3-9 9-12 0-1 2-2 12-4
     """
     t = Translator(normalise_language(lang) or detect_language())
+    speak(t)  # (its refusals are said in it)
     if not 0 <= start <= max_pip:
         # (--json names the option, as it does for a --start that is no number)
         raise click.BadOptionUsage(
