@@ -1240,7 +1240,9 @@ def test_a_palette_left_open_while_the_bots_play_closes_at_the_rounds_end() -> N
 
     async def scenario() -> None:
         setup = setup_of(("greedy", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
-        app = PlayApp(setup=setup, lang="en", delay=0.1, seed=3, show_start=False)
+        # (bots 0.3 s apart: the round lasts seconds, so that the palette opens while it
+        # is played even on a loaded machine; at 0.1 s the test failed once under load)
+        app = PlayApp(setup=setup, lang="en", delay=0.3, seed=3, show_start=False)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("ctrl+p")
             await until(pilot, lambda: isinstance(app.screen, CommandPalette))
