@@ -20,6 +20,7 @@ __all__ = [
     "FiniteFloat",
     "ImportFailed",
     "JsonCommand",
+    "LanguageCommand",
     "OptionError",
     "error_json",
     "has_terminal",
@@ -132,6 +133,19 @@ def in_language(err: click.ClickException, ctx: click.Context) -> click.ClickExc
         return None
     said = _UsageRefusal if err.exit_code == _UsageRefusal.exit_code else _Refusal
     return said(err, t)
+
+
+class LanguageCommand(click.Command):
+    """A command whose refusals, once it knows its language (`speak`), are said in it."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            said = in_language(err, ctx)
+            if said is None:
+                raise
+            raise said from None
 
 
 class JsonCommand(click.Command):

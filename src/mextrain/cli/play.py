@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -27,25 +27,11 @@ from mextrain.i18n import (
 )
 from mextrain.rules import Rules, RulesError
 
-from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, import_modules, in_language, speak
+from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, LanguageCommand, import_modules, speak
 
 if TYPE_CHECKING:
     from mextrain.tui import PlayApp
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
-
-
-class _PlayCommand(click.Command):
-    """`play`: a refusal made once the language is known is said in that language."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.ClickException as err:
-            said = in_language(err, ctx)
-            if said is None:
-                raise
-            raise said from None
-
 
 #: strongest first: the default opponent is the strongest bot that is registered
 _STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
@@ -95,7 +81,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
         raise click.BadParameter(rules_error_text(err, t.lang), param_hint="--option") from None
 
 
-@click.command(cls=_PlayCommand)
+@click.command(cls=LanguageCommand)  # (a refusal once the language is known: in it)
 @click.option(
     "--rules",
     "rules_text",

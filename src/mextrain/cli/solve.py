@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import click
 
@@ -11,7 +10,7 @@ from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_lang
 from mextrain.planner import PlanError, plan
 from mextrain.rules import Tile, TileFormatError, parse_tile
 
-from ._common import JsonCommand, in_language, speak
+from ._common import JsonCommand, LanguageCommand, speak
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
@@ -31,19 +30,10 @@ def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Til
     return tiles
 
 
-class _SolveCommand(JsonCommand):
+class _SolveCommand(LanguageCommand, JsonCommand):
     """`solve`: a refusal made once the language is known is said in that language, its
     frame too ("Erreur : …", not Click's English "Error: …"); with ``--json`` it is the
     JSON object `JsonCommand` prints, its reason in that language."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.ClickException as err:
-            said = in_language(err, ctx)
-            if said is None:
-                raise
-            raise said from None
 
 
 @click.command(cls=_SolveCommand)
