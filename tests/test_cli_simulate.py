@@ -170,6 +170,12 @@ def test_errors_are_reported_in_words(args: list[str], message: str) -> None:
         (["--games", "3", "--rules", "cardinal"], 1, "--players", "4 to 10 players"),
         (["--games", "3", "--jobs", "999"], 1, "--jobs", "more processes than"),
         (["--games", "3", "--import", "no_such_module_here"], 1, "--import", "cannot import"),
+        (
+            ["--games", "3", "--backend", "ray", "--address", "bogus"],
+            1,
+            "--address",
+            "--address is written HOST:PORT, ray://HOST:PORT or auto",
+        ),
         (["--games", "3", "--bots", "greedy,,random"], 2, "--bots", "empty bot entry"),
         # a slip in writing a list is a usage error wherever it is, as an empty entry
         (["--games", "3", "--bots", "greedy:oops,greedy,random"], 2, "--bots", "not key=value"),

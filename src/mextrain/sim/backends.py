@@ -301,16 +301,17 @@ def check_cluster(address: str, timeout: float = 10.0, source: str = "--address"
     if address == "auto":
         return  # Ray looks for a cluster started on this machine
     shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
+    option = source if source == "--address" else None  # (RAY_ADDRESS is no option)
     scheme, sep, _ = address.partition("://")
     if sep and scheme != "ray":
-        raise SimulationError(shape)
+        raise SimulationError(shape, option=option)
     parts = urlsplit(address if sep else f"//{address}")
     try:
         host, port = parts.hostname, parts.port
     except ValueError:  # a port that is no number
-        raise SimulationError(shape) from None
+        raise SimulationError(shape, option=option) from None
     if not host or port is None or parts.path or parts.query:
-        raise SimulationError(shape)
+        raise SimulationError(shape, option=option)
     _check_reachable(host, port, address, timeout, source)
 
 
@@ -322,5 +323,6 @@ def _check_reachable(host: str, port: int, address: str, timeout: float, source:
         instead = "leave out --address" if source == "--address" else f"unset {source}"
         raise SimulationError(
             f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
-            f"--head`, or {instead} for a local Ray"
+            f"--head`, or {instead} for a local Ray",
+            option=source if source == "--address" else None,
         ) from None
