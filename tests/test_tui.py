@@ -105,6 +105,17 @@ def plain(widget: Static) -> str:
     return visual.plain
 
 
+def rendered_lines(widget: Static) -> list[str]:
+    """The lines ``widget`` shows, laid out at its size (blank ones left out, trailing
+    spaces cut): what wraps where."""
+    width, height = widget.content_size
+    return [
+        strip.text.rstrip()
+        for strip in widget.render_lines(Region(0, 0, width, height))
+        if strip.text.strip()
+    ]
+
+
 def run(test: Callable[[], Coroutine[Any, Any, object]]) -> None:
     asyncio.run(test())
 
@@ -2914,12 +2925,7 @@ def test_a_rounds_totals_too_long_for_a_line_go_on_between_two_seats(seed: int) 
             await pilot.pause()
             assert isinstance(app.screen, RoundEndScreen)
             line = app.screen.query_one("#round-totals", Static)
-            width, height = line.content_size
-            shown = [
-                strip.text.strip()
-                for strip in line.render_lines(Region(0, 0, width, height))
-                if strip.text.strip()
-            ]
+            shown = [text.strip() for text in rendered_lines(line)]
             assert len(shown) > 1
             head = t("tui.round_end.totals", totals="").strip()
             for number, text in enumerate(shown):
@@ -2947,13 +2953,7 @@ def test_the_helps_keys_wrap_under_their_own_words(lang: str) -> None:
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
-            keys = app.screen.query_one("#help-keys", Static)
-            width, height = keys.content_size
-            shown = [
-                strip.text.rstrip()
-                for strip in keys.render_lines(Region(0, 0, width, height))
-                if strip.text.strip()
-            ]
+            shown = rendered_lines(app.screen.query_one("#help-keys", Static))
             column = min(len(line) - len(line.lstrip()) for line in shown if line[0] == " ")
             assert column > 0
             for line in shown:  # a key, or its description going on under itself
