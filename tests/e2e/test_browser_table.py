@@ -1587,3 +1587,35 @@ def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
     page.evaluate(events, ["pointerup", train["x"] + 20, train["y"] + 10])
     page.wait_for_timeout(500)
     assert page.locator(".hand-tile").count() == before
+
+
+def test_another_finger_lifted_does_not_end_a_tiles_drag(server: str, page: Any) -> None:
+    """A tile dragged with one finger while another touches the screen and lifts (a
+    hand resting on a phone): the other finger's lift ended the drag and played the tile
+    where that finger was; the drag goes on, and the tile goes where its own finger
+    lifts."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    tile = page.locator(".hand-tile.playable").first
+    box = tile.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    events = "([type, id, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: id,"
+    events += " clientX: x, clientY: y, bubbles: true}))"
+    tile.dispatch_event("pointerdown", {"pointerId": 7, "clientX": x, "clientY": y})
+    page.evaluate(events, ["pointermove", 7, x, y - 60])
+    expect(page.locator(".drag-ghost")).to_be_visible()
+    before = page.locator(".hand-tile").count()
+    train = page.locator(".train.target").first.bounding_box()
+    tx, ty = train["x"] + 20, train["y"] + 10
+    page.evaluate(events, ["pointerup", 8, tx, ty])  # the other finger, over a train
+    page.wait_for_timeout(500)
+    assert page.locator(".hand-tile").count() == before
+    expect(page.locator(".drag-ghost")).to_be_visible()
+    # the dragging finger lifts over the train: the tile is played there
+    page.evaluate(events, ["pointermove", 7, tx, ty])
+    page.evaluate(events, ["pointerup", 7, tx, ty])
+    expect(page.locator(".drag-ghost")).to_have_count(0)
+    expect(page.locator(".hand-tile")).to_have_count(before - 1, timeout=5_000)

@@ -646,6 +646,8 @@ function TablePage({ code, big, lang }) {
     };
     const up = (e) => {
       const d = drag.current;
+      // (another finger lifted while one drags a tile: the drag goes on)
+      if (d && e.pointerId !== d.id) return;
       drag.current = null;
       if (!d || !d.moved || !live.current) return;
       setDragging(null);
