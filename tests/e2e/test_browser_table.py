@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -1561,11 +1562,16 @@ def test_a_page_that_finds_no_table_or_game_still_has_a_heading_with_the_focus(
     expect(heading).to_be_focused()
 
 
-def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
-    server: str, page: Any
-) -> None:
-    """A tile dragged on a phone when the browser breaks the gesture off (pointercancel: a
-    system gesture, a call): its picture goes, and a later tap elsewhere plays nothing."""
+#: a finger's pointer event (``id``) at ``x``, ``y``, sent to the page's window
+_FINGER = (
+    "([type, id, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: id,"
+    " clientX: x, clientY: y, bubbles: true}))"
+)
+
+
+def _dragging_a_tile(server: str, page: Any) -> Callable[[str, int, float, float], None]:
+    """One's own table against a bot, on one's turn, finger 7 dragging a playable tile (far
+    enough for its picture to show); what sends a finger's event to the page."""
     from playwright.sync_api import expect
 
     made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
@@ -1574,17 +1580,30 @@ def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
     tile = page.locator(".hand-tile.playable").first
     box = tile.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    events = "([type, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: 7,"
-    events += " clientX: x, clientY: y, bubbles: true}))"
+
+    def finger(kind: str, pointer: int, at_x: float, at_y: float) -> None:
+        page.evaluate(_FINGER, [kind, pointer, at_x, at_y])
+
     tile.dispatch_event("pointerdown", {"pointerId": 7, "clientX": x, "clientY": y})
-    page.evaluate(events, ["pointermove", x, y - 60])
+    finger("pointermove", 7, x, y - 60)
     expect(page.locator(".drag-ghost")).to_be_visible()
-    page.evaluate(events, ["pointercancel", x, y - 60])
+    return finger
+
+
+def test_a_drag_the_browser_breaks_off_leaves_no_tile_stuck_over_the_page(
+    server: str, page: Any
+) -> None:
+    """A tile dragged on a phone when the browser breaks the gesture off (pointercancel: a
+    system gesture, a call): its picture goes, and a later tap elsewhere plays nothing."""
+    from playwright.sync_api import expect
+
+    finger = _dragging_a_tile(server, page)
+    finger("pointercancel", 7, 0, 0)
     expect(page.locator(".drag-ghost")).to_have_count(0)
     # a later lift of the finger over a train, from another touch, plays nothing
     before = page.locator(".hand-tile").count()
     train = page.locator(".train.target").first.bounding_box()
-    page.evaluate(events, ["pointerup", train["x"] + 20, train["y"] + 10])
+    finger("pointerup", 7, train["x"] + 20, train["y"] + 10)
     page.wait_for_timeout(500)
     assert page.locator(".hand-tile").count() == before
 
@@ -1596,26 +1615,16 @@ def test_another_finger_lifted_does_not_end_a_tiles_drag(server: str, page: Any)
     lifts."""
     from playwright.sync_api import expect
 
-    made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
-    seat_page(page, server, made)
-    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
-    tile = page.locator(".hand-tile.playable").first
-    box = tile.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    events = "([type, id, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: id,"
-    events += " clientX: x, clientY: y, bubbles: true}))"
-    tile.dispatch_event("pointerdown", {"pointerId": 7, "clientX": x, "clientY": y})
-    page.evaluate(events, ["pointermove", 7, x, y - 60])
-    expect(page.locator(".drag-ghost")).to_be_visible()
+    finger = _dragging_a_tile(server, page)
     before = page.locator(".hand-tile").count()
     train = page.locator(".train.target").first.bounding_box()
     tx, ty = train["x"] + 20, train["y"] + 10
-    page.evaluate(events, ["pointerup", 8, tx, ty])  # the other finger, over a train
+    finger("pointerup", 8, tx, ty)  # the other finger, over a train
     page.wait_for_timeout(500)
     assert page.locator(".hand-tile").count() == before
     expect(page.locator(".drag-ghost")).to_be_visible()
     # the dragging finger lifts over the train: the tile is played there
-    page.evaluate(events, ["pointermove", 7, tx, ty])
-    page.evaluate(events, ["pointerup", 7, tx, ty])
+    finger("pointermove", 7, tx, ty)
+    finger("pointerup", 7, tx, ty)
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(page.locator(".hand-tile")).to_have_count(before - 1, timeout=5_000)

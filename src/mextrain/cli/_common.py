@@ -25,7 +25,6 @@ __all__ = [
     "error_json",
     "has_terminal",
     "import_modules",
-    "in_language",
     "speak",
     "terminal_safe",
 ]
@@ -89,7 +88,7 @@ _TRANSLATOR = "mextrain.cli.translator"
 
 def speak(t: Translator) -> None:
     """From now on the running command's refusals are said in ``t``'s language, all of
-    it (`in_language`): a command calls it once it knows the language."""
+    it (`LanguageCommand`): a command calls it once it knows the language."""
     click.get_current_context().meta[_TRANSLATOR] = t
 
 
@@ -125,7 +124,7 @@ class _UsageRefusal(_Refusal):
     exit_code = click.UsageError.exit_code
 
 
-def in_language(err: click.ClickException, ctx: click.Context) -> click.ClickException | None:
+def _in_language(err: click.ClickException, ctx: click.Context) -> click.ClickException | None:
     """``err`` said in the language the command chose (`speak`), or None: no language
     chosen yet (a command line Click itself cannot read), or said in it already."""
     t = ctx.meta.get(_TRANSLATOR)
@@ -142,7 +141,7 @@ class LanguageCommand(click.Command):
         try:
             return super().invoke(ctx)
         except click.ClickException as err:
-            said = in_language(err, ctx)
+            said = _in_language(err, ctx)
             if said is None:
                 raise
             raise said from None

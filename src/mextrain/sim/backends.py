@@ -301,7 +301,7 @@ def check_cluster(address: str, timeout: float = 10.0, source: str = "--address"
     if address == "auto":
         return  # Ray looks for a cluster started on this machine
     shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
-    option = source if source == "--address" else None  # (RAY_ADDRESS is no option)
+    option = _option(source)
     scheme, sep, _ = address.partition("://")
     if sep and scheme != "ray":
         raise SimulationError(shape, option=option)
@@ -324,5 +324,11 @@ def _check_reachable(host: str, port: int, address: str, timeout: float, source:
         raise SimulationError(
             f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
             f"--head`, or {instead} for a local Ray",
-            option=source if source == "--address" else None,
+            option=_option(source),
         ) from None
+
+
+def _option(source: str) -> str | None:
+    """The option a refusal of the cluster's address is about: ``--address``, or none
+    for an address from the ``RAY_ADDRESS`` variable."""
+    return source if source == "--address" else None

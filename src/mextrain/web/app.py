@@ -211,7 +211,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     creators = RateLimits(per_minute / 60, max(1, int(per_minute)), MAX_CREATORS_KEPT)
 
     def may_create(request: Request) -> bool:
-        return creators.allow(request.client.host if request.client else "")
+        return creators.allow(_address(request))
 
     #: seats taken per client address: each join (and the leave after it) is kept in the
     #: table's log, so a loop of joining and leaving would grow it without end
@@ -241,7 +241,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
         table = table_or_404(request, code)
-        if not joiners.allow(request.client.host if request.client else ""):
+        if not joiners.allow(_address(request)):
             raise _refuse(429, "too_many_joins", "too many seats taken from here: wait a minute")
         try:
             seat, token = table.join(body.name)
@@ -522,6 +522,11 @@ def _bots(players: Sequence[str], humans: Sequence[bool]) -> list[str | None]:
         None if human else bot_level_of(name, seat)
         for seat, (name, human) in enumerate(zip(players, people, strict=True))
     ]
+
+
+def _address(request: Request) -> str:
+    """The client's address, by which tables made and seats taken are counted."""
+    return request.client.host if request.client else ""
 
 
 def _asked_name(name: str | None) -> str | None:

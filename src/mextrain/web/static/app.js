@@ -195,6 +195,12 @@ function copyText(text) {
   return Promise.resolve(byCommand());
 }
 
+// A page that cannot show what it was asked for: its heading all the same (hidden, where
+// the keyboard goes, as on every page: the button that led here is gone), and why.
+function refusedPage(title, why) {
+  return html`<section><h1 class="sr-only">${title}</h1><p class="error" role="alert">${why}</p></section>`;
+}
+
 function go(path) {
   history.pushState(null, "", path);
   window.dispatchEvent(new Event("popstate"));
@@ -647,9 +653,9 @@ function TablePage({ code, big, lang }) {
     const up = (e) => {
       const d = drag.current;
       // (another finger lifted while one drags a tile: the drag goes on)
-      if (d && e.pointerId !== d.id) return;
+      if (!d || e.pointerId !== d.id) return;
       drag.current = null;
-      if (!d || !d.moved || !live.current) return;
+      if (!d.moved || !live.current) return;
       setDragging(null);
       const el = document.elementFromPoint(e.clientX, e.clientY);
       const target = el && el.closest("[data-train]");
@@ -859,14 +865,11 @@ function TablePage({ code, big, lang }) {
     if (to.tagName === "H1") to.setAttribute("tabindex", "-1");
     to.focus({ preventScroll: true });
   });
-  // (a page that says there is no such table still has its heading, where the keyboard
-  // goes: the Watch button that brought it here is gone)
-  if (fatal === "no_table") return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
-    <p class="error" role="alert">${t("web.error.no_table")}</p></section>`;
+  if (fatal === "no_table") return refusedPage(`${t("web.table")} ${code}`, t("web.error.no_table"));
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
-    return html`<section><h1 class="sr-only">${t("web.table")} ${code}</h1>
-      <p class="error" role="alert">${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a></p></section>`;
+    return refusedPage(`${t("web.table")} ${code}`,
+      html`${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a>`);
   }
   if (!msg) return html`<p>${t("web.connecting")}</p>`;
   const table = msg.table;
@@ -1411,8 +1414,7 @@ function ReplayPage({ id, big }) {
   });
   // (every hook before the early returns: the same hooks on every render)
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
-  if (error) return html`<section><h1 class="sr-only">${t("web.replay")} #${id}</h1>
-    <p class="error" role="alert">${error}</p></section>`;
+  if (error) return refusedPage(`${t("web.replay")} #${id}`, error);
   if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
