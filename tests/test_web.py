@@ -666,6 +666,16 @@ def test_http_validation(client: TestClient) -> None:
     join = client.post("/api/tables/ABCDEF/join", content=b"{not json")
     assert join.status_code == 422
     assert join.json()["detail"]["code"] == "invalid"
+    # a body that is no JSON says where it stops being JSON (not "0: not JSON", a field
+    # 0), one of bytes that are no text is refused in the same shape, and none is missing
+    for body, status, message in [
+        (b'{"name":', 422, "body: not JSON at character 8 (Expecting value)"),
+        (b'{"name": "\xff"}', 400, "body: not JSON (not UTF-8 text)"),
+        (b"", 422, "body: missing"),
+    ]:
+        res = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert res.status_code == status, body
+        assert res.json()["detail"] == {"code": "invalid", "message": message}
     spaced = client.post("/api/tables", json={**base, "name": "  Ana Maria "})
     assert spaced.status_code == 201
     assert spaced.json()["seat"] == 0

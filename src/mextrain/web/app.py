@@ -139,6 +139,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         if isinstance(given, dict):
             return JSONResponse({"detail": given}, exc.status_code, headers=exc.headers)
         code = {404: "not_found", 405: "method"}.get(exc.status_code, "http")
+        if exc.status_code == 400 and given == "There was an error parsing the body":
+            # (the framework's words for a body that is no text: bytes that are not UTF-8)
+            code, given = "invalid", "body: not JSON (not UTF-8 text)"
         detail = {"code": code, "message": str(given)}
         return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
 
@@ -148,8 +151,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         # ``detail`` is {"code", "message"}, the message naming the field at fault
         errors = exc.errors()
         first = errors[0] if errors else {}
-        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or "request"
-        message = f"{where}: {validation_reason(first)}"
+        loc = tuple(first.get("loc", ()))
+        if first.get("type") == "json_invalid":
+            # (its place is the character where the text stopped being JSON, not a field)
+            place = f" at character {loc[-1]}" if loc[1:] else ""
+            message = f"body: not JSON{place} ({first.get('ctx', {}).get('error', 'unreadable')})"
+        else:
+            where = ".".join(str(p) for p in loc if p != "body") or "body"
+            message = f"{where}: {validation_reason(first)}"
         # a name bots go by is refused in words of its own; anything else is "invalid"
         code = "bot_name" if first.get("type") == "bot_name" else "invalid"
         return JSONResponse({"detail": {"code": code, "message": message}}, status_code=422)
