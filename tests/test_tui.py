@@ -54,6 +54,7 @@ from mextrain.tui import (
     parse_seats,
     rename_default_names,
 )
+from mextrain.tui import app as app_module
 from mextrain.tui import screens as screens_module
 from mextrain.tui.hints import Hint, hints_for, planned_train
 from mextrain.tui.render import (
@@ -107,8 +108,8 @@ def plain(widget: Static) -> str:
 
 def rendered_lines(widget: Static) -> list[str]:
     """The lines ``widget`` shows, laid out at its size (blank ones left out, trailing
-    spaces cut): what wraps where."""
-    width, height = widget.content_size
+    spaces cut): what wraps where (its padding included)."""
+    width, height = widget.region.size
     return [
         strip.text.rstrip()
         for strip in widget.render_lines(Region(0, 0, width, height))
@@ -665,6 +666,48 @@ def test_long_train_shows_its_last_tiles_and_the_trains_screen_shows_all() -> No
             assert tiles[-1] in row_short
 
 
+def test_the_trains_window_wraps_a_long_train_under_its_first_tile_and_keeps_its_end() -> None:
+    """At 80 columns a train of 16 tiles takes two lines: they wrapped wherever a space
+    fell, so the open end could stand alone on a line ("→" at the end of one, "7" on the
+    next) and the tiles ran back under the owner's name. A long train wraps between two
+    tiles, under its first, and its open end stays beside its last tile."""
+    t = Translator("en")
+    match = Match.new(Rules.preset("relaxed"), 2, random.Random(0))
+    state = match.current
+    rng = random.Random(0)
+    while max(len(state.train(train)) for train in (0, 1, MEXICAN)) < 16:
+        state.apply(rng.choice(state.legal_actions()))
+    view = state.view(0)
+
+    class Host(App[None]):
+        CSS = app_module.CSS
+
+        def on_mount(self) -> None:
+            self.push_screen(TrainsScreen(view, ["Ana", "Ben"], t))
+
+    async def scenario() -> None:
+        host = Host()
+        async with host.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            rows = list(host.screen.query(".train-row"))
+            assert len(rows) == len(view.trains)
+            wrapped = 0
+            for row, train in zip(rows, view.trains, strict=True):
+                lead, tiles = row.query(Static)
+                lines = rendered_lines(tiles)
+                laid = train.oriented(view.engine)
+                words = " ".join(lines).split()
+                assert [w.rstrip("‼") for w in words[: len(laid)]] == laid or not laid
+                last = laid[-1] if laid else "started"  # (an open double: "9-9‼ → 9")
+                assert lines[-1].replace("‼", "").endswith(f"{last} → {train.open_end}")
+                assert tiles.region.x > lead.region.x + len("▶1 Ana")
+                assert all(cell_len(line) <= tiles.region.width for line in lines)
+                wrapped += len(lines) > 1
+            assert wrapped
+
+    run(scenario)
+
+
 def test_a_wider_screen_shows_more_of_each_train_and_every_row_fits() -> None:
     """80 columns show a train's last 7 tiles; 160 show 20. The longest row that many tiles
     make (each as wide as "10-12", a target mark, a long name, tiles left out) fits."""
@@ -1143,7 +1186,8 @@ def test_save_quit_resume_and_finish(data_dir: Path) -> None:
             # t shows the trains as the round ended; Esc comes back to its result
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
-            shown = plain(app.screen.query_one("#all-trains", Static))
+            rows = app.screen.query_one("#all-trains").query(Static)
+            shown = " ".join(plain(widget) for widget in rows)
             state = session.state
             laid = [t for seat in range(session.players) for t in state.train_tiles(seat)]
             assert laid

@@ -79,6 +79,11 @@ CSS = """
 .dialog { width: 100%; height: 100%; padding: 0 1; background: $surface; }
 .dialog > Static { margin-bottom: 1; }
 .dialog-keys { dock: bottom; height: auto; padding: 0 1; background: $boost; }
+/* the trains window: a long train's tiles wrap in their own column */
+#all-trains { height: auto; margin-bottom: 1; }
+.train-row { height: auto; }
+.train-lead { width: auto; }
+.train-tiles { width: 1fr; padding: 0 0 0 1; }
 #pass { align: center middle; width: 100%; height: 100%; }
 #pass-text { width: 100%; content-align: center middle; text-align: center; }
 #start { padding: 0 1; }

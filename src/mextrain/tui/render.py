@@ -29,11 +29,13 @@ __all__ = [
     "hand_markup",
     "hint_words",
     "laid_tiles",
+    "open_doubles_markup",
     "playable_tiles",
     "round_result_markup",
     "score_sheet_markup",
     "status_markup",
     "totals_text",
+    "train_columns",
     "train_key",
     "train_markup",
     "trains_markup",
@@ -135,6 +137,25 @@ def train_markup(
     clickable: bool = True,
 ) -> str:
     """One train: key, owner, hand size, marker, tiles (the last ``shown``), open end."""
+    lead, parts, end = train_columns(view, train, t, names, targets, shown)
+    line = f"{lead} {' '.join(parts)} {end}"
+    tid = MEXICAN if train.is_mexican else train.owner
+    target = "'M'" if tid == MEXICAN else str(tid)
+    return f"[@click=screen.train({target})]{line}[/]" if clickable else line
+
+
+def train_columns(
+    view: SeatView,
+    train: TrainView,
+    t: Translator,
+    names: Sequence[str],
+    targets: Collection[int] = (),
+    shown: int | None = SHOWN_TILES,
+) -> tuple[str, tuple[str, ...], str]:
+    """A train's row in its parts: key, owner, hand size and marker up to the bar; its
+    tiles (the last ``shown``, after the count of those left out), or the words for a
+    train not started; its open end (with the target mark). The trains window wraps a long
+    train between its tiles, under the first, and keeps the open end beside the last."""
     owner = train.owner
     tid = MEXICAN if train.is_mexican else owner
     if train.is_mexican:
@@ -162,7 +183,8 @@ def train_markup(
             parts.append(f"[reverse b]{text}‼[/reverse b]")
         else:
             parts.append(text)
-    body = " ".join(parts) if parts else f"[dim]{t('tui.table.not_started')}[/dim]"
+    if not parts:
+        parts.append(f"[dim]{t('tui.table.not_started')}[/dim]")
     end = f"→ [b]{train.open_end}[/b]"
     key = train_key(tid)
     if tid in targets:
@@ -170,9 +192,7 @@ def train_markup(
         end += f" [b]◀ {t('tui.table.target')}[/b]"
     else:
         head = key
-    line = f"{pointer}{head} {label}│ {body} {end}"
-    target = "'M'" if tid == MEXICAN else str(tid)
-    return f"[@click=screen.train({target})]{line}[/]" if clickable else line
+    return f"{pointer}{head} {label}│", tuple(parts), end
 
 
 def trains_markup(
@@ -187,21 +207,31 @@ def trains_markup(
     """Every train, the Mexican last, then a line naming the open doubles to answer
     (``you``: the seat whose train is called "your train", if any)."""
     lines = [train_markup(view, tr, t, names, targets, shown, clickable) for tr in view.trains]
-    if view.open_doubles:
-        # (a name as typed: "Ana [b" must not open a tag, nor "[@click=...]" make one)
-        named = {seat: escape(name) for seat, name in enumerate(names)}
-        doubles = ", ".join(
-            t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
-            for train in view.open_doubles
-        )
-        # under open_doubles_block the oldest must be answered before any other play --
-        # once the turn that played it has ended: its follow-ups go anywhere
-        key = "tui.table.open_doubles_free"
-        if view.rules.open_doubles_block:
-            owed = view.owes_follow_up and view.ended is None
-            key = "tui.table.open_doubles_after_turn" if owed else "tui.table.open_doubles"
-        lines.append(f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]")
+    doubles = open_doubles_markup(view, t, names, you)
+    if doubles is not None:
+        lines.append(doubles)
     return "\n".join(lines)
+
+
+def open_doubles_markup(
+    view: SeatView, t: Translator, names: Sequence[str], you: int | None = None
+) -> str | None:
+    """The line naming the open doubles to answer, if any (``you`` as in `trains_markup`)."""
+    if not view.open_doubles:
+        return None
+    # (a name as typed: "Ana [b" must not open a tag, nor "[@click=...]" make one)
+    named = {seat: escape(name) for seat, name in enumerate(names)}
+    doubles = ", ".join(
+        t("tui.table.your_train_the") if train == you else t.train_label(train, -2, named)
+        for train in view.open_doubles
+    )
+    # under open_doubles_block the oldest must be answered before any other play --
+    # once the turn that played it has ended: its follow-ups go anywhere
+    key = "tui.table.open_doubles_free"
+    if view.rules.open_doubles_block:
+        owed = view.owes_follow_up and view.ended is None
+        key = "tui.table.open_doubles_after_turn" if owed else "tui.table.open_doubles"
+    return f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]"
 
 
 def status_markup(match: Match, view: SeatView, t: Translator, names: Sequence[str]) -> str:

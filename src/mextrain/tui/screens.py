@@ -44,10 +44,11 @@ from .render import (
     BOT_LEVELS,
     MAX_NAME,
     escape,
+    open_doubles_markup,
     round_result_markup,
     score_sheet_markup,
     totals_text,
-    trains_markup,
+    train_columns,
 )
 from .session import (
     HUMAN,
@@ -301,6 +302,31 @@ class PackedLine(Static):
         width = self.content_size.width
         if width > 0:
             self.update(self._markup(pack_keys(self.keys_text, width)))
+
+
+class TrainTiles(Static):
+    """A train's tiles and open end, broken between two tiles into lines as wide as the
+    widget; the last tile and the open end after it go on one line together."""
+
+    def __init__(self, parts: Sequence[str], end: str, *, classes: str | None = None) -> None:
+        self.units = [*parts[:-1], f"{parts[-1]} {end}"]
+        super().__init__(" ".join(self.units), classes=classes)
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = self.content_size.width
+        if width <= 0:
+            return
+        lines: list[str] = []
+        used = 0
+        for unit in self.units:
+            size = Content.from_markup(unit).cell_length
+            if lines and used + 1 + size <= width:
+                lines[-1] += " " + unit
+                used += 1 + size
+            else:
+                lines.append(unit)
+                used = size
+        self.update("\n".join(lines))
 
 
 class KeyLine(PackedLine):
@@ -857,12 +883,20 @@ class TrainsScreen(Closable):
 
     def compose(self) -> ComposeResult:
         t = self.t
+        view = self.view
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.trains.title')}[/b]")
-            yield Static(
-                trains_markup(self.view, t, self.names, shown=None, clickable=False),
-                id="all-trains",
-            )
+            # a row a train: a long train wraps under its first tile, and its open end
+            # stays beside its last tile (it could wrap onto a line of its own)
+            with Vertical(id="all-trains"):
+                for train in view.trains:
+                    lead, parts, end = train_columns(view, train, t, self.names, shown=None)
+                    with Horizontal(classes="train-row"):
+                        yield Static(lead, classes="train-lead")
+                        yield TrainTiles(parts, end, classes="train-tiles")
+                doubles = open_doubles_markup(view, t, self.names)
+                if doubles is not None:
+                    yield Static(doubles, classes="train-doubles")
         yield KeyLine(t("tui.close"), classes="dialog-keys")
 
 
