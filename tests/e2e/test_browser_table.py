@@ -1562,6 +1562,25 @@ def test_a_page_that_finds_no_table_or_game_still_has_a_heading_with_the_focus(
     expect(heading).to_be_focused()
 
 
+def test_a_code_that_is_no_code_stays_in_the_lobby_for_watch_as_for_join(
+    server: str, page: Any
+) -> None:
+    """A code is letters and digits: *Watch* with ``ab/cd`` went to the address
+    ``/t/AB/CD`` (another page than a table's), where *Join* says at once that no table has
+    that code; both say so now, in the lobby, what was typed kept."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    code = page.get_by_label("Table code")
+    for button in ("Watch", "Join"):
+        code.fill("ab/cd")
+        page.get_by_role("button", name=button, exact=True).click()
+        expect(page.get_by_role("alert")).to_have_text("There is no table with that code.")
+        assert page.evaluate("location.pathname") == "/"
+        expect(code).to_have_value("ab/cd")
+
+
 #: a finger's pointer event (``id``) at ``x``, ``y``, sent to the page's window
 _FINGER = (
     "([type, id, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: id,"

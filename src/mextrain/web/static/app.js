@@ -426,15 +426,20 @@ function Lobby() {
     localStorage.setItem(tokenKey(res.code), res.token);
     go(res.link);
   });
-  const join = once(async () => {
+  // a code is letters and digits: anything else ("AB/CD") would be another address
+  const tableCode = () => {
     const c = code.trim().toUpperCase();
-    // a code is letters and digits: anything else ("AB/CD") would be another address
     if (!/^[A-Z0-9]+$/.test(c)) throw new Error(t("web.error.no_table"));
+    return c;
+  };
+  const join = once(async () => {
+    const c = tableCode();
     const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
     remember();
     localStorage.setItem(tokenKey(res.code), res.token);
     go(`/t/${res.code}`);
   });
+  const watch = once(async () => go(`/t/${tableCode()}`));
   const edit = (set) => (e) => { set(e.target.value); setError(""); };
   const setSeat = (i, v) => setSeats(seats.map((s, j) => (j === i ? v : s)));
   // the preset's players, the creator's seat included: no seat beyond them is offered,
@@ -493,7 +498,7 @@ function Lobby() {
               onInput=${edit(setCode)} /></label>
           <button type="submit" class="primary" disabled=${!name.trim() || !code.trim() || waiting}>${t("web.lobby.join_button")}</button>
           <button type="button" disabled=${!code.trim()}
-            onClick=${() => go(`/t/${code.trim().toUpperCase()}`)}>${t("web.lobby.watch")}</button>
+            onClick=${watch}>${t("web.lobby.watch")}</button>
         </form>
       </div>
     </section>`;
