@@ -3282,6 +3282,18 @@ def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None
     assert set(seen) == {True, False}, seen
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_engines_draw_cycles_are_not_said_to_stop_at_the_engine(lang: str) -> None:
+    """The draw cycles go on to the end of the cycle in which the engine turns up (RULES,
+    ``holder_starts``), and the count of tiles drawn counts them all: "…until Ben drew it"
+    read as if the drawing stopped there."""
+    until = {"en": "until", "fr": "jusqu", "it": "finché", "fi": "kunnes"}[lang]
+    line = Translator(lang).plural("tui.log.engine_drawn", 9, engine="12-12", who="Ben")
+    assert until not in line.lower()
+    assert "9" in line
+    assert "Ben" in line
+
+
 def test_a_resumed_round_shows_its_moves_so_far_in_the_log() -> None:
     bots = [SeatSpec("greedy", name) for name in ("Ben", "Cy", "Di")]
     session = GameSession.new(SMALL_4, [SeatSpec("human", "Ana"), *bots])
