@@ -366,6 +366,31 @@ def test_voids_are_found_and_kept() -> None:
     assert found > 0
 
 
+def test_without_voids_a_seat_may_be_dealt_what_it_showed_it_lacks() -> None:
+    """``voids=False`` (a measurement) deals as if nobody had drawn or passed: a seat is
+    dealt tiles its void rules out, while everything the viewer sees still holds."""
+    dealt_void = 0
+    for seed in range(60):
+        true = _position("classic", 3, seed, 0.02)
+        view = true.view(true.current_seat)
+        found = InfoState(view, random.Random(seed)).voids
+        if not any(found):
+            continue
+        info = InfoState(view, random.Random(seed), voids=False)
+        assert not any(info.voids)
+        assert not any(info.soft)
+        rng = random.Random(seed)
+        for _ in range(20):
+            sample = info.sample(rng)
+            _check_sample(true, view, sample)
+            dealt_void += sum(
+                (sample.hands[seat] & void).bit_count() for seat, void in enumerate(found)
+            )
+    assert dealt_void > 0
+    with pytest.raises(ValueError, match="history"):
+        InfoState(true.view(0), random.Random(0), voids=False, history=True)
+
+
 def test_resample_at_the_start_of_a_round() -> None:
     rules = Rules.preset("classic")
     true = RoundState.new(rules, 4, 0, random.Random(3), starter=2)

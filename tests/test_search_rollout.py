@@ -655,6 +655,37 @@ def test_rollout_one_legal_move_is_returned_at_once() -> None:
     assert bot.last is None
 
 
+def test_voids_false_deals_the_bots_samples_without_voids(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``ismcts:voids=false`` (a measurement of what the voids are worth) builds its
+    information set without them, and still plays a legal move; it cannot go with
+    ``infer=history``, which reads every void of the round."""
+    import mextrain.search.bots as bots_module
+
+    built: list[InfoState] = []
+
+    class Recorded(InfoState):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            built.append(self)
+
+    monkeypatch.setattr(bots_module, "InfoState", Recorded)
+    for seed in range(60):
+        true = _position("classic", 3, seed, 0.02)
+        view = true.view(true.current_seat)
+        if any(InfoState(view, random.Random(seed)).voids) and len(view.legal_actions) > 1:
+            break
+    else:
+        pytest.fail("no position with a void")
+    for spec, kept in (("ismcts:iterations=20", True), ("ismcts:iterations=20,voids=false", False)):
+        action = make_bot(spec).act(view, random.Random(1))
+        assert action in view.legal_actions
+        assert any(built[-1].voids) == kept, spec
+    with pytest.raises(ValueError, match="voids"):
+        make_bot("ismcts:voids=false,infer=history")
+
+
 def test_rollout_parameters_are_checked() -> None:
     with pytest.raises(ValueError, match="algorithm"):
         make_bot("ismcts:algorithm=alphabeta")

@@ -35,6 +35,8 @@ cut playouts on while a seat holds N tiles or fewer (`ismcts.finish`). These are
 at 200 ms a move against the planner none was measurably stronger (see docs/BOTS.md).
 ``weights=P`` scores cut playouts with preset P's evaluation weights whatever the rules
 (by default, ``rules``, those fitted for the rules being played: `evaluate.weights_for`).
+``voids=false`` deals the hidden tiles without the voids the history shows, to measure
+what they are worth (nothing measurable, in relaxed 2 seats: docs/BOTS.md).
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
@@ -113,6 +115,7 @@ class ISMCTSBot:
         depth: int | str | None = None,
         quiet: int = 0,
         weights: str = "rules",
+        voids: bool = True,
     ) -> None:
         self.name = name
         if algorithm not in ALGORITHMS:
@@ -158,6 +161,10 @@ class ISMCTSBot:
                 else FastPlannerPlayout()
             )
         history = infer == "history"
+        if history and not voids:
+            raise ValueError("infer=history reads every void of the round: not with voids=false")
+        #: deal by the voids the history shows (false: a measurement of their worth)
+        self.voids = voids
         self.infer_history = history
         # reading the whole history takes more plays and a longer chain to settle
         self.infer_depth = (30 if history else 3) if infer_depth is None else infer_depth
@@ -223,6 +230,7 @@ class ISMCTSBot:
                 beta=self.infer_beta,
                 reuse=self.infer_reuse,
                 hint=hint,
+                voids=self.voids,
             )
         except ResampleError:
             self.fallbacks += 1

@@ -625,6 +625,9 @@ class InfoState:
     void of the round exactly: the tile each seat drew and never showed (it passed after the
     draw) is dealt too, to its hand now or to a tile it played later, so the hand it held at
     every past moment is known in each sample.
+
+    ``voids=False`` deals without the voids and soft voids (the plays are still read with a
+    ``model``): a measurement of what they are worth to a search, not a sound belief.
     """
 
     def __init__(
@@ -640,7 +643,10 @@ class InfoState:
         beta: float | None = None,
         reuse: int = 1,
         hint: tuple[int, ...] | None = None,
+        voids: bool = True,
     ) -> None:
+        if not voids and history:
+            raise ValueError("history reads every void of the round: it cannot go without them")
         if beta is not None and beta <= 0:
             raise ValueError(f"beta must be positive, not {beta}")
         if reuse < 1:
@@ -676,8 +682,12 @@ class InfoState:
         others = [s != view.seat for s in range(n)]
         self.sizes = [0 if s == view.seat else view.hand_sizes[s] for s in range(n)]
         self.bone_size = view.boneyard_size
-        #: per seat: tiles it cannot hold (only facts that still bind, see the docstring)
-        self.voids = tuple(0 if s == view.seat else found.voids[s] & unseen for s in range(n))
+        #: per seat: tiles it cannot hold (only facts that still bind, see the docstring);
+        #: none without ``voids`` (a measurement: deals that ignore what draws and passes
+        #: showed)
+        self.voids = tuple(
+            0 if s == view.seat or not voids else found.voids[s] & unseen for s in range(n)
+        )
         self.model = model
         #: per seat: the plays read through the model (newest first, at most ``depth``)
         # (without ``history`` only plays since the last draw, after which no draw counts)
@@ -709,7 +719,7 @@ class InfoState:
                 for mask, k in found.soft[s]
                 if (mask & unseen & ~self.voids[s]).bit_count() > k
             )
-            if others[s] and not history
+            if others[s] and not history and voids
             else ()
             for s in range(n)
         )
