@@ -517,6 +517,28 @@ def test_play_says_its_refusals_whole_in_the_players_language(
     assert help_line not in (illegal.stderr or illegal.stdout)
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_play_says_the_values_click_reads_wrong_in_the_players_language(lang: str) -> None:
+    """``--delay x``, ``--players x``, ``--seed 1.5`` were refused in Click's English
+    whatever ``--lang`` said (Click reads the values before the command runs)."""
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    for args, option, message in [
+        (("--delay", "x"), "--delay", t("tui.cli.not_number", value="x")),
+        (("--delay", "inf"), "--delay", t("tui.cli.not_finite", value="inf")),
+        (("--delay", "99"), "--delay", t("tui.cli.out_of_range", value="99", low="0", high="60")),
+        (("--players", "x"), "--players", t("tui.cli.not_whole", value="x")),
+        (("--seed", "1.5"), "--seed", t("tui.cli.not_whole", value="1.5")),
+    ]:
+        bad = invoke("play", *args, "--lang", lang)
+        assert bad.exit_code == 2, args
+        said, where = (bad.stderr or bad.stdout).splitlines()
+        assert said == t("tui.cli.error_option", option=option, message=message), args
+        # (the program's name as the test runner calls it)
+        assert where == t("tui.cli.try_help", command="main play --help"), args
+
+
 def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")

@@ -167,6 +167,47 @@ def test_the_answer_and_the_refusals_in_each_language(lang: str) -> None:
     assert run_json("--lang", lang, "--start", "12", *HAND)["train"][0] == "12-5"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_command_line_click_cannot_read_is_refused_in_the_language_given(lang: str) -> None:
+    """``--start x`` and the like were refused in Click's English ("Usage: ...", "Error:
+    Invalid value for '--start' / '-s': 'x' is not a valid integer.") even after
+    ``--lang``: the language is read first, so the whole refusal is in it, wherever
+    ``--lang`` stands on the line."""
+    t = Translator(lang)
+    frame = t("tui.cli.error_option", option="--start", message="{}")
+    cases = [
+        (["--start", "x", "--lang", lang, "12-5"], frame.format(t("tui.cli.not_whole", value="x"))),
+        ([f"--lang={lang}", "-s", "5.5"], frame.format(t("tui.cli.not_whole", value="5.5"))),
+        (
+            ["--lang", lang, "-s", "1", "--max-pip", "40"],
+            t("tui.cli.error_option", option="--max-pip", message="{}").format(
+                t("tui.cli.out_of_range", value=40, low=0, high=30)
+            ),
+        ),
+        (
+            ["--lang", lang, "12-5"],
+            t("tui.cli.error", message=t("tui.cli.missing", option="--start")),
+        ),
+        (
+            ["--lang", lang, "--bogus"],
+            t("tui.cli.error", message=t("tui.cli.no_such_option", option="--bogus")),
+        ),
+        (
+            ["--lang", lang, "--start"],
+            t("tui.cli.error", message=t("tui.cli.needs_value", option="--start")),
+        ),
+    ]
+    for args, first in cases:
+        refused = run(*args)
+        assert refused.exit_code == 2, args
+        assert refused.stderr.splitlines() == [
+            first,
+            t("tui.cli.try_help", command="mextrain solve --help"),
+        ], args
+    # without --lang, Click's own words, as before (the locale is not known yet)
+    assert "is not a valid integer" in run("--start", "x", "12-5").stderr
+
+
 def test_the_language_comes_from_the_locale_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LANG", "fi_FI.UTF-8")
     result = run("--start", "12", "0-1")

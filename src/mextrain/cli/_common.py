@@ -13,7 +13,7 @@ from typing import IO, Any
 
 import click
 
-from mextrain.i18n import Translator, terminal_safe
+from mextrain.i18n import LANGUAGES, Translator, terminal_safe
 
 __all__ = [
     "IMPORT_HELP",
@@ -22,10 +22,12 @@ __all__ = [
     "JsonCommand",
     "LanguageCommand",
     "OptionError",
+    "WholeNumber",
     "error_json",
     "has_terminal",
     "import_modules",
     "speak",
+    "speak_as_given",
     "terminal_safe",
 ]
 
@@ -41,17 +43,56 @@ class OptionError(click.ClickException):
 
 
 class FiniteFloat(click.FloatRange):
-    """A number from ``min`` up, and a real one: ``nan`` and ``inf`` are refused (a bot
-    delay of ``inf`` would stop every game)."""
+    """A number from ``min`` to ``max``, and a real one: ``nan`` and ``inf`` are refused (a
+    bot delay of ``inf`` would stop every game). Refused in the command's language once an
+    eager ``--lang`` has named it (`speak_as_given`)."""
 
     name = "number"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        t = _translator(ctx)
+        try:
+            number = click.FLOAT.convert(value, param, ctx)
+        except click.BadParameter:
+            if t is None:
+                raise
+            self.fail(t("tui.cli.not_number", value=value), param, ctx)
         # finite first: "inf is not a finite number" says more than a range would
-        number = click.FLOAT.convert(value, param, ctx)
         if not math.isfinite(number):
-            self.fail(f"{value} is not a finite number", param, ctx)
-        return super().convert(number, param, ctx)
+            said = f"{value} is not a finite number"
+            self.fail(said if t is None else t("tui.cli.not_finite", value=value), param, ctx)
+        try:
+            return super().convert(number, param, ctx)
+        except click.BadParameter:
+            if t is None:
+                raise
+            low, high = (f"{bound:g}" for bound in (self.min or 0, self.max or 0))
+            self.fail(t("tui.cli.out_of_range", value=value, low=low, high=high), param, ctx)
+
+
+class WholeNumber(click.IntRange):
+    """A whole number, from ``min`` to ``max`` where given (both or neither), as Click's
+    own, but refused in the command's language once an eager ``--lang`` has named it."""
+
+    name = "integer"
+
+    def _describe_range(self) -> str:
+        # (no range, no "[x<=None]" in the help)
+        return "" if self.min is None and self.max is None else super()._describe_range()
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            t = _translator(ctx)
+            if t is None:
+                raise
+            try:
+                number = int(value)
+            except (TypeError, ValueError):
+                self.fail(t("tui.cli.not_whole", value=value), param, ctx)
+            said = t("tui.cli.out_of_range", value=number, low=self.min, high=self.max)
+            self.fail(said, param, ctx)
 
 
 def has_terminal() -> bool:
@@ -60,30 +101,41 @@ def has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def _option_of(err: click.ClickException) -> str | None:
+    """The option (or argument) a refusal is about, if it is about one."""
+    if isinstance(err, click.BadParameter):
+        if isinstance(err.param_hint, str):
+            return err.param_hint
+        if isinstance(err.param, click.Argument):
+            return err.param.human_readable_name  # ("FILE")
+        if err.param is not None and err.param.opts:
+            return max(err.param.opts, key=len)  # ("--games", not "-g")
+    elif isinstance(err, click.NoSuchOption | click.BadOptionUsage):
+        return err.option_name  # (an unknown option; one given without its value)
+    elif isinstance(err, OptionError):
+        return err.option
+    return None
+
+
 def error_json(err: click.ClickException) -> dict[str, Any]:
     """A refusal as ``--json`` prints it: ``{"error": {"option": ..., "reason": ...}}``,
     the option it is about where there is one."""
     reason = err.message
-    option = None
-    if isinstance(err, click.BadParameter):
-        if isinstance(err.param_hint, str):
-            option = err.param_hint
-        elif isinstance(err.param, click.Argument):
-            option = err.param.human_readable_name  # ("FILE")
-        elif err.param is not None and err.param.opts:
-            option = max(err.param.opts, key=len)  # ("--games", not "-g")
-        if isinstance(err, click.MissingParameter) and not reason:
-            reason = err.format_message()  # ("Missing option '--bots'.")
-    elif isinstance(err, click.NoSuchOption | click.BadOptionUsage):
-        option = err.option_name  # (an unknown option; one given without its value)
-    elif isinstance(err, OptionError):
-        option = err.option
+    option = _option_of(err)
+    if isinstance(err, click.MissingParameter) and not reason:
+        reason = err.format_message()  # ("Missing option '--bots'.")
     error: dict[str, str] = {"reason": reason}
     return {"error": {"option": option, **error} if option else error}
 
 
 #: where a command keeps the translator its refusals are said in (``click.Context.meta``)
 _TRANSLATOR = "mextrain.cli.translator"
+
+
+def _translator(ctx: click.Context | None) -> Translator | None:
+    """The language the running command's refusals are said in, if it has one yet."""
+    t = None if ctx is None else ctx.meta.get(_TRANSLATOR)
+    return t if isinstance(t, Translator) else None
 
 
 def speak(t: Translator) -> None:
@@ -97,13 +149,23 @@ class _Refusal(click.ClickException):
     English ("Error:", "Invalid value for --seats:", "Try ... for help."), around words
     already in the reader's language."""
 
-    def __init__(self, err: click.ClickException, t: Translator) -> None:
-        super().__init__(err.message)
+    def __init__(
+        self, err: click.ClickException, t: Translator, help_for: str | None = None
+    ) -> None:
+        option = _option_of(err)
+        message = err.message
+        # (a value refused: "Invalid value for" its option; Click's own words for a command
+        # line it cannot read, said in the language too)
+        self.option = option if isinstance(err, click.BadParameter) else None
+        if isinstance(err, click.MissingParameter):
+            message, self.option = t("tui.cli.missing", option=option), None
+        elif isinstance(err, click.NoSuchOption):
+            message = t("tui.cli.no_such_option", option=option)
+        elif isinstance(err, click.BadOptionUsage) and message.endswith("requires an argument."):
+            message = t("tui.cli.needs_value", option=option)
+        super().__init__(message)
         self.t = t
-        self.option = None
-        if isinstance(err, click.BadParameter) and isinstance(err.param_hint, str):
-            self.option = err.param_hint
-        self.help = None
+        self.help = help_for
         if isinstance(err, click.UsageError) and err.ctx is not None:
             self.help = f"{err.ctx.command_path} --help"
 
@@ -124,24 +186,69 @@ class _UsageRefusal(_Refusal):
     exit_code = click.UsageError.exit_code
 
 
-def _in_language(err: click.ClickException, ctx: click.Context) -> click.ClickException | None:
-    """``err`` said in the language the command chose (`speak`), or None: no language
-    chosen yet (a command line Click itself cannot read), or said in it already."""
-    t = ctx.meta.get(_TRANSLATOR)
-    if not isinstance(t, Translator) or isinstance(err, _Refusal):
+def _in_language(
+    err: click.ClickException, t: Translator | None, help_for: str | None = None
+) -> click.ClickException | None:
+    """``err`` said in ``t``'s language (the one the command chose, `speak`), or None: no
+    language chosen yet, or said in it already. ``help_for``: the command whose ``--help``
+    a refusal with no context of its own points to."""
+    if t is None or isinstance(err, _Refusal):
         return None
     said = _UsageRefusal if err.exit_code == _UsageRefusal.exit_code else _Refusal
-    return said(err, t)
+    return said(err, t, help_for if isinstance(err, click.UsageError) else None)
+
+
+def speak_as_given(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """The callback of an eager ``--lang`` (read before any other option): the refusals of
+    the rest of the command line (``--start x``) are said in the language it names too."""
+    if value is not None:
+        ctx.meta[_TRANSLATOR] = Translator(value)
+    return value
+
+
+def _language_given(args: list[str]) -> str | None:
+    """The language ``--lang X`` or ``--lang=X`` names on a command line, if it names one
+    (before a ``--``, which ends the options)."""
+    options = args[: args.index("--")] if "--" in args else args
+    for i, arg in enumerate(options):
+        value = options[i + 1] if arg == "--lang" and i + 1 < len(options) else None
+        if arg.startswith("--lang="):
+            value = arg.removeprefix("--lang=")
+        if value in LANGUAGES:
+            return value
+    return None
 
 
 class LanguageCommand(click.Command):
-    """A command whose refusals, once it knows its language (`speak`), are said in it."""
+    """A command whose refusals, once it knows its language (`speak`), are said in it --
+    from the command line's own, with an eager ``--lang`` (`speak_as_given`)."""
+
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # (an option Click cannot read stops it before it reads --lang: look for it here)
+        given = _language_given(list(args))
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as err:
+            t = _translator(getattr(err, "ctx", None))
+            path = f"{parent.command_path} {info_name}" if parent is not None else info_name
+            said = _in_language(
+                err, t or (None if given is None else Translator(given)), f"{path} --help"
+            )
+            if said is None:
+                raise
+            raise said from None
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.ClickException as err:
-            said = _in_language(err, ctx)
+            said = _in_language(err, _translator(ctx))
             if said is None:
                 raise
             raise said from None

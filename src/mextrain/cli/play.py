@@ -27,7 +27,16 @@ from mextrain.i18n import (
 )
 from mextrain.rules import Rules, RulesError
 
-from ._common import IMPORT_HELP, FiniteFloat, ImportFailed, LanguageCommand, import_modules, speak
+from ._common import (
+    IMPORT_HELP,
+    FiniteFloat,
+    ImportFailed,
+    LanguageCommand,
+    WholeNumber,
+    import_modules,
+    speak,
+    speak_as_given,
+)
 
 if TYPE_CHECKING:
     from mextrain.tui import PlayApp
@@ -97,7 +106,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     help="A house rule on top of the preset, e.g. draw_until_playable=true.",
 )
 @click.option(
-    "--players", type=int, default=None, help="How many seats (2-10, as the rules allow)."
+    "--players", type=WholeNumber(), default=None, help="How many seats (2-10, as the rules allow)."
 )
 @click.option(
     "--seats",
@@ -116,6 +125,8 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     "--lang",
     default=None,
     type=click.Choice(LANGUAGES),
+    is_eager=True,  # (read first: the other options' refusals are said in it)
+    callback=speak_as_given,
     help="Language (default: from the locale).",
 )
 @click.option(
@@ -126,7 +137,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
 )
 @click.option(
     "--seed",
-    type=int,
+    type=WholeNumber(),
     default=None,
     help="The game's seed: its deals and the bots' random choices (same seed, same game).",
 )

@@ -10,7 +10,7 @@ from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_lang
 from mextrain.planner import PlanError, plan
 from mextrain.rules import Tile, TileFormatError, parse_tile
 
-from ._common import JsonCommand, LanguageCommand, speak
+from ._common import JsonCommand, LanguageCommand, WholeNumber, speak, speak_as_given
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
@@ -40,13 +40,13 @@ class _SolveCommand(LanguageCommand, JsonCommand):
 @click.option(
     "--start",
     "-s",
-    type=int,
+    type=WholeNumber(),
     required=True,
     help="The pip the train starts from: the engine, or the open end of a train.",
 )
 @click.option(
     "--max-pip",
-    type=click.IntRange(0, 30),
+    type=WholeNumber(0, 30),
     default=12,
     show_default=True,
     help="The set: double-N.",
@@ -55,6 +55,8 @@ class _SolveCommand(LanguageCommand, JsonCommand):
     "--lang",
     default=None,
     type=click.Choice(LANGUAGES),
+    is_eager=True,  # (read first: the other options' refusals are said in it)
+    callback=speak_as_given,
     help="Language of the answer and the refusals (default: from the locale).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
