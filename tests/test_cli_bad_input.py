@@ -518,13 +518,20 @@ def test_play_says_its_refusals_whole_in_the_players_language(
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
-def test_play_says_the_values_click_reads_wrong_in_the_players_language(lang: str) -> None:
-    """``--delay x``, ``--players x``, ``--seed 1.5`` were refused in Click's English
-    whatever ``--lang`` said (Click reads the values before the command runs)."""
+def test_play_says_the_values_click_reads_wrong_in_the_players_language(
+    lang: str, tmp_path: Path
+) -> None:
+    """``--delay x``, ``--players x``, ``--seed 1.5``, a ``--file`` that is not there were
+    refused in Click's English whatever ``--lang`` said (Click reads the values before the
+    command runs)."""
     from mextrain.i18n import Translator
 
     t = Translator(lang)
+    gone = str(tmp_path / "gone.json")
+    folder = str(tmp_path)
     for args, option, message in [
+        (("--resume", "--file", gone), "--file", t("tui.cli.no_such_file", path=gone)),
+        (("--resume", "--file", folder), "--file", t("tui.cli.not_a_file", path=folder)),
         (("--delay", "x"), "--delay", t("tui.cli.not_number", value="x")),
         (("--delay", "inf"), "--delay", t("tui.cli.not_finite", value="inf")),
         (("--delay", "99"), "--delay", t("tui.cli.out_of_range", value="99", low="0", high="60")),

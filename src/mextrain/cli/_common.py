@@ -22,6 +22,7 @@ __all__ = [
     "JsonCommand",
     "LanguageCommand",
     "OptionError",
+    "SavedFile",
     "WholeNumber",
     "error_json",
     "has_terminal",
@@ -68,6 +69,25 @@ class FiniteFloat(click.FloatRange):
                 raise
             low, high = (f"{bound:g}" for bound in (self.min or 0, self.max or 0))
             self.fail(t("tui.cli.out_of_range", value=value, low=low, high=high), param, ctx)
+
+
+class SavedFile(click.Path):
+    """An existing file (not a folder), as a `Path`, refused in the command's language once
+    an eager ``--lang`` has named it."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            t = _translator(ctx)
+            if t is None:
+                raise
+            gone = not os.path.exists(value)
+            key = "tui.cli.no_such_file" if gone else "tui.cli.not_a_file"
+            self.fail(t(key, path=click.format_filename(value)), param, ctx)
 
 
 class WholeNumber(click.IntRange):

@@ -32,6 +32,7 @@ from ._common import (
     FiniteFloat,
     ImportFailed,
     LanguageCommand,
+    SavedFile,
     WholeNumber,
     import_modules,
     speak,
@@ -147,7 +148,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
 @click.option(
     "--file",
     "file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    type=SavedFile(),
     default=None,
     help="With --resume: carry on with this saved game instead.",
 )
