@@ -174,36 +174,37 @@ def test_a_command_line_click_cannot_read_is_refused_in_the_language_given(lang:
     ``--lang``: the language is read first, so the whole refusal is in it, wherever
     ``--lang`` stands on the line."""
     t = Translator(lang)
-    frame = t("tui.cli.error_option", option="--start", message="{}")
-    cases = [
-        (["--start", "x", "--lang", lang, "12-5"], frame.format(t("tui.cli.not_whole", value="x"))),
-        ([f"--lang={lang}", "-s", "5.5"], frame.format(t("tui.cli.not_whole", value="5.5"))),
+    cases = [  # (the command line, the option at fault, the reason; "Invalid value for")
+        (["--start", "x", "--lang", lang, "12-5"], "--start", "not_whole", {"value": "x"}, True),
+        ([f"--lang={lang}", "-s", "5.5"], "--start", "not_whole", {"value": "5.5"}, True),
         (
             ["--lang", lang, "-s", "1", "--max-pip", "40"],
-            t("tui.cli.error_option", option="--max-pip", message="{}").format(
-                t("tui.cli.out_of_range", value=40, low=0, high=30)
-            ),
+            "--max-pip",
+            "out_of_range",
+            {"value": 40, "low": 0, "high": 30},
+            True,
         ),
-        (
-            ["--lang", lang, "12-5"],
-            t("tui.cli.error", message=t("tui.cli.missing", option="--start")),
-        ),
-        (
-            ["--lang", lang, "--bogus"],
-            t("tui.cli.error", message=t("tui.cli.no_such_option", option="--bogus")),
-        ),
-        (
-            ["--lang", lang, "--start"],
-            t("tui.cli.error", message=t("tui.cli.needs_value", option="--start")),
-        ),
+        (["--lang", lang, "12-5"], "--start", "missing", {"option": "--start"}, False),
+        (["--lang", lang, "--bogus"], "--bogus", "no_such_option", {"option": "--bogus"}, False),
+        (["--lang", lang, "--start"], "--start", "needs_value", {"option": "--start"}, False),
     ]
-    for args, first in cases:
+    for args, option, key, params, invalid in cases:
+        reason = t(f"tui.cli.{key}", **params)
+        first = (
+            t("tui.cli.error_option", option=option, message=reason)
+            if invalid
+            else t("tui.cli.error", message=reason)
+        )
         refused = run(*args)
         assert refused.exit_code == 2, args
         assert refused.stderr.splitlines() == [
             first,
             t("tui.cli.try_help", command="mextrain solve --help"),
         ], args
+        # --json: one object, its reason in the language too, naming the option
+        said = run("--json", *args)
+        assert said.exit_code == 2, args
+        assert json.loads(said.stdout) == {"error": {"option": option, "reason": reason}}, args
     # without --lang, Click's own words, as before (the locale is not known yet)
     assert "is not a valid integer" in run("--start", "x", "12-5").stderr
 

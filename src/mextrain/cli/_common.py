@@ -134,6 +134,8 @@ def _option_of(err: click.ClickException) -> str | None:
         return err.option_name  # (an unknown option; one given without its value)
     elif isinstance(err, OptionError):
         return err.option
+    elif isinstance(err, _Refusal):
+        return err.named
     return None
 
 
@@ -173,6 +175,8 @@ class _Refusal(click.ClickException):
         self, err: click.ClickException, t: Translator, help_for: str | None = None
     ) -> None:
         option = _option_of(err)
+        #: the option the refusal is about (for ``--json``), whatever the words name
+        self.named = option
         message = err.message
         # (a value refused: "Invalid value for" its option; Click's own words for a command
         # line it cannot read, said in the language too)
@@ -250,19 +254,31 @@ class LanguageCommand(click.Command):
         parent: click.Context | None = None,
         **extra: Any,
     ) -> click.Context:
-        # (an option Click cannot read stops it before it reads --lang: look for it here)
-        given = _language_given(list(args))
+        given = list(args)  # (as given: parsing may use the list up)
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as err:
-            t = _translator(getattr(err, "ctx", None))
-            path = f"{parent.command_path} {info_name}" if parent is not None else info_name
-            said = _in_language(
-                err, t or (None if given is None else Translator(given)), f"{path} --help"
-            )
-            if said is None:
+            said = self._as_said(err, given, info_name, parent)
+            if said is err:
                 raise
             raise said from None
+
+    def _as_said(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        """``err``, a refusal of the command line, in the language it names (``--lang``),
+        if it names one: an option Click cannot read stops it before it reads ``--lang``,
+        so it is looked for here too."""
+        t = _translator(getattr(err, "ctx", None))
+        if t is None:
+            given = _language_given(args)
+            t = None if given is None else Translator(given)
+        path = f"{parent.command_path} {info_name}" if parent is not None else info_name
+        return _in_language(err, t, f"{path} --help") or err
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -302,8 +318,18 @@ class JsonCommand(click.Command):
         except click.UsageError as err:
             if not self._asks_for_json(info_name, given, parent):
                 raise
-            click.echo(json.dumps(error_json(err)))
+            click.echo(json.dumps(error_json(self._as_said(err, given, info_name, parent))))
             sys.exit(err.exit_code)
+
+    def _as_said(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        """``err`` as the command says it (a command with a language: in it)."""
+        return err
 
     def _asks_for_json(
         self, info_name: str | None, args: list[str], parent: click.Context | None
