@@ -243,9 +243,9 @@ def _language_given(args: list[str]) -> str | None:
     return None
 
 
-class LanguageCommand(click.Command):
-    """A command whose refusals, once it knows its language (`speak`), are said in it --
-    from the command line's own, with an eager ``--lang`` (`speak_as_given`)."""
+class _SaysRefusals(click.Command):
+    """A command that may word the refusals of its command line its own way (`_as_said`)
+    and show them its own way (`_show_refusal`)."""
 
     def make_context(
         self,
@@ -259,9 +259,35 @@ class LanguageCommand(click.Command):
             return super().make_context(info_name, args, parent, **extra)
         except click.ClickException as err:
             said = self._as_said(err, given, info_name, parent)
+            self._show_refusal(err, said, given, info_name, parent)
             if said is err:
                 raise
             raise said from None
+
+    def _as_said(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        """``err`` as the command says it (as Click does, unless a subclass says)."""
+        return err
+
+    def _show_refusal(
+        self,
+        err: click.ClickException,
+        said: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> None:
+        """Show ``said`` (``err`` as the command says it) and exit, or leave it to Click."""
+
+
+class LanguageCommand(_SaysRefusals):
+    """A command whose refusals, once it knows its language (`speak`), are said in it --
+    from the command line's own, with an eager ``--lang`` (`speak_as_given`)."""
 
     def _as_said(
         self,
@@ -290,7 +316,7 @@ class LanguageCommand(click.Command):
             raise said from None
 
 
-class JsonCommand(click.Command):
+class JsonCommand(_SaysRefusals):
     """A command with ``--json`` (``as_json``): given it, every refusal is one JSON object
     on standard output (`error_json`) with the usual exit status -- a command line that
     cannot be read (``--games x``, ``--games 0``, an unknown or missing option; status 2)
@@ -305,31 +331,17 @@ class JsonCommand(click.Command):
             click.echo(json.dumps(error_json(err)))
             sys.exit(err.exit_code)
 
-    def make_context(
-        self,
-        info_name: str | None,
-        args: list[str],
-        parent: click.Context | None = None,
-        **extra: Any,
-    ) -> click.Context:
-        given = list(args)  # (as given: parsing may use the list up)
-        try:
-            return super().make_context(info_name, args, parent, **extra)
-        except click.UsageError as err:
-            if not self._asks_for_json(info_name, given, parent):
-                raise
-            click.echo(json.dumps(error_json(self._as_said(err, given, info_name, parent))))
-            sys.exit(err.exit_code)
-
-    def _as_said(
+    def _show_refusal(
         self,
         err: click.ClickException,
+        said: click.ClickException,
         args: list[str],
         info_name: str | None,
         parent: click.Context | None,
-    ) -> click.ClickException:
-        """``err`` as the command says it (a command with a language: in it)."""
-        return err
+    ) -> None:
+        if isinstance(err, click.UsageError) and self._asks_for_json(info_name, args, parent):
+            click.echo(json.dumps(error_json(said)))
+            sys.exit(err.exit_code)
 
     def _asks_for_json(
         self, info_name: str | None, args: list[str], parent: click.Context | None
