@@ -65,10 +65,16 @@ class FiniteFloat(click.FloatRange):
         try:
             return super().convert(number, param, ctx)
         except click.BadParameter:
-            if t is None:
-                raise
-            low, high = (f"{bound:g}" for bound in (self.min or 0, self.max or 0))
+            if t is None or not _closed(self):
+                raise  # (a range the words "from A to B" do not say: Click's own)
+            low, high = f"{self.min:g}", f"{self.max:g}"
             self.fail(t("tui.cli.out_of_range", value=value, low=low, high=high), param, ctx)
+
+
+def _closed(kind: click.IntRange | click.FloatRange) -> bool:
+    """Whether a range is "from min to max", both given and both included."""
+    bounds = kind.min is not None and kind.max is not None
+    return bounds and not kind.min_open and not kind.max_open
 
 
 class SavedFile(click.Path):
@@ -91,8 +97,9 @@ class SavedFile(click.Path):
 
 
 class WholeNumber(click.IntRange):
-    """A whole number, from ``min`` to ``max`` where given (both or neither), as Click's
-    own, but refused in the command's language once an eager ``--lang`` has named it."""
+    """A whole number, from ``min`` to ``max`` where given, as Click's own, but refused in
+    the command's language once an eager ``--lang`` has named it (a range other than "from
+    min to max" in Click's words)."""
 
     name = "integer"
 
@@ -111,6 +118,8 @@ class WholeNumber(click.IntRange):
                 number = int(value)
             except (TypeError, ValueError):
                 self.fail(t("tui.cli.not_whole", value=value), param, ctx)
+            if not _closed(self):
+                raise
             said = t("tui.cli.out_of_range", value=number, low=self.min, high=self.max)
             self.fail(said, param, ctx)
 
