@@ -485,6 +485,27 @@ def test_a_round_by_keyboard_with_the_focus_kept_and_moves_announced(
     page.wait_for_function("() => document.activeElement !== document.body")
 
 
+def test_the_end_dialog_is_not_seen_before_it_is_opened_as_a_modal(server: str, page: Any) -> None:
+    # the overlay's grid must not show a closed dialog: between being drawn and being
+    # opened it was visible without keeping the keyboard
+    page.goto(server + "/")
+    page.get_by_role("heading", level=1).wait_for()
+    shown = page.evaluate(
+        """() => {
+            const d = document.createElement("dialog");
+            d.className = "overlay";
+            document.body.append(d);
+            const closed = getComputedStyle(d).display;
+            d.showModal();
+            const open = getComputedStyle(d).display;
+            d.close();
+            d.remove();
+            return [closed, open];
+        }"""
+    )
+    assert shown == ["none", "grid"]
+
+
 def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

@@ -2,7 +2,7 @@
 // The server is the authority: this page only shows the view it is sent and asks for
 // moves the server listed as legal.
 import { render } from "./vendor/preact.mjs";
-import { useEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
 import { Tile as DrawnTile, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
@@ -1339,7 +1339,9 @@ function AgainBar({ table, you, send }) {
 function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live }) {
   const heading = useRef(null);
   const box = useRef(null);
-  useEffect(() => {
+  // opened as a modal before the page is painted: it is never seen unless it keeps the
+  // keyboard
+  useLayoutEffect(() => {
     const before = document.activeElement;
     const d = box.current;
     if (d && !d.open && d.showModal) d.showModal();
