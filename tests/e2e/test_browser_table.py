@@ -506,6 +506,56 @@ def test_the_end_dialog_is_not_seen_before_it_is_opened_as_a_modal(server: str, 
     assert shown == ["none", "grid"]
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_a_trains_badges_wrap_between_words_on_a_phone(server: str, page: Any, lang: str) -> None:
+    # on a phone the owner's column is 6rem wide: "a bot is playing" goes on two lines,
+    # between its words, as a label (not a round pill broken in two)
+    from mextrain.i18n import Translator
+
+    say = Translator(lang)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(server + "/")
+    page.get_by_role("heading", level=1).wait_for()
+    broken = page.evaluate(
+        """texts => {
+            const owner = document.createElement("span");
+            owner.className = "train-owner";
+            owner.innerHTML =
+                '<span class="who">Bartholomew</span> <span class="hand-size">7</span>';
+            for (const [cls, text] of texts) {
+                const b = document.createElement("span");
+                b.className = cls;
+                b.textContent = text;
+                owner.append(" ", b);
+            }
+            document.body.append(owner);
+            const out = [];
+            for (const b of owner.querySelectorAll(".badge")) {
+                const node = b.firstChild;
+                let at = 0;
+                for (const word of node.data.split(" ")) {
+                    const r = document.createRange();
+                    r.setStart(node, at);
+                    r.setEnd(node, at + word.length);
+                    if (r.getClientRects().length > 1) out.push(word);
+                    at += word.length + 1;
+                }
+                const style = getComputedStyle(b);
+                const lines = b.offsetHeight > 1.6 * parseFloat(style.fontSize);
+                if (lines && parseFloat(style.borderTopLeftRadius) > 6) {
+                    out.push("a pill on two lines");
+                }
+            }
+            const width = owner.getBoundingClientRect().width;
+            owner.remove();
+            return {out, width};
+        }""",
+        [["badge warn", say("game.last_tile")], ["badge", say("web.bot_playing")]],
+    )
+    assert broken["width"] < 120, broken  # (the phone's narrow column)
+    assert broken["out"] == [], broken
+
+
 def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 
