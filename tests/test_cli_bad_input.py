@@ -983,6 +983,37 @@ def test_stats_json_stays_json_with_a_folder_name_that_is_not_utf8(tmp_path: Pat
     assert doc["folder"].endswith("bad\udcffdir")
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_stats_says_what_it_refuses_in_the_language_given(lang: str, tmp_path: Path) -> None:
+    """``stats --lang fr --dir gone`` was refused in Click's English, and a file given as
+    ``--dir`` was "Directory '…' is a file"; both are said in the language, in JSON too."""
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    gone = str(tmp_path / "gone")
+    a_file = tmp_path / "a.json"
+    a_file.write_text("{}")
+    for args, option, message, value in [
+        (("--dir", gone), "--dir", t("tui.cli.no_such_file", path=gone), True),
+        (("--dir", str(a_file)), "--dir", t("tui.cli.not_a_folder", path=str(a_file)), True),
+        (("--nosuch",), "--nosuch", t("tui.cli.no_such_option", option="--nosuch"), False),
+    ]:
+        bad = invoke("stats", *args, "--lang", lang)
+        assert bad.exit_code == 2, args
+        said, where = (bad.stderr or bad.stdout).splitlines()
+        if value:  # (a value refused: its option named)
+            assert said == t("tui.cli.error_option", option=option, message=message), args
+        else:  # (Click's words for a command line it cannot read: framed as an error)
+            assert said == t("tui.cli.error", message=message), args
+        assert where == t("tui.cli.try_help", command="main stats --help"), args
+        as_json = invoke("stats", "--lang", lang, *args, "--json")
+        assert as_json.exit_code == 2, args
+        assert json.loads(as_json.stdout) == {"error": {"option": option, "reason": message}}
+    # a folder it can read: the statistics, no refusal
+    fine = invoke("stats", "--dir", str(tmp_path), "--lang", lang)
+    assert fine.exit_code == 0, fine.output
+
+
 SIM = ("simulate", "--players", "2", "--bots", "greedy,random", "--seed", "1")
 
 

@@ -78,11 +78,12 @@ def _closed(kind: click.IntRange | click.FloatRange) -> bool:
 
 
 class SavedFile(click.Path):
-    """An existing file (not a folder), as a `Path`, refused in the command's language once
-    an eager ``--lang`` has named it."""
+    """An existing file (not a folder; with ``folder``, an existing folder), as a `Path`,
+    refused in the command's language once an eager ``--lang`` has named it."""
 
-    def __init__(self) -> None:
-        super().__init__(exists=True, dir_okay=False, path_type=Path)
+    def __init__(self, folder: bool = False) -> None:
+        super().__init__(exists=True, file_okay=not folder, dir_okay=folder, path_type=Path)
+        self.folder = folder
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         try:
@@ -92,7 +93,8 @@ class SavedFile(click.Path):
             if t is None:
                 raise
             gone = not os.path.exists(value)
-            key = "tui.cli.no_such_file" if gone else "tui.cli.not_a_file"
+            wrong = "tui.cli.not_a_folder" if self.folder else "tui.cli.not_a_file"
+            key = "tui.cli.no_such_file" if gone else wrong
             self.fail(t(key, path=click.format_filename(value)), param, ctx)
 
 

@@ -14,14 +14,27 @@ import click
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 
-from ._common import JsonCommand, terminal_safe
+from ._common import (
+    JsonCommand,
+    LanguageCommand,
+    SavedFile,
+    speak,
+    speak_as_given,
+    terminal_safe,
+)
 
 
-@click.command(cls=JsonCommand)
+class _StatsCommand(LanguageCommand, JsonCommand):
+    """`stats`: with ``--lang``, what it refuses (a ``--dir`` that is no folder, an
+    unknown option) is said in that language, its frame too; with ``--json`` it is the
+    JSON object `JsonCommand` prints, its reason in that language."""
+
+
+@click.command(cls=_StatsCommand)
 @click.option(
     "--dir",
     "folder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    type=SavedFile(folder=True),
     default=None,
     help="Read the games saved in this folder (default: where mextrain play saves them).",
 )
@@ -30,6 +43,8 @@ from ._common import JsonCommand, terminal_safe
     "--lang",
     default=None,
     type=click.Choice(LANGUAGES),
+    is_eager=True,  # (read first: the other options' refusals are said in it)
+    callback=speak_as_given,
     help="Language (default: from the locale).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
@@ -46,6 +61,7 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
     # --lang says otherwise, so that a script reads the same names whatever the locale
     chosen = normalise_language(lang)
     t = Translator(chosen or ("en" if as_json else detect_language()))
+    speak(t)  # (its refusals are said in it)
     people = summarize(history.games, name, t)
     if as_json:
         finished = sum(g.complete for g in history.games)
