@@ -351,6 +351,17 @@ def test_the_text_report_counts_in_words_and_keeps_long_bot_names_in_columns() -
     assert "rules {" + '"preset": "classic"' in custom  # JSON, not a Python dict
 
 
+def test_the_text_table_fits_a_terminal_of_80_columns_for_short_bot_names() -> None:
+    # the columns were as wide as a long spec needs (about 108 in all) whatever the bots
+    report = simulate("classic", 4, ["planner", "greedy", "random", "racer"], games=4, seed=2)
+    text = report.to_text()
+    table = text.splitlines()[2:7]
+    assert table[0].split()[:3] == ["#", "bot", "wins"]
+    assert max(map(len, table)) <= 80, table
+    assert len({row.index(" [") for row in table[1:]}) == 1  # the intervals line up
+    assert [row.split()[1] for row in table[1:]] == ["planner", "greedy", "random", "racer"]
+
+
 def test_the_report_shows_the_rules_played_with_the_rounds_asked_for(tmp_path: Path) -> None:
     # the rules as given said 5 rounds; 2 were played, as the records and rounds_per_game say
     spec = {"preset": "classic", "rounds": 5}

@@ -90,6 +90,8 @@ class PairStats:
 
 #: the text table lists every pair up to this many entries, else the first entry's pairs
 TEXT_PAIRS_UP_TO = 4
+#: the width the text report keeps to where its bots' names let it (a terminal's)
+TEXT_WIDTH = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,27 +139,29 @@ class SimReport:
         def n(count: int, word: str) -> str:
             return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
-        width = max(24, *(len(e.bot) for e in self.entries))  # long specs keep the columns
-        score_cis = []
-        for e in self.entries:
+        rows = []
+        for i, e in enumerate(self.entries):
             lo, hi = e.mean_score_ci95
-            score_cis.append("n/a" if math.isnan(lo) else f"[{lo:6.2f}, {hi:6.2f}]")
-        wide = max(17, *map(len, score_cis))  # a wide interval keeps the columns too
+            rows.append(
+                [
+                    str(i),
+                    e.bot,
+                    _wins(e.wins),
+                    f"{e.win_rate:.3f}",
+                    f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]",
+                    f"{e.mean_score:.2f}",
+                    "n/a" if math.isnan(lo) else f"[{lo:6.2f}, {hi:6.2f}]",
+                    f"{e.rating_mu:.2f} ± {e.rating_sigma:.2f}",
+                ]
+            )
+        head = ["#", "bot", "wins", "win rate", "95% interval", "pts/round", "95% interval"]
         lines = [
             f"{n(self.games, 'game')} ({n(deals, 'deal')} x {self.players} seat rotations), "
             f"{n(self.rounds_per_game, 'round')} each, {self.players} players, rules {rules}, "
             f"seed {self.seed}",
             "",
-            f"{'#':>2}  {'bot':<{width}} {'wins':>8} {'win rate':>9} {'95% interval':>17} "
-            f"{'pts/round':>9} {'95% interval':>{wide}} {'rating':>15}",
+            *_columns([[*head, "rating"], *rows], left={1}),
         ]
-        for i, (e, score_ci) in enumerate(zip(self.entries, score_cis, strict=True)):
-            win_ci = f"[{e.win_rate_ci95[0]:.3f}, {e.win_rate_ci95[1]:.3f}]"
-            rating = f"{e.rating_mu:6.2f} ± {e.rating_sigma:4.2f}"
-            lines.append(
-                f"{i:>2}  {e.bot:<{width}} {_wins(e.wins):>8} {e.win_rate:>9.3f} {win_ci:>17} "
-                f"{e.mean_score:>9.2f} {score_ci:>{wide}} {rating:>15}"
-            )
         lines.extend(self._pairs_text())
         lines.append("")
         rounds, actions = self.rounds_per_second, self.actions_per_second
@@ -205,6 +209,26 @@ class SimReport:
                 f"{p.mean_score_difference:>+9.2f} {score_ci:>{wide}}"
             )
         return lines
+
+
+def _columns(
+    rows: Sequence[Sequence[str]], left: frozenset[int] | set[int] = frozenset()
+) -> list[str]:
+    """``rows`` (the first the headings) in columns as wide as their widest cell: numbers
+    to the right, the columns ``left`` to the left. The first column (the entry's number,
+    two wide) stands two spaces before the next; the others two apart where that fits in
+    `TEXT_WIDTH` columns, else one (a report of bots with short names fits a terminal)."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    widths[0] = max(widths[0], 2)
+    gap = "  " if sum(widths) + 2 * (len(widths) - 1) <= TEXT_WIDTH else " "
+    lines = []
+    for row in rows:
+        cells = [
+            cell.ljust(w) if c in left else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        lines.append(f"{cells[0]}  {gap.join(cells[1:])}".rstrip())
+    return lines
 
 
 def _ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, float]]:
