@@ -1138,6 +1138,7 @@ def test_a_late_joiner_who_never_moves_is_not_counted_as_having_played(db: Path)
             game = games[end["table"]["game_id"]]
             assert game["players"] == ["Cy", "Ben"]
             assert game["humans"] == [False, False]
+            assert game["bots"] == [None, None]  # (their seats, by their names: no bot's)
             stats = tc.get("/api/stats").json()["players"]
             assert "Cy" not in {p["name"] for p in stats}
             return
