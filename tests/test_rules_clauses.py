@@ -376,6 +376,10 @@ def test_classic_first_turn_run_first_play_elsewhere_is_single():
         ({"max_pip": 6}, "hand_size"),
         ({"unsatisfied_double_penalty": -1}, "unsatisfied_double_penalty"),
         ({"engine_setup": "holder_starts"}, "engine_setup"),  # the option changed
+        # seats the preset's hand sizes do not cover: the seats were changed, not the sizes
+        ({"players": 9}, "players"),
+        ({"players": [2, 10]}, "players"),
+        ({"players": [2, 9], "hand_size": {"2": 16, "9": 8}}, "hand_size"),
         ({"bogus": 1}, "bogus"),
     ],
 )

@@ -195,6 +195,12 @@ class Rules:
                 and "first_player" not in changes
             ):
                 raise RulesError("engine_setup", err.message, code=err.code, **err.params) from None
+            if (
+                err.code == "no_hand_size"
+                and "players" in overrides
+                and "hand_size" not in overrides
+            ):
+                raise RulesError("players", err.message, code=err.code, **err.params) from None
             raise
         return rules
 
