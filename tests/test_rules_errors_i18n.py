@@ -33,7 +33,8 @@ CASES: list[tuple[str, str, Callable[[], object]]] = [
     ("number_range", "max_pip", lambda: Rules.preset("classic", max_pip=40)),
     ("number_range", "max_pip", lambda: Rules(max_pip=40).validate()),
     ("seat_range", "players", lambda: Rules.preset("classic", players=[1, 4])),
-    ("no_hand_size", "hand_size", lambda: Rules.preset("classic", players=[2, 9])),
+    # (seats the preset's sizes do not cover: the seats are what was changed)
+    ("no_hand_size", "players", lambda: Rules.preset("classic", players=[2, 9])),
     ("not_enough_tiles", "hand_size", lambda: Rules.preset("classic", hand_size={"2": 50})),
     ("no_rounds", "rounds", lambda: Rules(rounds=()).validate()),
     ("engine_not_in_set", "rounds", lambda: Rules.preset("classic", rounds=[13])),
