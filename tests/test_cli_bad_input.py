@@ -780,17 +780,41 @@ def test_replay_watch_needs_a_terminal(args: tuple[str, ...], word: str) -> None
     assert_clean_error(invoke("replay", *args), word)
 
 
-def test_replay_watch_with_json_names_the_option_in_its_json() -> None:
-    """Every refusal of a command with --json is one object naming the option it is about
-    where there is one; --watch with --json gave only the reason."""
-    told = invoke("replay", str(COMPLETE), "--watch", "--json")
+NOT_A_RECORD = {"round": None, "action": None, "text": None}
+
+
+@pytest.mark.parametrize(
+    ("args", "reason"),
+    [
+        (
+            (str(COMPLETE), "--watch"),
+            "--watch shows the game on screen; --json prints it: pick one",
+        ),
+        (
+            (str(COMPLETE), "--lang", "fr"),
+            "--lang sets the language of --watch; the report and --json are in English",
+        ),
+        ((), "Missing argument 'FILE'."),
+        ((str(COMPLETE), str(COMPLETE)), "Got unexpected extra argument"),
+        ((str(COMPLETE), "--nosuch"), "No such option '--nosuch'"),
+        ((str(COMPLETE), "--lang", "xx"), "--lang: 'xx' is not one of"),
+    ],
+)
+def test_replay_json_says_a_command_line_it_cannot_read_as_every_exit_2(
+    args: tuple[str, ...], reason: str
+) -> None:
+    """RECORD.md: for exit status 2 ``replay --json`` prints ``{"valid": false, "error":
+    {"round": null, "action": null, "text": null, "reason": ...}}``. A command line it
+    cannot read gave another object (``{"error": {"option": ..., "reason": ...}}``, no
+    ``valid``): it is that one too, the reason naming the option."""
+    told = invoke("replay", *args, "--json")
     assert told.exit_code == 2
-    assert json.loads(told.stdout) == {
-        "error": {
-            "option": "--watch",
-            "reason": "--watch shows the game on screen; --json prints it: pick one",
-        }
-    }
+    (line,) = told.stdout.splitlines()
+    doc = json.loads(line)
+    assert doc["valid"] is False
+    assert list(doc["error"]) == ["round", "action", "text", "reason"]
+    assert {k: doc["error"][k] for k in NOT_A_RECORD} == NOT_A_RECORD
+    assert reason in doc["error"]["reason"]
 
 
 # Ray retries an address where nothing answers for minutes: the simulator says so at once
@@ -1027,7 +1051,6 @@ SIM = ("simulate", "--players", "2", "--bots", "greedy,random", "--seed", "1")
         ((*SIM, "--games", "2", "--backend", "mpi"), "--backend", "'mpi' is not one of"),
         (("analyze", str(COMPLETE), "--round", "x", "--action", "0"), "--round", "'x'"),
         (("analyze", str(COMPLETE), "--action", "0"), "--round", "Missing option"),
-        (("replay",), "FILE", "Missing argument 'FILE'"),
         (("solve", "--start", "x"), "--start", "'x'"),
         (("solve", "-s", "1", "--max-pip", "99"), "--max-pip", "99 is not in the range"),
         (("stats", "--nosuch"), "--nosuch", "No such option"),
@@ -1077,8 +1100,8 @@ def test_with_json_the_commands_own_refusals_are_one_object(
 @pytest.mark.parametrize(
     ("args", "option"),
     [
-        (("replay", str(COMPLETE), "--lang", "fr"), "--lang"),
         (("solve", "--start", "13", "1-2"), "--start"),
+        (("analyze", str(COMPLETE), "--round", "99", "--action", "0"), "--round"),
     ],
 )
 def test_with_json_a_refused_option_value_is_named(args: tuple[str, ...], option: str) -> None:

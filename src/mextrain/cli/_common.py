@@ -339,8 +339,12 @@ class JsonCommand(_SaysRefusals):
         except click.ClickException as err:
             if not ctx.params.get("as_json"):
                 raise
-            click.echo(json.dumps(error_json(err)))
+            click.echo(json.dumps(self.error_json(err)))
             sys.exit(err.exit_code)
+
+    def error_json(self, err: click.ClickException) -> dict[str, Any]:
+        """The JSON object a refusal is printed as (`error_json`, unless a command says)."""
+        return error_json(err)
 
     def _show_refusal(
         self,
@@ -351,7 +355,7 @@ class JsonCommand(_SaysRefusals):
         parent: click.Context | None,
     ) -> None:
         if isinstance(err, click.UsageError) and self._asks_for_json(info_name, args, parent):
-            click.echo(json.dumps(error_json(said)))
+            click.echo(json.dumps(self.error_json(said)))
             sys.exit(err.exit_code)
 
     def _asks_for_json(

@@ -22,11 +22,28 @@ from mextrain.records import (
     replay_record,
 )
 
-from ._common import JsonCommand, terminal_safe
+from ._common import JsonCommand, error_json, terminal_safe
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
 
-@click.command(cls=JsonCommand)
+class _ReplayCommand(JsonCommand):
+    """`replay`: with ``--json`` a command line it cannot read is printed as every exit
+    status 2 of a record checker is (RECORD.md): ``{"valid": false, "error": {"round":
+    null, "action": null, "text": null, "reason": ...}}``, the reason naming the option."""
+
+    def error_json(self, err: click.ClickException) -> dict[str, Any]:
+        plain = error_json(err)["error"]
+        option = plain.get("option")
+        reason = plain["reason"]
+        if option and not reason.startswith(f"{option}: ") and option not in reason:
+            reason = f"{option}: {reason}"
+        return {
+            "valid": False,
+            "error": {"round": None, "action": None, "text": None, "reason": reason},
+        }
+
+
+@click.command(cls=_ReplayCommand)
 @click.argument("file", type=click.Path(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
 @click.option(
