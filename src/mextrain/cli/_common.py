@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import IO, Any
 
 import click
+from click.formatting import join_options
 
-from mextrain.i18n import LANGUAGES, Translator, terminal_safe
+from mextrain.i18n import LANGUAGES, Translator, detect_language, terminal_safe
 
 __all__ = [
     "IMPORT_HELP",
@@ -296,9 +297,71 @@ class _SaysRefusals(click.Command):
         """Show ``said`` (``err`` as the command says it) and exit, or leave it to Click."""
 
 
+def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
+    """``command``'s ``--help`` in ``t``'s language: its usage, its description and each
+    option's help from the catalog (``tui.cli.help.<command>.about``,
+    ``tui.cli.help.<command>.<parameter>``, or ``tui.cli.help.<parameter>`` for one the
+    commands share), with what Click adds (a default, a range, "required") in it too."""
+    name = command.name or ""
+    formatter = ctx.make_formatter()
+    pieces = [
+        t("tui.cli.help.options_metavar") if piece == "[OPTIONS]" else piece
+        for piece in command.collect_usage_pieces(ctx)
+    ]
+    usage = f"{t('tui.cli.help.usage')} "
+    formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=usage)
+    formatter.write_paragraph()
+    with formatter.indentation():
+        formatter.write_text(t(f"tui.cli.help.{name}.about"))
+    rows = []
+    for param in command.get_params(ctx):
+        if not isinstance(param, click.Option) or param.hidden:
+            continue
+        names = join_options(param.opts)[0]  # (as Click writes them: "-s, --start")
+        if not param.is_flag and not param.count:
+            metavar = param.make_metavar(ctx)
+            key = f"tui.cli.help.metavar.{metavar.lower()}"
+            names += f" {t(key) if t.has(key) else metavar}"
+        own = f"tui.cli.help.{name}.{param.name}"  # (else one the commands share)
+        if param is command.get_help_option(ctx):
+            said = t("tui.cli.help.help")
+        else:
+            said = t(own) if t.has(own) else t(f"tui.cli.help.{param.name}")
+        extra = []
+        if param.required:
+            extra.append(t("tui.cli.help.required"))
+        if param.show_default and param.default is not None and not param.is_flag:
+            extra.append(t("tui.cli.help.default", value=param.default))
+        kind = param.type
+        if isinstance(kind, click.IntRange | click.FloatRange) and _closed(kind):
+            low, high = f"{kind.min:g}", f"{kind.max:g}"
+            extra.append(t("tui.cli.help.range", low=low, high=high))
+        if extra:
+            said += f"  [{'; '.join(extra)}]"
+        rows.append((names, said))
+    with formatter.section(t("tui.cli.help.options")):
+        formatter.write_dl(rows)
+    return formatter.getvalue().rstrip("\n")
+
+
 class LanguageCommand(_SaysRefusals):
     """A command whose refusals, once it knows its language (`speak`), are said in it --
-    from the command line's own, with an eager ``--lang`` (`speak_as_given`)."""
+    from the command line's own, with an eager ``--lang`` (`speak_as_given`) -- and whose
+    ``--help`` is in the language of ``--lang``, else of the locale (`_help_in`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # ``--lang`` wherever it stands, even after ``--help`` (an eager option that
+        # would show the help before ``--lang`` was read)
+        given = _language_given(args)
+        if given is not None and _translator(ctx) is None:
+            ctx.meta[_TRANSLATOR] = Translator(given)
+        return super().parse_args(ctx, args)
+
+    def get_help(self, ctx: click.Context) -> str:
+        t = _translator(ctx) or Translator(detect_language())
+        if t.lang == "en":
+            return super().get_help(ctx)  # (Click's own, from the same English words)
+        return _help_in(self, ctx, t)
 
     def _as_said(
         self,

@@ -1,0 +1,105 @@
+"""``--help`` of the commands with ``--lang`` (play, solve, stats) in the player's language:
+from ``--lang`` wherever it stands, else from the locale; English as Click writes it."""
+
+from __future__ import annotations
+
+import re
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from mextrain.cli import main
+from mextrain.i18n import LANGUAGES, Translator
+
+COMMANDS = ("play", "solve", "stats")
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> Result:
+    quiet = {"LC_ALL": "", "LC_MESSAGES": "", "LANG": "C", "LANGUAGE": ""}
+    return CliRunner().invoke(main, list(args), prog_name="mextrain", env={**quiet, **(env or {})})
+
+
+def command(name: str) -> click.Command:
+    assert isinstance(main, click.Group)
+    found = main.commands[name]
+    return found
+
+
+def options(name: str) -> list[click.Option]:
+    cmd = command(name)
+    with click.Context(cmd, info_name=name) as ctx:
+        return [p for p in cmd.get_params(ctx) if isinstance(p, click.Option)]
+
+
+def words(text: str) -> str:
+    """``text`` with its white space as one space (``--help`` wraps its lines)."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_the_catalogs_english_is_the_help_click_shows(name: str) -> None:
+    """The other languages translate the catalog's English: it must be the command's own
+    (a help changed in the code and not in the catalog would leave them behind)."""
+    en = Translator("en")
+    cmd = command(name)
+    assert cmd.help is not None
+    assert words(cmd.help) == words(en(f"tui.cli.help.{name}.about"))  # (wrapped as written)
+    with click.Context(cmd, info_name=name) as ctx:
+        helper = cmd.get_help_option(ctx)
+        for option in options(name):
+            if option is helper:
+                assert option.help == en("tui.cli.help.help")
+                continue
+            own = f"tui.cli.help.{name}.{option.name}"
+            assert option.help == en(own if en.has(own) else f"tui.cli.help.{option.name}")
+            if not option.is_flag and not isinstance(option.type, click.Choice):
+                metavar = option.make_metavar(ctx)
+                assert en.has(f"tui.cli.help.metavar.{metavar.lower()}"), metavar
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_is_in_the_language_of_lang_wherever_it_stands(name: str, lang: str) -> None:
+    t, en = Translator(lang), Translator("en")
+    for args in ((name, "--lang", lang, "--help"), (name, "--help", "--lang", lang)):
+        shown = invoke(*args)
+        assert shown.exit_code == 0, shown.output
+        said = words(shown.output)
+        assert said.startswith(f"{t('tui.cli.help.usage')} mextrain {name} "), said
+        assert words(t(f"tui.cli.help.{name}.about").replace("\b", "")) in said
+        assert f"{t('tui.cli.help.options')}:" in said
+        for option in options(name):
+            own = f"tui.cli.help.{name}.{option.name}"
+            if not t.has(own):
+                continue
+            assert words(t(own)) in said, own
+            assert words(en(own)) not in said, own  # (no English left)
+        assert words(t("tui.cli.help.help")) in said
+        assert "Show this message and exit." not in said
+
+
+def test_help_says_defaults_ranges_and_what_is_required_in_the_language() -> None:
+    said = words(invoke("solve", "--help", "--lang", "fr").output)
+    assert "[obligatoire]" in said
+    assert "[par défaut : 12; de 0 à 30]" in said
+    assert "-s, --start ENTIER" in said  # (the options as Click writes them, metavar too)
+    said = words(invoke("play", "--help", "--lang", "fi").output)
+    assert "--delay LUKU" in said
+    assert "[0–60]" in said
+    assert "[oletus: classic]" in said
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_help_without_lang_is_in_the_locales_language(name: str) -> None:
+    t = Translator("it")
+    shown = invoke(name, "--help", env={"LANG": "it_IT.UTF-8"})
+    assert shown.exit_code == 0
+    assert words(shown.output).startswith(f"{t('tui.cli.help.usage')} mextrain {name}")
+    english = invoke(name, "--help")  # (the locale C: English, Click's own)
+    assert english.output.startswith(f"Usage: mextrain {name} [OPTIONS]")
+    assert "Show this message and exit." in english.output
+    assert invoke(name, "--help", "--lang", "en", env={"LANG": "fi_FI.UTF-8"}).output == (
+        english.output
+    )
