@@ -69,7 +69,7 @@ def test_help_is_in_the_language_of_lang_wherever_it_stands(name: str, lang: str
         said = words(shown.output)
         assert said.startswith(f"{t('tui.cli.help.usage')} mextrain {name} "), said
         assert words(t(f"tui.cli.help.{name}.about").replace("\b", "")) in said
-        assert f"{t('tui.cli.help.options')}:" in said
+        assert t("tui.cli.help.options") in said
         for option in options(name):
             own = f"tui.cli.help.{name}.{option.name}"
             if not t.has(own):

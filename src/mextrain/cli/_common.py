@@ -339,7 +339,9 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
         if extra:
             said += f"  [{'; '.join(extra)}]"
         rows.append((names, said))
-    with formatter.section(t("tui.cli.help.options")):
+    formatter.write_paragraph()
+    formatter.write(f"{t('tui.cli.help.options')}\n")  # (its colon as the language has it)
+    with formatter.indentation():
         formatter.write_dl(rows)
     return formatter.getvalue().rstrip("\n")
 
