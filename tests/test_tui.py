@@ -3244,6 +3244,36 @@ def test_a_log_scrolled_back_to_read_stays_there_while_lines_come() -> None:
     run(scenario)
 
 
+def test_the_log_scrolled_back_and_down_again_by_the_keys_follows_again_without_a_crash() -> None:
+    """Tab to the log, Up, Up, Down, Down: the game died with a traceback (the log took its
+    anchor back while the scroll's animation was still being stepped, and the animator then
+    removed an animation that was gone). It follows the newest line again."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=21)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            log = app.screen.query_one("#log", RichLog)
+            for i in range(60):
+                log.write(f"line {i}")
+            await pilot.pause()
+            await pilot.pause()
+            log.focus()
+            await pilot.pause()
+            for key in ("up", "up", "down", "down"):
+                await pilot.press(key)
+                await pilot.wait_for_scheduled_animations()
+                await pilot.pause()
+            assert app.is_running
+            assert app.return_code is None
+            assert log.scroll_y == log.max_scroll_y
+            log.write("newest")
+            await until(pilot, lambda: log.scroll_y == log.max_scroll_y)
+            assert log.lines[-1].text.rstrip() == "newest"
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", ["en", "fi"])
 def test_the_log_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None:
     """Under cardinal the engine's holder starts; when nobody was dealt it, everyone drew

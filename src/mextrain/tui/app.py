@@ -114,6 +114,12 @@ class GameLog(RichLog):
         super().watch_scroll_y(old_value, new_value)
         # Back at the end, the log follows again (a scroll view leaves this out); said with
         # Textual's public calls: anchoring at the end scrolls nowhere and undoes a release.
+        # Not from here at once: a scroll by the keys is animated, and this runs inside the
+        # animator's step, whose animation anchoring would stop under it (a KeyError).
+        if self.is_anchored and self.scroll_y >= self.max_scroll_y:
+            self.call_later(self._follow_again)
+
+    def _follow_again(self) -> None:
         if self.is_anchored and self.scroll_y >= self.max_scroll_y:
             self.anchor()
 
