@@ -2027,6 +2027,33 @@ def test_the_start_screen_keeps_the_house_rules_it_has_no_field_for(
     run(scenario)
 
 
+def test_the_start_screen_offers_the_lengths_and_seats_of_the_set_given() -> None:
+    """``--rules '{"preset": "classic", "max_pip": 6, "hand_size": {"2": 7}}'``: the
+    lengths and seats offered were the double-12 preset's (13 rounds, 2 to 8 seats), and
+    a short game asked for the 12-12 engine, refused ("engine 12 is not a double of the
+    double-6 set"): only the length given could start."""
+    given = Rules.from_spec({"preset": "classic", "max_pip": 6, "hand_size": {"2": 7}})
+
+    async def scenario() -> None:
+        app = PlayApp(setup=GameSetup(given, ("human", "greedy"), "en"), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            lengths = screen.query_one("#rounds", Select)
+            assert [value for _, value in lengths._options] == [1, 4, 7]
+            assert lengths.value == 7
+            players = screen.query_one("#players", Select)
+            assert [value for _, value in players._options] == [2]
+            lengths.value = 4
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await settle(pilot, app)
+            assert app.session is not None, screen.error  # (started: not refused)
+            assert app.session.rules.rounds == (6, 5, 4, 3)  # the set's first four engines
+            assert app.session.rules.max_pip == 6
+
+    run(scenario)
+
+
 def test_the_start_screen_follows_the_preset_and_starts_the_chosen_game() -> None:
     async def scenario() -> None:
         app = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)

@@ -416,9 +416,18 @@ class StartScreen(Screen[GameSetup | GameSession]):
     def t(self) -> Translator:
         return Translator(self.lang)
 
+    def _base(self) -> Rules:
+        """The preset chosen with the options kept (a double-6 set and its hand sizes):
+        its seats and engines are the ones the lists offer. The preset alone where they
+        do not go with it (Start then says why)."""
+        try:
+            return Rules.preset(self.preset, **self.kept)
+        except RulesError:
+            return Rules.preset(self.preset)
+
     def compose(self) -> ComposeResult:
         t = self.t
-        base = Rules.preset(self.preset)
+        base = self._base()
         lo, hi = base.players
         self.players = min(max(self.players, lo), hi)
         bots = _bot_choices()
@@ -463,7 +472,10 @@ class StartScreen(Screen[GameSetup | GameSession]):
             with Horizontal(classes="row"):
                 yield Label(t("tui.start.length"), classes="field")
                 # (and the length given, whatever it is: the one that is played)
-                lengths = sorted({*SHORT_GAMES, base.round_count, self.rounds})
+                # (a short game no longer than the set has engines: a double-6 set has 7)
+                engines = base.max_pip + 1
+                short = {n for n in SHORT_GAMES if n <= engines}
+                lengths = sorted({*short, base.round_count, self.rounds})
                 yield Select(
                     [(t.plural("tui.start.rounds", n), n) for n in lengths],
                     value=self.rounds if self.rounds in lengths else base.round_count,
@@ -541,7 +553,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
             if value == self.preset:
                 return
             self.preset = str(value)
-            self.rounds = Rules.preset(self.preset).round_count
+            self.rounds = self._base().round_count
         elif sid == "players":
             if value == self.players:
                 return
@@ -657,11 +669,11 @@ class StartScreen(Screen[GameSetup | GameSession]):
         seats = tuple(self.seats[: self.players])
         overrides: dict[str, object] = dict(self.kept)
         overrides.update({k: True for k, v in self.flags.items() if v})
-        base = Rules.preset(self.preset)
+        base = self._base()
         if self.rounds == len(self.given_rounds):
             overrides["rounds"] = list(self.given_rounds)
         elif self.rounds != base.round_count:
-            overrides["rounds"] = list(base.rounds[: self.rounds])
+            overrides["rounds"] = list(base.rounds[: self.rounds])  # (the set's first engines)
         names = tuple(
             name if kind == HUMAN else ""
             for kind, name in zip(seats, self.names[: self.players], strict=True)
