@@ -3271,6 +3271,39 @@ def test_a_log_scrolled_back_to_read_stays_there_while_lines_come() -> None:
     run(scenario)
 
 
+def test_the_trains_window_follows_the_moves_made_while_it_is_open() -> None:
+    """``t`` right after a move, while the bots move on: the window kept the trains of the
+    moment it opened (a bot's train "not started", ▶ at a seat no longer to move) once it
+    was the player's turn again."""
+
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy", "greedy"))
+        app = PlayApp(setup=setup, lang="en", delay=0.15, seed=1, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            await press_action(pilot, app, choice(app))
+            await pilot.press("t")
+            await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
+            window = app.screen
+            before = window.view
+            # the bots move (the window stays open) until it is the person's turn again
+            await until(pilot, lambda: table.my_view() is not None, tries=500)
+            assert app.screen is window
+            await pilot.pause()
+            now = table.shown_view()
+            assert now != before  # (the bots did move)
+            assert window.view == now
+            shown = " ".join(plain(w) for w in window.query_one("#all-trains").query(Static))
+            state = app.session.state if app.session else None
+            assert state is not None
+            laid = [t for seat in range(3) for t in state.train_tiles(seat)]
+            assert all(f"{a}-{b}" in shown or f"{b}-{a}" in shown for a, b in laid), shown
+
+    run(scenario)
+
+
 def test_the_log_scrolled_back_and_down_again_by_the_keys_follows_again_without_a_crash() -> None:
     """Tab to the log, Up, Up, Down, Down: the game died with a traceback (the log took its
     anchor back while the scroll's animation was still being stepped, and the animator then

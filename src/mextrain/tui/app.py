@@ -274,6 +274,10 @@ class TableScreen(Screen[None]):
             hand_title.update(t("tui.hand.hidden_title"))
             hand.update(f"[dim]{t('tui.hand.hidden')}[/dim]")
         self.query_one("#message", Static).update(escape(self.message or self.prompt()))
+        # the trains window, if it is open over the table, follows the moves made meanwhile
+        for screen in self.app.screen_stack:
+            if isinstance(screen, TrainsScreen) and screen.from_table:
+                screen.follow(view)
 
     def prompt(self) -> str:
         """What the seat to move can do now, read off the legal actions."""
@@ -666,7 +670,9 @@ class TableScreen(Screen[None]):
         self.advance()
 
     def action_trains(self) -> None:
-        self.app.push_screen(TrainsScreen(self.shown_view(), self.names, self.t))
+        self.app.push_screen(
+            TrainsScreen(self.shown_view(), self.names, self.t, from_table=True)
+        )
 
     def action_sheet(self) -> None:
         self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))

@@ -887,29 +887,55 @@ class StatsScreen(Closable):
 class TrainsScreen(Closable):
     """Every train with every tile, scrollable."""
 
-    def __init__(self, view: SeatView, names: Sequence[str], t: Translator) -> None:
+    def __init__(
+        self, view: SeatView, names: Sequence[str], t: Translator, from_table: bool = False
+    ) -> None:
         super().__init__()
         self.view = view
         self.names = list(names)
         self.t = t
+        #: opened from the table, whose moves it follows (`follow`); else the trains as a
+        #: round ended, which stay
+        self.from_table = from_table
 
     def compose(self) -> ComposeResult:
         t = self.t
-        view = self.view
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.trains.title')}[/b]")
-            # a row a train: a long train wraps under its first tile, and its open end
-            # stays beside its last tile (it could wrap onto a line of its own)
             with Vertical(id="all-trains"):
-                for train in view.trains:
-                    lead, parts, end = train_columns(view, train, t, self.names, shown=None)
-                    with Horizontal(classes="train-row"):
-                        yield Static(lead, classes="train-lead")
-                        yield TrainTiles(parts, end, classes="train-tiles")
-                doubles = open_doubles_markup(view, t, self.names)
-                if doubles is not None:
-                    yield Static(doubles, classes="train-doubles")
+                yield from self._rows()
         yield KeyLine(t("tui.close"), classes="dialog-keys")
+
+    def _rows(self) -> list[Static | Horizontal]:
+        """A row a train: a long train wraps under its first tile, and its open end stays
+        beside its last tile (it could wrap onto a line of its own); then the open
+        doubles, if any."""
+        t, view = self.t, self.view
+        rows: list[Static | Horizontal] = []
+        for train in view.trains:
+            lead, parts, end = train_columns(view, train, t, self.names, shown=None)
+            rows.append(
+                Horizontal(
+                    Static(lead, classes="train-lead"),
+                    TrainTiles(parts, end, classes="train-tiles"),
+                    classes="train-row",
+                )
+            )
+        doubles = open_doubles_markup(view, t, self.names)
+        if doubles is not None:
+            rows.append(Static(doubles, classes="train-doubles"))
+        return rows
+
+    def follow(self, view: SeatView) -> None:
+        """The trains as they are now: the bots move on while the window is open (it
+        showed the trains of the moment it opened). Where it was scrolled to stays."""
+        if view == self.view:
+            return
+        self.view = view
+        with contextlib.suppress(NoMatches):  # (not composed yet: it will show `view`)
+            box = self.query_one("#all-trains", Vertical)
+            box.remove_children()
+            box.mount_all(self._rows())
 
 
 #: the options a house may change that the help describes in words, in its order
