@@ -670,9 +670,7 @@ class TableScreen(Screen[None]):
         self.advance()
 
     def action_trains(self) -> None:
-        self.app.push_screen(
-            TrainsScreen(self.shown_view(), self.names, self.t, from_table=True)
-        )
+        self.app.push_screen(TrainsScreen(self.shown_view(), self.names, self.t, from_table=True))
 
     def action_sheet(self) -> None:
         self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))
