@@ -1620,6 +1620,34 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     ]
 
 
+def test_resume_frames_its_refusals_in_the_language_of_the_game_too(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--resume`` of a game played in Finnish, without a terminal, with an English
+    locale: "Error: mextrain play tarvitsee päätteen…" then "Try 'mextrain play --help'…";
+    the words around the reason are in the game's language too, as for a save refused."""
+    first_sitting(setup_of(("human", "greedy"), "fi"), 1)
+    path = latest_unfinished()
+    assert path is not None
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: False)
+    fi = Translator("fi")
+    result = CliRunner().invoke(main, ["play", "--resume"], env={"LANG": "C"})
+    assert result.exit_code == 2, result.output
+    lines = (result.stderr or result.output).splitlines()
+    assert lines[0] == fi("tui.cli.error", message=fi("tui.cli.needs_terminal")), lines
+    assert lines[1].startswith(fi("tui.cli.try_help", command="")), lines
+    # a save refused, played in French: "Erreur : …"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    raw["rounds"][0]["actions"][0] = raw["rounds"][0]["actions"][0].split(":")[0] + ":6-6@M"
+    raw["play"]["lang"] = "fr"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    fr = Translator("fr")
+    result = CliRunner().invoke(main, ["play", "--resume", "--file", str(path)], env={"LANG": "C"})
+    assert result.exit_code == 1, result.output
+    said = (result.stderr or result.output).splitlines()[0]
+    assert said.startswith(fr("tui.cli.error", message="")), said
+
+
 def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
     data_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

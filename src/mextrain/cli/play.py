@@ -226,7 +226,9 @@ def play(
             # language the game goes on in), unless --lang says otherwise; the locale's
             # where the save does not say (cut short, from elsewhere)
             saved = None if lang is not None or path is None else saved_language(path)
-            return t if saved is None else Translator(saved)
+            said = t if saved is None else Translator(saved)
+            speak(said)  # (the words around a refusal in it too: "Virhe: …")
+            return said
 
         def cannot_resume(path: Path, err: Exception, said: Translator) -> str:
             # the save by its file name and why in a few words, as the start screen says
@@ -275,6 +277,7 @@ def play(
         if lang is None and session.lang is not None:  # the language it was played in
             language = session.lang
             t = Translator(language)
+            speak(t)  # (a refusal now -- no terminal -- framed in it too)
         rename_default_names(session, t)
         _ready_to_play(t)
         resumed = PlayApp(session=session, lang=language, delay=pause, light=light)
