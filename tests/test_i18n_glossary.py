@@ -99,6 +99,9 @@ _SAME_OK_IN = {
 }
 # "plan" and "train" are French words too (the key bar's "v plan", "1-9 0 m o train")
 _SAME_OK_IN["fr"] |= {"tui.keys.plan", "tui.keys.train"}
+# --help's "[OPTIONS]" and "MODULE" in French, "FILE" in Italian (a file is "un file")
+_SAME_OK_IN["fr"] |= {"tui.cli.help.options_metavar", "tui.cli.help.metavar.module"}
+_SAME_OK_IN["it"] |= {"tui.cli.help.metavar.file"}
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -300,6 +303,7 @@ _HAND_KEYS = {
     "web.tiles_in_hand",
     "game.help.house.double_blank_points.one",
     "game.help.house.double_blank_points.other",
+    "tui.cli.help.solve.about",  # ("the longest train a hand can lay")
 }
 
 
