@@ -1237,6 +1237,50 @@ def test_a_stand_in_bot_stops_the_moment_its_seat_is_taken(db: Path) -> None:
             ana.close()
 
 
+def test_someone_taking_or_giving_up_a_seat_leaves_a_move_and_a_hint_standing(db: Path) -> None:
+    """Others' comings and goings move no position on: a join or a leave between the
+    position a player sees and their move (or their hint) made it stale, their chosen tile
+    and the hint on show went, and the move was refused."""
+    with TestClient(create_app(db, settings(takeover_after=0))) as tc:
+        made = create(tc, ["open", "open", "open"])
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+            ana.send({"type": "start"})  # (seats 3 and 4 to stand-ins, Ben's to a bot)
+            mine = ana.until(my_turn(0))
+            version = mine["version"]
+            # Cy takes a stand-in's seat: Ana's position is the same one
+            cy = tc.post(f"/api/tables/{code}/join", json={"name": "Cy"})
+            assert cy.status_code == 200, cy.text
+            told = ana.until(lambda m: is_state(m) and m["table"]["seats"][2]["name"] == "Cy")
+            assert told["version"] == version
+            assert told["round"]["legal_moves"] == mine["round"]["legal_moves"]
+            ana.send({"type": "hint", "version": version})
+            hint = ana.until(lambda m: m["type"] in ("hint", "error"))
+            assert hint["type"] == "hint", hint
+            assert hint["version"] == version
+            # Ben gives his seat up: a bot plays it, and still nothing moved
+            with_ben = Conn(tc, code, ben["token"])
+            try:
+                with_ben.until(is_state)
+                with_ben.send({"type": "leave"})
+                with_ben.until(lambda m: m["type"] == "left")
+            finally:
+                with_ben.close()
+            left = ana.until(lambda m: is_state(m) and m["table"]["seats"][1]["kind"] == "bot")
+            assert left["version"] == version
+            # the move made in that position stands; sent again for it, it is stale
+            ana.send({"type": "action", "move": hint["move"], "version": version})
+            moved = ana.until(lambda m: is_state(m) and m["version"] > version)
+            assert moved["round"]["history"][-1] == f"0:{hint['move']}"
+            ana.send({"type": "action", "move": hint["move"], "version": version})
+            assert errors_of(ana)["code"] == "stale"
+        finally:
+            ana.close()
+
+
 # -- playing again ------------------------------------------------------------------------
 
 

@@ -402,6 +402,57 @@ def test_the_hint_key_waits_for_the_players_turn_like_its_button(server: str, pa
     expect(page.locator(".error")).to_have_count(0)
 
 
+def test_a_seat_taken_by_someone_else_keeps_the_chosen_tile_the_hint_and_the_move(
+    server: str, page: Any
+) -> None:
+    """Someone joining the table (or leaving it) moves no position on: the tile the player
+    had chosen, the trains it may go on and the hint on show stayed only until then, and
+    the move played after it went through."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "open"], "options": {"rounds": 1}}
+    )
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    seat_page(page, server, made)
+    page.get_by_role("button", name="Start the game").click()
+    deadline = time.monotonic() + 60
+    while True:  # Ana's turn, with a tile to play
+        assert time.monotonic() < deadline, "no turn of Ana's with a tile to play"
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        if page.locator(".hand-tile.playable").count():
+            break
+        make_a_move_and_wait(page)
+    tile = page.locator(".hand-tile.playable").first
+    tile.click()
+    expect(page.locator(".hand-tile.selected")).to_have_count(1)
+    chosen = page.locator(".hand-tile.selected").get_attribute("data-tile")
+    targets = page.locator(".train.target").count()
+    assert targets >= 1
+    page.get_by_role("button", name="Hint").click()
+    hint = page.locator(".hint")
+    expect(hint).to_contain_text(re.compile(r"^Hint: "), timeout=30_000)
+    said = hint.text_content() or ""
+    log = page.locator(".move-log li").count()
+
+    join_via_api(server, made["code"], "Cy")  # Cy takes a stand-in bot's seat
+    expect(page.locator("table.sheet thead")).to_contain_text("Cy")
+    page.wait_for_timeout(300)
+    expect(page.locator(".hand-tile.selected")).to_have_count(1)
+    assert page.locator(".hand-tile.selected").get_attribute("data-tile") == chosen
+    expect(page.locator(".train.target")).to_have_count(targets)
+    expect(hint).to_have_text(said)
+    # the tile goes where it was meant to, in the position it was chosen in
+    page.locator(".train.target").first.click()
+    page.wait_for_function(
+        "n => document.querySelectorAll('.move-log li').length > n", arg=log, timeout=10_000
+    )
+    assert page.locator(f'.hand-tile[data-tile="{chosen}"]').count() == 0
+    expect(page.locator(".error")).to_have_count(0)
+    assert not errors, errors
+
+
 def _active(page: Any) -> dict[str, Any]:
     """What has the keyboard: its tag, classes, tile or train, and whether it is in the
     end dialog."""

@@ -70,9 +70,12 @@ ROUND_GRACE = 15.0
 #: for its clock, until its player says they are back (`Table.back`) or moves; a turn a
 #: bot played because its player was away (not connected) ends the row, as one in time does
 STRIKES_AWAY = 2
-#: events of the log that change no position (the clock's strikes): they leave the table's
-#: `Table.version` as it is, so a move sent before them is not stale
-CLOCK_EVENTS = frozenset({"time_up", "back"})
+#: the events of the log that move the game's position on: the start, a move, a deal
+#: (`Table.version` counts them). The others change no position -- the clock's strikes
+#: (``time_up``, ``back``), people taking or giving up a seat (``join``, ``leave``), the
+#: next game's table (``rematch``) -- and leave the number as it is: a move sent in the
+#: position before them is not stale, and a player's chosen tile and hint stay
+POSITION_EVENTS = frozenset({"start", "action", "deal"})
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
 CHAT_NAMES_KEPT = 64
 
@@ -286,8 +289,8 @@ class Table:
             i: spec[5:] for i, spec in enumerate(stored.config["seats"]) if spec.startswith("held:")
         }
         self.match: Match | None = None
-        #: the position's number: the events in the log but `CLOCK_EVENTS` (a move must
-        #: name it, so that a move made on a table that has moved on since is refused)
+        #: the position's number: the `POSITION_EVENTS` in the log (a move must name it,
+        #: so that a move made on a table that has moved on since is refused)
         self.version = 0
         self._seq = 0  # the number of events in the log
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
@@ -366,7 +369,7 @@ class Table:
         self._apply_event(kind, data)
 
     def _apply_event(self, kind: str, data: dict[str, Any]) -> None:
-        if kind not in CLOCK_EVENTS:
+        if kind in POSITION_EVENTS:
             self.version += 1
         if kind == "join":
             seat = self.seats[data["seat"]]

@@ -722,6 +722,8 @@ function TablePage({ code, big, lang }) {
     }
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
+  // a new position puts the chosen tile back and the hint away (the version moves with the
+  // game alone: others taking or giving up a seat keep both)
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
   // one move per position: a double click on Draw must not send a second, stale one
   const sentFor = useRef(null);
