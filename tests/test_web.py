@@ -1752,6 +1752,24 @@ def test_what_typing_and_pasting_put_in_a_line_is_made_plain(
     assert conn.until(is_chat)["line"]["text"] == "Bravo ! super שלום e\u0302\u0323"
 
 
+def test_the_page_knows_what_the_server_makes_plain_in_a_line() -> None:
+    """The page empties its talk field when its line comes back said, as the server made
+    it plain: it must know the same characters (a line with a no-break space stayed in
+    the field, looking unsent, and Enter said it twice)."""
+    from mextrain.web import messages
+
+    js = (Path(messages.__file__).parent / "static" / "app.js").read_text(encoding="utf-8")
+
+    def chars(name: str) -> set[str]:
+        found = re.search(rf"const {name} = /\[([^\]]*)\]/g;", js)
+        assert found, name
+        return set(json.loads(f'"{found.group(1)}"'))
+
+    plain = messages._PLAIN
+    assert chars("PLAIN_SPACES") == {chr(k) for k, v in plain.items() if v == " "}
+    assert chars("PLAIN_GONE") == {chr(k) for k, v in plain.items() if v is None}
+
+
 def test_a_name_that_only_looks_like_anothers_is_taken(client: TestClient) -> None:
     made = create(client, ["open", "open", "open"])
     assert client.post(f"/api/tables/{made['code']}/join", json={"name": "Ava"}).status_code == 200

@@ -772,6 +772,41 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
     assert not errors, errors
 
 
+def test_a_line_the_server_makes_plain_leaves_the_field_once_said(server: str, page: Any) -> None:
+    """A line with a no-break space (French typing puts one before "!"), a narrow one, a
+    soft hyphen or a pasted tab was said, plain, but stayed in the field, looking unsent
+    (Enter said it again); a line refused for talking too fast still stays there."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    seat_page(page, server, made)
+    box = page.get_by_role("textbox", name="Say something")
+    typed = ["Bravo\u00a0!", "Merci\u202f!", "su\u00adper", "a\tb"]
+    shown = ["Bravo !", "Merci !", "super", "a b"]
+    for k, (words, plain) in enumerate(zip(typed, shown, strict=True)):
+        box.fill(words)
+        box.press("Enter")
+        expect(line(page, k)).to_contain_text(re.compile(rf"Ana\W*: {re.escape(plain)}$"))
+        expect(box).to_have_value("")
+    page.wait_for_timeout(300)
+    expect(page.locator(".chat-lines li")).to_have_count(len(typed))  # each said once
+    # talking too fast: the line refused stays in the field, to send again
+    for k in range(10):
+        words = f"Encore\u00a0{k} !"
+        box.fill(words)
+        box.press("Enter")
+        page.wait_for_function(
+            "() => document.querySelector('.chat-say input').value === ''"
+            " || document.querySelector('.chat .error')"
+        )
+        if page.locator(".chat .error").count():
+            break
+    else:
+        pytest.fail("ten lines in a row were never refused")
+    expect(page.locator(".chat .error")).to_contain_text("too fast")
+    expect(box).to_have_value(words)
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     """Whether two bounding boxes share any area."""
     return (

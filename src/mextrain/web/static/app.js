@@ -1235,17 +1235,24 @@ function useMuted(code) {
   return [muted, setMuted];
 }
 
+// What the server makes plain in a line said at the table (`messages._PLAIN`, kept the
+// same by a test): these become spaces, those go; then its ends are trimmed.
+const PLAIN_SPACES = /[\t\u00a0\u2007\u202f]/g;
+const PLAIN_GONE = /[\u00ad\u200e\u200f]/g;
+const plainLine = (text) => text.replace(PLAIN_SPACES, " ").replace(PLAIN_GONE, "").trim();
+
 function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draft, pending }) {
   // what is typed (the page's: it goes on from the waiting room to the table), and the
-  // words sent: the field is emptied when they come back said, and keeps them if they
-  // were refused (talking too fast) or the connection dropped
+  // words sent: the field is emptied when they come back said (as the server made them
+  // plain: "Bravo !" with a no-break space comes back with a plain one), and keeps them
+  // if they were refused (talking too fast) or the connection dropped
   const [text, setText] = draft;
   const list = useRef(null);
   useEffect(() => {
     const el = list.current;
     if (el) el.scrollTop = el.scrollHeight;
     const last = chat[chat.length - 1];
-    if (last && pending.current !== null && last.seat === you && last.text === pending.current) {
+    if (last && pending.current !== null && last.seat === you && last.text === plainLine(pending.current)) {
       const said = pending.current;
       pending.current = null;
       // (what was typed meanwhile stays)
