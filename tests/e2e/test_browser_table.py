@@ -378,6 +378,36 @@ def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: An
     shot(page, "lobby-cardinal-three-fi")
 
 
+def test_the_lobby_refuses_an_empty_rounds_box_as_it_refuses_a_wrong_number(
+    server: str, page: Any
+) -> None:
+    """An emptied *Rounds* box made a table of 13 rounds without a word: it is refused
+    before anything is sent, as 0 or 2.5 are."""
+    from playwright.sync_api import expect
+
+    posts: list[str] = []
+    page.on(
+        "request",
+        lambda r: posts.append(r.url) if r.method == "POST" and "/api/tables" in r.url else None,
+    )
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    rounds = page.get_by_label("Rounds")
+    create = page.get_by_role("button", name="Create the table")
+    for wrong in ("0", "2.5", ""):
+        rounds.fill(wrong)
+        create.click()
+        page.wait_for_timeout(400)
+        assert posts == [], wrong
+        assert page.url == server + "/", wrong
+        assert not rounds.evaluate("box => box.checkValidity()"), wrong
+    assert rounds.evaluate("box => box.validity.valueMissing")
+    rounds.fill("2")
+    create.click()
+    expect(page.locator(".status")).to_contain_text("Round 1 / 2", timeout=15_000)
+    assert len(posts) == 1, posts
+
+
 def test_the_hint_key_waits_for_the_players_turn_like_its_button(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

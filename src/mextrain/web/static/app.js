@@ -416,7 +416,9 @@ function Lobby() {
   const remember = () => localStorage.setItem("mextrain.name", name.trim());
   const create = once(async () => {
     const opts = { ...house };
-    const count = Number(rounds);  // what the box holds (the browser checks 1 to 13)
+    // what the box holds (the browser checks a whole number from 1 to 13, and refuses an
+    // empty box: it was sent as no choice at all, a game of 13 rounds)
+    const count = Number(rounds);
     if (Number.isInteger(count) && count >= 1 && count !== 13) opts.rounds = count;
     const body = { name: name.trim(), preset, seats, options: opts };
     if (turnTime) body.turn_time = turnTime;
@@ -464,7 +466,7 @@ function Lobby() {
               ${options.presets.map((p) => html`<option value=${p}>${t(`web.preset.${p}`)}</option>`)}
             </select></label>
           <label class="field">${t("web.rounds")}
-            <input type="number" name="rounds" min="1" max="13" value=${rounds}
+            <input type="number" name="rounds" min="1" max="13" required value=${rounds}
               onInput=${edit(setRounds)} /></label>
           <label class="field">${t("web.turn_time")}
             <select name="turn_time" value=${turnTime} onChange=${(e) => setTurnTime(Number(e.target.value))}>
