@@ -483,6 +483,65 @@ def test_a_seat_taken_by_someone_else_keeps_the_chosen_tile_the_hint_and_the_mov
     assert not errors, errors
 
 
+def test_the_shortcuts_work_with_caps_lock_or_shift_but_never_with_a_modifier(
+    server: str, page: Any
+) -> None:
+    """d, p and h did nothing with Caps Lock or Shift on (the key is "D" then): a capital
+    is the same shortcut, still never with Ctrl, Alt or Cmd, nor typed in a field."""
+    from playwright.sync_api import expect
+
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+
+    def asked(kind: str) -> int:
+        return sum(f'"type":"{kind}"' in frame for frame in sent)
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    by_key = 0
+    for _ in range(5):  # (a deal where Ana never has to draw: another table)
+        made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+        seat_page(page, server, made)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        sent.clear()  # (what this table's page sent)
+        hand = page.locator(".hand-tile").count()
+        page.locator(".hand-tile").first.focus()
+        for chord in ("Control+Shift+D", "Alt+Shift+P", "Meta+Shift+H", "Control+H"):
+            page.keyboard.press(chord)
+        box = page.get_by_role("textbox", name="Say something")
+        box.fill("")
+        box.type("DPH")  # words, not shortcuts
+        page.locator(".hand-tile").first.focus()
+        page.wait_for_timeout(400)
+        assert asked("hint") == asked("action") == 0, sent
+        assert page.locator(".hand-tile").count() == hand
+        page.keyboard.press("H")  # Caps Lock on
+        expect(page.locator(".hint")).to_contain_text(re.compile(r"^Hint: "), timeout=30_000)
+        assert asked("hint") == 1
+        deadline = time.monotonic() + 60
+        while not page.locator(".overlay").is_visible() and time.monotonic() < deadline:
+            if not page.locator(".turn.mine").is_visible():
+                page.wait_for_timeout(50)
+                continue
+            before = page.locator(".hand-tile").count()
+            if page.locator(".hand-tile.playable").count():
+                make_a_move(page)
+            else:  # Caps Lock, then Shift: "D" draws and "P" passes either way
+                draw = page.get_by_role("button", name="Draw").is_enabled()
+                letter = "D" if draw else "P"
+                page.keyboard.press(letter if by_key % 2 == 0 else f"Shift+{letter}")
+                by_key += 1  # (the move must come: the wait below fails if it does not)
+            page.wait_for_function(
+                "n => document.querySelectorAll('.hand-tile').length !== n"
+                " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+                arg=before,
+                timeout=10_000,
+            )
+        expect(page.locator(".overlay")).to_be_visible()
+        if by_key >= 2:
+            break
+    assert by_key >= 2, "no deal made Ana draw or pass twice"
+
+
 def _active(page: Any) -> dict[str, Any]:
     """What has the keyboard: its tag, classes, tile or train, and whether it is in the
     end dialog."""

@@ -681,11 +681,13 @@ function TablePage({ code, big, lang }) {
         return;
       }
       if (c.dialogOpen) return;  // the round's result is showing: keys are the dialog's
+      // a letter in either case: Caps Lock or Shift on gives "D", which is still a draw
+      const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
       // (the keyboard goes back to the hand, as after the buttons, from wherever it was)
-      if (e.key === "d" && c.legal.includes("draw")) { refocus.current = "hand"; c.move("draw"); }
-      else if (e.key === "p" && c.legal.includes("pass")) { refocus.current = "hand"; c.move("pass"); }
+      if (key === "d" && c.legal.includes("draw")) { refocus.current = "hand"; c.move("draw"); }
+      else if (key === "p" && c.legal.includes("pass")) { refocus.current = "hand"; c.move("pass"); }
       // as the Hint button: on the player's own turn only
-      else if (e.key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
+      else if (key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
     };
     // a drag the browser broke off (a system gesture, a call coming in on a phone): no
     // tile goes anywhere, and its picture does not stay stuck over the page
