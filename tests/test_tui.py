@@ -3265,6 +3265,18 @@ def test_the_log_keeps_its_newest_line_in_sight_when_it_gets_shorter() -> None:
     run(scenario)
 
 
+async def long_log(pilot: Pilot[None], app: PlayApp) -> RichLog:
+    """The table's log once a person must act, with 60 lines more: taller than its pane,
+    on its newest line."""
+    await settle(pilot, app)
+    log = app.screen.query_one("#log", RichLog)
+    for i in range(60):
+        log.write(f"line {i}")
+    await pilot.pause()
+    await pilot.pause()
+    return log
+
+
 def test_a_log_scrolled_back_to_read_stays_there_while_lines_come() -> None:
     """Each line written scrolled the log back to its end (a `RichLog` does, and undoes
     the player's scrolling back): the bots' moves pulled the log away from the line being
@@ -3274,12 +3286,7 @@ def test_a_log_scrolled_back_to_read_stays_there_while_lines_come() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=21)
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot, app)
-            log = app.screen.query_one("#log", RichLog)
-            for i in range(60):
-                log.write(f"line {i}")
-            await pilot.pause()
-            await pilot.pause()
+            log = await long_log(pilot, app)
             assert log.max_scroll_y > 5
             assert log.scroll_y == log.max_scroll_y  # following the newest line
             log.release_anchor()  # the player scrolls back to read
@@ -3340,12 +3347,7 @@ def test_the_log_scrolled_back_and_down_again_by_the_keys_follows_again_without_
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=21)
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot, app)
-            log = app.screen.query_one("#log", RichLog)
-            for i in range(60):
-                log.write(f"line {i}")
-            await pilot.pause()
-            await pilot.pause()
+            log = await long_log(pilot, app)
             log.focus()
             await pilot.pause()
             for key in ("up", "up", "down", "down"):
