@@ -696,6 +696,22 @@ def test_a_trains_badges_wrap_between_words_on_a_phone(server: str, page: Any, l
     assert broken["out"] == [], broken
 
 
+def test_nobody_is_marked_to_move_once_the_round_is_over(server: str, page: Any) -> None:
+    # the last seat to move kept its underline (the seat to move) under the result, and
+    # on the finished table, as if it were still its turn
+    from playwright.sync_api import expect
+
+    small = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": small})
+    seat_page(page, server, made)
+    expect(page.locator(".train.current")).to_have_count(1)  # (while it is played)
+    play_until_over(page)
+    page.keyboard.press("Escape")
+    expect(page.get_by_role("dialog")).to_have_count(0)
+    expect(page.locator(".result")).to_be_visible()
+    expect(page.locator(".train.current")).to_have_count(0)
+
+
 def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

@@ -1044,7 +1044,7 @@ function TablePage({ code, big, lang }) {
           const isTarget = targets.includes(key);
           const seatInfo = tr.owner === "M" ? null : table.seats[tr.owner];
           const cls = ["train", isTarget ? "target" : "", doubleClass(tr.owner, view.open_doubles, table.open_doubles_block),
-            tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat ? "current" : "",
+            tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat && !view.ended ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
           const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
           const label = sentences(`${cap(who)}` +
