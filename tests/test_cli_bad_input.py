@@ -518,6 +518,25 @@ def test_play_says_its_refusals_whole_in_the_players_language(
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_play_says_a_seat_count_the_rules_refuse_without_from_2_to_2(lang: str) -> None:
+    """A set played by two only (a double-6 set with hand sizes for two) said "These rules
+    are for 2 to 2 players, not 3."; and the usual range for a preset."""
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    two = '{"preset": "classic", "max_pip": 6, "hand_size": {"2": 7}}'
+    for rules, players, said in [
+        (two, "3", t("tui.cli.players_exactly", low=2, count=3)),
+        ("cardinal", "3", t("tui.cli.players_range", low=4, high=10, count=3)),
+    ]:
+        bad = invoke("play", "--rules", rules, "--players", players, "--lang", lang)
+        assert bad.exit_code == 2, bad.output
+        line = (bad.stderr or bad.stdout).splitlines()[0]
+        assert line == t("tui.cli.error_option", option="--players", message=said), line
+    assert "2 to 2" not in invoke("play", "--rules", two, "--players", "3").output
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 def test_play_says_the_values_click_reads_wrong_in_the_players_language(
     lang: str, tmp_path: Path
 ) -> None:

@@ -44,6 +44,11 @@ CASES: list[tuple[str, str, Callable[[], object]]] = [
         lambda: Rules.preset("classic", first_player="engine_holder"),
     ),
     ("players", "players", lambda: Rules.preset("cardinal").check_players(2)),
+    (
+        "players_exactly",
+        "players",
+        lambda: Rules.preset("classic", max_pip=6, hand_size={"2": 7}).check_players(3),
+    ),
     ("choice", "first_turn", lambda: Rules.preset("classic", first_turn="x")),
     ("true_false", "own_train_first", lambda: Rules.preset("classic", own_train_first="yes")),
     (

@@ -300,9 +300,8 @@ def play(
         count = min(max(count, lo), hi)
     if not rules.allows_players(count):
         lo, hi = rules.players
-        raise click.BadParameter(
-            t("tui.cli.players_range", low=lo, high=hi, count=count), param_hint="--players"
-        )
+        key = "tui.cli.players_exactly" if lo == hi else "tui.cli.players_range"
+        raise click.BadParameter(t(key, low=lo, high=hi, count=count), param_hint="--players")
     if kept is not None:
         kinds = [*kept.seats[:count], *[kept.level] * (count - len(kept.seats))]
     else:

@@ -285,6 +285,14 @@ class Rules:
     def check_players(self, players: int) -> None:
         if not self.allows_players(players):
             lo, hi = self.players
+            if lo == hi:  # (not "for 2 to 2 players")
+                raise RulesError(
+                    "players",
+                    f"these rules are for {lo} players, not {players}",
+                    code="players_exactly",
+                    low=lo,
+                    players=players,
+                )
             raise RulesError(
                 "players",
                 f"these rules are for {lo} to {hi} players, not {players}",
