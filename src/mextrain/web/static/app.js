@@ -639,6 +639,34 @@ function TablePage({ code, big, lang }) {
   }, [toast]);
   // muting a player takes their words off the page at once, the line showing too
   useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
+  // the line at the top of the window covers none of the hand: scrolled to the foot of
+  // a long page (the talk and the score sheet under the hand, on a phone), the hand
+  // stands near the top, and the line goes under it (placed before paint, and again as
+  // the page scrolls or turns)
+  const toastBox = useRef(null);
+  useLayoutEffect(() => {
+    const el = toastBox.current;
+    if (!toast || !el) return undefined;
+    const place = () => {
+      el.style.top = "";
+      const hand = document.querySelector(".hand-area");
+      if (!hand || !el.parentElement) return;
+      const line = el.getBoundingClientRect();
+      const under = hand.getBoundingClientRect();
+      if (line.bottom <= under.top || line.top >= under.bottom) return;
+      const below = under.bottom + 8;
+      if (below + line.height <= window.innerHeight) {
+        el.style.top = `${below - el.parentElement.getBoundingClientRect().top}px`;
+      }
+    };
+    place();
+    window.addEventListener("scroll", place, { passive: true });
+    window.addEventListener("resize", place);
+    return () => {
+      window.removeEventListener("scroll", place);
+      window.removeEventListener("resize", place);
+    };
+  }, [toast]);
   const lastHand = useRef(null);
   // Draw or Pass pressed: the button turns disabled and would drop the focus to the page
   // (true: to the hand if it was dropped); "hand": to the hand wherever it is (the d and p
@@ -1010,7 +1038,7 @@ function TablePage({ code, big, lang }) {
   return html`<section class="table-page">
     <h1 class="sr-only">${t("web.table")} ${table.code}</h1>
     ${!dialog && saidRegion}
-    ${toast && html`<div class="toast-spot"><button class="chat-toast" onClick=${() => {
+    ${toast && html`<div class="toast-spot"><button class="chat-toast" ref=${toastBox} onClick=${() => {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
