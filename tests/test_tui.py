@@ -932,8 +932,9 @@ def test_the_train_prompt_offers_your_own_train_only_where_the_tile_goes() -> No
                 )
                 assert said == t(key, tile=str(tile), keys=keys)
                 assert ("o = your own" in said) == own
-                # Enter plays the tile only where it goes on one train: said only then
-                assert ("Enter if only one" in said) == one
+                # Enter plays the tile only where it goes on one train: said only then, as
+                # what it does ("Enter if only one" read as a choice among one)
+                assert ("Enter plays it there" in said) == one
                 seen.add(own)
                 many.add(one)
             table.chosen = None
