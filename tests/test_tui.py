@@ -1785,6 +1785,36 @@ def test_undo_against_bots_by_key() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_undo_at_a_table_of_bots_only_says_there_is_no_move_of_yours(lang: str) -> None:
+    """Watching bots play, `u` said undo works "only when everyone else is a bot", which
+    is the case there: the true reason is that nobody at the keyboard has a move to take
+    back. Two people at the keyboard are still told that undo needs bots only."""
+    t = Translator(lang)
+
+    async def message_after_u(seats: tuple[str, ...]) -> str:
+        # (the bots think for a minute: nothing moves, nor clears the message, meanwhile)
+        setup = GameSetup(Rules.preset("classic"), seats, lang)
+        app = PlayApp(setup=setup, lang=lang, delay=60, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            table = app.table
+            assert table is not None
+            history = list(table.session.state.history)
+            await pilot.press("u")
+            await pilot.pause()
+            assert table.session.state.history == history
+            return plain(table.query_one("#message", Static))
+
+    watched = asyncio.run(message_after_u(("greedy", "greedy", "random")))
+    assert watched == t("tui.undo.no_player")
+    assert watched != t("tui.undo.only_bots")
+    assert asyncio.run(message_after_u(("human", "human", "greedy"))) == t("tui.undo.only_bots")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> None:
     """The message line holds at most 3 lines at 80 columns: the longest hint, three moves
     onto the trains of people with the longest names and a chance each, fits (the

@@ -652,6 +652,9 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         session = self.session
+        if not session.humans:  # (bots only, watched: nobody here has a move to take back)
+            self.say(self.t("tui.undo.no_player"))
+            return
         if len(session.humans) != 1:
             self.say(self.t("tui.undo.only_bots"))
             return
