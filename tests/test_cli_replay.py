@@ -279,3 +279,91 @@ def test_as_a_real_process() -> None:
     )
     assert done.returncode == 2
     assert json.loads(done.stdout)["valid"] is False
+
+
+# -- the viewer's refusals, in its language ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "error", "words"),
+    [
+        ("fi", "Virhe", "tarvitsee päätteen"),
+        ("fr", "Erreur", "a besoin d'un terminal"),
+        ("it", "Errore", "ha bisogno di un terminale"),
+        ("en", "Error", "needs a terminal"),
+    ],
+)
+def test_watch_without_a_terminal_says_so_in_its_language(
+    lang: str, error: str, words: str
+) -> None:
+    """`replay --watch --lang fi` with no terminal answered in English: the viewer speaks
+    its language, its refusals too, the words around them as well."""
+    result = run(str(COMPLETE), "--watch", "--lang", lang)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"{error}: " if lang != "fr" else f"{error} : ")
+    assert words in result.output
+    assert "mextrain replay --watch" in result.output
+    if lang != "en":
+        assert "needs a terminal" not in result.output
+        assert "Error:" not in result.output
+
+
+def test_watch_from_standard_input_is_refused_in_its_language() -> None:
+    result = run("-", "--watch", "--lang", "fr")
+    assert result.exit_code == 2
+    assert "a besoin d'un fichier de partie" in result.output
+    assert "needs a record file" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("record", "code", "words", "detail"),
+    [
+        (ILLEGAL, 1, "tallenne rikkoo sääntöjä", "can't draw: it has a legal play"),
+        (UNREADABLE, 2, "tiedosto on vioittunut", "'1-three' is not a tile"),
+    ],
+)
+def test_watch_says_a_bad_record_in_its_language(
+    record: Path, code: int, words: str, detail: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record the viewer cannot show is said in its language, with the checker's exit
+    status; the detail, the checker's own words, stays English (as the report gives it)
+    on a line of its own."""
+    monkeypatch.setattr("mextrain.cli.replay._has_terminal", lambda: True)
+    opened: list[object] = []
+    monkeypatch.setattr("mextrain.tui.watch.watch_record", lambda *a: opened.append(a))
+    result = run(str(record), "--watch", "--lang", "fi")
+    assert result.exit_code == code
+    first, second = result.output.splitlines()
+    assert first == f"Virhe: Tiedostoa {record} ei voi näyttää: {words}"
+    assert detail in second
+    assert not opened
+
+
+def test_watch_says_a_missing_file_in_its_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("mextrain.cli.replay._has_terminal", lambda: True)
+    missing = tmp_path / "nosuch.json"
+    result = run(str(missing), "--watch", "--lang", "it")
+    assert result.exit_code == 2
+    assert f"{missing} non esiste." in result.output
+    assert run(str(tmp_path), "--watch", "--lang", "it").output.count("non è un file") == 1
+
+
+def test_watch_says_a_command_line_it_cannot_read_in_its_language() -> None:
+    # (--lang names the language, wherever it stands; the report's command line stays
+    # English, as its refusals do)
+    result = run(str(COMPLETE), "--watch", "--nosuch", "--lang", "fi")
+    assert result.exit_code == 2
+    assert "--nosuch" in result.output
+    assert "No such option" not in result.output
+    assert "No such option" in run(str(COMPLETE), "--nosuch", "--lang", "fi").output
+
+
+def test_the_report_and_its_refusals_stay_english() -> None:
+    """RECORD.md fixes the report's words: without --watch nothing changes."""
+    for args in ((str(UNREADABLE),), ("-",)):
+        result = run(*args, stdin="not json")
+        assert result.output.startswith("Not a game record:"), result.output
+    refused = run(str(COMPLETE), "--lang", "fi")
+    assert "--lang sets the language of --watch" in refused.output

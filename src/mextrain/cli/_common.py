@@ -24,6 +24,7 @@ __all__ = [
     "LanguageCommand",
     "OptionError",
     "SavedFile",
+    "SpeaksRefusals",
     "WholeNumber",
     "error_json",
     "has_terminal",
@@ -346,7 +347,38 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
     return formatter.getvalue().rstrip("\n")
 
 
-class LanguageCommand(_SaysRefusals):
+class SpeaksRefusals(_SaysRefusals):
+    """A command whose own refusals, once it knows its language (`speak`), are said in
+    it, the words around them too ("Virhe: …"); before that, in Click's English."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            said = _in_language(err, _translator(ctx))
+            if said is None:
+                raise
+            raise said from None
+
+    def _in_given_language(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        """``err``, a refusal of the command line, in the language it names (``--lang``),
+        if it names one: an option Click cannot read stops it before it reads ``--lang``,
+        so it is looked for here too."""
+        t = _translator(getattr(err, "ctx", None))
+        if t is None:
+            given = _language_given(args)
+            t = None if given is None else Translator(given)
+        path = f"{parent.command_path} {info_name}" if parent is not None else info_name
+        return _in_language(err, t, f"{path} --help") or err
+
+
+class LanguageCommand(SpeaksRefusals):
     """A command whose refusals, once it knows its language (`speak`), are said in it --
     from the command line's own, with an eager ``--lang`` (`speak_as_given`) -- and whose
     ``--help`` is in the language of ``--lang``, else of the locale (`_help_in`)."""
@@ -372,24 +404,7 @@ class LanguageCommand(_SaysRefusals):
         info_name: str | None,
         parent: click.Context | None,
     ) -> click.ClickException:
-        """``err``, a refusal of the command line, in the language it names (``--lang``),
-        if it names one: an option Click cannot read stops it before it reads ``--lang``,
-        so it is looked for here too."""
-        t = _translator(getattr(err, "ctx", None))
-        if t is None:
-            given = _language_given(args)
-            t = None if given is None else Translator(given)
-        path = f"{parent.command_path} {info_name}" if parent is not None else info_name
-        return _in_language(err, t, f"{path} --help") or err
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except click.ClickException as err:
-            said = _in_language(err, _translator(ctx))
-            if said is None:
-                raise
-            raise said from None
+        return self._in_given_language(err, args, info_name, parent)
 
 
 class JsonCommand(_SaysRefusals):

@@ -12,7 +12,7 @@ from typing import Any
 
 import click
 
-from mextrain.i18n import LANGUAGES
+from mextrain.i18n import LANGUAGES, Translator, detect_language
 from mextrain.records import (
     IllegalRecordError,
     RecordError,
@@ -22,14 +22,29 @@ from mextrain.records import (
     replay_record,
 )
 
-from ._common import JsonCommand, error_json, terminal_safe
+from ._common import JsonCommand, SpeaksRefusals, error_json, speak, terminal_safe
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
 
-class _ReplayCommand(JsonCommand):
+class _ReplayCommand(JsonCommand, SpeaksRefusals):
     """`replay`: with ``--json`` a command line it cannot read is printed as every exit
     status 2 of a record checker is (RECORD.md): ``{"valid": false, "error": {"round":
-    null, "action": null, "text": null, "reason": ...}}``, the reason naming the option."""
+    null, "action": null, "text": null, "reason": ...}}``, the reason naming the option.
+    The report and its refusals are in English (RECORD.md fixes their words); the viewer
+    (``--watch``, not with ``--json``) says its refusals in its own language, the
+    command line's too where ``--lang`` names one."""
+
+    def _as_said(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        options = args[: args.index("--")] if "--" in args else args
+        if "--watch" in options and "--json" not in options:
+            return self._in_given_language(err, args, info_name, parent)
+        return err
 
     def error_json(self, err: click.ClickException) -> dict[str, Any]:
         plain = error_json(err)["error"]
@@ -65,19 +80,12 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
             "--lang", "--lang sets the language of --watch; the report and --json are in English"
         )
     if watch:
-        # the viewer reads its keys from the terminal: a record piped in, or no terminal,
-        # would leave it running with no way to step or quit
         if as_json:
             raise click.BadOptionUsage(  # (--json names the option: {"option": "--watch"})
                 "--watch", "--watch shows the game on screen; --json prints it: pick one"
             )
-        if file == "-":
-            raise click.BadParameter(
-                "--watch needs a record file: standard input is where its keys come from",
-                param_hint="FILE",
-            )
-        if not _has_terminal():
-            raise click.UsageError("--watch needs a terminal to show the game in")
+        _watch(file, Translator(lang or detect_language()))
+        return
     try:
         result = replay_record(load_record(_read(file)))
     except RecordError as err:
@@ -86,18 +94,60 @@ def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
         else:
             click.echo(_describe_error(err), err=True)
         sys.exit(err.exit_code)
-    if watch:
-        from mextrain.tui.watch import watch_record
-
-        if not result.record.rounds:
-            raise click.UsageError("--watch: the record has no round dealt yet, nothing to show")
-
-        watch_record(result.record, lang)
-        return
     if as_json:
         _print_json(result.to_json_dict())
     else:
         click.echo(describe_result(result))
+
+
+class _CannotWatch(click.ClickException):
+    """A record the viewer cannot show for breaking the rules: the checker's status, 1."""
+
+
+class _NotARecordToWatch(_CannotWatch):
+    """A file the viewer cannot show for being no record: the checker's status, 2."""
+
+    exit_code = 2
+
+
+def _watch(file: str, t: Translator) -> None:
+    """``--watch``: step through the record in the terminal, in ``t``'s language, what it
+    refuses too (the words around a refusal as well: "Virhe: …")."""
+    speak(t)
+    # the viewer reads its keys from the terminal: a record piped in, or no terminal,
+    # would leave it running with no way to step or quit
+    if file == "-":
+        raise click.BadParameter(t("tui.cli.watch_needs_file"), param_hint="FILE")
+    if not _has_terminal():
+        raise click.UsageError(t("tui.cli.watch_needs_terminal"))
+    try:
+        from mextrain.tui.screens import resume_detail, why_not_resumed
+        from mextrain.tui.watch import watch_record
+    except ImportError as err:  # pragma: no cover - depends on the installed extras
+        raise click.ClickException(
+            f"--watch needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
+        ) from None
+    shown = terminal_safe(file) if file.strip() else repr(file)
+    try:
+        result = replay_record(load_record(_read_bytes(file)))
+    except FileNotFoundError:
+        raise click.BadParameter(t("tui.cli.no_such_file", path=shown), param_hint="FILE") from None
+    except IsADirectoryError:
+        raise click.BadParameter(t("tui.cli.not_a_file", path=shown), param_hint="FILE") from None
+    except (OSError, RecordError) as err:
+        # why in a few words of the language, then, on a line of its own, the detail (the
+        # checker's words in English, as the report gives them; the system's in the
+        # language): as `play --resume` says a save it cannot open
+        detail = resume_detail(err, t)
+        said = t("tui.cli.cannot_watch", path=shown, reason=why_not_resumed(err, t))
+        message = said + ("" if detail is None else f"\n  {detail}")
+        if isinstance(err, RecordError) and err.exit_code == _NotARecordToWatch.exit_code:
+            raise _NotARecordToWatch(message) from None
+        raise _CannotWatch(message) from None
+    if not result.record.rounds:  # (a legal record of a game not dealt yet)
+        said = t("tui.cli.cannot_watch", path=shown, reason=t("tui.cli.why.no_round"))
+        raise _NotARecordToWatch(said)
+    watch_record(result.record, t.lang)
 
 
 #: the largest record read: a full 13-round match of ten seats is a few hundred KiB
@@ -112,17 +162,22 @@ def _read(file: str) -> bytes:
             None, "no file named: give the record's path, or - for standard input"
         )
     try:
-        if file == "-":
-            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
-        else:
-            with open(file, "rb") as f:
-                data = f.read(MAX_RECORD_BYTES + 1)
+        return _read_bytes(file)
     except FileNotFoundError:
         raise RecordFormatError(None, f"no such file: {file}") from None
     except IsADirectoryError:
         raise RecordFormatError(None, f"{file} is a directory, not a record file") from None
     except OSError as err:
         raise RecordFormatError(None, f"cannot read {file}: {err.strerror}") from None
+
+
+def _read_bytes(file: str) -> bytes:
+    """`_read`, the system's refusals as they come (an `OSError`); too big, no record."""
+    if file == "-":
+        data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
+    else:
+        with open(file, "rb") as f:
+            data = f.read(MAX_RECORD_BYTES + 1)
     if len(data) > MAX_RECORD_BYTES:
         where = "standard input" if file == "-" else file
         raise RecordFormatError(
