@@ -1815,6 +1815,31 @@ def test_undo_at_a_table_of_bots_only_says_there_is_no_move_of_yours(lang: str) 
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_digit_past_the_seats_names_the_seat_it_stands_for(lang: str) -> None:
+    """The digits pick seat 1 … 10's train (PLAY.md), `0` seat 10's: at a smaller table
+    `0` said "There is no train 0", a train no row shows. It names the seat the key
+    stands for, and the keys the table has; nothing is played."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = app_for(GameSetup(Rules.preset("classic"), ("human", "greedy", "greedy"), lang))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            history = list(table.session.state.history)
+            for key, seat in (("0", 10), ("7", 7)):
+                await pilot.press("home", "enter", key)
+                said = plain(table.query_one("#message", Static))
+                assert said == t("tui.error.no_train", seat=seat, last="3"), said
+                assert f"{seat}" in said
+                assert "1–3" in said
+                assert table.session.state.history == history
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> None:
     """The message line holds at most 3 lines at 80 columns: the longest hint, three moves
     onto the trains of people with the longest names and a chance each, fits (the

@@ -549,7 +549,9 @@ class TableScreen(Screen[None]):
         if mine is None:
             return
         if train != -1 and train >= self.session.players:
-            self.say(self.t("tui.error.no_train", label=TRAIN_KEYS[train]))
+            # said by seat, as the key means it: 0 is seat 10's train, not a "train 0"
+            players = self.session.players
+            self.say(self.t("tui.error.no_train", seat=train + 1, last=TRAIN_KEYS[players - 1]))
             return
         if self.chosen is None:
             self.say(self.t("tui.error.tile_first"))
