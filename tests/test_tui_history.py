@@ -187,6 +187,8 @@ def test_stats_command_text_and_json() -> None:
     wins = sum(0 in m.winners for m in matches)
     out = CliRunner().invoke(main, ["stats", "--json"])
     assert out.exit_code == 0, out.output
+    # one object on one line, as simulate's, replay's and analyze's --json print it
+    assert out.output.count("\n") == 1
     doc = json.loads(out.output)
     assert (doc["finished"], doc["unfinished"], doc["skipped"]) == (3, 0, [])
     (ana,) = doc["people"]

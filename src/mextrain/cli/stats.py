@@ -72,7 +72,7 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
             "skipped": [str(p) for p in history.skipped],
             "people": [p.to_dict() for p in people],
         }
-        text = json.dumps(doc, ensure_ascii=False, indent=2)
+        text = json.dumps(doc, ensure_ascii=False)  # (on one line, as every --json)
         # a folder or file name that is not UTF-8 (a lone surrogate here) is written as the
         # JSON escape, so that the output stays UTF-8 and JSON
         click.echo(text.encode("utf-8", "backslashreplace").decode("utf-8"))
