@@ -613,6 +613,26 @@ def test_table_rows_show_markers_open_doubles_and_the_mexican_train(seed: int) -
     assert seen_double or seed % 2 == 0
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_round_over_asks_no_open_double_to_be_answered(lang: str) -> None:
+    """A round that ended with a double left open (Ana went out on her own train, the
+    Mexican train's 1-1 unanswered): the trains as the round ended (the viewer, `t` at the
+    round's end) said "Open double to answer first", when nobody is to play any more.
+    They name it as left open."""
+    t = Translator(lang)
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+    state = replay_record(record).match.rounds[-1]
+    assert state.is_over
+    assert state.rules.open_doubles_block
+    view = state.view(0)
+    assert list(view.open_doubles) == [MEXICAN]
+    text = Content.from_markup(trains_markup(view, t, ["Ana", "Ben"], you=0)).plain
+    last = text.split("\n")[-1]
+    assert last == "‼ " + t("tui.table.open_doubles_free", trains=t.train_label(MEXICAN, -2))
+    for key in ("tui.table.open_doubles", "tui.table.open_doubles_after_turn"):
+        assert t(key, trains="").rstrip() not in last
+
+
 def test_the_open_doubles_line_shows_names_as_typed() -> None:
     """A name in the line of open doubles was read as markup: "Ben [i" swallowed the
     line's closing tag (shown as "[/reverse b]"), and a record's "[@click=app.quit]"
