@@ -622,6 +622,18 @@ ILLEGAL: list[tuple[str, Mutation, int | None, int | None, str | None, list[str]
         ["2 to 4 players", "has 5"],
     ),
     ("one player", _set("players", ["Ana"]), None, None, None, ["2 to 4 players", "has 1"]),
+    (
+        # a set for one seat count only: "for 2 players", not "for 2 to 2 players"
+        "a count the rules do not have",
+        lambda d: (
+            d["rules"].update(hand_size={"2": 7}),
+            d["players"].append("Cy"),
+        ),
+        None,
+        None,
+        None,
+        ["these rules are for 2 players, and the record has 3"],
+    ),
     ("wrong engine", _set("rounds/0/engine", 12), 0, None, None, ["engine 6-6, not 12-12"]),
     ("later engine", _set("rounds/1/engine", 6), 1, None, None, ["engine 5-5, not 6-6"]),
     (

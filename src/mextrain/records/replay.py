@@ -81,11 +81,12 @@ def replay_record(record: GameRecord | str | bytes | Mapping[str, Any]) -> Repla
     players = len(record.players)
     if not rules.allows_players(players):
         lo, hi = rules.players
+        allowed = f"{lo} players" if lo == hi else f"{lo} to {hi} players"  # (not "2 to 2")
         raise IllegalRecordError(
             None,
             None,
             None,
-            f"these rules are for {lo} to {hi} players, and the record has {players}",
+            f"these rules are for {allowed}, and the record has {players}",
         )
     match = Match(rules, players)
     for k, rnd in enumerate(record.rounds):
