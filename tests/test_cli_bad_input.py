@@ -19,6 +19,7 @@ RECORDS = Path(__file__).parent / "records"
 COMPLETE = RECORDS / "double6_complete.json"
 ILLEGAL = RECORDS / "illegal_draw_with_a_play.json"
 UNREADABLE = RECORDS / "unreadable_tile.json"
+IN_PROGRESS = RECORDS / "double6_in_progress.json"
 MEXTRAIN = Path(sys.executable).parent / "mextrain"
 
 
@@ -382,6 +383,23 @@ def test_analyze_a_record_with_no_rounds_says_so(tmp_path: Path) -> None:
     assert_clean_error(
         invoke("analyze", str(path), "--round", "0", "--action", "0"), "no rounds yet"
     )
+
+
+def test_analyze_a_round_with_no_actions_yet_names_its_one_position(tmp_path: Path) -> None:
+    """A round just dealt has one position, 0: not "the positions before them are 0 to
+    -1"."""
+    doc = json.loads(IN_PROGRESS.read_text(encoding="utf-8"))
+    doc["rounds"][1]["actions"] = []
+    path = tmp_path / "dealt.json"
+    path.write_text(json.dumps(doc))
+    result = invoke("analyze", str(path), "--round", "1", "--action", "3")
+    assert_clean_error(result, "round 1 has no actions yet: its one position is 0")
+    assert "-1" not in result.stderr
+    report = json.loads(
+        invoke("analyze", str(path), "--round", "1", "--action", "3", "--json").stdout
+    )
+    assert report["error"]["option"] == "--action"
+    assert "0 to -1" not in report["error"]["reason"]
 
 
 # `--time-ms nan` is refused (a deadline of nan would never come)

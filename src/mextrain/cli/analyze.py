@@ -100,6 +100,12 @@ def analyze(
     played = rounds[round_index]
     actions = played.history
     if not 0 <= action_index <= len(actions):
+        if not actions:  # (not "the positions before them are 0 to -1")
+            refuse(
+                "--action",
+                f"round {round_index} has no actions yet: its one position is 0, as dealt; "
+                f"not {action_index}",
+            )
         refuse(
             "--action",
             f"round {round_index} has {len(actions)} actions: the positions before them are "
