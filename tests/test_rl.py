@@ -471,6 +471,24 @@ def test_bad_settings_are_refused_clearly() -> None:
     assert raw_env(players=np.int64(2), rounds=np.int64(1)).game.rules.round_count == 1
 
 
+@pytest.mark.parametrize("value", ["a", "-1", None, True, float("nan"), float("inf"), [1.0]])
+def test_an_illegal_reward_that_is_no_finite_number_is_refused_by_name(value: Any) -> None:
+    # (not Python's "could not convert string to float: 'a'", nor a nan that would make
+    # every return it is added to nan)
+    with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
+        MexicanTrainEnv(illegal_reward=value)
+    with pytest.raises(ValueError, match="illegal_reward must be a finite number"):
+        raw_env(illegal_reward=value)
+
+
+def test_an_illegal_reward_of_any_number_kind_is_taken() -> None:
+    for value in (-2, -0.5, np.float32(-0.25), np.int64(-3), np.array(-1.5)):
+        made = MexicanTrainEnv(illegal_reward=value)
+        assert made.illegal_reward == float(value)
+        assert type(made.illegal_reward) is float
+        assert raw_env(illegal_reward=value).illegal_reward == float(value)
+
+
 def test_reset_gives_up_clearly_on_rules_that_never_give_the_agent_a_choice() -> None:
     # double-1, one tile a hand, cardinal: the agent's turns all have one legal action, and
     # skip_forced plays them for it, so every deal ends before it chooses

@@ -3,6 +3,7 @@ the rewards of each round as it ends."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, Final
@@ -19,6 +20,7 @@ __all__ = [
     "REWARDS",
     "Game",
     "action_index",
+    "check_illegal_reward",
     "check_modes",
     "check_opponents",
     "episode_rules",
@@ -172,6 +174,20 @@ def check_modes(illegal: str, render_mode: str | None) -> None:
         raise ValueError(f"illegal must be 'penalty' or 'raise', not {illegal!r}")
     if render_mode is not None and render_mode not in RENDER_MODES:
         raise ValueError(f"render_mode must be 'ansi' or None, not {render_mode!r}")
+
+
+def check_illegal_reward(value: object) -> float:
+    """``illegal_reward`` as the float it pays: a real number (a NumPy one too), never a
+    bool, text or ``nan``/``inf``, which would poison every return it is added to."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "iuf":
+        value = value.item()
+    if (
+        isinstance(value, bool | np.bool_)
+        or not isinstance(value, int | float | np.integer | np.floating)
+        or not math.isfinite(value)
+    ):
+        raise ValueError(f"illegal_reward must be a finite number, not {value!r}")
+    return float(value)
 
 
 def check_opponents(specs: str | Sequence[str], count: int) -> list[str]:

@@ -27,6 +27,7 @@ from .game import (
     RENDER_MODES,
     Game,
     action_index,
+    check_illegal_reward,
     check_modes,
     check_opponents,
     episode_rules,
@@ -94,7 +95,7 @@ class MexicanTrainEnv(gym.Env[Observation, np.int64]):
         #: at once) and again for each deal, as a tournament does for each game
         self.bots: dict[int, Bot] = self._make_bots()
         self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         self.render_mode = render_mode
         self.skip_forced = bool(skip_forced)
         self.observation_space = observation_space(self.game)

@@ -24,7 +24,15 @@ from pettingzoo.utils import wrappers
 
 from mextrain.rules import IllegalActionError, Rules
 
-from .game import RENDER_MODES, Game, action_index, check_modes, episode_rules, whole_number
+from .game import (
+    RENDER_MODES,
+    Game,
+    action_index,
+    check_illegal_reward,
+    check_modes,
+    episode_rules,
+    whole_number,
+)
 from .gym_env import Observation, observation_space
 
 __all__ = ["MexicanTrainAECEnv", "env", "raw_env"]
@@ -66,7 +74,7 @@ class MexicanTrainAECEnv(AECEnv[str, Observation, int | None]):  # type: ignore[
         self.steps = 0
         self.game = Game(episode_rules(rules, rounds), players, reward)
         self.illegal = illegal
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_illegal_reward(illegal_reward)
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
