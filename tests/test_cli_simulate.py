@@ -339,3 +339,18 @@ def test_import_makes_the_bots_of_a_module_of_yours_playable_in_every_worker(
         "1",
     )
     assert by_file["entries"] == one["entries"]
+
+
+def test_help_keeps_each_example_command_on_one_line() -> None:
+    """The examples are commands to copy: Click's wrapping put "--seed 1" (a required
+    option) on a line of its own, and the second example had half its options."""
+    result = CliRunner().invoke(main, ["simulate", "--help"], terminal_width=80)
+    assert result.exit_code == 0
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert "mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1" in (
+        lines
+    )
+    assert (
+        "mextrain simulate --import mybots --bots mine,planner --players 2 --games 4 --seed 1"
+        in lines
+    )

@@ -120,11 +120,13 @@ def simulate(
     """Play bots against each other and report win rates, scores and ratings per entry.
 
     Each deal is played once per rotation of the bot entries through the seats, so the
-    luck of the deal cancels out. Example:
+    luck of the deal cancels out.
 
+    \b
+    Example:
       mextrain simulate --players 3 --bots planner,greedy,random --games 300 --seed 1
-
-    Bots of your own: --import mybots (a module that registers them) --bots mine,planner
+    Bots of your own, from a module that registers them:
+      mextrain simulate --import mybots --bots mine,planner --players 2 --games 4 --seed 1
     """
     from mextrain.bots import BotSpecError
     from mextrain.rules import RulesError
