@@ -284,6 +284,15 @@ def test_a_name_taken_is_refused_unless_replaced(monkeypatch: pytest.MonkeyPatch
     assert isinstance(make_bot("bots-test-mine"), GreedyBot)
 
 
+@pytest.mark.parametrize("spec", [None, 1, b"greedy", ["greedy"]])
+def test_a_bot_spec_that_is_not_text_is_a_type_error_that_says_so(spec: object) -> None:
+    # (not "'NoneType' object has no attribute 'strip'" from inside the parser)
+    with pytest.raises(TypeError, match="a bot spec is text such as 'planner', not"):
+        make_bot(spec)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a bot spec is text"):
+        parse_bot_spec(spec)  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize("name", ["", "a:b", "a,b", "a=b", " x", "x ", "a b", "a\tb"])
 def test_a_name_no_spec_could_reach_is_refused(name: str) -> None:
     with pytest.raises(ValueError, match="name"):

@@ -471,6 +471,19 @@ def test_bad_settings_are_refused_clearly() -> None:
     assert raw_env(players=np.int64(2), rounds=np.int64(1)).game.rules.round_count == 1
 
 
+@pytest.mark.parametrize("opponents", [None, 5, [None], ["random", 1], b"random", {"random": 1}])
+def test_opponents_that_are_no_bot_specs_are_refused_by_name(opponents: Any) -> None:
+    # (not "'NoneType' object is not iterable" nor "'int' object has no attribute 'strip'")
+    with pytest.raises(ValueError, match="opponents must be a bot spec such as 'planner'"):
+        MexicanTrainEnv(players=3, opponents=opponents)
+
+
+def test_opponents_may_be_any_iterable_of_specs() -> None:
+    made = MexicanTrainEnv(players=3, opponents=(spec for spec in ["random", "greedy"]))
+    assert made.opponent_specs == ["random", "greedy"]
+    assert MexicanTrainEnv(players=3, opponents="greedy").opponent_specs == ["greedy"] * 2
+
+
 @pytest.mark.parametrize("value", ["a", "-1", None, True, float("nan"), float("inf"), [1.0]])
 def test_an_illegal_reward_that_is_no_finite_number_is_refused_by_name(value: Any) -> None:
     # (not Python's "could not convert string to float: 'a'", nor a nan that would make

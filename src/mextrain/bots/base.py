@@ -199,6 +199,8 @@ def split_bot_list(text: str) -> list[str]:
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
+    if not isinstance(spec, str):  # (not "'NoneType' object has no attribute 'strip'")
+        raise TypeError(f"a bot spec is text such as 'planner', not {spec!r}")
     name, colon, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
     if colon and not name.strip():  # (":x=1": parameters with no bot before them)

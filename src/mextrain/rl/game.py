@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -193,7 +193,17 @@ def check_illegal_reward(value: object) -> float:
 def check_opponents(specs: str | Sequence[str], count: int) -> list[str]:
     """``count`` bot specs: one given for all (a list of one, or the spec itself), or
     exactly one per other seat."""
-    specs = [specs] if isinstance(specs, str) else list(specs)
+    # (the types say so already; a caller without a type checker is told, not shown
+    # "'NoneType' object is not iterable" or "'int' object has no attribute 'strip'")
+    given = specs
+    if isinstance(specs, str):
+        specs = [specs]
+    elif isinstance(specs, Iterable) and not isinstance(specs, bytes | Mapping):
+        specs = list(specs)
+    if not isinstance(specs, list) or not all(isinstance(spec, str) for spec in specs):
+        raise ValueError(
+            f"opponents must be a bot spec such as 'planner', or a list of them, not {given!r}"
+        )
     if len(specs) == 1:
         specs *= count
     if len(specs) != count:
