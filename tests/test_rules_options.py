@@ -467,6 +467,26 @@ def test_rotation_fixes_the_later_starters() -> None:
     assert match.deal_next_round(hands, [Tile(0, 0)], 0).starter == 0
 
 
+def test_deal_errors_count_rounds_from_0_as_round_index_does() -> None:
+    """The second round is round 1, as `Match.round_index`, records and `analyze --round`
+    count it: not "round 1 is still in play" while round 0 is, nor "seat 0 starts round 2"."""
+    rules = Rules.from_spec({"preset": "classic", "max_pip": 2, "hand_size": {"2": 2}})
+    match = Match(rules, 2)
+    state = match.deal_next_round(
+        [[Tile(0, 1), Tile(1, 1)], [Tile(0, 2), Tile(1, 2)]], [Tile(0, 0)], 1
+    )
+    assert match.round_index == 0
+    hands = [[Tile(0, 1), Tile(2, 2)], [Tile(1, 2), Tile(0, 2)]]
+    with pytest.raises(ValueError, match=r"^round 0 is still in play$"):
+        match.deal_next_round(hands, [Tile(0, 0)])
+    with pytest.raises(ValueError, match=r"^round 0 is still in play$"):
+        match.next_round(random.Random(1))
+    while not state.is_over:
+        state.apply(state.legal_actions()[0])
+    with pytest.raises(DealError, match=r"^seat 0 starts round 1 \(one seat on each round\)"):
+        match.deal_next_round(hands, [Tile(0, 0)], 1)
+
+
 def test_draw_until_playable_keeps_drawing_for_a_drawn_doubles_follow_up() -> None:
     """docs/RULES.md's reading: the house rule lifts the one-draw limit ("instead of one
     draw a turn"), the follow-up of a double included: seat 0 draws the 5-5, plays it,

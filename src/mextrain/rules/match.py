@@ -70,8 +70,8 @@ class Match:
 
     def _check_next(self) -> int:
         k = len(self.rounds)
-        if self.rounds and not self.rounds[-1].is_over:
-            raise ValueError(f"round {k} is still in play")
+        if self.rounds and not self.rounds[-1].is_over:  # (rounds count from 0: round k - 1)
+            raise ValueError(f"round {k - 1} is still in play")
         if k >= self.rules.round_count:
             raise ValueError(f"the match is over: it has {self.rules.round_count} rounds")
         return k
@@ -99,8 +99,7 @@ class Match:
                 expected = starter
             elif starter is not None and starter != expected:
                 raise DealError(
-                    f"seat {expected} starts round {k + 1} (one seat on each round), "
-                    f"not seat {starter}"
+                    f"seat {expected} starts round {k} (one seat on each round), not seat {starter}"
                 )
             starter = expected
         state = RoundState.from_deal(self.rules, self.players, k, hands, boneyard, starter)
