@@ -845,6 +845,21 @@ def test_illegal_record(
         assert word in err.reason, (word, err.reason)
 
 
+def test_tiles_left_out_of_the_deal_are_counted_in_words() -> None:
+    """The count in words, "1 tile: 4-5" (not "1 tile(s)"), and past five "…"."""
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"][0]["boneyard"].pop()
+    err = illegal(doc)
+    assert (err.round, err.action) == (0, None)
+    assert err.reason == "the deal leaves out 1 tile: 4-5"
+    doc = fixture("double6_in_progress.json")
+    del doc["rounds"][0]["boneyard"][4:]
+    err = illegal(doc)
+    assert err.reason.startswith("the deal leaves out 9 tiles: ")
+    assert err.reason.endswith(", …")
+    assert err.reason.count(",") == 5
+
+
 def test_text_is_the_action_as_written() -> None:
     doc = fixture("double6_in_progress.json")
     doc["rounds"][0]["actions"][1] = " 1 : draw"

@@ -312,8 +312,11 @@ class RoundState:
         expected = ts.all_mask & ~(1 << engine_id) if set_aside else ts.all_mask
         missing = expected & ~seen
         if missing:
+            count = missing.bit_count()
             some = ", ".join(str(t) for t in ts.tiles_of(missing)[:5])
-            raise DealError(f"the deal leaves out {missing.bit_count()} tile(s): {some}")
+            more = ", …" if count > 5 else ""  # (the first five named)
+            tiles = "1 tile" if count == 1 else f"{count} tiles"
+            raise DealError(f"the deal leaves out {tiles}: {some}{more}")
         return cls._start(rules, players, round_index, masks, tuple(bone_ids), starter)
 
     @classmethod
