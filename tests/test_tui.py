@@ -3389,7 +3389,9 @@ def test_the_trains_window_follows_the_moves_made_while_it_is_open() -> None:
 
     async def scenario() -> None:
         setup = setup_of(("human", "greedy", "greedy"))
-        app = PlayApp(setup=setup, lang="en", delay=0.15, seed=1, show_start=False)
+        # The bots take 0.6 s a move, so the window opens while they still have moves to
+        # make even on a busy machine (with 0.15 s they had sometimes all moved before).
+        app = PlayApp(setup=setup, lang="en", delay=0.6, seed=1, show_start=False)
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot, app)
             table = app.table
@@ -3399,6 +3401,7 @@ def test_the_trains_window_follows_the_moves_made_while_it_is_open() -> None:
             await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
             window = app.screen
             before = window.view
+            assert table.my_view() is None, "the bots had all moved before the window opened"
             # the bots move (the window stays open) until it is the person's turn again
             await until(pilot, lambda: table.my_view() is not None, tries=500)
             assert app.screen is window
