@@ -684,8 +684,22 @@ ILLEGAL: list[tuple[str, Mutation, int | None, int | None, str | None, list[str]
         None,
         ["6-6", "set aside"],
     ),
-    ("starter not a seat", _set("rounds/0/starter", 2), 0, None, None, ["seat from 0 to 1"]),
-    ("starter negative", _set("rounds/0/starter", -1), 0, None, None, ["seat from 0 to 1"]),
+    (
+        "starter not a seat",
+        _set("rounds/0/starter", 2),
+        0,
+        None,
+        None,
+        ["the starting seat must be a seat from 0 to 1, not 2"],
+    ),
+    (
+        "starter negative",
+        _set("rounds/0/starter", -1),
+        0,
+        None,
+        None,
+        ["the starting seat must be a seat from 0 to 1, not -1"],
+    ),
     (
         "wrong later starter",
         _set("rounds/1/starter", 0),
@@ -843,6 +857,80 @@ def test_illegal_record(
     assert (err.round, err.action, err.text) == (round_, action, text)
     for word in words:
         assert word in err.reason, (word, err.reason)
+
+
+def test_a_starter_that_is_no_seat_comes_after_the_deal_s_own_checks() -> None:
+    """The value given is named, but the order RECORDS.md gives stays: a deal that is not
+    the set is said first."""
+    doc = fixture("double6_in_progress.json")
+    doc["rounds"][0]["starter"] = 5
+    doc["rounds"][0]["boneyard"][12] = "0-0"
+    err = illegal(doc)
+    assert "twice" in err.reason, err.reason
+
+
+LONG = int("7" * 3000)
+SHORT = "77777777…(3,000 digits)"
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "reason"),
+    [
+        ("engine", LONG, f"round 0 is played with the engine 6-6, not {SHORT}-{SHORT}"),
+        ("engine", -LONG, f"round 0 is played with the engine 6-6, not -{SHORT}"),
+        ("starter", LONG, f"the starting seat must be a seat from 0 to 1, not {SHORT}"),
+        ("starter", -LONG, f"the starting seat must be a seat from 0 to 1, not -{SHORT}"),
+        ("later starter", LONG, f"not seat {SHORT}"),
+        ("tile", f"1-{LONG}", f"1-{SHORT} in the boneyard is not in the double-6 set"),
+        # (a number of 40 digits is written out; one more, shortened)
+        ("engine", 10**40 - 1, f"not {'9' * 40}-{'9' * 40}"),
+        ("engine", 10**40, "not 10000000…(41 digits)-10000000…(41 digits)"),
+    ],
+    ids=[
+        "engine",
+        "negative-engine",
+        "starter",
+        "negative-starter",
+        "later-starter",
+        "tile",
+        "engine-40-digits",
+        "engine-41-digits",
+    ],
+)
+def test_a_long_number_in_a_deal_is_shortened_as_a_long_pip_is(
+    where: str, value: object, reason: str
+) -> None:
+    """An engine, a starter or a pip thousands of digits long (JSON reads up to 4,300)
+    was written out in full in the reason; it is shortened, as a pip too long for Python
+    to read is: its first eight digits and how many there are."""
+    doc = fixture("double6_in_progress.json")
+    place = {"engine": (0, "engine"), "starter": (0, "starter"), "later starter": (1, "starter")}
+    if where == "tile":
+        doc["rounds"][0]["boneyard"][12] = value
+    else:
+        k, field = place[where]
+        doc["rounds"][k][field] = value
+    err = illegal(doc)
+    assert reason in err.reason, err.reason
+    assert len(err.reason) < 200, err.reason
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (int("7" * 3000), "77777777…(3,000 digits)"),
+        # too long for Python to write out: shortened, not a ValueError from inside
+        (10**5000, "10000000…(5,001 digits)"),
+        (-(10**5000) + 1, "-99999999…(5,000 digits)"),
+    ],
+    ids=["3000-digits", "5001-digits", "negative-5000-digits"],
+)
+def test_a_long_number_in_a_field_is_shortened_as_a_long_pip_is(value: int, shown: str) -> None:
+    doc = fixture("double6_in_progress.json")
+    doc["version"] = value
+    with pytest.raises(RecordFormatError) as info:
+        load_record(doc)
+    assert info.value.reason == f"version: must be the number 1, not {shown}"
 
 
 def test_tiles_left_out_of_the_deal_are_counted_in_words() -> None:

@@ -289,8 +289,36 @@ def _is_text(value: object) -> bool:
     return isinstance(value, str) and not _SURROGATE.search(value)
 
 
+#: the most digits a number in a message is written out with; past them it is shortened
+#: as a tile's pip too long to read is (``77777777…(3,000 digits)``)
+_NUMBER_DIGITS: Final = 40
+
+
+def show_number(value: int) -> str:
+    """A whole number as a message writes it: in full up to `_NUMBER_DIGITS` digits, else its
+    first eight and how many there are (``77777777…(3,000 digits)``), as a tile's pip too long
+    to read is written -- and one too long for Python to write out (``10**5000`` from a
+    parsed object) without failing."""
+    try:
+        text = str(value)  # (a pip read past Python's limit writes itself shortened already)
+    except ValueError:  # more digits than Python converts to text
+        text = ""
+    digits = text.removeprefix("-")
+    if text and (len(digits) <= _NUMBER_DIGITS or not digits.isdigit()):
+        return text
+    size = abs(value)
+    count = int(size.bit_length() * 0.30102999566398120) + 1  # (log10(2): at most one over)
+    if size < 10 ** (count - 1):
+        count -= 1
+    first = size // 10 ** (count - 8)
+    return f"{'-' if value < 0 else ''}{first}…({count:,} digits)"
+
+
 def _show(value: object) -> str:
-    """A value as JSON spells it, shortened (a lone surrogate escaped as JSON escapes it)."""
+    """A value as JSON spells it, shortened (a lone surrogate escaped as JSON escapes it;
+    a long number as `show_number` writes it)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return show_number(value)
     text = _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", show_value(value))
     return text if len(text) <= 40 else text[:37] + "..."
 

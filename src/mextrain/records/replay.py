@@ -23,7 +23,7 @@ from mextrain.rules import (
 )
 
 from .errors import IllegalRecordError
-from .record import GameRecord, RoundRecord, load_record
+from .record import GameRecord, RoundRecord, load_record, show_number
 
 __all__ = ["ReplayResult", "RoundOutcome", "replay_record"]
 
@@ -148,10 +148,18 @@ def _deal(match: Match, k: int, rnd: RoundRecord) -> RoundState:
     # The engine decides the starter except in round 0 under `rotate` (chosen at random,
     # so the record says it); a given starter must agree with the engine.
     given = rnd.starter if under_rotate and k == 0 else None
+    no_seat = given is not None and not 0 <= given < players
     try:
-        state = match.deal_next_round(rnd.hands, rnd.boneyard, given)
+        # (a starter that is no seat is refused after the deal's own checks, in the engine's
+        # order, but with the value given, which the engine's words leave out: dealt with
+        # seat 0 meanwhile)
+        state = match.deal_next_round(rnd.hands, rnd.boneyard, 0 if no_seat else given)
     except DealError as err:
         raise illegal(str(err)) from None
+    if no_seat and given is not None:
+        raise illegal(
+            f"the starting seat must be a seat from 0 to {players - 1}, not {show_number(given)}"
+        )
     if rnd.starter is not None and rnd.starter != state.starter:
         if under_rotate:
             why = "the starting seat moves one seat on each round"
@@ -159,7 +167,9 @@ def _deal(match: Match, k: int, rnd: RoundRecord) -> RoundState:
             why = f"it drew the engine {_double(engine)} in the draw cycles"
         else:
             why = f"it holds the engine {_double(engine)}"
-        raise illegal(f"seat {state.starter} starts round {k} ({why}), not seat {rnd.starter}")
+        raise illegal(
+            f"seat {state.starter} starts round {k} ({why}), not seat {show_number(rnd.starter)}"
+        )
     return state
 
 
@@ -178,7 +188,7 @@ def _check_in_set(match: Match, rnd: RoundRecord) -> None:
                     len(match.rounds),
                     None,
                     None,
-                    f"{tile} in {where} is not in the double-{max_pip} set "
+                    f"{_tile(tile)} in {where} is not in the double-{max_pip} set "
                     f"(pips go from 0 to {max_pip})",
                 )
 
@@ -242,5 +252,12 @@ def _check_result(record: GameRecord, match: Match) -> None:
 
 
 def _double(pip: int) -> str:
-    """``6-6``; a pip no tile has is shown as the number it is (``-1``, not ``-1--1``)."""
-    return f"{pip}-{pip}" if pip >= 0 else str(pip)
+    """``6-6``; a pip no tile has is shown as the number it is (``-1``, not ``-1--1``),
+    a long one shortened (`show_number`)."""
+    shown = show_number(pip)
+    return f"{shown}-{shown}" if pip >= 0 else shown
+
+
+def _tile(tile: Tile) -> str:
+    """``5-12``, a pip too long to write out shortened (`show_number`)."""
+    return f"{show_number(tile.low)}-{show_number(tile.high)}"
