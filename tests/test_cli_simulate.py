@@ -196,6 +196,37 @@ def test_with_json_a_refused_job_is_one_object_too(
 
 
 @pytest.mark.parametrize(
+    ("args", "option", "reason"),
+    [
+        (
+            ["--rules", '{"preset": "classic", "x": 1}'],
+            "--rules",
+            "x: unknown option",
+        ),
+        (
+            ["--rules", "nosuch"],
+            "--rules",
+            'preset: unknown preset "nosuch"; choose one of classic, relaxed, cardinal',
+        ),
+        # the rules core's "players: " in front said again what --players says
+        (["--rules", "cardinal"], "--players", "these rules are for 4 to 10 players, not 3"),
+    ],
+)
+def test_a_value_the_rules_refuse_names_its_option_in_words_too(
+    args: list[str], option: str, reason: str
+) -> None:
+    """``--rules x`` said "Error: x: unknown option", naming no option of the command line
+    (x is one of the rules'); it says which option, as Click does for a value it refuses,
+    with a refused job's status. ``--json`` names it beside the reason, as before."""
+    result = run(*BASE, "--games", "3", *args)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: Invalid value for {option}: {reason}\n"
+    as_json = run(*BASE, "--games", "3", *args, "--json")
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout) == {"error": {"option": option, "reason": reason}}
+
+
+@pytest.mark.parametrize(
     ("bots", "message"),
     [
         ("planner,greedy", "3 players need 3 bot entries"),

@@ -38,11 +38,20 @@ __all__ = [
 class OptionError(click.ClickException):
     """A refused job that one option is at fault for (an unknown bot in ``--bots``): the
     status of a refused job (1), not of a command line that cannot be read (2), and
-    ``--json`` names the option."""
+    ``--json`` names the option. ``value``: the option's value is refused in words that do
+    not name the option (the rules core's ``x: unknown option``), so the text names it as
+    Click's refusal of a value does, ``Invalid value for --rules: x: unknown option`` (the
+    ``--json`` reason is the message alone, the option beside it)."""
 
-    def __init__(self, message: str, option: str) -> None:
+    def __init__(self, message: str, option: str, *, value: bool = False) -> None:
         super().__init__(message)
         self.option = option
+        self.value = value
+
+    def format_message(self) -> str:
+        if self.value:
+            return f"Invalid value for {self.option}: {self.message}"
+        return self.message
 
 
 class FiniteFloat(click.FloatRange):

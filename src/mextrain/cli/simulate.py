@@ -166,8 +166,11 @@ def simulate(
             check_cluster(joining, source=address_source(address))
     except BotSpecError as err:
         raise OptionError(str(err), "--bots") from None
-    except RulesError as err:  # (the rules allow not that many players: --players)
-        raise OptionError(str(err), "--players" if err.option == "players" else "--rules") from None
+    except RulesError as err:
+        if err.option == "players":  # (the rules allow not that many: --players says it all)
+            raise OptionError(err.message, "--players", value=True) from None
+        # (the rules option at fault named in the words: "x: unknown option")
+        raise OptionError(str(err), "--rules", value=True) from None
     except SimulationError as err:
         if err.option is not None:
             raise OptionError(str(err), err.option) from None
