@@ -226,6 +226,26 @@ def test_a_value_the_rules_refuse_names_its_option_in_words_too(
     assert json.loads(as_json.stdout) == {"error": {"option": option, "reason": reason}}
 
 
+def test_the_command_names_its_options_where_the_library_names_its_arguments() -> None:
+    """The library's words name its arguments (``rounds must be ...``, ``jobs=N is
+    ...``); the command's name its options, in the text and the ``--json`` reason."""
+    from mextrain.sim import max_jobs
+
+    too_many = max_jobs() + 1
+    for args, option, reason in [
+        (["--rounds", "14"], "--rounds", "--rounds must be from 1 to 13 for these rules, not 14"),
+        (["--jobs", str(too_many)], "--jobs", f"--jobs {too_many} is more processes than"),
+    ]:
+        result = run(*BASE, "--games", "3", *args)
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"Error: {reason}"), result.stderr
+        as_json = run(*BASE, "--games", "3", *args, "--json")
+        assert as_json.exit_code == 1
+        error = json.loads(as_json.stdout)["error"]
+        assert error["option"] == option
+        assert error["reason"].startswith(reason), error
+
+
 @pytest.mark.parametrize(
     ("bots", "message"),
     [

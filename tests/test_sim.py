@@ -753,6 +753,37 @@ def test_the_library_refuses_bad_arguments_in_words(kwargs: dict[str, Any], word
         simulate("classic", **(job | kwargs))
 
 
+def test_the_library_names_its_arguments_not_the_command_s_options() -> None:
+    """``simulate(rounds=99)`` said "--rounds must be ...", and ``jobs=`` too many "--jobs
+    N is ...": options a Python caller never wrote. The words name the arguments; the
+    command line names its options (`mextrain.cli.simulate`)."""
+    from mextrain.sim import check_job, max_jobs
+
+    job: dict[str, Any] = {"players": 2, "bots": ["random", "random"], "games": 2, "seed": 1}
+    for kwargs, said, parameter, option in [
+        (
+            {"rounds": 99},
+            "rounds must be from 1 to 13 for these rules, not 99",
+            "rounds",
+            "--rounds",
+        ),
+        ({"jobs": 0}, "jobs must be at least 1, not 0", "jobs", "--jobs"),
+        (
+            {"jobs": max_jobs() + 1},
+            f"jobs={max_jobs() + 1} is more processes than",
+            "jobs",
+            "--jobs",
+        ),
+    ]:
+        for call in (simulate, check_job):
+            with pytest.raises(SimulationError) as caught:
+                call("classic", **(job | kwargs))
+            assert str(caught.value).startswith(said), str(caught.value)
+            assert "--" not in str(caught.value)
+            # (for the command line: the option it names instead, and --json's "option")
+            assert (caught.value.parameter, caught.value.option) == (parameter, option)
+
+
 class FirstLegal:
     name = "sim-test-first-legal"
 

@@ -17,6 +17,7 @@ from ._common import IMPORT_HELP, ImportFailed, JsonCommand, OptionError, import
 
 if TYPE_CHECKING:
     from mextrain.rules import Rules
+    from mextrain.sim import SimulationError
 
 __all__ = ["simulate"]
 
@@ -173,7 +174,7 @@ def simulate(
         raise OptionError(str(err), "--rules", value=True) from None
     except SimulationError as err:
         if err.option is not None:
-            raise OptionError(str(err), err.option) from None
+            raise OptionError(_as_option(err), err.option) from None
         raise click.ClickException(str(err)) from None
     records_dir = None
     if records_text is not None:
@@ -283,6 +284,19 @@ def _saved(records_dir: Path | None) -> str:
     if not count:
         return f" (no record saved in {records_dir})"
     return f" ({count} finished game{'s' if count != 1 else ''} saved in {records_dir})"
+
+
+def _as_option(err: SimulationError) -> str:
+    """A refusal of the job as the command says it: words that begin with the Python
+    argument at fault (``rounds must be ...``, ``jobs=99 is ...``) begin with the option
+    instead (``--rounds must be ...``, ``--jobs 99 is ...``)."""
+    message = str(err)
+    if err.parameter is None or err.option is None:
+        return message
+    for said in (f"{err.parameter}=", f"{err.parameter} "):
+        if message.startswith(said):
+            return f"{err.option} {message.removeprefix(said)}"
+    return message
 
 
 def _split_bots(text: str) -> list[str]:

@@ -80,8 +80,9 @@ def game_rules(rules: Rules, rounds: int | None) -> Rules:
         return rules
     if not 1 <= rounds <= rules.round_count:
         raise SimulationError(
-            f"--rounds must be from 1 to {rules.round_count} for these rules, not {rounds}",
+            f"rounds must be from 1 to {rules.round_count} for these rules, not {rounds}",
             option="--rounds",
+            parameter="rounds",
         )
     return rules.with_options(rounds=list(rules.rounds[:rounds]))
 
@@ -233,13 +234,16 @@ def check_job(
     )
     config.check()
     if jobs < 1:
-        raise SimulationError(f"--jobs must be at least 1, not {jobs}", option="--jobs")
+        raise SimulationError(
+            f"jobs must be at least 1, not {jobs}", option="--jobs", parameter="jobs"
+        )
     limit = max_jobs()
     if jobs > limit and cluster_address(backend, address) is None:
         raise SimulationError(
-            f"--jobs {jobs} is more processes than this machine can use: at most {limit} "
+            f"jobs={jobs} is more processes than this machine can use: at most {limit} "
             f"(4 per core; it has {usable_cores()})",
             option="--jobs",
+            parameter="jobs",
         )
     return config
 

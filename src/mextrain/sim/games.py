@@ -49,11 +49,17 @@ __all__ = [
 
 class SimulationError(RuntimeError):
     """A bot broke the rules or the job cannot be run as asked; ``option`` names the
-    command line's option at fault, where one is (``"--games"``)."""
+    command line's option at fault, where one is (``"--games"``). ``parameter`` names the
+    argument of `simulate` / `check_job` at fault where the message begins with its name
+    (``"rounds must be ..."``, ``"jobs=99 is ..."``): the words are a Python caller's, and
+    the command says them with its option's name instead (``--rounds``, ``--jobs 99``)."""
 
-    def __init__(self, message: str = "", *, option: str | None = None) -> None:
+    def __init__(
+        self, message: str = "", *, option: str | None = None, parameter: str | None = None
+    ) -> None:
         super().__init__(message)
         self.option = option
+        self.parameter = parameter
 
 
 @dataclass(frozen=True, slots=True)
