@@ -1406,11 +1406,13 @@ def test_a_seat_kept_for_a_rematch_is_its_holders_even_once_the_game_started(
                 joined = cy.until(lambda m: m["type"] == "rematch")
                 assert (joined["code"], joined["seat"]) == (new_code, 2)
                 seats = tc.get(f"/api/tables/{new_code}").json()["seats"]
+                # Ben's seat is his to everyone, a bot playing it for him until he comes
                 assert [(s["kind"], s["name"]) for s in seats] == [
                     ("human", "Ana"),
-                    ("bot", "Bot 2 (beginner)"),
+                    ("human", "Ben"),
                     ("human", "Cy"),
                 ]
+                assert seats[1]["bot_playing"]
                 assert not seats[1]["joinable"]  # kept for Ben: not offered to others
                 ben.send({"type": "rematch"})
                 joined = ben.until(lambda m: m["type"] == "rematch")
@@ -1420,6 +1422,54 @@ def test_a_seat_kept_for_a_rematch_is_its_holders_even_once_the_game_started(
         finally:
             for conn in (ana, ben, cy):
                 conn.close()
+
+
+def test_a_seat_kept_for_a_player_shows_as_theirs_while_a_bot_keeps_it_warm(db: Path) -> None:
+    """Ana plays again and starts without Ben, who stays at the old table and will come:
+    a bot keeps his seat warm, and everyone sees it as Ben's (his name, a person away whom
+    a bot plays for), not as one more bot -- and still never his tiles. The game a bot
+    played through for him is his name's, not a bot's, and not in his statistics."""
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy", "open"], **TINY)
+        code = made["code"]
+        ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        try:
+            play_out({0: ana, 2: ben}, random.Random(3))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+            there = Conn(tc, again["code"], again["token"])
+            try:
+                there.until(is_state)
+                there.send({"type": "start"})
+                started = there.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+                listed = tc.get(f"/api/tables/{again['code']}").json()
+                for seats in (started["table"]["seats"], listed["seats"]):
+                    kept = seats[2]
+                    assert (kept["name"], kept["kind"], kept["bot"]) == ("Ben", "human", None)
+                    assert (kept["connected"], kept["bot_playing"]) == (False, True)
+                    assert (kept["held"], kept["joinable"]) == ("Ben", False)
+                    # the table's own bot is still a bot
+                    assert (seats[1]["kind"], seats[1]["bot"]) == ("bot", "greedy")
+                final = play_out({0: there}, random.Random(4))
+                # the moves the bot made for him are Ben's in the last moves
+                r = final["round"]
+                moves = zip(r["history"], r["movers"], strict=True)
+                his = [who for move, who in moves if move.startswith("2:")]
+                assert his
+                assert set(his) == {"Ben"}
+                record = tc.get(f"/api/games/{final['table']['game_id']}/record").text
+                assert check_no_leaks(there, 0, held_per_round(record))
+            finally:
+                there.close()
+            game = tc.get("/api/games").json()[0]
+            assert game["players"] == ["Ana", "Bot 2 (beginner)", "Ben"]
+            assert (game["humans"], game["bots"]) == ([True, False, False], [None, "greedy", None])
+            assert tc.get("/api/stats?name=Ben").json()["players"][0]["games"] == 1
+        finally:
+            ana.close()
+            ben.close()
 
 
 @pytest.mark.parametrize("evicted", [False, True])

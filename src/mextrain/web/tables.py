@@ -394,7 +394,7 @@ class Table:
             seat_no, action = parse_action(data["action"])
             self.match.current.apply(action, seat_no)
             mover = self.seats[seat_no]
-            self.movers.append(mover.name if mover.kind == "human" else None)
+            self.movers.append(self.person(seat_no))
             if not data.get("bot"):  # logs from before the mark count every move as theirs
                 self.moved.add(seat_no)
                 # a move of their own, even one that beats the bot thinking for them after
@@ -520,6 +520,18 @@ class Table:
         message = f"{index}:{self.left.get(index, 0)}:{hash_token(old)}".encode()
         digest = hmac.new(self._secret, message, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:24]).decode()
+
+    def kept_for(self, index: int) -> str | None:
+        """The person from the game before whose seat ``index`` is, kept for them by a
+        rematch, while a stand-in bot keeps it warm (the game started without them)."""
+        return self.held.get(index) if self.seats[index].kind == "bot" else None
+
+    def person(self, index: int) -> str | None:
+        """The person whose seat ``index`` is, as everyone is shown it: whoever sits there,
+        or the one a stand-in bot keeps it for (a bot plays for them, as for someone away);
+        None for a bot's seat or an open one."""
+        seat = self.seats[index]
+        return seat.name if seat.kind == "human" else self.kept_for(index)
 
     def person_seat(self, name: str) -> int | None:
         """The seat a person called ``name`` sits in, if any."""
@@ -917,7 +929,10 @@ class Table:
     # -- what each connection sees ---------------------------------------------------
 
     def names_list(self) -> list[str]:
-        return [s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
+        """Each seat's name in the record: a seat kept for a person who never came to take
+        it is theirs (a bot played it through for them, as for one who took a seat and
+        never came: they made no move, so it is not in their statistics)."""
+        return [self.person(i) or s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
 
     def shown_names(self, lang: str) -> dict[int, str]:
         """Seat → name as a page in ``lang`` shows it: people by their own names, bots as
@@ -926,10 +941,11 @@ class Table:
         t = Translator(lang)
         shown: dict[int, str] = {}
         for i, seat in enumerate(self.seats):
-            if seat.kind == "bot":
+            person = self.person(i)
+            if person:
+                shown[i] = person
+            elif seat.kind == "bot":
                 shown[i] = t("web.bot_short", number=i + 1)
-            elif seat.name:
-                shown[i] = seat.name
         return shown
 
     def clients(self) -> list[Client]:
@@ -952,14 +968,17 @@ class Table:
             # the seconds a person has for a move (null: no clock)
             "turn_time": self.turn_time or None,
             "seats": [
+                # a seat a rematch kept for someone the game started without is theirs
+                # to everyone: their name, a person away whom the stand-in bot plays for
+                # (the seat is its own person's, not one more bot)
                 {
-                    "name": seat.name,
-                    "kind": seat.kind,
-                    "bot": seat.bot if seat.kind == "bot" else None,
+                    "name": self.person(i) or seat.name,
+                    "kind": "human" if self.person(i) else seat.kind,
+                    "bot": seat.bot if seat.kind == "bot" and not self.person(i) else None,
                     "connected": bool(seat.clients),
                     # (a finished game has nobody to play for: no stand-in shows)
                     "bot_playing": self.status == "playing"
-                    and seat.kind == "human"
+                    and self.person(i) is not None
                     and self.bot_plays(i),
                     # a bot plays it since its time ran out turn after turn, until its
                     # player is back
