@@ -1341,6 +1341,123 @@ def test_a_phone_shows_the_whole_score_sheet(
             browser.close()
 
 
+#: what runs past the screen's right or left edge, as the reader sees it: every element
+#: and every run of text, cut to what its scrolling or clipping boxes show (a word cut
+#: short with "…" is in sight as far as it shows), and every box that scrolls sideways
+#: (but a train's tiles, which run on sideways on purpose, and what only a screen reader
+#: is told)
+PAST_THE_EDGE = """() => {
+  const width = document.documentElement.clientWidth;
+  const found = [];
+  if (document.scrollingElement.scrollWidth > width) {
+    found.push('the page scrolls sideways: ' + document.scrollingElement.scrollWidth);
+  }
+  const skip = (e) => e.closest('.train-tiles, .sr-only');
+  const shown = (e, rect) => {
+    let [left, right] = [rect.left, rect.right];
+    for (let up = e; up && up !== document.body; up = up.parentElement) {
+      if (getComputedStyle(up).overflowX === 'visible') continue;
+      const box = up.getBoundingClientRect();
+      [left, right] = [Math.max(left, box.left), Math.min(right, box.right)];
+    }
+    return right > left && (right > width + 0.5 || left < -0.5);
+  };
+  const name = (e) => e.tagName.toLowerCase() + (e.className && e.className.baseVal === undefined
+    ? '.' + e.className.trim().replace(/ +/g, '.') : '');
+  for (const e of document.querySelectorAll('body *')) {
+    if (skip(e)) continue;
+    const style = getComputedStyle(e);
+    if (style.visibility === 'hidden') continue;
+    const rect = e.getBoundingClientRect();
+    if (!rect.width && !rect.height) continue;
+    if (['auto', 'scroll'].includes(style.overflowX) && e.scrollWidth > e.clientWidth + 1) {
+      found.push(name(e) + ' scrolls sideways: ' + e.scrollWidth + ' > ' + e.clientWidth);
+    }
+    if (shown(e, rect)) found.push(name(e) + ' runs past the edge: ' + rect.right);
+    for (const node of e.childNodes) {
+      if (node.nodeType !== 3 || !node.textContent.trim()) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const part of range.getClientRects()) {
+        if (shown(e, part)) found.push(`"${node.textContent.trim()}" runs past: ${part.right}`);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def nothing_past_the_edge(page: Any, where: str) -> None:
+    found = page.evaluate(PAST_THE_EDGE)
+    if found:
+        shot(page, f"22-phone-long-names-{where}")
+    assert found == [], (where, found)
+
+
+def test_the_longest_widest_names_fit_a_phone(server: str, tmp_path: Any) -> None:
+    """Two people named with 24 of the widest letters ("WWW…", wider than a phone's
+    screen in the waiting room's words) at a table on a phone: the waiting room, the
+    table (its trains, its status line, score sheet, last moves and talk), the round's
+    result, the finished table, the statistics and the replay -- nothing runs past the
+    screen's edge, nor makes a box scroll sideways; the whole name is there on hover."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    wide, wider = "W" * 24, "W" * 23 + "M"
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"3": 4}}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(
+                server, {"name": wide, "seats": ["open", "open"], "options": tiny}
+            )
+            joined = join_via_api(server, made["code"], wider)
+            pages = []
+            for seat in (made, joined):
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                pages.append(context.new_page())
+                seat_page(pages[-1], server, seat)
+            for page in pages:
+                expect(page.locator(".seat-list li")).to_have_count(3)
+                expect(page.locator(".seat-list .dot.on")).to_have_count(2)
+            ana, ben = pages
+            expect(ana.locator(".seat-list .who").first).to_have_attribute("title", wide)
+            ana.get_by_role("button", name="Hello!").click()
+            for page in pages:
+                expect(page.locator(".chat-lines li")).to_have_count(1)
+                nothing_past_the_edge(page, "waiting")
+            ana.get_by_role("button", name="Start the game").click()
+            for page in pages:
+                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                expect(page.locator(".train .who").first).to_have_attribute("title", wide)
+                nothing_past_the_edge(page, "table")
+            # (one says something at the table: it shows over the other's page a while)
+            ben.get_by_role("button", name="Good luck!").click()
+            expect(ana.locator(".chat-toast")).to_be_visible()
+            nothing_past_the_edge(ana, "talk")
+            deadline = time.monotonic() + 120
+            while not all(page.locator(".overlay").is_visible() for page in pages):
+                assert time.monotonic() < deadline, "the game did not end in time"
+                for page in pages:
+                    if page.locator(".turn.mine").is_visible():
+                        make_a_move_and_wait(page)
+                    else:
+                        page.wait_for_timeout(50)
+            for page in pages:
+                expect(page.locator(".dialog .sheet .who")).to_have_count(3)
+                nothing_past_the_edge(page, "result")
+                page.locator(".dialog").get_by_role("button", name="Continue").click()
+                nothing_past_the_edge(page, "finished")
+            ana.locator(".result-links").get_by_role("link", name="Replay").click()
+            expect(ana.locator(".replay-hand").first).to_be_visible()
+            nothing_past_the_edge(ana, "replay")
+            ana.goto(server + "/stats")
+            expect(ana.locator(".recent li").first).to_be_visible()
+            nothing_past_the_edge(ana, "stats")
+        finally:
+            browser.close()
+
+
 def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     paused_server: str, page: Any
 ) -> None:

@@ -963,7 +963,8 @@ function TablePage({ code, big, lang }) {
       ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
-          : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) }) : s.name}
+          : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) })
+          : html`<span class="who" title=${s.name}>${s.name}</span>`}
         ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")} title=${s.connected ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
@@ -1421,7 +1422,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
       <table class="sheet small"><thead><tr><th scope="col">${t("web.stats.player")}</th>
         <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th>
         ${dialog.left && html`<th scope="col" class="left-col">${t("web.tiles_left")}</th>`}</tr></thead>
-        <tbody>${names.map((n, s) => html`<tr><th scope="row">${n}</th>
+        <tbody>${names.map((n, s) => html`<tr><th scope="row"><span class="who" title=${n}>${n}</span></th>
         <td>${scores[s]}</td><td>${sheet.totals[s]}</td>
         ${dialog.left && html`<td class="left-tiles">${dialog.left[s].length
           ? dialog.left[s].map((x) => html`<${Tile} tile=${x} big=${big} />`) : t("web.tiles_left_none")}</td>`}</tr>`)}</tbody></table>
@@ -1496,7 +1497,8 @@ function ReplayPage({ id, big }) {
         role="group" aria-label=${sentences(cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })),
           tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
           tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"))}>
-      <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican")) : names[tr.owner]} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
+      <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican"))
+        : html`<span class="who" title=${names[tr.owner]}>${names[tr.owner]}</span>`} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
