@@ -4,7 +4,7 @@
 import { render } from "./vendor/preact.mjs";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, useCallback } from "./vendor/preact-hooks.mjs";
 import { html } from "./html.js";
-import { Tile as DrawnTile, parseTile } from "./tiles.js";
+import { Tile as DrawnTile, laidOnto, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
@@ -1017,10 +1017,17 @@ function TablePage({ code, big, lang }) {
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
   const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
   const turnName = view ? names[view.current_seat] : "";
-  // a move in words, as shown ("5-9 on your train") or as said (``spoken``: "tile 5 and 9 ...")
-  const moveText = (m, spoken) => (m === "draw" ? t("game.hint.draw") : m === "pass" ? t("game.hint.pass")
-    : t("web.hint.play", { tile: spoken ? tileSaid(m.split("@")[0]) : m.split("@")[0],
-      train: trainWords(m.split("@")[1], you, names, true) }));
+  // a move in words, as shown ("9-5 on your train") or as said (``spoken``: "tile 9 and 5
+  // ..."), its tile as it would lie on the train it names, the matching end first ("2-12"
+  // in the hand is "12-2" onto a 12), as the last moves write it once it is played
+  const moveText = (m, spoken) => {
+    if (m === "draw") return t("game.hint.draw");
+    if (m === "pass") return t("game.hint.pass");
+    const [tile, where] = m.split("@");
+    const train = view && view.trains.find((tr) => String(tr.owner) === where);
+    const laid = train ? laidOnto(tile, train.open_end) : tile;
+    return t("web.hint.play", { tile: spoken ? tileSaid(laid) : laid, train: trainWords(where, you, names, true) });
+  };
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
   const hintText = (spoken) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"

@@ -29,6 +29,13 @@ export function parseTile(text) {
   return [a, b];
 }
 
+// A tile as it would lie on a train whose open end is ``end``: the matching end first
+// ("2-12" onto a 12 is "12-2"), as the trains and the last moves write it once laid.
+export function laidOnto(tile, end) {
+  const [a, b] = parseTile(tile);
+  return b === end && a !== end ? `${b}-${a}` : tile;
+}
+
 // One half of a tile: its square's top-left corner at (x, y).
 function half(n, x, y, big) {
   if (big || n > 12) {
