@@ -4050,3 +4050,46 @@ def test_play_imports_a_module_of_yours_whose_bots_take_seats(
         assert f"Impossible d'importer '{module}'" in refused.output
         assert words in refused.output
     assert not started
+
+
+@pytest.mark.parametrize(("width", "tiles"), [(80, 15), (80, 40), (61, 24), (100, 30)])
+def test_a_hand_on_several_lines_starts_each_line_in_the_same_column(
+    width: int, tiles: int
+) -> None:
+    """At 80 columns a hand of 15 tiles takes two lines, and the screen's wrapping took the
+    second line's first space away: it stood one column left of the first. Every line of
+    a hand now starts as the first does, a tile's space then its pips (or its bracket,
+    picked), and the lines still hold the whole hand, in order, within the screen."""
+
+    def starts(line: str) -> int:
+        return len(line) - len(line.lstrip(" "))
+
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"), hand_size={2: tiles})
+        app = app_for(setup, seed=5)
+        async with app.run_test(size=(width, 40)) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            widget = table.query_one("#hand", Static)
+            hand = table.hand()
+            for picked in (None, hand[-1]):
+                if picked is not None:  # the last tile picked, on the last line
+                    await pilot.press("end")
+                    table.chosen = picked
+                    table.refresh_table()
+                await pilot.pause()
+                shown = rendered_lines(widget)
+                assert len(shown) > 1, shown
+                assert all(cell_len(line) <= width for line in shown), shown
+                for line in shown:
+                    assert (starts(line), line.lstrip(" ")[0]) in {(1, d) for d in "0123456789"} | {
+                        (0, "[")
+                    }, shown
+                words = " ".join(shown).replace("[", " ").replace("]", " ").split()
+                assert [w.rstrip("*") for w in words] == [str(tile) for tile in hand]
+                # (as many lines as the screen's own wrapping of the hand on one line)
+                one_line = Content(plain(widget).replace("\n", ""))
+                assert len(shown) == len(one_line.wrap(width))
+
+    run(scenario)

@@ -269,7 +269,9 @@ class TableScreen(Screen[None]):
                     playable=t.plural("tui.hand.playable", len(playable)),
                 )
             )
-            hand.update(hand_markup(tiles, t, playable, self.cursor, self.chosen))
+            hand.update(
+                hand_markup(tiles, t, playable, self.cursor, self.chosen, width=self.app.size.width)
+            )
         else:
             hand_title.update(t("tui.hand.hidden_title"))
             hand.update(f"[dim]{t('tui.hand.hidden')}[/dim]")

@@ -256,23 +256,36 @@ def hand_markup(
     cursor: int | None,
     chosen: Tile | None,
     clickable: bool = True,
+    width: int | None = None,
 ) -> str:
     """The hand in the set's order: ``*`` and bold for a tile the engine lets you play now,
-    brackets for the chosen tile, reverse video for the cursor."""
-    parts = []
+    brackets for the chosen tile, reverse video for the cursor. With ``width``, a hand
+    too long for it goes on over several lines, broken between two tiles, each line
+    starting as the first does (left to the screen's wrapping, a line lost its first
+    tile's leading space and stood one column to the left of the line above)."""
+    if not hand:
+        return f"[dim]{t('tui.hand.empty')}[/dim]"
+    lines: list[str] = []
+    line = ""
+    used = 0  # the cells the line takes so far
     for index, tile in enumerate(hand):
         text = str(tile)
         mark = "*" if tile in playable else " "
         text = f"[{text}{mark}]" if tile == chosen else f" {text}{mark} "
+        # (a space at the end of a line may go past the edge: the screen drops it)
+        cells, seen = cell_len(text), cell_len(text.rstrip())
         text = f"[b u]{escape(text)}[/b u]" if tile in playable else escape(text)
         if index == cursor:
             text = f"[reverse]{text}[/reverse]"
         if clickable:
             text = f"[@click=screen.pick({index})]{text}[/]"
-        parts.append(text)
-    if not parts:
-        return f"[dim]{t('tui.hand.empty')}[/dim]"
-    return "".join(parts)
+        if width is not None and line and used + seen > width:
+            lines.append(line)
+            line, used = "", 0
+        line += text
+        used += cells
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -> str:
