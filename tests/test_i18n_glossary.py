@@ -288,6 +288,8 @@ _HAND_KEYS = {
     "web.your_hand",
     "tui.hand.hidden_title",
     "tui.hand.hidden",
+    "tui.hand.watching",
+    "tui.watching.no_hand",
     "tui.watch.hands",
     "tui.pass.body",
     "tui.hand.tiles.one",

@@ -45,6 +45,7 @@ from mextrain.rules import (
 from mextrain.tui import (
     KEY_ENTRIES,
     KEYS_DROPPED_FIRST,
+    WATCHING_KEY_ENTRIES,
     GameSession,
     GameSetup,
     PlayApp,
@@ -4091,5 +4092,63 @@ def test_a_hand_on_several_lines_starts_each_line_in_the_same_column(
                 # (as many lines as the screen's own wrapping of the hand on one line)
                 one_line = Content(plain(widget).replace("\n", ""))
                 assert len(shown) == len(one_line.wrap(width))
+
+    run(scenario)
+
+
+def help_key_words(help_screen: HelpScreen) -> list[str]:
+    """The keys the help lists, by the first word of each row ("?" for "? or F1")."""
+    rows = rendered_lines(help_screen.query_one("#help-keys", Static))
+    return [row.split()[0] for row in rows if not row.startswith(" ")]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
+    lang: str,
+) -> None:
+    """A table of bots only, watched: the hand's place said "Hands stay hidden until their
+    owner has the keyboard" (nobody's ever has it), the bar offered draw, pass, hint, plan,
+    undo and the train keys, which did nothing or answered "A hint is for your own turn",
+    and the help listed every key of a player's turn. The bar and the help now list the
+    keys that work while watching, the hand's place says that only bots play, and a key
+    for playing a hand says there is no hand here."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        # (the bots think for a minute: nothing moves, nor clears the message, meanwhile)
+        setup = GameSetup(Rules.preset("classic"), ("greedy", "hard", "expert"), lang)
+        app = PlayApp(setup=setup, lang=lang, delay=60, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table
+            assert table is not None
+            bar = key_entries(plain(table.query_one("#keys", Static)), t)
+            assert bar == list(WATCHING_KEY_ENTRIES) == ["trains", "score", "help", "quit"]
+            assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.watching_title")
+            hand = table.query_one("#hand", Static)
+            assert plain(hand) == t("tui.hand.watching")
+            assert len(rendered_lines(hand)) == 1  # (one line at 80 columns)
+            history = list(table.session.state.history)
+            for key in ("d", "p", "h", "v", "o", "m", "1", "enter"):
+                table.message = ""
+                await pilot.press(key)
+                await pilot.pause()
+                said = plain(table.query_one("#message", Static))
+                assert said == t("tui.watching.no_hand"), (key, said)
+                assert said != t("tui.hint.own_turn")
+            assert table.session.state.history == history
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            assert help_key_words(app.screen) == ["t", "s", "?", "q"]
+            marks = plain(app.screen.query_one("#help-marks", Static)).split("\n")
+            tail = key_rows(t("tui.help.keys"))[2]
+            # (no tile to click: the mouse's line gives way to the watcher's; marks stay)
+            assert marks == [t("tui.help.watching"), tail[-1]]
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("t")  # the keys the bar offers do what they say
+            await pilot.pause()
+            assert isinstance(app.screen, TrainsScreen)
 
     run(scenario)

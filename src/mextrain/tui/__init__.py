@@ -4,7 +4,14 @@ the same keyboard) and ``mextrain replay FILE --watch`` (a recorded game, step b
 Built on Textual; needs the ``tui`` extra (``pip install -e '.[tui]'`` in a clone).
 """
 
-from .app import DEFAULT_DELAY, KEY_ENTRIES, KEYS_DROPPED_FIRST, PlayApp, TableScreen
+from .app import (
+    DEFAULT_DELAY,
+    KEY_ENTRIES,
+    KEYS_DROPPED_FIRST,
+    WATCHING_KEY_ENTRIES,
+    PlayApp,
+    TableScreen,
+)
 from .screens import GameSetup, check_names, rename_default_names, seat_names
 from .session import (
     DATA_DIR_ENV,
@@ -22,6 +29,7 @@ __all__ = [
     "HUMAN",
     "KEYS_DROPPED_FIRST",
     "KEY_ENTRIES",
+    "WATCHING_KEY_ENTRIES",
     "GameSession",
     "GameSetup",
     "PlayApp",

@@ -54,13 +54,22 @@ from .screens import (
 )
 from .session import GameSession, SeatSpec
 
-__all__ = ["DEFAULT_DELAY", "KEYS_DROPPED_FIRST", "KEY_ENTRIES", "PlayApp", "TableScreen"]
+__all__ = [
+    "DEFAULT_DELAY",
+    "KEYS_DROPPED_FIRST",
+    "KEY_ENTRIES",
+    "WATCHING_KEY_ENTRIES",
+    "PlayApp",
+    "TableScreen",
+]
 
 #: seconds between two bots' moves: slow enough to follow, fast enough not to bore
 DEFAULT_DELAY = 0.8
 
 #: the table's key bar, in the order shown (each ``tui.keys.<entry>``: a key and a word)
 KEY_ENTRIES = ("draw", "pass", "hint", "plan", "undo", "train", "trains", "score", "help", "quit")
+#: the bar of a table of bots only, watched: the keys that do something there
+WATCHING_KEY_ENTRIES = ("trains", "score", "help", "quit")
 #: the entries left out first where the bar does not fit, in that order
 KEYS_DROPPED_FIRST = ("trains", "plan", "score", "hint", "undo")
 #: between two entries: a key and its word read as one, two entries as two
@@ -178,12 +187,21 @@ class TableScreen(Screen[None]):
         yield GameLog(id="log", max_lines=500, wrap=True, min_width=20)
         yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
 
+    @property
+    def watching(self) -> bool:
+        """Only bots play: the person at the keyboard watches, with no hand of their own."""
+        return not self.session.humans
+
     def key_bar(self, width: int) -> str:
         """The keys on one line, two spaces between them: every one that fits ``width``;
         where not all do, the least needed go first (`KEYS_DROPPED_FIRST`: the help lists
         every key). Undo is left out where it is refused (more than one person at the
-        table)."""
-        shown = [entry for entry in KEY_ENTRIES if entry != "undo" or len(self.session.humans) == 1]
+        table); watching bots, only the keys that do something there are shown."""
+        if self.watching:
+            shown = list(WATCHING_KEY_ENTRIES)
+        else:
+            humans = len(self.session.humans)
+            shown = [entry for entry in KEY_ENTRIES if entry != "undo" or humans == 1]
         for dropped in (None, *KEYS_DROPPED_FIRST):
             shown = [entry for entry in shown if entry != dropped]
             text = KEY_GAP.join(self.t(f"tui.keys.{entry}") for entry in shown)
@@ -272,6 +290,9 @@ class TableScreen(Screen[None]):
             hand.update(
                 hand_markup(tiles, t, playable, self.cursor, self.chosen, width=self.app.size.width)
             )
+        elif self.watching:  # (no hand of anyone's is for this keyboard)
+            hand_title.update(t("tui.hand.watching_title"))
+            hand.update(f"[dim]{t('tui.hand.watching')}[/dim]")
         else:
             hand_title.update(t("tui.hand.hidden_title"))
             hand.update(f"[dim]{t('tui.hand.hidden')}[/dim]")
@@ -509,7 +530,17 @@ class TableScreen(Screen[None]):
             self.chosen = None
             self.action_choose()
 
+    def said_watching(self) -> bool:
+        """Watching bots: a key for playing a hand says there is none here (True), rather
+        than nothing, or "a hint is for your own turn" (the watcher has none)."""
+        if not self.watching:
+            return False
+        self.say(self.t("tui.watching.no_hand"))
+        return True
+
     def action_choose(self) -> None:
+        if self.said_watching():
+            return
         mine = self.my_view()
         if mine is None or keys_held(self.app):
             return
@@ -546,6 +577,8 @@ class TableScreen(Screen[None]):
 
     def action_train(self, which: int | str) -> None:
         """Play the chosen tile on a train: a seat number, or ``"M"`` for the Mexican."""
+        if self.said_watching():
+            return
         train = MEXICAN if which == "M" else int(which)
         mine = self.my_view()
         if mine is None:
@@ -561,18 +594,26 @@ class TableScreen(Screen[None]):
         self.perform(Action.play(self.chosen, train))
 
     def action_own_train(self) -> None:
+        if self.said_watching():
+            return
         if self.viewer is not None:
             self.action_train(self.viewer)
 
     def action_draw(self) -> None:
+        if self.said_watching():
+            return
         if self.my_view() is not None:
             self.perform(DRAW)
 
     def action_pass_turn(self) -> None:
+        if self.said_watching():
+            return
         if self.my_view() is not None:
             self.perform(PASS)
 
     def action_hint(self) -> None:
+        if self.said_watching():
+            return
         mine = self.my_view()
         if mine is None:  # a bot's or another person's turn: say why nothing comes
             self.say(self.t("tui.hint.own_turn"))
@@ -618,6 +659,8 @@ class TableScreen(Screen[None]):
         return hint_words(hint.action, seat, self.t, self.names)
 
     def action_plan(self) -> None:
+        if self.said_watching():
+            return
         if self.viewer is None or not self.hand_visible():
             return
         view = self.session.state.view(self.viewer)
@@ -683,7 +726,7 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.t, self.session.rules))
+        self.app.push_screen(HelpScreen(self.t, self.session.rules, watching=self.watching))
 
     def action_quit_game(self) -> None:
         self._token += 1

@@ -8,7 +8,7 @@ import copy
 import json
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -1016,36 +1016,62 @@ def _capital(text: str) -> str:
 _KEY_ROW = re.compile(r"^(\S.*?\S|\S)\s{2,}(\S.*)$")
 
 
-def key_rows(text: str) -> tuple[list[str], Table, list[str]]:
+#: the help's keys that work while watching bots (the first word of their rows: the same
+#: in every language), with no hand at this keyboard
+WATCHING_KEYS = ("t", "s", "?", "q")
+
+
+def key_rows(
+    text: str, keep: Callable[[str], bool] | None = None
+) -> tuple[list[str], Table, list[str]]:
     """The help's list of keys as a table: the lines before its first key row, the rows
     (a description too long for its line goes on under itself, not under the keys), and
-    the lines after them."""
+    the lines after them. With ``keep``, only the rows whose keys it keeps (a line that is
+    not a row goes as the row before it)."""
     lines = text.split("\n")
     rows = [i for i, line in enumerate(lines) if _KEY_ROW.match(line)]
     first, last = (rows[0], rows[-1] + 1) if rows else (len(lines), len(lines))
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=False)
     table.add_column(no_wrap=True)
     table.add_column(overflow="fold")
+    shown = True
     for line in lines[first:last]:
         found = _KEY_ROW.match(line)
         key, what = (found.group(1), found.group(2)) if found else ("", line)
-        table.add_row(Text(key), Text(what))  # (as written: no markup)
+        if found and keep is not None:
+            shown = keep(key)
+        if shown:
+            table.add_row(Text(key), Text(what))  # (as written: no markup)
     return lines[:first], table, lines[last:]
 
 
 class HelpScreen(Closable):
-    """The keys, then the rules in the player's language."""
+    """The keys, then the rules in the player's language: the keys that work at the table
+    shown (watching bots, those that do not play a hand)."""
 
-    def __init__(self, t: Translator, rules: Rules | None = None) -> None:
+    def __init__(
+        self,
+        t: Translator,
+        rules: Rules | None = None,
+        *,
+        watching: bool = False,
+    ) -> None:
         super().__init__()
         self.t = t
         self.rules = rules
+        self.watching = watching
+
+    def keeps(self, key: str) -> bool:
+        """Whether the help lists the row of ``key`` (as the help writes it: "u", "? or F1")."""
+        return not self.watching or key.split()[0] in WATCHING_KEYS
 
     def compose(self) -> ComposeResult:
         t = self.t
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.help.title')}[/b]")
-            head, keys, tail = key_rows(t("tui.help.keys"))
+            head, keys, tail = key_rows(t("tui.help.keys"), self.keeps)
+            if self.watching:  # (no tile to click: the mouse's line goes, the marks stay last)
+                tail = [t("tui.help.watching"), *tail[-1:]]
             yield Static(escape("\n".join(head)), id="help-keys-title")
             yield Static(keys, id="help-keys")
             yield Static(escape("\n".join(tail)), id="help-marks")
