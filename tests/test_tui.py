@@ -4152,3 +4152,29 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             assert isinstance(app.screen, TrainsScreen)
 
     run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_lists_undo_only_where_it_works(lang: str) -> None:
+    """With two people at the keyboard the help still listed `u` "(against bots only)",
+    which the bar leaves out there and which only says it is refused. The help lists `u`
+    where undo works (one person against bots) and nowhere else, every other key still."""
+    t = Translator(lang)
+
+    async def listed(seats: tuple[str, ...]) -> list[str]:
+        app = app_for(GameSetup(Rules.preset("classic"), seats, lang), seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            if isinstance(app.screen, PassScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            return help_key_words(app.screen)
+
+    alone = asyncio.run(listed(("human", "greedy")))
+    assert "u" in alone
+    assert len(alone) == len(key_rows(t("tui.help.keys"))[1].rows)  # every key
+    hot = asyncio.run(listed(("human", "human", "greedy")))
+    assert hot == [word for word in alone if word != "u"]

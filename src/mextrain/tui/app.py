@@ -726,7 +726,10 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.t, self.session.rules, watching=self.watching))
+        humans = len(self.session.humans)
+        self.app.push_screen(
+            HelpScreen(self.t, self.session.rules, watching=self.watching, undo=humans == 1)
+        )
 
     def action_quit_game(self) -> None:
         self._token += 1

@@ -1047,7 +1047,7 @@ def key_rows(
 
 class HelpScreen(Closable):
     """The keys, then the rules in the player's language: the keys that work at the table
-    shown (watching bots, those that do not play a hand)."""
+    shown (watching bots, those that do not play a hand; undo only where it works)."""
 
     def __init__(
         self,
@@ -1055,15 +1055,20 @@ class HelpScreen(Closable):
         rules: Rules | None = None,
         *,
         watching: bool = False,
+        undo: bool = True,
     ) -> None:
         super().__init__()
         self.t = t
         self.rules = rules
         self.watching = watching
+        self.undo = undo
 
     def keeps(self, key: str) -> bool:
         """Whether the help lists the row of ``key`` (as the help writes it: "u", "? or F1")."""
-        return not self.watching or key.split()[0] in WATCHING_KEYS
+        word = key.split()[0]
+        if self.watching:
+            return word in WATCHING_KEYS
+        return self.undo or word != "u"
 
     def compose(self) -> ComposeResult:
         t = self.t
