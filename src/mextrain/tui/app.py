@@ -195,8 +195,9 @@ class TableScreen(Screen[None]):
     def key_bar(self, width: int) -> str:
         """The keys on one line, two spaces between them: every one that fits ``width``;
         where not all do, the least needed go first (`KEYS_DROPPED_FIRST`: the help lists
-        every key). Undo is left out where it is refused (more than one person at the
-        table); watching bots, only the keys that do something there are shown."""
+        every key that works at the table). Undo is left out where it is refused (more than
+        one person at the table); watching bots, only the keys that do something there are
+        shown."""
         if self.watching:
             shown = list(WATCHING_KEY_ENTRIES)
         else:
@@ -539,7 +540,8 @@ class TableScreen(Screen[None]):
         return True
 
     def action_choose(self) -> None:
-        if self.said_watching():
+        # (an Enter meant for the round's end, just closed, is not said to be refused)
+        if keys_held(self.app) or self.said_watching():
             return
         mine = self.my_view()
         if mine is None or keys_held(self.app):
