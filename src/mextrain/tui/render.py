@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import NamedTuple
 
 from rich.cells import cell_len, set_cell_size
 
@@ -21,6 +22,7 @@ __all__ = [
     "BOT_LEVELS",
     "MAX_NAME",
     "TRAIN_KEYS",
+    "Unit",
     "clip",
     "clip_name",
     "describe_action",
@@ -39,6 +41,7 @@ __all__ = [
     "train_key",
     "train_markup",
     "trains_markup",
+    "wrap_units",
 ]
 
 #: bot levels, weakest first: the start screen offers them in this order, and the
@@ -265,27 +268,58 @@ def hand_markup(
     tile's leading space and stood one column to the left of the line above)."""
     if not hand:
         return f"[dim]{t('tui.hand.empty')}[/dim]"
-    lines: list[str] = []
-    line = ""
-    used = 0  # the cells the line takes so far
+    units: list[Unit] = []
     for index, tile in enumerate(hand):
         text = str(tile)
         mark = "*" if tile in playable else " "
         text = f"[{text}{mark}]" if tile == chosen else f" {text}{mark} "
-        # (a space at the end of a line may go past the edge: the screen drops it)
-        cells, seen = cell_len(text), cell_len(text.rstrip())
-        text = f"[b u]{escape(text)}[/b u]" if tile in playable else escape(text)
+        markup = f"[b u]{escape(text)}[/b u]" if tile in playable else escape(text)
         if index == cursor:
-            text = f"[reverse]{text}[/reverse]"
+            markup = f"[reverse]{markup}[/reverse]"
         if clickable:
-            text = f"[@click=screen.pick({index})]{text}[/]"
-        if width is not None and line and used + seen > width:
+            markup = f"[@click=screen.pick({index})]{markup}[/]"
+        units.append(Unit(markup, text))
+    return "\n".join(wrap_units(units, width))
+
+
+class Unit(NamedTuple):
+    """What `wrap_units` never breaks (a tile, with its marks): its markup, the text it
+    shows, and what goes before it when it follows another on the same line."""
+
+    markup: str
+    text: str
+    gap: str = ""
+
+
+def wrap_units(units: Sequence[Unit], width: int | None, indent: int = 0) -> list[str]:
+    """``units`` one after another (each after its gap), broken between two of them into
+    lines of ``width`` cells at most (without ``width``, one line). The first line follows
+    ``indent`` cells the caller puts before it (a seat's name and points); the lines after
+    it start with as many spaces, so that the list hangs under its first unit -- or at
+    column 0 where the indent leaves no room for the widest unit. A space at the end of a
+    unit may go past the edge: the screen drops it. A tile is never cut, nor a list run
+    back under what stands before it, as the screen's own wrapping does."""
+    if width is not None and units:
+        widest = max(cell_len(unit.text.rstrip()) for unit in units)
+        hang = indent if indent + widest <= width else 0
+    else:
+        hang = indent
+    lines: list[str] = []
+    line, used = "", indent  # the cells the line takes so far
+    on_line = 0  # the units on it
+    for unit in units:
+        gap = unit.gap if on_line else ""
+        # (a space at the end of a line may go past the edge: the screen drops it)
+        seen = cell_len((gap + unit.text).rstrip())
+        # a new line, if this one holds something: a unit, or what the caller puts first
+        if width is not None and used + seen > width and (on_line or (not lines and indent)):
             lines.append(line)
-            line, used = "", 0
-        line += text
-        used += cells
+            line, used, on_line, gap = " " * hang, hang, 0, ""
+        line += gap + unit.markup
+        used += cell_len(gap + unit.text)
+        on_line += 1
     lines.append(line)
-    return "\n".join(lines)
+    return lines
 
 
 def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -> str:

@@ -43,12 +43,14 @@ from .history import level_name, read_history, stats_text, summarize
 from .render import (
     BOT_LEVELS,
     MAX_NAME,
+    Unit,
     escape,
     open_doubles_markup,
     round_result_markup,
     score_sheet_markup,
     totals_text,
     train_columns,
+    wrap_units,
 )
 from .session import (
     HUMAN,
@@ -316,17 +318,8 @@ class TrainTiles(Static):
         width = self.content_size.width
         if width <= 0:
             return
-        lines: list[str] = []
-        used = 0
-        for unit in self.units:
-            size = Content.from_markup(unit).cell_length
-            if lines and used + 1 + size <= width:
-                lines[-1] += " " + unit
-                used += 1 + size
-            else:
-                lines.append(unit)
-                used = size
-        self.update("\n".join(lines))
+        units = [Unit(unit, Content.from_markup(unit).plain, " ") for unit in self.units]
+        self.update("\n".join(wrap_units(units, width)))
 
 
 class KeyLine(PackedLine):
