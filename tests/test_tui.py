@@ -66,6 +66,7 @@ from mextrain.tui.render import (
     playable_tiles,
     round_result_markup,
     score_sheet_markup,
+    seat_tiles_lines,
     tiles_that_fit,
     train_key,
     trains_markup,
@@ -4178,3 +4179,131 @@ def test_the_help_lists_undo_only_where_it_works(lang: str) -> None:
     assert len(alone) == len(key_rows(t("tui.help.keys"))[1].rows)  # every key
     hot = asyncio.run(listed(("human", "human", "greedy")))
     assert hot == [word for word in alone if word != "u"]
+
+
+def blocked_with_big_hands() -> tuple[Match, RoundState]:
+    """A round of two seats drawing until they can play (seed 23), blocked with 27 tiles
+    in one hand: a row of them takes more than a line of the round's end even at 100
+    columns; the replay's hands, 16 each at the deal, more than one at 80."""
+    rules = Rules.preset("classic", rounds=[12], draw_until_playable=True)
+    match = Match.new(rules, 2, random.Random(23))
+    rng = random.Random(23)
+    state = match.current
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    assert state.ended == "blocked"
+    assert max(len(state.hand(seat)) for seat in range(2)) >= 27
+    return match, state
+
+
+def hanging_rows(lines: list[str], rows: list[tuple[str, list[str]]], width: int) -> int:
+    """Checks that each seat's row -- its line starting with ``name``, then the indented
+    lines after it -- holds its tiles in order, every line after its first starting in the
+    column of its first tile, none cut, none wider than ``width``; returns how many rows
+    took more than one line."""
+    wrapped = 0
+    for name, words in rows:
+        start = next(i for i, line in enumerate(lines) if line.startswith(name + " "))
+        end = start + 1
+        while end < len(lines) and lines[end].startswith(" "):
+            end += 1
+        row = lines[start:end]
+        found = re.search(rf"(?<!\S){re.escape(words[0])}(?!\S)", row[0][len(name) :])
+        assert found is not None, row
+        column = len(name) + found.start()
+        for line in row[1:]:
+            assert not line[:column].strip(), (column, row)
+            assert line[column] != " ", (column, row)
+        assert " ".join(line[column:] for line in row).split() == words, row
+        assert all(cell_len(line) <= width for line in row), (width, row)
+        wrapped += len(row) > 1
+    return wrapped
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("width", [80, 100])
+def test_a_rounds_end_wraps_a_seats_tiles_under_its_first_tile(lang: str, width: int) -> None:
+    """A seat holding many tiles at a round's end: its row ("name, points, tiles") went
+    on at column 0, under the name, wherever the screen's wrapping fell. The tiles go on
+    under the first one, broken between two tiles, in every language (the points' words
+    differ in length) and at any width."""
+    match, state = blocked_with_big_hands()
+    names = ["Aleksanteri", "Ben"]
+    t = Translator(lang)
+
+    class Host(App[None]):
+        CSS = app_module.CSS
+
+        def on_mount(self) -> None:
+            self.push_screen(RoundEndScreen(match, state, names, t))
+
+    async def scenario() -> None:
+        host = Host()
+        async with host.run_test(size=(width, 24)) as pilot:
+            await pilot.pause()
+            widget = host.screen.query_one("#round-result", Static)
+            lines = rendered_lines(widget)
+            rows = [
+                (name, [str(tile) for tile in state.hand(seat)] or ["—"])
+                for seat, name in enumerate(names)
+            ]
+            assert hanging_rows(lines, rows, widget.content_region.width) == 1, lines
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_replay_viewer_wraps_a_hands_tiles_under_its_first_tile(lang: str, width: int) -> None:
+    """The replay's hands ("name (count): tiles") and its round's end ran a long row of
+    tiles back to column 0, under the name: they go on under the first tile, broken
+    between two tiles."""
+    match, _ = blocked_with_big_hands()
+    names = ["Aleksanteri", "Ben"]
+    record = GameRecord.from_match(match, names)
+
+    async def scenario() -> None:
+        app = WatchApp(record, lang, delay=0)
+        async with app.run_test(size=(width, 24)) as pilot:
+            wrapped = 0
+            for key in ("home", "end"):
+                await pilot.press(key)
+                await pilot.pause()
+                widget = app.query_one("#w-hands", Static)
+                lines = rendered_lines(widget)
+                rows = [
+                    (name, [str(tile) for tile in sorted(app.state.hand(seat))] or ["—"])
+                    for seat, name in enumerate(names)
+                ]
+                if key == "home":  # (each seat's count after its name)
+                    rows = [(f"{name} (16):", tiles) for name, tiles in rows]
+                wrapped += hanging_rows(lines, rows, widget.content_region.width)
+            assert wrapped == (2 if width == 80 else 1)
+
+    run(scenario)
+
+
+def test_a_seats_tiles_and_the_points_besides_them_hang_under_its_first_tile() -> None:
+    """The words after the tiles (a 0-0 left, doubles left open) go on as the tiles do, under
+    the first tile, never past the width; where the name and points leave no room for a
+    tile, the lines after the first start at column 0 rather than go past the edge; without
+    a width the row is one line, as it was."""
+    tiles = [Tile(a, b) for a in range(13) for b in range(a, 13)][:30]
+    lead = "Aleksanteri  364 pts  "
+    extra = ["0-0 +50", "2 doubles left open +20"]
+    whole = f"{lead}{' '.join(str(x) for x in tiles)}  ({' · '.join(extra)})"
+    assert [
+        Content.from_markup(line).plain for line in seat_tiles_lines(lead, tiles, None, extra)
+    ] == [whole]
+    for width in (40, 50, 61, 78):
+        lines = [Content.from_markup(x).plain for x in seat_tiles_lines(lead, tiles, width, extra)]
+        assert len(lines) > 1
+        assert all(cell_len(line) <= width for line in lines), lines
+        assert all(
+            line.startswith(" " * len(lead)) and line[len(lead)] != " " for line in lines[1:]
+        )
+        assert " ".join(lines).split() == whole.split()
+    lines = [Content.from_markup(x).plain for x in seat_tiles_lines(lead, tiles, 25, extra)]
+    assert lines[0] == lead.rstrip() or lines[0].startswith(lead)
+    assert all(not line.startswith(" ") for line in lines[1:]), lines
+    assert " ".join(lines).split() == whole.split()

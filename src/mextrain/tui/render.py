@@ -35,6 +35,7 @@ __all__ = [
     "playable_tiles",
     "round_result_markup",
     "score_sheet_markup",
+    "seat_tiles_lines",
     "status_markup",
     "totals_text",
     "train_columns",
@@ -381,31 +382,61 @@ def describe_action(
 
 
 def round_result_markup(
-    state: RoundState, t: Translator, names: Sequence[str], tiles_of: Callable[[int], list[Tile]]
+    state: RoundState,
+    t: Translator,
+    names: Sequence[str],
+    tiles_of: Callable[[int], list[Tile]],
+    width: int | None = None,
 ) -> str:
-    """Each seat's tiles left and points at the end of a round."""
+    """Each seat's tiles left and points at the end of a round. With ``width``, a seat's
+    tiles too many for a line go on under its first tile, broken between two tiles."""
     parts = state.score_parts()
     if state.ended == "out" and state.out_seat is not None:
         head = t("game.ended.out", who=escape(names[state.out_seat]))
     else:
         head = t("game.ended.blocked")
     lines = [f"[b]{head[:1].upper()}{head[1:]}.[/b]", ""]
-    width = max(cell_len(n) for n in names)
+    name_width = max(cell_len(n) for n in names)
     for seat, name in enumerate(names):
-        tiles = " ".join(str(x) for x in tiles_of(seat)) or "—"
         part = parts[seat] if parts is not None else None
         points = t.plural("tui.round_end.points", part.total if part else 0)
-        line = f"{escape(fit(name, width))}  {fit(points, 10, right=True)}  {tiles}"
+        lead = f"{fit(name, name_width)}  {fit(points, 10, right=True)}  "
         # points that are not the pips left: a 0-0 left, doubles left open
         extra = []
         if part and part.double_blank:
             extra.append(t("tui.round_end.double_blank", points=part.double_blank))
         if part and part.penalty:
             extra.append(t.plural("tui.round_end.penalty", part.open_doubles, points=part.penalty))
-        if extra:
-            line += f"  [dim]({escape(' · '.join(extra))})[/dim]"
-        lines.append(line)
+        lines.extend(seat_tiles_lines(lead, tiles_of(seat), width, extra))
     return "\n".join(lines)
+
+
+def seat_tiles_lines(
+    lead: str, tiles: Sequence[Tile], width: int | None, extra: Sequence[str] = ()
+) -> list[str]:
+    """A seat's row of the round's end or the replay's hands: ``lead`` (plain text: its
+    name, points or tile count), then its tiles ("—" for none) and the ``extra`` words
+    in brackets; too long for ``width``, the tiles go on under the first one."""
+    units = [Unit(str(tile), str(tile), " ") for tile in tiles] or [Unit("—", "—")]
+    # what follows the tiles goes on a part at a time ("0-0 +50 ·", "2 doubles left open
+    # +20"), or a word at a time where a part is wider than the room under the tiles
+    said = [
+        f"{'(' if k == 0 else ''}{part}{')' if k == len(extra) - 1 else ' ·'}"
+        for k, part in enumerate(extra)
+    ]
+    if width is not None and any(cell_len(lead + part) > width for part in said):
+        words: list[str] = []
+        for word in " ".join(said).split(" "):
+            if word == "·":  # (with the word before it, not at the start of a line)
+                words[-1] += " ·"
+            else:
+                words.append(word)
+        said = words
+    for k, part in enumerate(said):
+        units.append(Unit(f"[dim]{escape(part)}[/dim]", part, " " if k else "  "))
+    lines = wrap_units(units, width, cell_len(lead))
+    lines[0] = escape(lead) + lines[0]
+    return lines
 
 
 def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:

@@ -67,6 +67,7 @@ __all__ = [
     "BOT_LEVELS",
     "HOUSE_FLAGS",
     "KEY_SETTLE",
+    "FittedText",
     "GameSetup",
     "HelpScreen",
     "MatchEndScreen",
@@ -320,6 +321,32 @@ class TrainTiles(Static):
             return
         units = [Unit(unit, Content.from_markup(unit).plain, " ") for unit in self.units]
         self.update("\n".join(wrap_units(units, width)))
+
+
+class FittedText(Static):
+    """Markup made for the widget's width, and made again when the width changes: lists
+    of tiles broken between two tiles, each hanging under its first (`render.wrap_units`;
+    the screen's own wrapping ran them back to column 0, under a seat's name). ``make``
+    takes the width (None before the widget has one)."""
+
+    def __init__(
+        self,
+        make: Callable[[int | None], str] = lambda width: "",
+        *,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        self.make = make
+        super().__init__(make(None), id=id, classes=classes)
+
+    def show(self, make: Callable[[int | None], str]) -> None:
+        """Show ``make``'s markup at the widget's width, now and whenever it changes."""
+        self.make = make
+        width = self.content_size.width
+        self.update(make(width if width > 0 else None))
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.show(self.make)
 
 
 class KeyLine(PackedLine):
@@ -799,8 +826,11 @@ class RoundEndScreen(ModalScreen[None]):
         k = self.state.round_index
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.round_end.title', number=k + 1)}[/b]")
-            yield Static(
-                round_result_markup(self.state, t, self.names, self.state.hand), id="round-result"
+            yield FittedText(
+                lambda width: round_result_markup(
+                    self.state, t, self.names, self.state.hand, width
+                ),
+                id="round-result",
             )
             yield PackedLine(totals_text(self.match, t, self.names), bold=True, id="round-totals")
             yield Static(score_sheet_markup(self.match, t, self.names), id="round-sheet")

@@ -21,10 +21,11 @@ from .render import (
     laid_tiles,
     round_result_markup,
     score_sheet_markup,
+    seat_tiles_lines,
     status_markup,
     trains_markup,
 )
-from .screens import KeyLine, names_in_language
+from .screens import FittedText, KeyLine, names_in_language
 
 __all__ = ["WatchApp", "watch_record"]
 
@@ -124,7 +125,7 @@ class WatchApp(PaletteInWords):
         yield Static(id="w-status")
         with VerticalScroll(id="w-body"):
             yield Static(id="w-trains")
-            yield Static(id="w-hands")
+            yield FittedText(id="w-hands")
         yield Static(id="w-last")
         yield KeyLine(self.t("tui.watch.keys"), id="w-keys")
 
@@ -141,29 +142,34 @@ class WatchApp(PaletteInWords):
         self.query_one("#w-status", Static).update(status)
         trains = trains_markup(view, t, self.names, clickable=False)
         self.query_one("#w-trains", Static).update(trains)
-        if state.is_over:
-            # the round's result, then the match so far: the score sheet, and at the end of
-            # a whole match its winners
-            match = self.match_so_far()
-            hands = round_result_markup(state, t, self.names, state.hand)
-            if match.is_complete:
-                winners = [escape(self.names[s]) for s in match.winners]
-                key = "tui.match_end.winner" if len(winners) == 1 else "tui.match_end.winners"
-                hands += f"\n\n[b]{t(key, names=', '.join(winners))}[/b]"
-            hands += "\n\n" + score_sheet_markup(match, t, self.names)
-        else:
-            lines = [f"[b]{t('tui.watch.hands')}[/b]"]
-            for seat, name in enumerate(self.names):
-                tiles = " ".join(str(x) for x in sorted(state.hand(seat))) or "—"
-                lines.append(f"{escape(name)} ({len(state.hand(seat))}): {tiles}")
-            hands = "\n".join(lines)
-        self.query_one("#w-hands", Static).update("\n" + hands)
+        # (made again at the panel's width: a seat's tiles too many for a line go on
+        # under its first tile)
+        self.query_one("#w-hands", FittedText).show(lambda width: "\n" + self.hands(width))
         if self.step:
             seat, action = state.history[-1]
             last = describe_action(seat, action, t, self.names, laid_tiles(view))
         else:
             last = t("tui.watch.dealt")
         self.query_one("#w-last", Static).update(escape(last))
+
+    def hands(self, width: int | None) -> str:
+        """Every seat's hand; at a round's end, its result, then the match so far: the
+        score sheet, and at the end of a whole match its winners."""
+        t = self.t
+        state = self.state
+        if not state.is_over:
+            lines = [f"[b]{t('tui.watch.hands')}[/b]"]
+            for seat, name in enumerate(self.names):
+                hand = sorted(state.hand(seat))
+                lines.extend(seat_tiles_lines(f"{name} ({len(hand)}): ", hand, width))
+            return "\n".join(lines)
+        match = self.match_so_far()
+        hands = round_result_markup(state, t, self.names, state.hand, width)
+        if match.is_complete:
+            winners = [escape(self.names[s]) for s in match.winners]
+            key = "tui.match_end.winner" if len(winners) == 1 else "tui.match_end.winners"
+            hands += f"\n\n[b]{t(key, names=', '.join(winners))}[/b]"
+        return hands + "\n\n" + score_sheet_markup(match, t, self.names)
 
     # -- keys ----------------------------------------------------------------------------
 
