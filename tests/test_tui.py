@@ -4307,3 +4307,32 @@ def test_a_seats_tiles_and_the_points_besides_them_hang_under_its_first_tile() -
     assert lines[0] == lead.rstrip() or lines[0].startswith(lead)
     assert all(not line.startswith(" ") for line in lines[1:]), lines
     assert " ".join(lines).split() == whole.split()
+
+
+def test_the_replay_viewer_shows_as_much_of_each_train_as_the_table_at_its_width() -> None:
+    """The replay's trains showed a train's last 7 tiles whatever the width, where the table
+    shows more on a wider screen; they follow the width, a resize too."""
+    match = Match.new(Rules.preset("relaxed"), 4, random.Random(3))
+    state = match.current
+    rng = random.Random(5)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    longest = max(len(train.tiles) for train in state.view(0).trains)
+    assert longest > tiles_that_fit(80)
+    record = GameRecord.from_match(match, ["Ana", "Bo", "Cy", "Di"])
+
+    def shown_tiles(app: WatchApp) -> int:
+        rows = plain(app.query_one("#w-trains", Static)).split("\n")
+        return max(sum(1 for word in row.split() if re.fullmatch(r"\d+-\d+", word)) for row in rows)
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await pilot.press("end")
+            await pilot.pause()
+            assert shown_tiles(app) == tiles_that_fit(80)
+            await pilot.resize_terminal(160, 30)
+            await pilot.pause()
+            assert shown_tiles(app) == min(longest, tiles_that_fit(160))
+
+    run(scenario)

@@ -16,6 +16,7 @@ from mextrain.rules import Match, RoundState
 
 from .palette import PaletteInWords
 from .render import (
+    SHOWN_TILES,
     describe_action,
     escape,
     laid_tiles,
@@ -23,6 +24,7 @@ from .render import (
     score_sheet_markup,
     seat_tiles_lines,
     status_markup,
+    tiles_that_fit,
     trains_markup,
 )
 from .screens import FittedText, KeyLine, names_in_language
@@ -124,7 +126,7 @@ class WatchApp(PaletteInWords):
     def compose(self) -> ComposeResult:
         yield Static(id="w-status")
         with VerticalScroll(id="w-body"):
-            yield Static(id="w-trains")
+            yield FittedText(id="w-trains")
             yield FittedText(id="w-hands")
         yield Static(id="w-last")
         yield KeyLine(self.t("tui.watch.keys"), id="w-keys")
@@ -140,8 +142,17 @@ class WatchApp(PaletteInWords):
         status = status_markup(self.match_so_far(), view, t, self.names)
         status += " · " + t("tui.watch.step", step=self.step, total=total)
         self.query_one("#w-status", Static).update(status)
-        trains = trains_markup(view, t, self.names, clickable=False)
-        self.query_one("#w-trains", Static).update(trains)
+        # (made again at the panel's width, as the table does at the screen's: a wider
+        # one shows more of each train's last tiles)
+        self.query_one("#w-trains", FittedText).show(
+            lambda width: trains_markup(
+                view,
+                t,
+                self.names,
+                shown=SHOWN_TILES if width is None else tiles_that_fit(width),
+                clickable=False,
+            )
+        )
         # (made again at the panel's width: a seat's tiles too many for a line go on
         # under its first tile)
         self.query_one("#w-hands", FittedText).show(lambda width: "\n" + self.hands(width))
