@@ -1306,6 +1306,105 @@ def test_open_doubles_look_as_the_rules_make_them(server: str, page: Any) -> Non
         assert engine in range(13)
 
 
+def _a_round_over_with_a_double_open(db: Any) -> dict[str, str]:
+    """A one-round table of Ana and Ben, finished with a double left open, written to the
+    log of ``db`` as the server keeps it (the seed of its deal, the joins, the start and
+    every move): the seed and the moves are found by playing rounds with the engine (random
+    moves that favour doubles) until one ends with a double open. Ana's token is returned,
+    with the train the double was left on (as the page names it: "M" or the seat)."""
+    import random
+    import secrets
+
+    from mextrain.rules import MEXICAN, Match, Rules
+    from mextrain.store import Store
+    from mextrain.web.tables import hash_token
+
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+    rules = Rules.from_spec(spec)
+    for k in range(500):
+        seed = f"left-open-{k}"
+        state = Match.new(rules, 2, random.Random(seed)).current
+        rng = random.Random(k)
+        moves = []
+        while not state.is_over:
+            legal = state.legal_actions()
+            doubles = [a for a in legal if a.tile is not None and a.tile.is_double]
+            action = rng.choice(doubles or legal)
+            moves.append(action.notation(state.current_seat))
+            state.apply(action, state.current_seat)
+        if state.open_doubles:
+            break
+    else:
+        raise AssertionError("no round of 500 ended with a double open")
+    assert rules.open_doubles_block  # (the rules under which one is to be covered first)
+    tokens = [secrets.token_urlsafe(24) for _ in range(2)]
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("join", {"seat": 0, "name": "Ana", "token": hash_token(tokens[0])}),
+        ("join", {"seat": 1, "name": "Ben", "token": hash_token(tokens[1])}),
+        ("start", {"bots": {}}),
+        *(("action", {"action": move}) for move in moves),
+    ]
+    store = Store(db)
+    try:
+        code = "DBLEFT"
+        table_id = store.create_table(code, {"rules": spec, "seats": ["open", "open"]}, seed)
+        for seq, (kind, data) in enumerate(events):
+            store.append(table_id, seq, kind, data)
+    finally:
+        store.close()
+    owner = state.open_doubles[0]
+    return {"code": code, "token": tokens[0], "open": "M" if owner == MEXICAN else str(owner)}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_a_round_over_asks_no_double_to_be_covered_first(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """A round that ended with a double left open (classic rules: the oldest open double
+    is to be covered first) still framed it in red on the finished table, its train said
+    "to be covered before anything else", and so did the replay's last step: nobody plays
+    any more. The double keeps its ‼, named a double left open."""
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    first, left_open = t("web.double_first"), t("web.double_left_open")
+    db = tmp_path / "left-open.sqlite3"
+    made = _a_round_over_with_a_double_open(db)
+    with running_server(db, 1) as base:
+        seat_page(page, base, made, lang)
+        expect(page.locator(".result")).to_be_visible(timeout=15_000)
+        train = page.locator(f'.train[data-train="{made["open"]}"]')
+        expect(page.locator(".train.open-double")).to_have_count(0)  # (no red frame)
+        expect(train).to_have_class(re.compile(r"\bopen-double-free\b"))
+        label = train.get_attribute("aria-label") or ""
+        assert first.lower() not in label.lower(), label
+        assert left_open[0].upper() + left_open[1:] in label, label
+        expect(train.locator(".open-double-mark")).to_have_attribute("title", left_open)
+        shot(page, f"45-round-over-double-left-open-{lang}")
+        # the replay's last step: the round as it ended
+        with urllib.request.urlopen(base + "/api/games") as res:
+            game = json.load(res)[0]["id"]
+        page.goto(f"{base}/replay/{game}")
+        slider = page.locator(".replay input[type=range]")
+        slider.focus()
+        page.keyboard.press("End")
+        expect(page.locator(".replay p strong")).to_be_visible()  # (the round is over)
+        expect(page.locator(".replay .train.open-double")).to_have_count(0)
+        expect(page.locator(".replay .train.open-double-free")).to_have_count(1)
+        marks = page.locator(".replay .open-double-mark")
+        expect(marks).to_have_count(1)
+        expect(marks).to_have_attribute("aria-label", left_open)
+        row = page.locator(".replay .train.open-double-free")
+        label = row.get_attribute("aria-label") or ""
+        assert left_open[0].upper() + left_open[1:] in label, label
+        shot(page, f"45-replay-double-left-open-{lang}")
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first

@@ -1079,7 +1079,8 @@ function TablePage({ code, big, lang }) {
           const key = String(tr.owner);
           const isTarget = targets.includes(key);
           const seatInfo = tr.owner === "M" ? null : table.seats[tr.owner];
-          const cls = ["train", isTarget ? "target" : "", doubleClass(tr.owner, view.open_doubles, table.open_doubles_block),
+          const doubled = doubleClass(tr.owner, view.open_doubles, table.open_doubles_block, Boolean(view.ended));
+          const cls = ["train", isTarget ? "target" : "", doubled,
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat && !view.ended ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
           const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
@@ -1089,8 +1090,8 @@ function TablePage({ code, big, lang }) {
             (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : ""),
             tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
             seatInfo && tn("web.hand_count", view.hand_sizes[tr.owner]),
-            tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"),
-            doubleClass(tr.owner, view.open_doubles, table.open_doubles_block) === "open-double" && tcap("web.double_first"),
+            tr.marker && tcap("web.marker_up"), tr.open_double && cap(openDoubleWords(view.ended)),
+            doubled === "open-double" && tcap("web.double_first"),
             isTarget && tcap("web.play_here"));
           return html`<button class=${cls} data-train=${key} aria-label=${label}
               aria-disabled=${!isTarget} onClick=${(e) => {
@@ -1107,7 +1108,7 @@ function TablePage({ code, big, lang }) {
               ${seatInfo && seatInfo.kind === "human" && html`<span class=${seatInfo.connected ? "dot on" : "dot"}
                 title=${seatInfo.connected ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
-              ${tr.open_double && html`<span class="open-double-mark" title=${t("game.open_double")} aria-hidden="true">‼</span>`}
+              ${tr.open_double && html`<span class="open-double-mark" title=${openDoubleWords(view.ended)} aria-hidden="true">‼</span>`}
               ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
               ${seatInfo && view.hand_sizes[tr.owner] === 1 && html`<span class="badge warn">${t("game.last_tile")}</span>`}
               ${seatInfo && seatInfo.bot_playing && html`<span class="badge">${t("web.bot_playing")}</span>`}
@@ -1445,11 +1446,19 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
 
 // An open double's look: under open_doubles_block the oldest one must be covered before
 // anything else (a red frame), the later ones after it (dashed); without that rule an
-// open double blocks nobody and gets only its ‼ mark.
-function doubleClass(owner, openDoubles, blocking) {
+// open double blocks nobody and gets only its ‼ mark. Once the round is over (`over`)
+// nobody is to cover anything: a double left open gets only its mark, whatever the rules.
+function doubleClass(owner, openDoubles, blocking, over) {
   const at = (openDoubles || []).map(String).indexOf(String(owner));
   if (at < 0) return "";
+  if (over) return "open-double-free left-open";
   return blocking ? (at === 0 ? "open-double" : "open-double later") : "open-double-free";
+}
+
+// what an open double's ‼ is called: an open double, or once the round is over, a double
+// left open (nothing is to be answered any more)
+function openDoubleWords(over) {
+  return t(over ? "web.double_left_open" : "game.open_double");
 }
 
 function ReplayPage({ id, big }) {
@@ -1500,13 +1509,14 @@ function ReplayPage({ id, big }) {
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
-      ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block), tr.owner === "M" ? "mexican" : ""].join(" ")}
+      ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block, Boolean(frame.ended)),
+          tr.owner === "M" ? "mexican" : ""].join(" ")}
         role="group" aria-label=${sentences(cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })),
           tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
-          tr.marker && tcap("web.marker_up"), tr.open_double && tcap("game.open_double"))}>
+          tr.marker && tcap("web.marker_up"), tr.open_double && cap(openDoubleWords(frame.ended)))}>
       <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican"))
         : html`<span class="who" title=${names[tr.owner]}>${names[tr.owner]}</span>`} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
-        ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${t("game.open_double")}>‼</span>`}</span>
+        ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${openDoubleWords(frame.ended)}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
       && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
