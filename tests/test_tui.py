@@ -11,6 +11,7 @@ import random
 import re
 import sys
 from collections.abc import Callable, Coroutine
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ from mextrain.tui.render import (
     score_sheet_markup,
     seat_tiles_lines,
     tiles_that_fit,
+    to_train,
     train_key,
     trains_markup,
 )
@@ -1030,6 +1032,65 @@ def test_the_log_writes_a_tile_as_it_lies_on_its_train() -> None:
     run(scenario)
 
 
+def test_a_hint_writes_its_tile_as_it_would_lie_on_the_train_like_the_log(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hint wrote its tile as the hand holds it ("Hint: 2-6 on your train"), where the
+    log writes the move once made as the tile lies on its train ("Player 1: 6-2 on their
+    own train", laid on a 6). The player follows the hint, by keys, until hints have named
+    tiles turned round: each reads as the same tile in the log."""
+    # (the search's iterations only, no time limit: the same hints on a busy machine)
+    monkeypatch.setattr(app_module, "hints_for", partial(hints_for, time_ms=None))
+
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"), max_pip=6, rounds=[6, 5], hand_size={2: 7})
+        app = app_for(setup, seed=5)
+        t = Translator("en")
+        turned = 0
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(100):
+                await settle(pilot, app)
+                if isinstance(app.screen, RoundEndScreen | MatchEndScreen) or turned >= 2:
+                    break
+                table = app.table
+                assert table is not None
+                view = table.my_view()
+                assert view is not None
+                message = table.query_one("#message", Static)
+                await pilot.press("h")
+                await until(pilot, lambda m=message: plain(m).startswith("Hint:"), tries=500)
+                first = plain(message).removeprefix("Hint: ").split(" · ")[0]
+                move = re.sub(r" \(\d+% to win the round\)$", "", first)
+                said = re.fullmatch(r"(\d+)-(\d+) on (.+)", move)
+                if said is None:  # (draw, pass)
+                    await press_action(pilot, app, choice(app))
+                    continue
+                tile, where = f"{said[1]}-{said[2]}", said[3]
+                pips = sorted(map(int, said.group(1, 2)))
+                action = next(
+                    a
+                    for a in view.legal_actions
+                    if a.tile is not None
+                    and a.train is not None
+                    and sorted((a.tile.low, a.tile.high)) == pips
+                    and to_train(a.train, view.seat, t, table.names, yours=True) == where
+                )
+                assert action.tile is not None
+                await press_action(pilot, app, action)
+                session = app.session
+                assert session is not None
+                assert session.state.history[len(view.history)] == (view.seat, action)
+                laid = laid_tiles(session.state.view(view.seat))
+                # the log's line for the move, the tile as it lies
+                line = describe_action(view.seat, action, t, table.names, laid)
+                assert " ".join(line.split()) in log_text(table.query_one("#log", RichLog))
+                assert tile == laid[action.tile], (move, line)
+                turned += laid[action.tile] != str(action.tile)
+        assert turned >= 2  # (hints that named a tile turned round were followed)
+
+    run(scenario)
+
+
 def test_describe_action_writes_the_tile_as_laid() -> None:
     t = Translator("en")
     names = ["Ana", "Ben"]
@@ -1936,7 +1997,7 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
             message = plain(table.query_one("#message", Static)).removeprefix("Hint: ")
             first = message.split(" · ")[0]
             move = re.sub(r" \(\d+% to win the round\)$", "", first)
-            assert move in {hint_words(a, 0, t, table.names) for a in view.legal_actions}
+            assert move in {hint_words(a, 0, t, table.names, view) for a in view.legal_actions}
             if len(view.legal_actions) > 1:  # the search's estimate comes with it
                 assert move != first
             # asked again in the same position, the hint is the same, chances and all

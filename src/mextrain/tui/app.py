@@ -630,26 +630,28 @@ class TableScreen(Screen[None]):
         mine = self.my_view()
         if mine is None or mine.history != view.history:
             return
-        self.say(self.hint_text(hints, view.seat))
+        self.say(self.hint_text(hints, view.seat, view))
 
-    def hint_text(self, hints: list[Hint], seat: int) -> str:
+    def hint_text(self, hints: list[Hint], seat: int, view: SeatView | None = None) -> str:
         """Up to three hints on the message line: the search's best move first (the one
         it tried most, weighing the points too) with its chance to win the round, then
         the others by their chance; "a close call" when one of them shows as high a
-        chance as the best (within the search's noise)."""
+        chance as the best (within the search's noise). With ``view``, the position the
+        hints are for, each tile is written as it would lie on the train named (as the
+        log writes it once played)."""
         t = self.t
         top = hints[:3]
         if not all(h.source == "search" and h.score is not None for h in top):
-            words = [hint_words(h.action, seat, t, self.names) for h in top]
+            words = [hint_words(h.action, seat, t, self.names, view) for h in top]
             return t("tui.hint.text", hints=" · ".join(words))
 
         def percent(h: Hint) -> int:
             return round(100 * (h.score or 0.0))
 
         best, rest = top[0], sorted(top[1:], key=lambda h: -(h.score or 0.0))
-        words = [t("tui.hint.chance", move=self._hint_move(best, seat), chance=percent(best))]
+        words = [t("tui.hint.chance", move=self._hint_move(best, seat, view), chance=percent(best))]
         words += [
-            t("tui.hint.chance_short", move=self._hint_move(h, seat), chance=percent(h))
+            t("tui.hint.chance_short", move=self._hint_move(h, seat, view), chance=percent(h))
             for h in rest
         ]
         text = t("tui.hint.text", hints=" · ".join(words))
@@ -657,8 +659,8 @@ class TableScreen(Screen[None]):
             text += " " + t("tui.hint.close")
         return text
 
-    def _hint_move(self, hint: Hint, seat: int) -> str:
-        return hint_words(hint.action, seat, self.t, self.names)
+    def _hint_move(self, hint: Hint, seat: int, view: SeatView | None = None) -> str:
+        return hint_words(hint.action, seat, self.t, self.names, view)
 
     def action_plan(self) -> None:
         if self.said_watching():

@@ -323,9 +323,18 @@ def wrap_units(units: Sequence[Unit], width: int | None, indent: int = 0) -> lis
     return lines
 
 
-def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -> str:
-    """An action as a suggestion to ``seat``: "9-12 on Ben's train", "draw" (in a
-    sentence: "Hint: draw", not the button's "Draw")."""
+def hint_words(
+    action: Action,
+    seat: int,
+    t: Translator,
+    names: Sequence[str],
+    view: SeatView | None = None,
+) -> str:
+    """An action as a suggestion to ``seat``: "12-9 on Ben's train", "draw" (in a
+    sentence: "Hint: draw", not the button's "Draw"). With ``view``, the position it is
+    for, a tile is written as it would lie on the train named, from that train's open end
+    (as the log writes it once played: 9-12 onto a 12 is "12-9"); without, as the hand
+    holds it."""
     if action.kind == "draw":
         return t("game.hint.draw")
     if action.kind == "pass":
@@ -333,7 +342,12 @@ def hint_words(action: Action, seat: int, t: Translator, names: Sequence[str]) -
     assert action.tile is not None
     assert action.train is not None
     where = to_train(action.train, seat, t, names, yours=True)
-    return t("tui.hint.play", tile=str(action.tile), train=where)
+    tile = str(action.tile)
+    if view is not None:
+        end = view.train(action.train).open_end
+        if action.tile.has(end):
+            tile = action.tile.oriented(end)
+    return t("tui.hint.play", tile=tile, train=where)
 
 
 def to_train(
