@@ -328,3 +328,54 @@ def test_an_open_double_that_blocks_is_the_reason_given_before_a_wrong_end() -> 
         if found >= 5:
             break
     assert found >= 5
+
+
+# -- what is no rules, seat count, random source or action at all ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (
+            lambda: Match("classic", 4),
+            "rules are a Rules, e.g. Rules.preset('classic'), not 'classic'",
+        ),  # type: ignore[arg-type]
+        (lambda: Match.new(None, 4, random.Random(1)), "rules are a Rules"),  # type: ignore[arg-type]
+        (
+            lambda: Match(Rules.preset("classic"), "4"),
+            "players is a whole number of seats, not '4'",
+        ),  # type: ignore[arg-type]
+        (
+            lambda: Match(Rules.preset("classic"), 4.0),
+            "players is a whole number of seats, not 4.0",
+        ),  # type: ignore[arg-type]
+        (
+            lambda: Match(Rules.preset("classic"), True),
+            "players is a whole number of seats, not True",
+        ),
+        (lambda: Match.new(Rules.preset("classic"), 4, None), "rng is a random.Random"),  # type: ignore[arg-type]
+        (lambda: Match.new(Rules.preset("classic"), 4, 5), "not 5"),  # type: ignore[arg-type]
+        (lambda: RoundState.new("relaxed", 2, 0, random.Random(1)), "rules are a Rules"),  # type: ignore[arg-type]
+        (lambda: RoundState.from_deal("relaxed", 2, 0, [[], []], []), "rules are a Rules"),  # type: ignore[arg-type]
+        (lambda: Action("jump"), "an action is a 'play', a 'draw' or a 'pass', not 'jump'"),  # type: ignore[arg-type]
+    ],
+)
+def test_what_is_not_rules_a_seat_count_a_random_source_or_an_action_is_said(
+    make: Any, words: str
+) -> None:
+    """The Python API said nothing useful of these: 'str' object has no attribute
+    'check_players', "'<=' not supported", an AssertionError from inside the engine."""
+    with pytest.raises((TypeError, ValueError)) as raised:
+        make()
+    assert words in str(raised.value)
+    assert not isinstance(raised.value, AttributeError)
+
+
+@pytest.mark.parametrize("action", ["0:draw", None, ("draw",)])
+def test_an_action_that_is_no_action_is_refused_and_nothing_changes(action: Any) -> None:
+    match = Match.new(Rules.preset("classic"), 4, random.Random(1))
+    state = match.current
+    before = (state.copy().history, state.seat, state.hands[:])
+    with pytest.raises(TypeError, match="an action is an Action"):
+        state.apply(action)
+    assert (state.history, state.seat, state.hands) == before

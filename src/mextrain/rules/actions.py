@@ -55,6 +55,8 @@ class Action:
         if kind == "play":
             if tile is None or train is None:
                 raise ValueError("a play needs a tile and a train")
+        elif kind != "draw" and kind != "pass":
+            raise ValueError(f"an action is a 'play', a 'draw' or a 'pass', not {kind!r}")
         elif tile is not None or train is not None:
             raise ValueError(f"a {kind} has no tile or train")
         object.__setattr__(self, "kind", kind)

@@ -6,7 +6,7 @@ import random
 from collections.abc import Sequence
 
 from .errors import DealError
-from .options import Rules
+from .options import Rules, check_rules
 from .round import RoundState
 from .tiles import Tile
 from .view import SeatView
@@ -28,6 +28,7 @@ class Match:
     __slots__ = ("_before", "first_starter", "players", "rounds", "rules")
 
     def __init__(self, rules: Rules, players: int) -> None:
+        check_rules(rules)
         rules.check_players(players)
         self.rules = rules
         self.players = players

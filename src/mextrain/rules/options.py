@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from .tiles import show_value, tile_set
 
-__all__ = ["PRESETS", "PRESET_NAMES", "Rules", "RulesError"]
+__all__ = ["PRESETS", "PRESET_NAMES", "Rules", "RulesError", "check_rules"]
 
 EngineSetup = Literal["set_aside", "holder_starts"]
 FirstPlayer = Literal["rotate", "engine_holder"]
@@ -283,6 +283,8 @@ class Rules:
         return self.players[0] <= players <= self.players[1]
 
     def check_players(self, players: int) -> None:
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise TypeError(f"players is a whole number of seats, not {players!r}")
         if not self.allows_players(players):
             lo, hi = self.players
             if lo == hi:  # (not "for 2 to 2 players")
@@ -517,3 +519,10 @@ PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
 
 for _rules in PRESETS.values():
     _rules.validate()
+
+
+def check_rules(rules: object) -> None:
+    """Raise a `TypeError` saying what ``rules`` must be, unless it is a `Rules` (a preset's
+    name is not: ``Rules.preset("classic")`` makes its rules)."""
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules are a Rules, e.g. Rules.preset('classic'), not {rules!r}")

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .actions import DRAW, MEXICAN, PASS, Action, parse_action, train_name
 from .errors import DealError, IllegalActionError
-from .options import Rules
+from .options import Rules, check_rules
 from .tiles import Tile, TileSet, parse_tile, tile_set
 from .turn import TurnState
 
@@ -249,7 +249,10 @@ class RoundState:
         starter: int | None = None,
     ) -> RoundState:
         """Deal a round with ``rng``. Under ``rotate`` a missing ``starter`` is drawn by lot."""
+        check_rules(rules)
         rules.check_players(players)
+        if not isinstance(rng, random.Random):
+            raise TypeError(f"rng is a random.Random, e.g. random.Random(2026), not {rng!r}")
         round_index = _round_index(rules, round_index)
         if rules.first_player == "rotate" and starter is None:
             starter = rng.randrange(players)
@@ -271,6 +274,7 @@ class RoundState:
         ``starter`` is required under ``rotate`` and ignored under ``engine_holder`` (the
         holder of the engine starts, after the draw cycles if nobody holds it).
         """
+        check_rules(rules)
         rules.check_players(players)
         round_index = _round_index(rules, round_index)
         ts = tile_set(rules.max_pip)
@@ -753,8 +757,14 @@ class RoundState:
             if seat is not None:
                 raise self._explain_seat(seat)
             raise IllegalActionError("round_over", "the round is over: no more actions")
+        try:
+            kind = action.kind
+        except AttributeError:
+            raise TypeError(
+                f"an action is an Action (one of legal_actions(), or parse_action('0:draw')[1]),"
+                f" not {action!r}"
+            ) from None
         plays, can_draw, can_pass = self._legal or self._compute_legal()
-        kind = action.kind
         if kind == "play":
             tid: int | None = action.tile_id
             if action.max_pip != self._max_pip:
