@@ -622,7 +622,7 @@ def test_a_round_over_asks_no_open_double_to_be_answered(lang: str) -> None:
     """A round that ended with a double left open (Ana went out on her own train, the
     Mexican train's 1-1 unanswered): the trains as the round ended (the viewer, `t` at the
     round's end) said "Open double to answer first", when nobody is to play any more.
-    They name it as left open."""
+    They name it as left open ("Doubles left open", as the web page calls it)."""
     t = Translator(lang)
     record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
     state = replay_record(record).match.rounds[-1]
@@ -632,7 +632,7 @@ def test_a_round_over_asks_no_open_double_to_be_answered(lang: str) -> None:
     assert list(view.open_doubles) == [MEXICAN]
     text = Content.from_markup(trains_markup(view, t, ["Ana", "Ben"], you=0)).plain
     last = text.split("\n")[-1]
-    assert last == "‼ " + t("tui.table.open_doubles_free", trains=t.train_label(MEXICAN, -2))
+    assert last == "‼ " + t("tui.table.open_doubles_left", trains=t.train_label(MEXICAN, -2))
     for key in ("tui.table.open_doubles", "tui.table.open_doubles_after_turn"):
         assert t(key, trains="").rstrip() not in last
 

@@ -233,7 +233,9 @@ def open_doubles_markup(
     # once the turn that played it has ended: its follow-ups go anywhere; once the round
     # is over nothing is to be answered, the doubles are only named (left open)
     key = "tui.table.open_doubles_free"
-    if view.rules.open_doubles_block and view.ended is None:
+    if view.ended is not None:
+        key = "tui.table.open_doubles_left"
+    elif view.rules.open_doubles_block:
         owed = view.owes_follow_up
         key = "tui.table.open_doubles_after_turn" if owed else "tui.table.open_doubles"
     return f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]"
