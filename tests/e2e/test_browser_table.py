@@ -2160,7 +2160,13 @@ def _dragging_a_tile(server: str, page: Any) -> Callable[[str, int, float, float
 
     made = create_via_api(server, {"name": "Ana", "seats": ["bot:easy"], "options": {"rounds": 1}})
     seat_page(page, server, made)
-    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+    deadline = time.monotonic() + 60
+    while True:  # a turn of Ana's with a tile to play (the deal may give her none at first)
+        assert time.monotonic() < deadline, "no turn of Ana's with a tile to play"
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        if page.locator(".hand-tile.playable").count():
+            break
+        make_a_move_and_wait(page)
     tile = page.locator(".hand-tile.playable").first
     box = tile.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
