@@ -1055,6 +1055,66 @@ def test_words_said_on_a_phone_cover_neither_its_top_bar_nor_its_hand(server: st
     assert not errors, errors
 
 
+# the toast's lines of text (top, bottom) and where it stops showing them: its own edge, or
+# that of a box inside it that cuts its words off
+TOAST_LINES = """() => {
+    const toast = document.querySelector('.chat-toast');
+    let edge = toast.getBoundingClientRect().bottom;
+    for (const box of toast.querySelectorAll('*'))
+        if (getComputedStyle(box).overflow !== 'visible')
+            edge = Math.min(edge, box.getBoundingClientRect().bottom);
+    const lines = [];
+    const text = document.createTreeWalker(toast, NodeFilter.SHOW_TEXT);
+    while (text.nextNode()) {
+        const range = document.createRange();
+        range.selectNodeContents(text.currentNode);
+        for (const r of range.getClientRects()) if (r.height) lines.push([r.top, r.bottom]);
+    }
+    return {edge, lines};
+}"""
+
+
+def test_a_long_line_said_shows_over_a_phone_in_whole_lines(server: str) -> None:
+    """What someone says shows over the page in three lines at most, cut with "…": a line
+    longer than that showed the top of a fourth one under the "…", half cut off by the
+    toast's edge."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
+    )
+    ben = join_via_api(server, made["code"], "Ben")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            seat_page(ana, server, made)
+            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+            seat_page(phone, server, {"code": made["code"], "token": ben["token"]})
+            expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            for said, line in enumerate(("x" * 200, "see " + "ha" * 60 + " and so on"), start=1):
+                ana.locator(".chat-say input").fill(line)
+                ana.locator(".chat-say input").press("Enter")
+                expect(phone.locator(".chat-lines li")).to_have_count(said)
+                toast = phone.locator(".chat-toast")
+                expect(toast).to_contain_text("Ana")
+                fit = phone.evaluate(TOAST_LINES)
+                shot(phone, f"table-talk-phone-long-toast-{said}", full_page=False)
+                # (the name and the words are pieces of text on one line: a line by its top)
+                lines = {round(top): bottom for top, bottom in fit["lines"]}
+                shown = [(top, bottom) for top, bottom in lines.items() if top < fit["edge"] - 0.5]
+                assert len(lines) > 3, fit  # (longer than the toast shows)
+                assert len(shown) == 3, fit
+                # every line shown is shown whole: none is cut by the toast's edge
+                assert all(bottom <= fit["edge"] + 0.5 for _, bottom in shown), fit
+                toast.click()
+                expect(toast).to_have_count(0)
+        finally:
+            browser.close()
+
+
 def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

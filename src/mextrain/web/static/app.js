@@ -1050,7 +1050,7 @@ function TablePage({ code, big, lang }) {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
-      }}>${chatWords(toast)}</button></div>`}
+      }}><span class="chat-toast-words">${chatWords(toast)}</span></button></div>`}
     ${!dialog && clockRegion}
     <div class="status">
       <span>${t("game.round")} ${view ? view.round + 1 : "-"} / ${table.round_count}</span>
