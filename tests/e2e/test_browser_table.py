@@ -1681,6 +1681,58 @@ def test_the_longest_widest_names_fit_a_phone(server: str, tmp_path: Any) -> Non
             browser.close()
 
 
+def test_three_long_names_fit_a_phone_in_finnish_to_the_replays_last_step(
+    server: str, tmp_path: Any
+) -> None:
+    """A table of three on a phone in Finnish, two of them with long names (one of 24
+    Cyrillic "Ш", wider still than "W"): the score sheet's three names of 7rem beside
+    "Yhteensä" ran past the screen (the panel beside the board scrolled sideways), as did
+    the round's result ("Käteen jääneet dominot") and, at the replay's last step, the
+    round's scores, the name unbroken. Nothing runs past the screen's edge."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    wide, long = "Ш" * 24, "Aleksanteri Kärkkäinen"
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"3": 4}}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            made = create_via_api(
+                server, {"name": wide, "seats": ["open", "bot:greedy"], "options": tiny}
+            )
+            joined = join_via_api(server, made["code"], long)  # (every seat taken: it starts)
+            pages = []
+            for seat in (made, joined):
+                context = browser.new_context(viewport={"width": 390, "height": 844})
+                pages.append(context.new_page())
+                seat_page(pages[-1], server, seat, "fi")
+            for page in pages:
+                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                expect(page.locator(".layout .sheet thead th")).to_have_count(4)
+                nothing_past_the_edge(page, "fi-table")
+            deadline = time.monotonic() + 120
+            while not all(page.locator(".overlay").is_visible() for page in pages):
+                assert time.monotonic() < deadline, "the game did not end in time"
+                for page in pages:
+                    if page.locator(".turn.mine").is_visible():
+                        make_a_move_and_wait(page)
+                    else:
+                        page.wait_for_timeout(50)
+            for page in pages:
+                expect(page.locator(".dialog .sheet .who")).to_have_count(3)
+                nothing_past_the_edge(page, "fi-result")
+            ana = pages[0]
+            ana.locator(".dialog").get_by_role("button", name="Jatka").click()
+            ana.locator(".result-links a").nth(1).click()
+            steps = ana.locator(".replay input[type=range]")
+            expect(steps).to_be_visible()
+            steps.fill(steps.get_attribute("max") or "0")
+            expect(ana.locator(".replay-scores")).to_contain_text(wide)
+            nothing_past_the_edge(ana, "fi-replay-end")
+        finally:
+            browser.close()
+
+
 def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     paused_server: str, page: Any
 ) -> None:

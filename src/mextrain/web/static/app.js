@@ -1342,8 +1342,10 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draf
 function ScoreSheet({ sheet, names }) {
   const played = sheet.rounds.length;
   // four seats or more: on a phone the names stand upright so that every column fits
-  // (four names of 7rem, "Robot 4" in French, ran past a phone's 390 pixels)
-  return html`<table class=${names.length > 3 ? "sheet many" : "sheet"} aria-label=${t("web.score_sheet")}>
+  // (four names of 7rem, "Robot 4" in French, ran past a phone's 390 pixels); three share
+  // what the phone's width leaves them (three names of 7rem ran past it too)
+  const seats = names.length > 3 ? "sheet many" : names.length === 3 ? "sheet three" : "sheet";
+  return html`<table class=${seats} aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
@@ -1518,7 +1520,7 @@ function ReplayPage({ id, big }) {
         : html`<span class="who" title=${names[tr.owner]}>${names[tr.owner]}</span>`} ${tr.marker && html`<span class="marker" role="img" aria-label=${t("web.marker_up")}>⚑</span>`}
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${openDoubleWords(frame.ended)}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
-    ${frame.ended && html`<p><strong>${t("web.round_over")}</strong> ${rnd.scores
+    ${frame.ended && html`<p class="replay-scores"><strong>${t("web.round_over")}</strong> ${rnd.scores
       && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
   </section>`;
 }
