@@ -2258,6 +2258,30 @@ def test_a_code_that_is_no_code_stays_in_the_lobby_for_watch_as_for_join(
         expect(code).to_have_value("ab/cd")
 
 
+def test_the_tables_link_pasted_for_its_code_joins_it(server: str, page: Any) -> None:
+    """The waiting room shares a table's link or its code: the link pasted in the lobby's
+    code box was cut to its first 8 characters ("http://1") and refused as no table; it
+    joins the table, and *Watch* goes to it, as its code does."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open", "open"]})
+    link = f"{server}/t/{made['code']}"
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ben")
+    code = page.get_by_label("Table code")
+    code.fill(" " + link + "/ ")
+    page.get_by_role("button", name="Watch", exact=True).click()
+    expect(page.locator(".seat-list li")).to_have_count(3)
+    assert page.evaluate("location.pathname") == f"/t/{made['code']}"
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ben")
+    page.get_by_label("Table code").fill(link)
+    page.get_by_role("button", name="Join", exact=True).click()
+    expect(page.locator(".seat-list li").nth(1)).to_contain_text("Ben")
+    expect(page.locator(".seat-list li").nth(1)).to_contain_text("(you)")
+    assert page.evaluate("location.pathname") == f"/t/{made['code']}"
+
+
 #: a finger's pointer event (``id``) at ``x``, ``y``, sent to the page's window
 _FINGER = (
     "([type, id, x, y]) => window.dispatchEvent(new PointerEvent(type, {pointerId: id,"

@@ -428,9 +428,12 @@ function Lobby() {
     localStorage.setItem(tokenKey(res.code), res.token);
     go(res.link);
   });
-  // a code is letters and digits: anything else ("AB/CD") would be another address
+  // a code is letters and digits: anything else ("AB/CD") would be another address; the
+  // table's link, as the waiting room shares it, stands for its code
   const tableCode = () => {
-    const c = code.trim().toUpperCase();
+    const typed = code.trim();
+    const link = typed.match(/\/t\/([A-Za-z0-9]+)\/?(?:[?#].*)?$/);
+    const c = (link ? link[1] : typed).toUpperCase();
     if (!/^[A-Z0-9]+$/.test(c)) throw new Error(t("web.error.no_table"));
     return c;
   };
@@ -496,7 +499,7 @@ function Lobby() {
         <form class="card" onSubmit=${join} aria-labelledby="join-h">
           <h2 id="join-h">${t("web.lobby.join")}</h2>
           <label class="field">${t("web.code")}
-            <input name="code" value=${code} maxlength="8" autocapitalize="characters"
+            <input name="code" value=${code} maxlength="200" autocapitalize="characters"
               onInput=${edit(setCode)} /></label>
           <button type="submit" class="primary" disabled=${!name.trim() || !code.trim() || waiting}>${t("web.lobby.join_button")}</button>
           <button type="button" disabled=${!code.trim()}
