@@ -2355,3 +2355,26 @@ def test_another_finger_lifted_does_not_end_a_tiles_drag(server: str, page: Any)
     finger("pointerup", 7, tx, ty)
     expect(page.locator(".drag-ghost")).to_have_count(0)
     expect(page.locator(".hand-tile")).to_have_count(before - 1, timeout=5_000)
+
+
+@pytest.mark.parametrize(
+    ("address", "heading", "said"),
+    [
+        ("/replay/12abc", "Replay", "There is no such game."),
+        ("/replay/1.5", "Replay", "There is no such game."),
+        ("/replay/", "Replay", "There is no such game."),
+        ("/t/ab%20cd", "Table", "There is no table with that code."),
+        ("/t/", "Table", "There is no table with that code."),
+    ],
+)
+def test_an_address_with_more_than_a_code_or_a_game_number_finds_none(
+    server: str, page: Any, address: str, heading: str, said: str
+) -> None:
+    """The page read an address by its beginning: "/replay/12abc" showed game 12,
+    "/t/ab%20cd" the table AB; "/t/" answered the server's JSON. Such an address finds
+    no table and no game, and says so."""
+    from playwright.sync_api import expect
+
+    page.goto(server + address)
+    expect(page.get_by_role("alert")).to_have_text(said, timeout=10_000)
+    expect(page.get_by_role("heading", level=1)).to_have_text(heading)

@@ -183,7 +183,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     @app.get("/", include_in_schema=False)
     @app.get("/t/{code}", include_in_schema=False)
+    @app.get("/t/", include_in_schema=False)  # (the page says there is no such table)
     @app.get("/replay/{game_id}", include_in_schema=False)
+    @app.get("/replay/", include_in_schema=False)
     @app.get("/stats", include_in_schema=False)
     @app.get("/help", include_in_schema=False)
     async def page() -> FileResponse:

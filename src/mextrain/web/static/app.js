@@ -242,8 +242,11 @@ function App() {
   let page;
   let m;
   // keyed by code: "play again" moves to another table, which starts afresh
-  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} lang=${lang} />`;
-  else if ((m = path.match(/^\/replay\/(\d+)/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
+  // (the whole address: "/replay/12abc" is no game 12, "/t/ab%20cd" no table AB)
+  if ((m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} lang=${lang} />`;
+  else if ((m = path.match(/^\/replay\/(\d+)\/?$/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
+  else if (path.startsWith("/t/")) page = refusedPage(t("web.table"), t("web.error.no_table"));
+  else if (path.startsWith("/replay/")) page = refusedPage(t("web.replay"), t("web.error.no_game"));
   else if (path === "/stats") page = html`<${StatsPage} />`;
   else if (path === "/help") page = html`<${HelpPage} />`;
   else page = html`<${Lobby} />`;
