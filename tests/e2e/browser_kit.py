@@ -121,3 +121,16 @@ def play_until_over(page: Any, seconds: float = 120, double_click: bool = False)
         make_a_move_and_wait(page, click)
     shot(page, "99-play-until-over-timeout")
     pytest.fail("the round did not end in time")
+
+
+def play_all_until_over(pages: list[Any], seconds: float = 120) -> None:
+    """`play_until_over` for several seats at one table, each on its own page: whoever's
+    turn it is moves, until every page shows the round's result."""
+    deadline = time.monotonic() + seconds
+    while not all(page.locator(".overlay").is_visible() for page in pages):
+        assert time.monotonic() < deadline, "the round did not end in time"
+        for page in pages:
+            if page.locator(".turn.mine").is_visible():
+                make_a_move_and_wait(page)
+            else:
+                page.wait_for_timeout(50)

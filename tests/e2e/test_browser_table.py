@@ -20,6 +20,7 @@ from browser_kit import (
     make_a_move,
     make_a_move_and_wait,
     need_browser,
+    play_all_until_over,
     play_until_over,
     seat_page,
     shot,
@@ -1659,14 +1660,7 @@ def test_the_longest_widest_names_fit_a_phone(server: str, tmp_path: Any) -> Non
             ben.get_by_role("button", name="Good luck!").click()
             expect(ana.locator(".chat-toast")).to_be_visible()
             nothing_past_the_edge(ana, "talk")
-            deadline = time.monotonic() + 120
-            while not all(page.locator(".overlay").is_visible() for page in pages):
-                assert time.monotonic() < deadline, "the game did not end in time"
-                for page in pages:
-                    if page.locator(".turn.mine").is_visible():
-                        make_a_move_and_wait(page)
-                    else:
-                        page.wait_for_timeout(50)
+            play_all_until_over(pages)
             for page in pages:
                 expect(page.locator(".dialog .sheet .who")).to_have_count(3)
                 nothing_past_the_edge(page, "result")
@@ -1711,14 +1705,7 @@ def test_three_long_names_fit_a_phone_in_finnish_to_the_replays_last_step(
                 expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
                 expect(page.locator(".layout .sheet thead th")).to_have_count(4)
                 nothing_past_the_edge(page, "fi-table")
-            deadline = time.monotonic() + 120
-            while not all(page.locator(".overlay").is_visible() for page in pages):
-                assert time.monotonic() < deadline, "the game did not end in time"
-                for page in pages:
-                    if page.locator(".turn.mine").is_visible():
-                        make_a_move_and_wait(page)
-                    else:
-                        page.wait_for_timeout(50)
+            play_all_until_over(pages)
             for page in pages:
                 expect(page.locator(".dialog .sheet .who")).to_have_count(3)
                 nothing_past_the_edge(page, "fi-result")
