@@ -192,6 +192,11 @@ class TableScreen(Screen[None]):
         """Only bots play: the person at the keyboard watches, with no hand of their own."""
         return not self.session.humans
 
+    @property
+    def undo_works(self) -> bool:
+        """Undo is for one person against bots: the key bar and the help offer it there."""
+        return len(self.session.humans) == 1
+
     def key_bar(self, width: int) -> str:
         """The keys on one line, two spaces between them: every one that fits ``width``;
         where not all do, the least needed go first (`KEYS_DROPPED_FIRST`: the help lists
@@ -201,8 +206,7 @@ class TableScreen(Screen[None]):
         if self.watching:
             shown = list(WATCHING_KEY_ENTRIES)
         else:
-            humans = len(self.session.humans)
-            shown = [entry for entry in KEY_ENTRIES if entry != "undo" or humans == 1]
+            shown = [entry for entry in KEY_ENTRIES if entry != "undo" or self.undo_works]
         for dropped in (None, *KEYS_DROPPED_FIRST):
             shown = [entry for entry in shown if entry != dropped]
             text = KEY_GAP.join(self.t(f"tui.keys.{entry}") for entry in shown)
@@ -703,10 +707,10 @@ class TableScreen(Screen[None]):
 
     def action_undo(self) -> None:
         session = self.session
-        if not session.humans:  # (bots only, watched: nobody here has a move to take back)
+        if self.watching:  # (bots only: nobody here has a move to take back)
             self.say(self.t("tui.undo.no_player"))
             return
-        if len(session.humans) != 1:
+        if not self.undo_works:
             self.say(self.t("tui.undo.only_bots"))
             return
         if not session.can_undo():
@@ -730,9 +734,8 @@ class TableScreen(Screen[None]):
         self.app.push_screen(ScoreSheetScreen(self.session.match, self.names, self.t))
 
     def action_help(self) -> None:
-        humans = len(self.session.humans)
         self.app.push_screen(
-            HelpScreen(self.t, self.session.rules, watching=self.watching, undo=humans == 1)
+            HelpScreen(self.t, self.session.rules, watching=self.watching, undo=self.undo_works)
         )
 
     def action_quit_game(self) -> None:

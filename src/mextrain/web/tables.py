@@ -967,30 +967,29 @@ class Table:
             "open_doubles_block": self.rules.open_doubles_block,
             # the seconds a person has for a move (null: no clock)
             "turn_time": self.turn_time or None,
-            "seats": [
-                # a seat a rematch kept for someone the game started without is theirs
-                # to everyone: their name, a person away whom the stand-in bot plays for
-                # (the seat is its own person's, not one more bot)
-                {
-                    "name": self.person(i) or seat.name,
-                    "kind": "human" if self.person(i) else seat.kind,
-                    "bot": seat.bot if seat.kind == "bot" and not self.person(i) else None,
-                    "connected": bool(seat.clients),
-                    # (a finished game has nobody to play for: no stand-in shows)
-                    "bot_playing": self.status == "playing"
-                    and self.person(i) is not None
-                    and self.bot_plays(i),
-                    # a bot plays it since its time ran out turn after turn, until its
-                    # player is back
-                    "timed_out": self.strikes.get(i, 0) >= STRIKES_AWAY,
-                    # a stand-in anyone may take over (not one kept for a player)
-                    "joinable": self.stand_in(i) and i not in self.held,
-                    "held": self.held.get(i),
-                }
-                for i, seat in enumerate(self.seats)
-            ],
+            "seats": [self._seat_shown(i) for i in range(len(self.seats))],
             "game_id": self.game_id,
             "next": self.next_code,
+        }
+
+    def _seat_shown(self, i: int) -> dict[str, Any]:
+        """Seat ``i`` as every connection sees it. A seat a rematch kept for someone the
+        game started without is theirs to everyone: their name, a person away whom the
+        stand-in bot plays for (the seat is its own person's, not one more bot)."""
+        seat = self.seats[i]
+        person = self.person(i)
+        return {
+            "name": person or seat.name,
+            "kind": "human" if person else seat.kind,
+            "bot": seat.bot if seat.kind == "bot" and not person else None,
+            "connected": bool(seat.clients),
+            # (a finished game has nobody to play for: no stand-in shows)
+            "bot_playing": self.status == "playing" and person is not None and self.bot_plays(i),
+            # a bot plays it since its time ran out turn after turn, until its player is back
+            "timed_out": self.strikes.get(i, 0) >= STRIKES_AWAY,
+            # a stand-in anyone may take over (not one kept for a player)
+            "joinable": self.stand_in(i) and i not in self.held,
+            "held": self.held.get(i),
         }
 
     def rematch_seats(self, first: int) -> list[str]:
