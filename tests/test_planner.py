@@ -275,8 +275,13 @@ def test_a_tile_outside_the_set_is_refused() -> None:
         plan([Tile(5, 13)], 5, max_pip=12)
     with pytest.raises(PlanError, match="not a Tile"):
         plan(["5-6"], 5)  # type: ignore[list-item]
+    # a tile is made smaller end first (Tile.of takes either order); one made past that
+    # check is still refused by the planner
+    with pytest.raises(ValueError, match=r"Tile\.of"):
+        Tile(6, 5)
+    backwards = tuple.__new__(Tile, (6, 5))
     with pytest.raises(PlanError, match=r"Tile\.of"):
-        plan([Tile(6, 5)], 5)
+        plan([backwards], 5)
 
 
 def test_without_max_pip_any_set_up_to_thirty() -> None:

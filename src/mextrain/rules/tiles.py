@@ -11,7 +11,7 @@ import functools
 import json
 import re
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 __all__ = [
     "Tile",
@@ -72,15 +72,59 @@ class TileFormatError(ValueError):
     """Text that cannot be read as a tile at all (not merely a tile outside the set)."""
 
 
-class Tile(NamedTuple):
-    """A domino, smaller end first: ``Tile(5, 12)`` is written ``5-12``."""
-
+class _TileEnds(NamedTuple):
     low: int
     high: int
 
+
+def _pip_error(pip: object) -> str | None:
+    """Why ``pip`` is no end of a tile, or None: an end is a whole number from 0 (``True``,
+    ``1.5`` and ``-1`` are not)."""
+    if not isinstance(pip, int) or isinstance(pip, bool):
+        return f"a tile's ends are whole numbers, not {pip!r}"
+    if pip < 0:
+        return f"a tile's ends are whole numbers from 0, not {pip}"
+    return None
+
+
+class Tile(_TileEnds):
+    """A domino, smaller end first: ``Tile(5, 12)`` is written ``5-12``.
+
+    Its ends are whole numbers from 0, the smaller first (`Tile.of` takes them in either
+    order); a `ValueError` otherwise. How high they may go is the set's business, not the
+    tile's: ``Tile(13, 1)`` is a tile, merely not one of the double-12 set (`TileSet`,
+    `tile_set(max_pip)`, say which tiles a game's rules have).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, low: int, high: int) -> Self:
+        # (tiles are made by the hundred, not in the engine's loops: the engine keeps ids
+        # and bitmasks, and a set's tiles are made once per size)
+        why = _pip_error(low) or _pip_error(high)
+        if why is not None:
+            raise ValueError(f"Tile({low!r}, {high!r}): {why}")
+        if low > high:
+            raise ValueError(
+                f"Tile({low}, {high}): the smaller end comes first, Tile({high}, {low}) "
+                f"(Tile.of({low}, {high}) takes them in either order)"
+            )
+        return super().__new__(cls, low, high)
+
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]
+        """(``_replace`` and ``_make`` are checked as the constructor is: the tuple's own
+        would not be)."""
+        low, high = iterable
+        return cls(low, high)
+
     @classmethod
     def of(cls, a: int, b: int) -> Tile:
-        """The tile with ends ``a`` and ``b``, in either order."""
+        """The tile with ends ``a`` and ``b``, in either order (whole numbers from 0: a
+        `ValueError` otherwise)."""
+        why = _pip_error(a) or _pip_error(b)
+        if why is not None:
+            raise ValueError(f"Tile.of({a!r}, {b!r}): {why}")
         return cls(a, b) if a <= b else cls(b, a)
 
     @property
