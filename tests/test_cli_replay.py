@@ -367,3 +367,21 @@ def test_the_report_and_its_refusals_stay_english() -> None:
         assert result.output.startswith("Not a game record:"), result.output
     refused = run(str(COMPLETE), "--lang", "fi")
     assert "--lang sets the language of --watch" in refused.output
+
+
+def test_a_key_given_twice_is_no_record_in_the_format_s_words() -> None:
+    """RECORD.md's shape for input that is not a record: exit 2, ``round``, ``action`` and
+    ``text`` null, the reason naming the field (here the key given twice, and where)."""
+    text = COMPLETE.read_text(encoding="utf-8").replace('"engine": 6,', '"engine": 6, "engine": 5,')
+    code, payload = run_json("-", stdin=text)
+    assert code == 2
+    assert check_error_shape(payload) == {
+        "round": None,
+        "action": None,
+        "text": None,
+        "reason": 'rounds[0].engine: the key "engine" is given twice in rounds[0]: a record '
+        "that gives a field more than once is ambiguous",
+    }
+    result = run("-", stdin=text)
+    assert result.exit_code == 2
+    assert result.stderr.startswith('Not a game record: rounds[0].engine: the key "engine" is')

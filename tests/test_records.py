@@ -23,7 +23,7 @@ from mextrain.records import (
     load_record,
     replay_record,
 )
-from mextrain.rules import PRESETS, Match, Rules
+from mextrain.rules import PRESETS, Match, Rules, Tile
 
 RECORDS = Path(__file__).parent / "records"
 Doc = dict[str, Any]
@@ -399,12 +399,253 @@ def test_starter_optional_after_round_zero_and_null_is_absent() -> None:
     assert replay_record(load_record(doc)).totals == [0, 11]
 
 
-def test_result_is_optional_and_null_is_absent() -> None:
+def test_result_is_optional_and_null_is_no_result() -> None:
+    """RECORD.md: ``result`` is "optional; where given it needs both scores and totals".
+    ``null`` stands for absent where the format says so, ``starter`` alone: a ``result``
+    of ``null`` is given, with neither (exit 2), as an option of ``rules`` given as
+    ``null`` is refused. It was read as no result."""
     doc = fixture("double6_in_progress.json")
-    doc["result"] = None
-    assert load_record(doc).result is None
     del doc["result"]
+    assert load_record(doc).result is None
     assert replay_record(load_record(doc)).totals == [0, 11]
+    doc["result"] = None
+    with pytest.raises(RecordFormatError) as info:
+        load_record(doc)
+    assert info.value.reason == (
+        'result: must be an object with "scores" and "totals", not null (a record with no '
+        "result leaves the field out)"
+    )
+    assert info.value.exit_code == 2
+    with pytest.raises(RecordFormatError, match=r"^rules\.max_pip: .*not null$"):
+        load_record(
+            {**fixture("double6_complete.json"), "rules": {"preset": "classic", "max_pip": None}}
+        )
+
+
+def _duplicated(text: str, old: str, new: str) -> str:
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+COMPLETE_TEXT = (RECORDS / "double6_complete.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "key", "where", "said"),
+    [
+        (
+            '"version": 1,',
+            '"version": 1, "version": 1,',
+            "version",
+            "version",
+            "at the top of the record",
+            "twice",
+        ),
+        (
+            '"version": 1,',
+            '"version": 1, "version": 2,',
+            "version",
+            "version",
+            "at the top of the record",
+            "twice",
+        ),
+        (
+            '"players": [',
+            '"players": ["Cy", "Dee"], "players": [',
+            "players",
+            "players",
+            "at the top of the record",
+            "twice",
+        ),
+        (
+            '"engine": 6,',
+            '"engine": 6, "engine": 5,',
+            "rounds[0].engine",
+            "engine",
+            "in rounds[0]",
+            "twice",
+        ),
+        (
+            '"starter": 0,',
+            '"starter": 1, "starter": 0,',
+            "rounds[0].starter",
+            "starter",
+            "in rounds[0]",
+            "twice",
+        ),
+        (
+            '"actions": [',
+            '"actions": [], "actions": [',
+            "rounds[0].actions",
+            "actions",
+            "in rounds[0]",
+            "twice",
+        ),
+        (
+            '"max_pip": 6,',
+            '"max_pip": 6, "max_pip": 5, "max_pip": 6,',
+            "rules.max_pip",
+            "max_pip",
+            "in rules",
+            "3 times",
+        ),
+        ('"2": 7,', '"2": 7, "2": 8,', 'rules.hand_size["2"]', "2", "in rules.hand_size", "twice"),
+        (
+            '"totals": [0, 11]',
+            '"totals": [0, 11], "totals": [0, 11]',
+            "result.totals",
+            "totals",
+            "in result",
+            "twice",
+        ),
+        (
+            '"format":',
+            '"note": {"by": "me", "by": "you"}, "format":',
+            "note.by",
+            "by",
+            "in note",
+            "twice",
+        ),
+    ],
+    ids=[
+        "top",
+        "top-differing",
+        "players",
+        "round",
+        "starter",
+        "actions",
+        "rules-3",
+        "hand-size",
+        "result",
+        "unknown-field",
+    ],
+)
+def test_a_key_given_twice_makes_it_no_record(
+    old: str, new: str, field: str, key: str, where: str, said: str
+) -> None:
+    """A key given twice was read with its last value (``"starter": 1, "starter": 0`` was
+    seat 0): which one the writer meant is anyone's guess, and another reader may keep
+    the first. Not a record (exit 2), the key and where it is named, anywhere in the
+    document, a field the format ignores too, and the same value twice as well."""
+    text = _duplicated(COMPLETE_TEXT, old, new)
+    with pytest.raises(RecordFormatError) as info:
+        load_record(text)
+    assert info.value.reason == (
+        f'{field}: the key "{key}" is given {said} {where}: a record that gives a field more '
+        "than once is ambiguous"
+    )
+    assert info.value.field == field
+    assert info.value.exit_code == 2
+    assert info.value.to_json_dict()["error"]["round"] is None
+    with pytest.raises(RecordFormatError, match="is given"):
+        load_record(text.encode())
+    assert replay_record(COMPLETE_TEXT).complete  # (written once each, it reads)
+
+
+def test_the_first_key_given_twice_is_named_outer_objects_first() -> None:
+    text = _duplicated(COMPLETE_TEXT, '"engine": 6,', '"engine": 6, "engine": 6,')
+    text = _duplicated(text, '"version": 1,', '"version": 1, "format": "mexican-train-record",')
+    with pytest.raises(RecordFormatError, match=r'^format: the key "format" is given twice'):
+        load_record(text)
+
+
+def test_a_key_given_twice_deep_down_is_named_in_a_short_message() -> None:
+    text = "[" * 900 + '{"a": 1, "a": 2}' + "]" * 900
+    with pytest.raises(RecordFormatError) as info:
+        load_record(text)
+    assert info.value.reason.startswith("[0][0]")
+    assert '.a: the key "a" is given twice in [0]' in info.value.reason
+    assert len(info.value.reason) < 250
+
+
+def test_an_object_of_distinct_keys_reads_as_before() -> None:
+    """(An object with no key twice is the parser's own dict: nothing else changes.)"""
+    assert load_record(COMPLETE_TEXT) == load_record(json.loads(COMPLETE_TEXT))
+    assert load_record(COMPLETE_TEXT.encode()) == load_record(json.loads(COMPLETE_TEXT))
+
+
+@pytest.mark.parametrize(
+    "text", ["5 - 3", " 5-3", "5-3 ", " 5 - 3 ", "3-5", "05-3", "5-03", "0005 - 0003"]
+)
+def test_tiles_written_with_spaces_or_leading_zeros_read_as_the_tile(text: str) -> None:
+    """RECORD.md: tiles are "a-b" (integers) in either order, and spaces around the parts
+    are allowed: ``"5 - 3"``, ``" 5-3"`` and ``"05-3"`` are 5-3, in a hand, the boneyard or
+    an action, and the record replays as it does written plainly."""
+    doc = fixture("double6_complete.json")
+    rnd = doc["rounds"][0]
+    assert "3-5" in rnd["hands"][0]
+    rnd["hands"][0][rnd["hands"][0].index("3-5")] = text
+    assert rnd["actions"][3] == "0:3-5@0"
+    rnd["actions"][3] = f"0:{text}@0"
+    record = load_record(doc)
+    assert Tile(3, 5) in record.rounds[0].hands[0]
+    assert record.rounds[0].actions[3].action.tile == Tile(3, 5)
+    assert record.rounds[0].actions[3].text == f"0:{text}@0"  # (as written)
+    assert (
+        replay_record(record).to_json_dict()
+        == replay_record(fixture("double6_complete.json")).to_json_dict()
+    )
+    bone = fixture("double6_complete.json")
+    place = bone["rounds"][0]["boneyard"].index("0-5")
+    bone["rounds"][0]["boneyard"][place] = text.replace("3", "0")
+    assert replay_record(bone).complete
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "+5-3",
+        "5-+3",
+        "-5-3",
+        "5--3",
+        "5-3-",
+        "5- 3x",
+        "5_3",
+        "5-3.0",
+        "5e0-3",
+        "0x5-3",
+        "\u0665-3",
+        "\uff15-3",
+    ],
+)
+def test_tiles_written_otherwise_are_no_tiles_and_the_text_is_named(text: str) -> None:
+    """What RECORD.md's notation does not write -- a sign, another separator, a
+    number not in ASCII digits -- is not a tile (exit 2), the text named."""
+    for where in ("hand", "action"):
+        doc = fixture("double6_complete.json")
+        rnd = doc["rounds"][0]
+        if where == "hand":
+            rnd["hands"][0][rnd["hands"][0].index("3-5")] = text
+            field, said = "rounds[0].hands[0][2]", f"{text!r} is not a tile: write it like '5-12'"
+        else:
+            rnd["actions"][3] = f"0:{text}@0"
+            field, said = "rounds[0].actions[3]", f"'0:{text}@0' is not an action"
+        with pytest.raises(RecordFormatError) as info:
+            load_record(doc)
+        assert info.value.reason.startswith(f"{field}: {said}"), info.value.reason
+        assert info.value.exit_code == 2
+
+
+def test_an_unreadable_tile_or_action_is_named_shortened() -> None:
+    """Text that is no tile was named in full: ten thousand digits and an x made a
+    message of ten thousand digits. It is named as the reader names a value (its start,
+    and how long it is)."""
+    long = "7" * 10_000 + "-x"
+    doc = fixture("double6_complete.json")
+    doc["rounds"][0]["boneyard"][0] = long
+    with pytest.raises(RecordFormatError) as info:
+        load_record(doc)
+    assert info.value.reason == (
+        f"rounds[0].boneyard[0]: '{'7' * 40}…' (10,002 characters) is not a tile: write it "
+        "like '5-12'"
+    )
+    doc = fixture("double6_complete.json")
+    doc["rounds"][0]["actions"][0] = f"0:{long}@0"
+    with pytest.raises(RecordFormatError) as info:
+        load_record(doc)
+    assert info.value.reason.startswith(
+        f"rounds[0].actions[0]: '0:{'7' * 38}…' (10,006 characters) is not an action: write"
+    ), info.value.reason
 
 
 # -- not a record (exit 2) ---------------------------------------------------------------

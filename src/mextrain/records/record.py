@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -252,7 +253,8 @@ def _reject_constant(name: str) -> Any:
 def parse_json(source: str | bytes | bytearray) -> Any:
     """JSON text as a record reads it: UTF-8 (a BOM allowed), no ``NaN`` or ``Infinity``,
     and any text that is not such JSON -- nested too deep to read included -- a
-    `RecordFormatError`, never another exception. For files that keep more than the record
+    `RecordFormatError`, never another exception; an object that gives a key twice too
+    (which value counts is anyone's guess). For files that keep more than the record
     (``mextrain play``'s saved games)."""
     if isinstance(source, bytes | bytearray):
         try:
@@ -260,8 +262,20 @@ def parse_json(source: str | bytes | bytearray) -> Any:
         except UnicodeDecodeError as err:
             raise RecordFormatError(None, f"not a record: not UTF-8 text ({err.reason})") from None
     text = source.removeprefix("\ufeff")
+    repeated: list[_Repeated] = []
+
+    def read_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) == len(pairs):
+            return obj
+        counts = Counter(key for key, _ in pairs)
+        twice = _Repeated(obj)
+        twice.repeated = {key: n for key, n in counts.items() if n > 1}
+        repeated.append(twice)
+        return twice
+
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        doc = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=read_object)
     except json.JSONDecodeError as err:
         # (some of json's messages end in "at" already: "Unterminated string starting at")
         where = f"{err.msg.removesuffix(' at')} at line {err.lineno}, column {err.colno}"
@@ -274,6 +288,56 @@ def parse_json(source: str | bytes | bytearray) -> Any:
         limit = sys.get_int_max_str_digits()
         why = f"a number of more than {limit:,} digits" if "digits" in str(err) else str(err)
         raise RecordFormatError(None, f"not a record: not JSON ({why})") from None
+    if repeated:
+        _refuse_repeated(doc)
+    return doc
+
+
+class _Repeated(dict[str, Any]):
+    """A JSON object that gives a key more than once (JSON's readers keep the last value,
+    or the first, or refuse it): the keys so given, and how many times."""
+
+    repeated: dict[str, int]
+
+
+def _refuse_repeated(doc: Any) -> None:
+    """A `RecordFormatError` naming the first key given twice (in the document's order,
+    the outer objects first) and where it is."""
+    stack: list[tuple[Any, str]] = [(doc, "")]
+    while stack:  # (not recursive: a document may nest as deep as the parser went)
+        value, path = stack.pop()
+        if isinstance(value, _Repeated):
+            key = next(k for k in value if k in value.repeated)
+            times = value.repeated[key]
+            said = "twice" if times == 2 else f"{times} times"
+            where = f"in {_short_path(path)}" if path else "at the top of the record"
+            raise RecordFormatError(
+                _short_path(_key_path(path, key)),
+                f"the key {_show(key)} is given {said} {where}: a record that gives a "
+                "field more than once is ambiguous",
+            )
+        if isinstance(value, dict):
+            stack.extend((v, _key_path(path, k)) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+
+
+def _short_path(path: str) -> str:
+    """A field's path as a message writes it: its middle left out past 80 characters
+    (``[0][0]…[0].a``, in a document nested hundreds deep)."""
+    return path if len(path) <= 80 else f"{path[:40]}…{path[-39:]}"
+
+
+_NAME: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,39}")
+
+
+def _key_path(path: str, key: str) -> str:
+    """The path of ``key`` in the object at ``path``, as the reader names fields
+    (``rounds[0].starter``); a key that is no plain name is written as JSON writes it
+    (``comment["a b"]``)."""
+    if _NAME.fullmatch(key):
+        return f"{path}.{key}" if path else key
+    return f"{path}[{_show(key)}]"
 
 
 def _is_int(value: object) -> bool:
@@ -351,7 +415,7 @@ class _Reader:
         if not isinstance(raw_rounds, list | tuple):
             raise RecordFormatError("rounds", f"must be a list of rounds, not {_show(raw_rounds)}")
         rounds = tuple(self.round(raw, index, rules) for index, raw in enumerate(raw_rounds))
-        result = self.result(doc.get("result"))
+        result = self.result(doc.get("result", _MISSING))
         return GameRecord(
             rules=rules,
             players=players,
@@ -455,11 +519,15 @@ class _Reader:
 
     @staticmethod
     def result(value: Any) -> RecordResult | None:
-        if value is None:
+        # optional: left out, there is none. ``null`` is not "absent" here (the format says
+        # so of ``starter`` alone): it is a result given without its scores and totals
+        if value is _MISSING:
             return None
         if not isinstance(value, Mapping):
+            leave_out = " (a record with no result leaves the field out)" if value is None else ""
             raise RecordFormatError(
-                "result", f'must be an object with "scores" and "totals", not {_show(value)}'
+                "result",
+                f'must be an object with "scores" and "totals", not {_show(value)}{leave_out}',
             )
         for key in ("scores", "totals"):
             if key not in value:

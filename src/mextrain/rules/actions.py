@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from .tiles import Tile, show_value, whole_number
+from .tiles import Tile, show_text, show_value, whole_number
 
 __all__ = [
     "DRAW",
@@ -134,7 +134,7 @@ def parse_action(text: str) -> tuple[int, Action]:
     m = _ACTION_RE.match(text)
     if m is None:
         raise ActionFormatError(
-            f"{text!r} is not an action: write 'S:a-b@T', 'S:a-b@M', 'S:draw' or 'S:pass'"
+            f"{show_text(text)} is not an action: write 'S:a-b@T', 'S:a-b@M', 'S:draw' or 'S:pass'"
         )
     seat = whole_number(m.group(1))
     if m.group(2):

@@ -166,13 +166,21 @@ def show_value(value: object) -> str:
         return repr(value)
 
 
+def show_text(text: str) -> str:
+    """Text a reader could not read, as a message names it: quoted as Python quotes it, and
+    past 40 characters its first 40 and its length (``'7777…' (10,002 characters)``)."""
+    if len(text) <= 40:
+        return repr(text)
+    return f"{text[:40] + '…'!r} ({len(text):,} characters)"
+
+
 def parse_tile(text: str) -> Tile:
     """Read ``"a-b"`` in either order; raise `TileFormatError` when it is not a tile."""
     if not isinstance(text, str):
         raise TileFormatError(f"a tile is written as text like '5-12', not {show_value(text)}")
     m = _TILE_RE.match(text)
     if m is None:
-        raise TileFormatError(f"{text!r} is not a tile: write it like '5-12'")
+        raise TileFormatError(f"{show_text(text)} is not a tile: write it like '5-12'")
     return Tile.of(whole_number(m.group(1)), whole_number(m.group(2)))
 
 
