@@ -226,6 +226,40 @@ def test_a_value_the_rules_refuse_names_its_option_in_words_too(
     assert json.loads(as_json.stdout) == {"error": {"option": option, "reason": reason}}
 
 
+@pytest.mark.parametrize(
+    ("args", "option", "reason"),
+    [
+        (["--bots", "greedy,nosuch,random"], "--bots", "unknown bot 'nosuch'; known bots: "),
+        (["--bots", "greedy:foo=1,greedy,random"], "--bots", "bot 'greedy' has no parameter 'foo'"),
+        (
+            ["--import", "no_such_module_here"],
+            "--import",
+            "cannot import 'no_such_module_here': ModuleNotFoundError: ",
+        ),
+        (["--records", "{tmp}/file/records"], "--records", "cannot save records in {tmp}/file/"),
+    ],
+    ids=["unknown-bot", "bot-parameter", "import", "records"],
+)
+def test_a_refused_bot_module_or_directory_names_its_option_in_words_too(
+    tmp_path: Path, args: list[str], option: str, reason: str
+) -> None:
+    """ "Error: unknown bot 'nosuch'" and "Error: cannot import 'x': ..." named no option
+    (the other refusals do: "--rounds must be ...", "Invalid value for --rules: ..."):
+    they are said as Click says a value it refuses; ``--json`` names the option beside
+    the reason, as before."""
+    (tmp_path / "file").write_text("not a directory")
+    args = [arg.replace("{tmp}", str(tmp_path)) for arg in args]
+    reason = reason.replace("{tmp}", str(tmp_path))
+    result = run(*BASE, "--games", "3", *args)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: Invalid value for {option}: {reason}"), result.stderr
+    as_json = run(*BASE, "--games", "3", *args, "--json")
+    assert as_json.exit_code == 1
+    error = json.loads(as_json.stdout)["error"]
+    assert error["option"] == option
+    assert error["reason"].startswith(reason), error
+
+
 def test_the_command_names_its_options_where_the_library_names_its_arguments() -> None:
     """The library's words name its arguments (``rounds must be ...``, ``jobs=N is
     ...``); the command's name its options, in the text and the ``--json`` reason."""

@@ -143,7 +143,8 @@ def simulate(
     try:
         import_modules(imports)  # (first: their bots may be named in --bots)
     except ImportFailed as err:
-        raise OptionError(str(err), "--import") from None
+        # (Python's words name the module, not the option: said as Click says a value)
+        raise OptionError(str(err), "--import", value=True) from None
     entries = _split_bots(bots)
     if address is not None and backend != "ray":
         raise click.BadParameter("--address goes with --backend ray", param_hint="--address")
@@ -165,8 +166,8 @@ def simulate(
         joining = cluster_address(backend, address)  # (--address, or RAY_ADDRESS)
         if joining is not None:
             check_cluster(joining, source=address_source(address))
-    except BotSpecError as err:
-        raise OptionError(str(err), "--bots") from None
+    except BotSpecError as err:  # ("unknown bot 'x'": the option named as for --rules)
+        raise OptionError(str(err), "--bots", value=True) from None
     except RulesError as err:
         if err.option == "players":  # (the rules allow not that many: --players says it all)
             raise OptionError(err.message, "--players", value=True) from None
@@ -192,10 +193,12 @@ def simulate(
         # as an unknown bot is, not a command line that cannot be read (2)
         except OSError as err:
             raise OptionError(
-                f"cannot save records in {records_dir}: {err.strerror or err}", "--records"
+                f"cannot save records in {records_dir}: {err.strerror or err}",
+                "--records",
+                value=True,
             ) from None
         except SimulationError as err:
-            raise OptionError(str(err), "--records") from None
+            raise OptionError(str(err), "--records", value=True) from None
     bar = None
     progress = None
     if sys.stderr.isatty():
