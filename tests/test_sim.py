@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 import json
 import os
 import random
@@ -914,6 +915,68 @@ def test_rays_lines_go_to_standard_error_while_it_runs(capfd: pytest.CaptureFixt
     assert out == "before\nafter\n"
     assert "a raylet's warning" in err
     assert "a worker's line" in err
+
+
+@pytest.mark.parametrize(
+    ("address", "said"),
+    [
+        ("bogus", "address is written HOST:PORT, ray://HOST:PORT or auto, not 'bogus'"),
+        ("http://h:1", "address is written HOST:PORT, ray://HOST:PORT or auto, not 'http://h:1'"),
+        ("127.0.0.1:1", "start one with `ray start --head`, or leave out address for a local Ray"),
+    ],
+)
+def test_the_library_names_its_address_argument_not_the_command_s_option(
+    monkeypatch: pytest.MonkeyPatch, address: str, said: str
+) -> None:
+    """``simulate(backend="ray", address="bogus")`` said "--address is written ...", an
+    option a Python caller never wrote: the words name the argument, and the error has it
+    as ``parameter`` (the command's option as ``option``), as for ``rounds`` and ``jobs``."""
+    from mextrain.sim import check_cluster
+    from mextrain.sim.backends import _on_ray
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+
+    class NoRay:  # (the address is checked before Ray is asked anything)
+        @staticmethod
+        def is_initialized() -> bool:
+            return False
+
+        @staticmethod
+        def init(**options: Any) -> None:
+            raise AssertionError("Ray started for an address that was refused")
+
+    cfg = SimConfig(Rules.preset("classic"), 2, ("random", "random"), 2, 1)
+    refusals = []
+    for call in (
+        lambda: _on_ray(NoRay, cfg, 2, address, lambda batch: None),
+        lambda: check_cluster(address, timeout=5),
+    ):
+        with pytest.raises(SimulationError) as info:
+            call()
+        refusals.append(info.value)
+    if importlib.util.find_spec("ray") is not None:
+        with pytest.raises(SimulationError) as info:
+            simulate("classic", 2, ["random", "random"], 2, 1, backend="ray", address=address)
+        refusals.append(info.value)
+    for err in refusals:
+        assert said in str(err), str(err)
+        assert "--address" not in str(err)
+        assert err.parameter == "address"
+        assert err.option == "--address"
+    # the command says its option (tests/test_cli_simulate.py), the variable itself
+    with pytest.raises(SimulationError, match=r"^--address is written") as info:
+        check_cluster("bogus", source="--address")
+    with pytest.raises(SimulationError, match=r"^RAY_ADDRESS is written") as info:
+        check_cluster("bogus", source="RAY_ADDRESS")
+    assert info.value.option is None
+    assert info.value.parameter is None
+
+
+def test_an_address_without_the_ray_backend_is_the_address_argument_s_fault() -> None:
+    with pytest.raises(SimulationError, match="an address is for the ray backend") as info:
+        simulate("classic", 2, ["random", "random"], 2, 1, address="h:1")
+    assert info.value.parameter == "address"
+    assert info.value.option == "--address"
 
 
 def test_ray_address_in_the_environment_joins_that_cluster(

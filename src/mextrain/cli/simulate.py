@@ -165,7 +165,7 @@ def simulate(
         )
         joining = cluster_address(backend, address)  # (--address, or RAY_ADDRESS)
         if joining is not None:
-            check_cluster(joining, source=address_source(address))
+            check_cluster(joining, source=address_source(address, "--address"))
     except BotSpecError as err:  # ("unknown bot 'x'": the option named as for --rules)
         raise OptionError(str(err), "--bots", value=True) from None
     except RulesError as err:

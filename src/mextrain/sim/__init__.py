@@ -219,7 +219,9 @@ def check_job(
         raise SimulationError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
     if address is not None and backend != "ray":
         raise SimulationError(
-            "an address is for the ray backend (a cluster to run on)", option="--address"
+            "an address is for the ray backend (a cluster to run on)",
+            option="--address",
+            parameter="address",
         )
     base = rules if isinstance(rules, Rules) else Rules.from_spec(rules)
     imports = tuple(sorted({m for m in map(bot_module, bots) if m is not None}))

@@ -288,30 +288,33 @@ def cluster_address(backend: str, address: str | None) -> str | None:
     return os.environ.get("RAY_ADDRESS") or None
 
 
-def address_source(address: str | None) -> str:
-    """Where `cluster_address` found the cluster's address: the option, or the variable."""
-    return "--address" if address is not None else "RAY_ADDRESS"
+def address_source(address: str | None, given: str = "address") -> str:
+    """Where `cluster_address` found the cluster's address, as a message names it: ``given``
+    (the argument ``address``; a command says its option, ``--address``), or the
+    ``RAY_ADDRESS`` variable."""
+    return given if address is not None else "RAY_ADDRESS"
 
 
-def check_cluster(address: str, timeout: float = 10.0, source: str = "--address") -> None:
+def check_cluster(address: str, timeout: float = 10.0, source: str = "address") -> None:
     """A Ray cluster's address, checked before anything runs: written ``HOST:PORT``,
     ``ray://HOST:PORT`` or ``auto`` (a `SimulationError` in words otherwise), and with
     something answering at ``HOST:PORT`` (Ray itself would retry for minutes). ``source``
-    names where the address came from, for the message: ``--address`` or ``RAY_ADDRESS``."""
+    names where the address came from, for the message (`address_source`): the argument
+    ``address``, the option ``--address`` or the variable ``RAY_ADDRESS``."""
     if address == "auto":
         return  # Ray looks for a cluster started on this machine
     shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
-    option = _option(source)
+    named = _named(source)
     scheme, sep, _ = address.partition("://")
     if sep and scheme != "ray":
-        raise SimulationError(shape, option=option)
+        raise SimulationError(shape, **named)
     parts = urlsplit(address if sep else f"//{address}")
     try:
         host, port = parts.hostname, parts.port
     except ValueError:  # a port that is no number
-        raise SimulationError(shape, option=option) from None
+        raise SimulationError(shape, **named) from None
     if not host or port is None or parts.path or parts.query:
-        raise SimulationError(shape, option=option)
+        raise SimulationError(shape, **named)
     _check_reachable(host, port, address, timeout, source)
 
 
@@ -320,15 +323,18 @@ def _check_reachable(host: str, port: int, address: str, timeout: float, source:
         socket.create_connection((host, port), timeout=timeout).close()
     except OSError as err:
         reason = err.strerror or str(err) or type(err).__name__
-        instead = "leave out --address" if source == "--address" else f"unset {source}"
+        instead = f"unset {source}" if source == "RAY_ADDRESS" else f"leave out {source}"
         raise SimulationError(
             f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
             f"--head`, or {instead} for a local Ray",
-            option=_option(source),
+            **_named(source),
         ) from None
 
 
-def _option(source: str) -> str | None:
-    """The option a refusal of the cluster's address is about: ``--address``, or none
-    for an address from the ``RAY_ADDRESS`` variable."""
-    return source if source == "--address" else None
+def _named(source: str) -> dict[str, str | None]:
+    """The option and the argument a refusal of the cluster's address is about (a
+    `SimulationError`'s ``option`` and ``parameter``): ``--address`` and ``address``,
+    or none for an address from the ``RAY_ADDRESS`` variable."""
+    if source == "RAY_ADDRESS":
+        return {"option": None, "parameter": None}
+    return {"option": "--address", "parameter": "address"}
