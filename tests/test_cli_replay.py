@@ -385,3 +385,24 @@ def test_a_key_given_twice_is_no_record_in_the_format_s_words() -> None:
     result = run("-", stdin=text)
     assert result.exit_code == 2
     assert result.stderr.startswith('Not a game record: rounds[0].engine: the key "engine" is')
+
+
+def test_an_action_s_long_number_is_shortened_in_the_report_not_in_the_json() -> None:
+    doc = json.loads(COMPLETE.read_text(encoding="utf-8"))
+    text = f"0:{'7' * 100}-6@0"
+    doc["rounds"][0]["actions"][0] = text
+    result = run("-", stdin=json.dumps(doc))
+    assert result.exit_code == 1
+    short = "77777777…(100 digits)"
+    assert result.stderr == (
+        f'Illegal record: round 0, action 0 "0:{short}-6@0": 6-{short} is not in the '
+        "double-6 set.\n(Rounds and actions are counted from 0.)\n"
+    )
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 1
+    assert check_error_shape(payload) == {
+        "round": 0,
+        "action": 0,
+        "text": text,  # (as the record writes it)
+        "reason": f"6-{short} is not in the double-6 set",
+    }

@@ -1174,6 +1174,70 @@ def test_a_long_number_in_a_field_is_shortened_as_a_long_pip_is(value: int, show
     assert info.value.reason == f"version: must be the number 1, not {shown}"
 
 
+def _short(digits: int) -> str:
+    return f"77777777…({digits:,} digits)"
+
+
+@pytest.mark.parametrize("digits", [41, 100, 4300, 5000])
+@pytest.mark.parametrize(
+    ("action", "reason"),
+    [
+        ("0:{n}-6@0", "6-{s} is not in the double-6 set"),
+        ("0:6-{n}@0", "6-{s} is not in the double-6 set"),
+        ("{n}:5-6@0", "there is no seat {s}: seats are 0 to 1"),
+        ("-{n}:draw", "there is no seat -{s}: seats are 0 to 1"),
+        ("0:5-6@{n}", "there is no train {s}: seats are 0 to 1"),
+        ("0:5-6@-{n}", "there is no train -{s}: seats are 0 to 1"),
+    ],
+    ids=["low-pip", "high-pip", "seat", "negative-seat", "train", "negative-train"],
+)
+def test_a_long_number_in_an_action_is_shortened_as_in_the_deal(
+    action: str, reason: str, digits: int
+) -> None:
+    """A pip, a seat or a train of 41 to 4,300 digits in an action was written out in
+    full in the reason (past 4,300 it was shortened already), and ``0:5-6@-`` with 5,000
+    digits failed inside the engine (Python would not write the number out). The reason
+    shortens it with `show_number`, as the deal's numbers are, and so does the line that
+    quotes the action; the ``text`` of ``--json`` is the action as written."""
+    number = "7" * digits
+    text = action.format(n=number)
+    doc = fixture("double6_complete.json")
+    doc["rounds"][0]["actions"][0] = text
+    err = illegal(doc)
+    assert (err.round, err.action, err.text) == (0, 0, text)
+    assert err.reason == reason.format(s=_short(digits))
+    quoted = action.format(n=_short(digits))
+    assert str(err) == f'round 0, action 0 "{quoted}": {err.reason}'
+    assert len(str(err)) < 200
+
+
+def test_a_number_of_40_digits_in_an_action_is_written_out() -> None:
+    doc = fixture("double6_complete.json")
+    doc["rounds"][0]["actions"][0] = f"0:{'7' * 40}-6@0"
+    err = illegal(doc)
+    assert err.reason == f"6-{'7' * 40} is not in the double-6 set"
+    assert str(err) == f'round 0, action 0 "0:{"7" * 40}-6@0": {err.reason}'
+
+
+def test_a_long_number_in_the_result_is_shortened_too() -> None:
+    long = int("7" * 100)
+    doc = fixture("double6_complete.json")
+    doc["result"] = {"scores": [[0, long]], "totals": [0, 11]}
+    assert illegal(doc).reason == (
+        f"the result says round 0 scored [0, {_short(100)}], but the tiles left in the hands "
+        "score [0, 11]"
+    )
+    doc["result"] = {"scores": [[0, 11]], "totals": [long, 11]}
+    assert illegal(doc).reason == (
+        f"the result's totals [{_short(100)}, 11] are wrong: the finished rounds add up to [0, 11]"
+    )
+    doc["result"] = {"scores": [[0, 11], [-long, 0]], "totals": [0, 11]}
+    assert illegal(doc).reason == (
+        f"the result gives scores [-{_short(100)}, 0] for round 1, but that round is not in "
+        "the record"
+    )
+
+
 def test_tiles_left_out_of_the_deal_are_counted_in_words() -> None:
     """The count in words, "1 tile: 4-5" (not "1 tile(s)"), and past five "…"."""
     doc = fixture("double6_in_progress.json")

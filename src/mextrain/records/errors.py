@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 __all__ = ["IllegalRecordError", "RecordError", "RecordFormatError"]
@@ -69,12 +70,23 @@ class IllegalRecordError(RecordError):
         super().__init__(self.describe())
 
     def describe(self) -> str:
-        """One line naming the round, the action and the rule broken."""
+        """One line naming the round, the action and the rule broken (the action's text
+        with a number of more than 40 digits shortened, as the reason writes it; ``text``
+        itself is as written)."""
         where = []
         if self.round is not None:
             where.append(f"round {self.round}")
         if self.action is not None:
-            where.append(f'action {self.action} "{self.text}"')
+            where.append(f'action {self.action} "{_short_digits(self.text or "")}"')
         if not where:
             return self.reason
         return f"{', '.join(where)}: {self.reason}"
+
+
+_DIGITS = re.compile(r"[0-9]{41,}")
+
+
+def _short_digits(text: str) -> str:
+    """``text`` with each run of more than 40 digits written as its first eight and their
+    count (``77777777…(3,000 digits)``), as a long number is in a message."""
+    return _DIGITS.sub(lambda m: f"{m.group()[:8]}…({len(m.group()):,} digits)", text)

@@ -8,6 +8,7 @@ given. This module only checks what the record claims against what the engine co
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -202,7 +203,7 @@ def _play(state: RoundState, k: int, rnd: RoundRecord) -> None:
         try:
             state.apply(recorded.action, seat=recorded.seat)
         except IllegalActionError as err:
-            raise IllegalRecordError(k, i, recorded.text, str(err)) from None
+            raise IllegalRecordError(k, i, recorded.text, _shortened(str(err))) from None
 
 
 def _how_ended(state: RoundState) -> str:
@@ -223,7 +224,8 @@ def _check_result(record: GameRecord, match: Match) -> None:
                 k,
                 None,
                 None,
-                f"the result gives no scores for round {k}, which ended with scores {computed[k]}",
+                f"the result gives no scores for round {k}, which ended with scores "
+                f"{_numbers(computed[k])}",
             )
         if k >= len(computed):
             state = "is still in play" if k < len(match.rounds) else "is not in the record"
@@ -231,24 +233,41 @@ def _check_result(record: GameRecord, match: Match) -> None:
                 k,
                 None,
                 None,
-                f"the result gives scores {claimed[k]} for round {k}, but that round {state}",
+                f"the result gives scores {_numbers(claimed[k])} for round {k}, but that "
+                f"round {state}",
             )
         if claimed[k] != computed[k]:
             raise IllegalRecordError(
                 k,
                 None,
                 None,
-                f"the result says round {k} scored {claimed[k]}, but the tiles left in the "
-                f"hands score {computed[k]}",
+                f"the result says round {k} scored {_numbers(claimed[k])}, but the tiles left "
+                f"in the hands score {computed[k]}",
             )
     if list(result.totals) != match.totals:
         raise IllegalRecordError(
             None,
             None,
             None,
-            f"the result's totals {list(result.totals)} are wrong: the finished rounds add "
-            f"up to {match.totals}",
+            f"the result's totals {_numbers(result.totals)} are wrong: the finished rounds "
+            f"add up to {match.totals}",
         )
+
+
+#: a number the engine writes out in full in its reason (a pip, a seat or a train of an
+#: action, up to the 4,300 digits Python reads; past them it is shortened already)
+_LONG_NUMBER = re.compile(r"[0-9]{41,}")
+
+
+def _shortened(reason: str) -> str:
+    """The engine's reason with each number of more than 40 digits written as
+    `show_number` writes it, as the deal's numbers are (``77777777…(3,000 digits)``)."""
+    return _LONG_NUMBER.sub(lambda m: show_number(int(m.group())), reason)
+
+
+def _numbers(values: Sequence[int]) -> str:
+    """A list of numbers as a message writes it: ``[0, 11]``, a long one shortened."""
+    return f"[{', '.join(show_number(v) for v in values)}]"
 
 
 def _double(pip: int) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
-from .tiles import Tile, show_text, show_value, whole_number
+from .tiles import Tile, _Huge, show_text, show_value, whole_number
 
 __all__ = [
     "DRAW",
@@ -124,6 +124,8 @@ def train_name(train: int) -> str:
     `MEXICAN`, which no game has; its name is the number as written."""
     if train == MEXICAN:
         return "M"
+    if isinstance(train, _Huge):  # (read past Python's digits: kept as it was written)
+        return str(train)
     return str(train + 1 if train < MEXICAN else train)
 
 
@@ -143,6 +145,8 @@ def parse_action(text: str) -> tuple[int, Action]:
         return seat, PASS
     tile = Tile.of(whole_number(m.group(4)), whole_number(m.group(5)))
     train = MEXICAN if m.group(6) == "M" else whole_number(m.group(6))
-    if m.group(6) != "M" and train < 0:
-        train -= 1  # a seat number that is no seat, not the Mexican train (train_name)
+    if m.group(6) != "M" and train < 0 and not isinstance(train, _Huge):
+        # a seat number that is no seat, not the Mexican train (train_name); one too long
+        # for Python to write out is far below it already, and keeps its shortened writing
+        train -= 1
     return seat, Action.play(tile, train)
