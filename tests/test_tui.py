@@ -1936,7 +1936,7 @@ def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> Non
         lang,
         0,
     )
-    hints = [Hint(Action.play(Tile(12, 11), train), 1.0, "search") for train in (0, MEXICAN, 2)]
+    hints = [Hint(Action.play(Tile.of(12, 11), train), 1.0, "search") for train in (0, MEXICAN, 2)]
     text = table.hint_text(hints, 3)
     assert t("tui.hint.close") in text  # all as likely: the longest a hint gets
     assert len(Content(text).wrap(SIZE[0])) <= 3, text
@@ -1948,7 +1948,7 @@ def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str
     names = ["Ana", "Ben"]
     seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
     table = TableScreen(GameSession.new(Rules.preset("classic"), seats, save=False), lang, 0)
-    plays = [Action.play(Tile(12, k), 0) for k in (1, 2, 3)]
+    plays = [Action.play(Tile.of(12, k), 0) for k in (1, 2, 3)]
 
     def words(action: Action) -> str:
         return hint_words(action, 0, t, names)

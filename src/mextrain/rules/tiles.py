@@ -92,7 +92,7 @@ class Tile(_TileEnds):
 
     Its ends are whole numbers from 0, the smaller first (`Tile.of` takes them in either
     order); a `ValueError` otherwise. How high they may go is the set's business, not the
-    tile's: ``Tile(13, 1)`` is a tile, merely not one of the double-12 set (`TileSet`,
+    tile's: ``Tile(1, 13)`` is a tile, merely not one of the double-12 set (`TileSet`,
     `tile_set(max_pip)`, say which tiles a game's rules have).
     """
 
