@@ -433,7 +433,7 @@ def test_key_bar_lists_same_keys(lang: str) -> None:
     cuts one short)."""
     en, other = catalog("tui", "en"), catalog("tui", lang)
     entries = [k for k in en if k.startswith("tui.keys.")]
-    assert len(entries) == 10
+    assert len(entries) == 13  # (a player's ten; a watcher's pause, play on, next move)
     for key in entries:
         keys = "1-9 0 m o" if key == "tui.keys.train" else en[key].split(" ")[0]
         assert en[key].startswith(keys + " ")
@@ -456,10 +456,20 @@ def test_help_keys_lists_same_keys(lang: str) -> None:
     assert letters(other) == letters(en) == set("mo dphvutsq?".replace(" ", ""))
 
 
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_watchers_help_keys_are_the_same_keys(lang: str) -> None:
+    en = catalog("tui", "en")["tui.help.watching_keys"]
+    other = catalog("tui", lang)["tui.help.watching_keys"]
+    assert [line.split()[0] for line in other.splitlines()] == ["p", "n"]
+    assert [line.split()[0] for line in en.splitlines()] == ["p", "n"]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_help_keys_line_up(lang: str) -> None:
-    # the keys on the left, what they do in one column on the right
-    text = catalog("tui", lang)["tui.help.keys"]
+    # the keys on the left, what they do in one column on the right (the watcher's rows,
+    # shown with them, too)
+    strings = catalog("tui", lang)
+    text = strings["tui.help.keys"] + "\n" + strings["tui.help.watching_keys"]
     columns = set()
     for line in text.splitlines()[1:]:
         found = re.match(r"^(.*?\S)( {2,})(\S.*)$", line)

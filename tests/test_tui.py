@@ -47,6 +47,7 @@ from mextrain.tui import (
     KEY_ENTRIES,
     KEYS_DROPPED_FIRST,
     WATCHING_KEY_ENTRIES,
+    WATCHING_PAUSED_KEY_ENTRIES,
     GameSession,
     GameSetup,
     PlayApp,
@@ -3899,14 +3900,15 @@ def test_names_from_a_record_never_send_control_characters_to_the_terminal(
     run(scenario)
 
 
-def key_entries(bar: str, t: Translator) -> list[str]:
+def key_entries(bar: str, t: Translator, order: tuple[str, ...] = KEY_ENTRIES) -> list[str]:
     """The entries of the table's key bar as shown (``"d draw"`` is ``draw``): each one
-    whole, as the catalog says it, two spaces from the next, in the bar's order."""
-    said = {t(f"tui.keys.{entry}"): entry for entry in KEY_ENTRIES}
+    whole, as the catalog says it, two spaces from the next, in the bar's order (``order``:
+    a player's bar, or a watcher's)."""
+    said = {t(f"tui.keys.{entry}"): entry for entry in order}
     parts = bar.strip().split("  ")
     assert all(part in said for part in parts), (t.lang, bar)
     entries = [said[part] for part in parts]
-    assert entries == [e for e in KEY_ENTRIES if e in entries], bar  # (in order, once each)
+    assert entries == [e for e in order if e in entries], bar  # (in order, once each)
     return entries
 
 
@@ -4184,14 +4186,15 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             await pilot.pause()
             table = app.table
             assert table is not None
-            bar = key_entries(plain(table.query_one("#keys", Static)), t)
-            assert bar == list(WATCHING_KEY_ENTRIES) == ["trains", "score", "help", "quit"]
+            bar = key_entries(plain(table.query_one("#keys", Static)), t, WATCHING_KEY_ENTRIES)
+            assert bar == list(WATCHING_KEY_ENTRIES)
+            assert bar == ["pause", "trains", "score", "help", "quit"]
             assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.watching_title")
             hand = table.query_one("#hand", Static)
             assert plain(hand) == t("tui.hand.watching")
             assert len(rendered_lines(hand)) == 1  # (one line at 80 columns)
             history = list(table.session.state.history)
-            for key in ("d", "p", "h", "v", "o", "m", "1", "enter"):
+            for key in ("d", "h", "v", "o", "m", "1", "enter"):  # (p pauses: tested below)
                 table.message = ""
                 await pilot.press(key)
                 await pilot.pause()
@@ -4202,7 +4205,7 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
-            assert help_key_words(app.screen) == ["t", "s", "?", "q"]
+            assert help_key_words(app.screen) == ["p", "n", "t", "s", "?", "q"]
             marks = plain(app.screen.query_one("#help-marks", Static)).split("\n")
             tail = key_rows(t("tui.help.keys"))[2]
             # (no tile to click: the mouse's line gives way to the watcher's; marks stay)
@@ -4212,6 +4215,114 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             await pilot.press("t")  # the keys the bar offers do what they say
             await pilot.pause()
             assert isinstance(app.screen, TrainsScreen)
+
+    run(scenario)
+
+
+def actions_played(app: PlayApp) -> int:
+    """Every action of the match so far, its rounds before this one too."""
+    assert app.session is not None
+    return sum(len(state.history) for state in app.session.match.rounds)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_watching_bots_p_pauses_them_and_n_plays_one_move_at_a_time(lang: str) -> None:
+    """Watching bots, nothing stopped them: p answered that there is no hand here. p now
+    pauses them (the hand's place says so, the message line who plays next, the bar offers
+    n and p again), nothing is played while paused however long it lasts, n plays one move
+    and one only, p lets them play on, and q still saves and quits."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("greedy", "greedy", "random"), lang)
+        app = PlayApp(setup=setup, lang=lang, delay=0.05, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: actions_played(app) >= 2)
+            table = app.table
+            assert table is not None
+            session = table.session
+            await pilot.press("p")
+            await pilot.pause()
+            played = actions_played(app)
+            keys = table.query_one("#keys", Static)
+            bar = key_entries(plain(keys), t, WATCHING_PAUSED_KEY_ENTRIES)
+            assert bar == list(WATCHING_PAUSED_KEY_ENTRIES)
+            assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.paused_title")
+            assert plain(table.query_one("#hand", Static)) == t("tui.hand.paused")
+            name = table.names[session.state.current_seat]
+            said = plain(table.query_one("#message", Static))
+            assert said == t("tui.prompt.paused", name=name)
+            await pilot.pause(0.6)  # (more than ten bots' moves at this pace)
+            assert actions_played(app) == played
+            for _ in range(3):  # n: one move, the seat's to move, and no more
+                seat = session.state.current_seat
+                await pilot.press("n")
+                await until(pilot, partial(lambda before: actions_played(app) > before, played))
+                await pilot.pause(0.3)
+                assert actions_played(app) == played + 1
+                assert session.state.history[-1][0] == seat
+                played += 1
+                assert plain(table.query_one("#hand", Static)) == t("tui.hand.paused")
+                name = table.names[session.state.current_seat]
+                said = plain(table.query_one("#message", Static))
+                assert said == t("tui.prompt.paused", name=name)
+            await pilot.press("p")  # the bots play on, and the bar is the watcher's again
+            await until(pilot, lambda: actions_played(app) >= played + 2)
+            bar = key_entries(plain(keys), t, WATCHING_KEY_ENTRIES)
+            assert bar == list(WATCHING_KEY_ENTRIES)
+            assert plain(table.query_one("#hand", Static)) == t("tui.hand.watching")
+            await pilot.press("p")
+            await pilot.pause()
+            played = actions_played(app)
+            await pilot.press("q")  # quitting while paused still saves and quits
+        assert app.return_code == 0
+        assert session.path is not None
+        saved = replay_record(load_record(session.path.read_bytes()))
+        assert sum(len(state.history) for state in saved.match.rounds) == played
+
+    run(scenario)
+
+
+def test_stepping_through_paused_bots_ends_the_round_as_usual() -> None:
+    """Paused from the first move, n after n: each plays one move, the round's end comes
+    as it always does, and the next round waits, paused, for the watcher. (n before the
+    pause says what it is for.)"""
+
+    async def scenario() -> None:
+        setup = GameSetup(SMALL, ("random", "random"), "en")
+        # (the bots wait a minute: only n moves them)
+        app = PlayApp(setup=setup, lang="en", delay=60, seed=4, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            table = app.table
+            assert table is not None
+            await pilot.press("n")  # (not paused: n says what it is for)
+            await pilot.pause()
+            said = plain(table.query_one("#message", Static))
+            assert said == Translator("en")("tui.watching.not_paused")
+            await pilot.press("p")
+            await pilot.pause()
+            assert actions_played(app) == 0
+            for _ in range(200):
+                played = actions_played(app)
+                await pilot.press("n")
+                await until(pilot, partial(lambda before: actions_played(app) > before, played))
+                await pilot.pause()
+                assert actions_played(app) == played + 1
+                if isinstance(app.screen, RoundEndScreen):
+                    break
+            assert isinstance(app.screen, RoundEndScreen)
+            assert table.session.state.is_over
+            await pilot.press("enter")
+            await pilot.pause()
+            assert app.screen_stack[-1] is table
+            assert table.session.state.round_index == 1
+            assert table.session.state.history == []
+            assert plain(table.query_one("#hand", Static)) == Translator("en")("tui.hand.paused")
+            await pilot.pause(0.3)
+            assert table.session.state.history == []
+            await pilot.press("n")
+            await until(pilot, lambda: len(table.session.state.history) == 1)
 
     run(scenario)
 

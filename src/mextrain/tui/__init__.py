@@ -9,6 +9,7 @@ from .app import (
     KEY_ENTRIES,
     KEYS_DROPPED_FIRST,
     WATCHING_KEY_ENTRIES,
+    WATCHING_PAUSED_KEY_ENTRIES,
     PlayApp,
     TableScreen,
 )
@@ -30,6 +31,7 @@ __all__ = [
     "KEYS_DROPPED_FIRST",
     "KEY_ENTRIES",
     "WATCHING_KEY_ENTRIES",
+    "WATCHING_PAUSED_KEY_ENTRIES",
     "GameSession",
     "GameSetup",
     "PlayApp",

@@ -59,6 +59,7 @@ __all__ = [
     "KEYS_DROPPED_FIRST",
     "KEY_ENTRIES",
     "WATCHING_KEY_ENTRIES",
+    "WATCHING_PAUSED_KEY_ENTRIES",
     "PlayApp",
     "TableScreen",
 ]
@@ -69,7 +70,9 @@ DEFAULT_DELAY = 0.8
 #: the table's key bar, in the order shown (each ``tui.keys.<entry>``: a key and a word)
 KEY_ENTRIES = ("draw", "pass", "hint", "plan", "undo", "train", "trains", "score", "help", "quit")
 #: the bar of a table of bots only, watched: the keys that do something there
-WATCHING_KEY_ENTRIES = ("trains", "score", "help", "quit")
+WATCHING_KEY_ENTRIES = ("pause", "trains", "score", "help", "quit")
+#: the same, the bots paused: p lets them play on, n plays one move
+WATCHING_PAUSED_KEY_ENTRIES = ("resume", "next", "trains", "score", "help", "quit")
 #: the entries left out first where the bar does not fit, in that order
 KEYS_DROPPED_FIRST = ("trains", "plan", "score", "hint", "undo")
 #: between two entries: a key and its word read as one, two entries as two
@@ -148,7 +151,8 @@ class TableScreen(Screen[None]):
         Binding("m", "train('M')", show=False),
         Binding("o", "own_train", show=False),
         Binding("d", "draw", show=False),
-        Binding("p", "pass_turn", show=False),
+        Binding("p", "pass_turn", show=False),  # (watching bots: pause them, or play on)
+        Binding("n", "next_move", show=False),
         Binding("h", "hint", show=False),
         Binding("u", "undo", show=False),
         Binding("v", "plan", show=False),
@@ -174,6 +178,10 @@ class TableScreen(Screen[None]):
         self.message = ""
         self._token = 0
         self._ended_shown = -1
+        #: watching bots: they wait for the watcher (p again, or n for one move)
+        self.paused = False
+        #: paused, the one move n asked for is being thought
+        self._stepping = False
 
     # -- layout --------------------------------------------------------------------------
 
@@ -186,6 +194,9 @@ class TableScreen(Screen[None]):
         yield Static(id="message")
         yield GameLog(id="log", max_lines=500, wrap=True, min_width=20)
         yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
+
+    def show_keys(self) -> None:
+        self.query_one("#keys", Static).update(escape(self.key_bar(self.app.size.width)))
 
     @property
     def watching(self) -> bool:
@@ -202,9 +213,9 @@ class TableScreen(Screen[None]):
         where not all do, the least needed go first (`KEYS_DROPPED_FIRST`: the help lists
         every key that works at the table). Undo is left out where it is refused (more than
         one person at the table); watching bots, only the keys that do something there are
-        shown."""
+        shown (paused, the key that plays one move too)."""
         if self.watching:
-            shown = list(WATCHING_KEY_ENTRIES)
+            shown = list(WATCHING_PAUSED_KEY_ENTRIES if self.paused else WATCHING_KEY_ENTRIES)
         else:
             shown = [entry for entry in KEY_ENTRIES if entry != "undo" or self.undo_works]
         for dropped in (None, *KEYS_DROPPED_FIRST):
@@ -215,7 +226,7 @@ class TableScreen(Screen[None]):
         return text
 
     def on_resize(self, event: events.Resize) -> None:
-        self.query_one("#keys", Static).update(escape(self.key_bar(event.size.width)))
+        self.show_keys()
         self.refresh_table()  # (a wider screen shows more of each train)
 
     def on_mount(self) -> None:
@@ -295,6 +306,9 @@ class TableScreen(Screen[None]):
             hand.update(
                 hand_markup(tiles, t, playable, self.cursor, self.chosen, width=self.app.size.width)
             )
+        elif self.watching and self.paused:  # (said where the watcher's eyes are)
+            hand_title.update(t("tui.hand.paused_title"))
+            hand.update(t("tui.hand.paused"))
         elif self.watching:  # (no hand of anyone's is for this keyboard)
             hand_title.update(t("tui.hand.watching_title"))
             hand.update(f"[dim]{t('tui.hand.watching')}[/dim]")
@@ -317,6 +331,8 @@ class TableScreen(Screen[None]):
         if mine is None:
             if self.session.is_human(state.current_seat):
                 return t("tui.prompt.waiting_human", name=self.names[state.current_seat])
+            if self.paused and not self._stepping:  # (nobody thinks: the bots wait)
+                return t("tui.prompt.paused", name=self.names[state.current_seat])
             return t("tui.prompt.bot_thinking", name=self.names[state.current_seat])
         legal = mine.legal_actions
         # the tile the seat just drew, said to it alone (its hand is the one on screen)
@@ -394,6 +410,8 @@ class TableScreen(Screen[None]):
                 self.close_windows()  # (the next person did not open them)
                 self.app.push_screen(PassScreen(self.names[seat], self.t), self._ready(seat))
             return
+        if self.paused:  # (the watcher plays the bots' moves one by one, with n)
+            return
         self._token += 1
         self.run_worker(self.bot_turn(self._token, seat), group="bots")
 
@@ -414,8 +432,10 @@ class TableScreen(Screen[None]):
 
         return ready
 
-    async def bot_turn(self, token: int, seat: int) -> None:
-        if self.delay > 0:
+    async def bot_turn(self, token: int, seat: int, wait: bool = True) -> None:
+        """The bot at ``seat`` moves, after the table's delay (``wait``), unless the table
+        moved on meanwhile (``token`` is no longer the latest: undone, paused)."""
+        if wait and self.delay > 0:
             await asyncio.sleep(self.delay)
         view = self.session.view(seat)
         try:
@@ -612,10 +632,48 @@ class TableScreen(Screen[None]):
             self.perform(DRAW)
 
     def action_pass_turn(self) -> None:
-        if self.said_watching():
+        if self.watching:  # (no turn to pass: p pauses the bots, or lets them play on)
+            self.action_pause()
             return
         if self.my_view() is not None:
             self.perform(PASS)
+
+    def action_pause(self) -> None:
+        """Watching bots: stop them where they are (a move being thought is dropped, to
+        be thought again), or let them play on."""
+        if not self.watching:
+            return
+        self.paused = not self.paused
+        self._stepping = False
+        self._token += 1
+        self.workers.cancel_group(self, "bots")
+        self.message = ""
+        self.show_keys()
+        self.advance()
+
+    def action_next_move(self) -> None:
+        """Watching bots, paused: the seat to move plays one move, at once."""
+        if not self.watching:
+            return
+        if not self.paused:
+            self.say(self.t("tui.watching.not_paused"))
+            return
+        state = self.session.state
+        if self._stepping or state.is_over:
+            return  # (one move at a time: the one asked for is still being thought)
+        self._stepping = True
+        self._token += 1
+        self.message = ""
+        self.refresh_table()
+        self.run_worker(self.step_turn(self._token, state.current_seat), group="bots")
+
+    async def step_turn(self, token: int, seat: int) -> None:
+        try:
+            await self.bot_turn(token, seat, wait=False)
+        finally:
+            if token == self._token:
+                self._stepping = False
+                self.refresh_table()
 
     def action_hint(self) -> None:
         if self.said_watching():

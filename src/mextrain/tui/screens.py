@@ -1040,23 +1040,29 @@ _KEY_ROW = re.compile(r"^(\S.*?\S|\S)\s{2,}(\S.*)$")
 
 
 #: the help's keys that work while watching bots (the first word of their rows: the same
-#: in every language), with no hand at this keyboard
+#: in every language), with no hand at this keyboard; the watcher's own (p pauses, n
+#: steps) come first, from ``tui.help.watching_keys``
 WATCHING_KEYS = ("t", "s", "?", "q")
 
 
 def key_rows(
-    text: str, keep: Callable[[str], bool] | None = None
+    text: str, keep: Callable[[str], bool] | None = None, first_rows: str = ""
 ) -> tuple[list[str], Table, list[str]]:
     """The help's list of keys as a table: the lines before its first key row, the rows
     (a description too long for its line goes on under itself, not under the keys), and
     the lines after them. With ``keep``, only the rows whose keys it keeps (a line that is
-    not a row goes as the row before it)."""
+    not a row goes as the row before it); ``first_rows``, rows of the same kind put before
+    them all, every one kept."""
     lines = text.split("\n")
     rows = [i for i, line in enumerate(lines) if _KEY_ROW.match(line)]
     first, last = (rows[0], rows[-1] + 1) if rows else (len(lines), len(lines))
     table = Table(box=None, show_header=False, padding=(0, 2, 0, 0), expand=False)
     table.add_column(no_wrap=True)
     table.add_column(overflow="fold")
+    for line in first_rows.split("\n") if first_rows else ():
+        found = _KEY_ROW.match(line)
+        key, what = (found.group(1), found.group(2)) if found else ("", line)
+        table.add_row(Text(key), Text(what))
     shown = True
     for line in lines[first:last]:
         found = _KEY_ROW.match(line)
@@ -1070,7 +1076,8 @@ def key_rows(
 
 class HelpScreen(Closable):
     """The keys, then the rules in the player's language: the keys that work at the table
-    shown (watching bots, those that do not play a hand; undo only where it works)."""
+    shown (watching bots, those that do not play a hand and those that pause and step the
+    bots; undo only where it works)."""
 
     def __init__(
         self,
@@ -1097,7 +1104,8 @@ class HelpScreen(Closable):
         t = self.t
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{t('tui.help.title')}[/b]")
-            head, keys, tail = key_rows(t("tui.help.keys"), self.keeps)
+            watcher = t("tui.help.watching_keys") if self.watching else ""
+            head, keys, tail = key_rows(t("tui.help.keys"), self.keeps, watcher)
             if self.watching:  # (no tile to click: the mouse's line goes, the marks stay last)
                 tail = [t("tui.help.watching"), *tail[-1:]]
             yield Static(escape("\n".join(head)), id="help-keys-title")
