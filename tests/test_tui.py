@@ -2020,9 +2020,15 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
                 text = plain(table.query_one("#message", Static))
                 if not text.startswith("Hint:"):
                     break
-            assert text == plan_text(view, t)
+            assert one_line(text) == plan_text(view, t)
 
     run(scenario)
+
+
+def one_line(text: str) -> str:
+    """A message laid out over several lines (a planned train goes on under its first
+    tile), on one line again: each line's words, one space between two lines."""
+    return " ".join(line.strip() for line in text.split("\n"))
 
 
 def plan_text(view: SeatView, t: Translator) -> str:
@@ -2037,6 +2043,52 @@ def plan_text(view: SeatView, t: Translator) -> str:
         pip = tile.other_end(pip)
     count = t.plural("tui.plan.count", len(train))
     return t("tui.plan.text", end=start, count=count, tiles=" ".join(laid))
+
+
+@pytest.mark.parametrize("width", [64, 44, 37])
+def test_a_long_planned_train_goes_on_under_its_first_tile(width: int) -> None:
+    """A planned train longer than the screen was left to the screen's wrapping: its
+    second line ran back to column 0, under "Your planned train from 12:". It goes on under
+    its first tile, broken between two tiles (where the words before it leave too little
+    room, the tiles start a line of their own, at column 0; where that takes more lines
+    than the message has, 37 columns, it all runs on, so that none of it is cut off)."""
+    t = Translator("en")
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=3)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            view = table.my_view()
+            assert view is not None
+            train = planned_train(view)
+            assert len(train) >= 12  # (longer than a line at these widths)
+            await pilot.press("v")
+            message = table.query_one("#message", Static)
+            await until(pilot, lambda: plain(message).startswith("Your planned train"))
+            await pilot.pause()
+            said = plan_text(view, t)
+            lines = rendered_lines(message)
+            assert len(lines) > 1
+            assert len(lines) == len(plain(message).split("\n"))  # (nothing cut off)
+            assert " ".join(lines).split() == said.split()  # (every word, in order)
+            assert all(cell_len(line) <= width for line in lines), lines
+            before = said.split(": ", 1)[0] + ": "
+            assert lines[0].startswith(before.rstrip())
+            if width < 40:  # (the message's three lines hold it only run on)
+                assert len(lines) == 3
+                return
+            # the column of the first tile: after the words, or at the start of a line
+            column = len(before) if lines[0] != before.rstrip() else 0
+            rest = lines[1:] if column else lines[2:]
+            assert all(line[:column].strip() == "" and line[column] != " " for line in rest)
+            tiles = " ".join(lines).removeprefix(before.rstrip()).split()
+            laid = said.removeprefix(before).rsplit(" (", 1)[0].split()
+            assert tiles[: len(laid)] == laid  # (each tile whole)
+            assert len(laid) == len(train)
+
+    run(scenario)
 
 
 def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
@@ -2056,7 +2108,8 @@ def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
             assert session.state.history != list(asked.history)
             await table.plan_worker(asked)
             now = session.state.view(0)
-            assert plain(table.query_one("#message", Static)) == plan_text(now, Translator("en"))
+            said = plain(table.query_one("#message", Static))
+            assert one_line(said) == plan_text(now, Translator("en"))
 
     run(scenario)
 

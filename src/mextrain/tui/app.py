@@ -27,6 +27,7 @@ from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rule
 from .hints import Hint, hints_for, planned_train
 from .palette import PaletteInWords
 from .render import (
+    TILES_MARK,
     TRAIN_KEYS,
     describe_action,
     escape,
@@ -34,6 +35,7 @@ from .render import (
     hint_words,
     laid_tiles,
     playable_tiles,
+    sentence_with_tiles,
     status_markup,
     tiles_that_fit,
     train_key,
@@ -41,6 +43,7 @@ from .render import (
 )
 from .screens import (
     Closable,
+    FittedText,
     GameSetup,
     HelpScreen,
     MatchEndScreen,
@@ -77,6 +80,8 @@ WATCHING_PAUSED_KEY_ENTRIES = ("resume", "next", "trains", "score", "help", "qui
 KEYS_DROPPED_FIRST = ("trains", "plan", "score", "hint", "undo")
 #: between two entries: a key and its word read as one, two entries as two
 KEY_GAP = "  "
+#: the most lines the message line takes (its ``max-height`` below)
+MESSAGE_LINES = 3
 
 CSS = """
 #status { height: 1; background: $primary; color: $text; text-style: bold; }
@@ -176,6 +181,9 @@ class TableScreen(Screen[None]):
         #: whose hand is on screen (None: nobody's, between hot-seat turns or all bots)
         self.viewer: int | None = humans[0] if len(humans) == 1 else None
         self.message = ""
+        #: a message that lists tiles (the plan), laid out at the line's width: the text
+        #: and its markup for a width, while that text is the message
+        self._laid_out: tuple[str, Callable[[int | None], str]] | None = None
         self._token = 0
         self._ended_shown = -1
         #: watching bots: they wait for the watcher (p again, or n for one move)
@@ -191,7 +199,7 @@ class TableScreen(Screen[None]):
             yield Static(id="trains")
         yield Static(id="hand-title")
         yield Static(id="hand")
-        yield Static(id="message")
+        yield FittedText(id="message")
         yield GameLog(id="log", max_lines=500, wrap=True, min_width=20)
         yield Static(escape(self.key_bar(self.app.size.width)), id="keys")
 
@@ -315,7 +323,7 @@ class TableScreen(Screen[None]):
         else:
             hand_title.update(t("tui.hand.hidden_title"))
             hand.update(f"[dim]{t('tui.hand.hidden')}[/dim]")
-        self.query_one("#message", Static).update(escape(self.message or self.prompt()))
+        self.query_one("#message", FittedText).show(self.message_markup)
         # the trains window, if it is open over the table, follows the moves made meanwhile
         for screen in self.app.screen_stack:
             if isinstance(screen, TrainsScreen) and screen.from_table:
@@ -360,9 +368,28 @@ class TableScreen(Screen[None]):
             return drew + t("tui.prompt.drew_must_pass")
         return t("tui.prompt.must_pass")
 
+    def message_markup(self, width: int | None) -> str:
+        """The message line for ``width`` cells: the message, or what the seat to move can
+        do; one that lists tiles goes on between two of them (`say_tiles`)."""
+        text = self.message or self.prompt()
+        laid = self._laid_out
+        if laid is not None and laid[0] == text:
+            return laid[1](width)
+        return escape(text)
+
     def say(self, text: str) -> None:
         self.message = text
         self.refresh_table()
+
+    def say_tiles(self, key: str, tiles: list[str], **params: object) -> None:
+        """Say the catalog's ``key`` with ``tiles`` for its ``{tiles}``: too long for the
+        line, they go on under the first tile, broken between two tiles, as a hand does."""
+        sentence = self.t(key, tiles=TILES_MARK, **params)
+        self._laid_out = (
+            sentence.replace(TILES_MARK, " ".join(tiles)),
+            lambda width: sentence_with_tiles(sentence, tiles, width, MESSAGE_LINES),
+        )
+        self.say(self._laid_out[0])
 
     def log_line(self, text: str) -> None:
         self.query_one("#log", RichLog).write(text)
@@ -754,14 +781,8 @@ class TableScreen(Screen[None]):
         for tile in train:
             laid.append(tile.oriented(pip))
             pip = tile.other_end(pip)
-        self.say(
-            self.t(
-                "tui.plan.text",
-                end=start,
-                count=self.t.plural("tui.plan.count", len(train)),
-                tiles=" ".join(laid),
-            )
-        )
+        count = self.t.plural("tui.plan.count", len(train))
+        self.say_tiles("tui.plan.text", laid, end=start, count=count)
 
     def action_undo(self) -> None:
         session = self.session

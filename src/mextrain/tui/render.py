@@ -21,6 +21,7 @@ from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, T
 __all__ = [
     "BOT_LEVELS",
     "MAX_NAME",
+    "TILES_MARK",
     "TRAIN_KEYS",
     "Unit",
     "clip",
@@ -36,6 +37,7 @@ __all__ = [
     "round_result_markup",
     "score_sheet_markup",
     "seat_tiles_lines",
+    "sentence_with_tiles",
     "status_markup",
     "totals_text",
     "train_columns",
@@ -453,6 +455,41 @@ def seat_tiles_lines(
     lines = wrap_units(units, width, cell_len(lead))
     lines[0] = escape(lead) + lines[0]
     return lines
+
+
+#: where a sentence lists its tiles (`sentence_with_tiles`): given as the ``tiles`` of a
+#: catalog's template, it is found again in the sentence the template makes
+TILES_MARK = "\x00"
+
+
+def sentence_with_tiles(
+    sentence: str, tiles: Sequence[str], width: int | None, lines: int | None = None
+) -> str:
+    """``sentence`` (plain text) with ``tiles`` where it has `TILES_MARK`, as markup: too
+    long for ``width``, the tiles go on under the first one, broken between two tiles, and
+    what follows them goes on after the last (the screen's wrapping ran them back to
+    column 0, under the words before them). Where the words before the tiles leave too
+    little room for that (the tiles would take more lines hanging under them), the tiles
+    start a line of their own, at column 0. Where neither fits in ``lines`` (a very narrow
+    screen), it all runs on from line to line, broken between two words or tiles: all of
+    it shown is worth more than the tiles lined up."""
+    before, _, after = sentence.partition(TILES_MARK)
+    units = [Unit(escape(tile), tile, " ") for tile in tiles]
+    rest = after.lstrip()
+    if rest:  # ("(9 tiles)": one piece, after the last tile as the sentence spaces it)
+        units.append(Unit(escape(rest), rest, after[: len(after) - len(rest)]))
+    indent = cell_len(before)
+    hanging = wrap_units(units, width, indent)
+    hanging[0] = escape(before) + hanging[0]
+    if width is None or not units:
+        return "\n".join(hanging)
+    below = [escape(before.rstrip()), *wrap_units(units, width)]
+    hangs = indent + max(cell_len(unit.text) for unit in units) <= width
+    laid = hanging if hangs and len(hanging) <= len(below) else below
+    if lines is not None and len(laid) > lines:
+        words = [Unit(escape(word), word, " ") for word in before.split()]
+        laid = wrap_units([*words, *units], width)
+    return "\n".join(laid)
 
 
 def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:

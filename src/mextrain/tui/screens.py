@@ -337,16 +337,22 @@ class FittedText(Static):
         classes: str | None = None,
     ) -> None:
         self.make = make
+        #: the width the markup shown was made for
+        self.made_for: int | None = None
         super().__init__(make(None), id=id, classes=classes)
 
     def show(self, make: Callable[[int | None], str]) -> None:
         """Show ``make``'s markup at the widget's width, now and whenever it changes."""
         self.make = make
         width = self.content_size.width
-        self.update(make(width if width > 0 else None))
+        self.made_for = width if width > 0 else None
+        self.update(make(self.made_for))
 
     def on_resize(self, event: events.Resize) -> None:
-        self.show(self.make)
+        # (only a new width lays it out anew: its height follows from what it shows)
+        width = self.content_size.width
+        if (width if width > 0 else None) != self.made_for:
+            self.show(self.make)
 
 
 class KeyLine(PackedLine):
