@@ -1,5 +1,7 @@
-"""``--help`` of the commands with ``--lang`` (play, solve, stats) in the player's language:
-from ``--lang`` wherever it stands, else from the locale; English as Click writes it."""
+"""``--help`` of the commands with ``--lang`` (play, solve, stats, replay) in the player's
+language: from ``--lang`` wherever it stands, else from the locale; English as Click writes
+it. (``replay --help`` was in English whatever the language: its ``--lang`` is for
+``--watch``, and its report stays in English, but its help is read by the same people.)"""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from click.testing import CliRunner, Result
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator
 
-COMMANDS = ("play", "solve", "stats")
+COMMANDS = ("play", "solve", "stats", "replay")
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 
 
@@ -103,3 +105,13 @@ def test_help_without_lang_is_in_the_locales_language(name: str) -> None:
     assert invoke(name, "--help", "--lang", "en", env={"LANG": "fi_FI.UTF-8"}).output == (
         english.output
     )
+
+
+def test_replays_help_in_a_language_changes_nothing_else_it_says() -> None:
+    """``replay``'s report and its refusals stay in English (RECORD.md fixes their words)
+    with its help in the language: ``--lang`` without ``--watch`` is still refused, in
+    English, whatever the locale."""
+    refused = invoke("replay", "x.json", "--lang", "fr", env={"LANG": "fi_FI.UTF-8"})
+    assert refused.exit_code == 2
+    assert "--lang sets the language of --watch" in refused.output
+    assert "Usage: mextrain replay" in refused.output

@@ -19,6 +19,7 @@ from mextrain.i18n import LANGUAGES, Translator, detect_language, terminal_safe
 __all__ = [
     "IMPORT_HELP",
     "FiniteFloat",
+    "HelpInLanguage",
     "ImportFailed",
     "JsonCommand",
     "LanguageCommand",
@@ -174,6 +175,8 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
 
 #: where a command keeps the translator its refusals are said in (``click.Context.meta``)
 _TRANSLATOR = "mextrain.cli.translator"
+#: where a command keeps the language ``--lang`` names for its ``--help`` (the same)
+_HELP_LANGUAGE = "mextrain.cli.help_language"
 
 
 def _translator(ctx: click.Context | None) -> Translator | None:
@@ -387,24 +390,39 @@ class SpeaksRefusals(_SaysRefusals):
         return _in_language(err, t, f"{path} --help") or err
 
 
-class LanguageCommand(SpeaksRefusals):
-    """A command whose refusals, once it knows its language (`speak`), are said in it --
-    from the command line's own, with an eager ``--lang`` (`speak_as_given`) -- and whose
-    ``--help`` is in the language of ``--lang``, else of the locale (`_help_in`)."""
+class HelpInLanguage(click.Command):
+    """A command whose ``--help`` is in the language of ``--lang``, wherever it stands on
+    the command line, else of the locale (`_help_in`) -- that alone: what else it says, and
+    in which language, is the command's own business (`LanguageCommand` says its refusals
+    in that language too; ``replay`` reports in English)."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # ``--lang`` wherever it stands, even after ``--help`` (an eager option that
         # would show the help before ``--lang`` was read)
         given = _language_given(args)
-        if given is not None and _translator(ctx) is None:
-            ctx.meta[_TRANSLATOR] = Translator(given)
+        if given is not None:
+            ctx.meta[_HELP_LANGUAGE] = given
         return super().parse_args(ctx, args)
 
     def get_help(self, ctx: click.Context) -> str:
-        t = _translator(ctx) or Translator(detect_language())
+        given = ctx.meta.get(_HELP_LANGUAGE)
+        t = _translator(ctx) or Translator(given if given in LANGUAGES else detect_language())
         if t.lang == "en":
             return super().get_help(ctx)  # (Click's own, from the same English words)
         return _help_in(self, ctx, t)
+
+
+class LanguageCommand(HelpInLanguage, SpeaksRefusals):
+    """A command whose refusals, once it knows its language (`speak`), are said in it --
+    from the command line's own, with an eager ``--lang`` (`speak_as_given`) -- and whose
+    ``--help`` is in the language of ``--lang``, else of the locale (`HelpInLanguage`)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # (``--lang`` wherever it stands: its refusals are said in it from the start)
+        given = _language_given(args)
+        if given is not None and _translator(ctx) is None:
+            ctx.meta[_TRANSLATOR] = Translator(given)
+        return super().parse_args(ctx, args)
 
     def _as_said(
         self,

@@ -22,17 +22,25 @@ from mextrain.records import (
     replay_record,
 )
 
-from ._common import JsonCommand, SpeaksRefusals, error_json, speak, terminal_safe
+from ._common import (
+    HelpInLanguage,
+    JsonCommand,
+    SpeaksRefusals,
+    error_json,
+    speak,
+    terminal_safe,
+)
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
 
-class _ReplayCommand(JsonCommand, SpeaksRefusals):
+class _ReplayCommand(HelpInLanguage, JsonCommand, SpeaksRefusals):
     """`replay`: with ``--json`` a command line it cannot read is printed as every exit
     status 2 of a record checker is (RECORD.md): ``{"valid": false, "error": {"round":
     null, "action": null, "text": null, "reason": ...}}``, the reason naming the option.
     The report and its refusals are in English (RECORD.md fixes their words); the viewer
     (``--watch``, not with ``--json``) says its refusals in its own language, the
-    command line's too where ``--lang`` names one."""
+    command line's too where ``--lang`` names one. ``--help`` is in the language of
+    ``--lang`` or the locale, as the other commands with ``--lang`` give theirs."""
 
     def _as_said(
         self,
@@ -68,7 +76,7 @@ class _ReplayCommand(JsonCommand, SpeaksRefusals):
     "--lang",
     default=None,
     type=click.Choice(LANGUAGES),
-    help="Language of --watch (default: from the locale).",
+    help="Language of --watch (default: from the locale); the report and --json are in English.",
 )
 def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
     """Replay a game record FILE (or - for standard input) and check it against its rules.
