@@ -399,3 +399,30 @@ def test_turn_state_tells_what_the_table_does_not() -> None:
     assert after == TurnState(turns=1, first_turn_done=done, plays=0, own_played=False, run=True)
     assert state.view(me).turn_state() == after
     assert not state.markers >> me & 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(games())
+def test_playable_tiles_are_the_plays_open_at_the_start_of_a_turn(
+    game: tuple[Rules, int, int, int],
+) -> None:
+    """`RoundState.playable_tiles(seat)` is the seat's tiles that some train open to it
+    takes now: at the start of the seat to move's turn (before it draws or plays),
+    exactly the tiles of its legal plays; for every seat, tiles of its hand, and some
+    exactly when `has_legal_play` says so."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    steps = 0
+    while not state.is_over and steps < 400:
+        for seat in range(players):
+            mask = state.playable_tiles(seat)
+            assert mask & ~state.hands[seat] == 0
+            assert bool(mask) == state.has_legal_play(seat)
+        if not state.drew and not state.plays and not state.owe:
+            legal = 0
+            for _, tiles in state.legal_plays():
+                legal |= tiles
+            assert state.playable_tiles(state.seat) == legal
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1

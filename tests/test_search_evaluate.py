@@ -10,14 +10,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.bots import make_bot
-from mextrain.rules import RoundState, Rules, parse_tile, tile_set
+from mextrain.rules import PRESETS, RoundState, Rules, parse_tile, tile_set
 from mextrain.search import SearchConfig, rollout_search, search
 from mextrain.search.evaluate import (
     FEATURES,
+    NET_FEATURES,
     RULE_WEIGHTS,
     WEIGHTS,
     Evaluator,
     family,
+    nets,
     weights_for,
 )
 from mextrain.search.ismcts import finish, leaf_evaluator, rewards
@@ -323,3 +325,117 @@ def test_quiet_is_checked() -> None:
     bot = make_bot("ismcts:iterations=30,quiet=2")
     state = _midround("classic", 4, 2, 0.2)
     assert bot.act(state.view(state.seat), random.Random(0)) in state.legal_actions()
+
+
+# -- the value network (value=net) ---------------------------------------------------
+
+
+def test_the_value_option_is_checked() -> None:
+    with pytest.raises(ValueError, match="value must be one of logit, net"):
+        Evaluator(value="nett")
+    with pytest.raises(ValueError, match="value"):
+        make_bot("ismcts:value=nett")
+
+
+@pytest.mark.parametrize("key", sorted(nets()))
+def test_each_value_network_fits_its_inputs(key: str) -> None:
+    """A network's input width is that of `Evaluator.rich_features` at its table."""
+    preset, players = key.split("/")
+    assert preset in PRESETS
+    hidden, bias, output, skip = nets()[key]
+    width = len(FEATURES) + len(NET_FEATURES) + int(players) - 1
+    assert len(skip) == width
+    assert len(hidden) == len(bias) == len(output) > 0
+    assert all(len(row) == width for row in hidden)
+    state = _midround(preset, int(players), 3, 0.2)
+    assert all(len(row) == width for row in Evaluator().rich_features(state))
+
+
+@settings(max_examples=25)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), stop=st.floats(0.01, 0.3))
+def test_the_network_reads_the_logit_features_first(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    """`rich_features` are `features` with `NET_FEATURES` between the seat's own and its
+    place in the order; reading them changes nothing."""
+    state = _midround(*table, seed, stop)
+    before = state.copy()
+    evaluator = Evaluator()
+    plain, rich = evaluator.features(state), evaluator.rich_features(state)
+    k = len(FEATURES)
+    for row, long in zip(plain, rich, strict=True):
+        assert long[:k] == row[:k]
+        assert long[k + len(NET_FEATURES) :] == row[k:]
+        extra = dict(zip(NET_FEATURES, long[k : k + len(NET_FEATURES)], strict=True))
+        assert extra["no play"] == (1.0 if extra["playable"] == 0 else 0.0)
+        assert extra["boneyard/10"] == state.boneyard_size / 10
+    for seat in range(state.n):
+        hand = state.hands[seat]
+        row = dict(zip(NET_FEATURES, rich[seat][k : k + len(NET_FEATURES)], strict=True))
+        assert row["tiles"] == hand.bit_count()
+        assert row["playable"] == state.playable_tiles(seat).bit_count()
+        assert row["doubles"] == (hand & state.ts.double_mask).bit_count()
+    assert state.hands == before.hands
+    assert state.history == before.history
+
+
+@settings(max_examples=25)
+@given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), stop=st.floats(0.01, 0.3))
+def test_the_network_s_chances_are_a_distribution_over_the_seats(
+    table: tuple[str, int], seed: int, stop: float
+) -> None:
+    """With a network for the table or without one (the logit then)."""
+    state = _midround(*table, seed, stop)
+    chances = Evaluator(value="net").win_probabilities(state)
+    assert len(chances) == state.n
+    assert all(0.0 < p < 1.0 for p in chances)
+    assert math.isclose(sum(chances), 1.0)
+    if f"{family(state.rules)}/{state.n}" not in nets():
+        assert chances == Evaluator().win_probabilities(state)
+
+
+@pytest.mark.parametrize("preset", ["classic", "relaxed"])
+def test_the_network_makes_a_seat_one_tile_from_going_out_the_favourite(preset: str) -> None:
+    rules = Rules.preset(preset, hand_size={2: 8})
+    ts = tile_set(12)
+    hands = [
+        [parse_tile(t) for t in ("12-3", "0-1", "0-2", "1-2", "4-5", "4-6", "5-6", "7-8")],
+        [parse_tile(t) for t in ("0-3", "0-4", "1-5", "2-6", "3-7", "4-8", "5-9", "6-10")],
+    ]
+    dealt = {t for hand in hands for t in hand} | {parse_tile("12-12")}
+    boneyard = [t for t in ts.tiles if t not in dealt]
+    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, 0)
+    state.hands[0] = 1 << ts.ids[parse_tile("12-3")]
+    assert f"{preset}/2" in nets()
+    assert Evaluator(value="net").win_probabilities(state)[0] > 0.7
+
+
+def test_the_network_predicts_fresh_rounds_better_than_the_logit() -> None:
+    """On fresh classic 4-seat rounds between planners, read at random decisions, the
+    network gives the real winner more of its chances than the linear logit (measured:
+    log loss 1.190 against 1.220 over 1,259 readings; a uniform guess's is 1.386)."""
+    rules = Rules.preset("classic")
+    rng = random.Random(7)
+    bot = make_bot("planner")
+    logit, net = Evaluator(), Evaluator(value="net")
+    losses: list[tuple[float, float]] = []
+    for _ in range(150):
+        state = RoundState.new(rules, 4, rng.randrange(13), rng, starter=rng.randrange(4))
+        read: list[tuple[list[float], list[float]]] = []
+        while not state.is_over:
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                state.apply(legal[0])
+                continue
+            if rng.random() < 0.2:
+                read.append((logit.win_probabilities(state), net.win_probabilities(state)))
+            state.apply(bot.act(state.view(state.seat), rng))
+        scores = state.scores()
+        assert scores is not None
+        won = [1.0 if s == min(scores) else 0.0 for s in scores]
+        shares = [w / sum(won) for w in won]
+        losses += [(_log_loss(shares, a), _log_loss(shares, b)) for a, b in read]
+    assert len(losses) > 1000
+    plain = sum(a for a, _ in losses) / len(losses)
+    fitted = sum(b for _, b in losses) / len(losses)
+    assert fitted < plain - 0.01

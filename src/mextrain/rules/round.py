@@ -645,6 +645,14 @@ class RoundState:
         is closed, though it would open before some seat's next turn)."""
         return bool(self._start_plays(seat, self.turns))
 
+    def playable_tiles(self, seat: int) -> int:
+        """The tiles (a bitmask) ``seat`` could play if its turn started now, on any train
+        open to it, with the table as it stands (as `has_legal_play`)."""
+        mask = 0
+        for _, tiles in self._start_plays(seat, self.turns):
+            mask |= tiles
+        return mask
+
     def _compute_legal(self) -> _Legal:
         s = self.seat
         # after a draw only the drawn tile may be played; it is the only candidate from the

@@ -116,6 +116,7 @@ class ISMCTSBot:
         quiet: int = 0,
         weights: str = "rules",
         voids: bool = True,
+        value: str = "logit",
     ) -> None:
         self.name = name
         if algorithm not in ALGORITHMS:
@@ -144,7 +145,7 @@ class ISMCTSBot:
             )
         if opponents == "policy" and not isinstance(self._policy, FastPlannerPlayout):
             raise ValueError("opponents=policy needs policy=planner")
-        self._evaluator = Evaluator(weights)
+        self._evaluator = Evaluator(weights, value)
         own_bot = planner_style(own)
         self.own = own
         if isinstance(self._policy, FastPlannerPlayout):

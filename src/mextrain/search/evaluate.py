@@ -30,10 +30,13 @@ of the preset it is closest to (`family`: the most options that shape play alike
 
 from __future__ import annotations
 
+import functools
+import json
 import math
+from importlib import resources
 
 from mextrain.bots.trains import TrainSearch
-from mextrain.rules import PRESETS, RoundState, Rules
+from mextrain.rules import MEXICAN, PRESETS, RoundState, Rules
 
 __all__ = ["FEATURES", "RULE_WEIGHTS", "WEIGHTS", "Evaluator", "family", "weights_for"]
 
@@ -84,6 +87,39 @@ RULE_WEIGHTS: dict[str, dict[int, tuple[float, ...]]] = {
 }
 # fmt: on
 
+#: the value network's per-seat inputs after `FEATURES` (then the places behind)
+NET_FEATURES = (
+    "playable",
+    "no play",
+    "doubles",
+    "own end",
+    "tiles",
+    "answers the oldest open double",
+    "cannot answer it",
+    "boneyard/10",
+    "Mexican train started",
+)
+
+#: the evaluations: the linear logit, or the value network
+VALUES = ("logit", "net")
+
+#: a value network: per hidden unit its input weights, the hidden biases, the hidden
+#: units' output weights, and the inputs' direct (linear) weights
+Net = tuple[tuple[tuple[float, ...], ...], tuple[float, ...], tuple[float, ...], tuple[float, ...]]
+
+
+@functools.cache
+def nets() -> dict[str, Net]:
+    """The fitted value networks by ``family/seats`` (``nets.json``, written by
+    ``python benchmarks/value_net.py --write``): per hidden unit its input weights, the
+    hidden biases, the hidden units' output weights, the inputs' direct weights."""
+    text = resources.files(__package__).joinpath("nets.json").read_text(encoding="utf-8")
+    out: dict[str, Net] = {}
+    for key, (hidden, bias, output, skip) in json.loads(text).items():
+        out[key] = (tuple(tuple(row) for row in hidden), tuple(bias), tuple(output), tuple(skip))
+    return out
+
+
 #: the options that shape play (and so what the features are worth)
 _PLAY_OPTIONS = (
     "first_turn",
@@ -121,10 +157,15 @@ class Evaluator:
     train-search memo across calls: one evaluator per search thread. ``weights`` picks
     the fits: ``rules`` (those of the rule set being played) or a preset's name."""
 
-    def __init__(self, weights: str = "rules") -> None:
+    def __init__(self, weights: str = "rules", value: str = "logit") -> None:
         if weights != "rules" and weights not in PRESETS:
             names = ", ".join(("rules", *PRESETS))
             raise ValueError(f"weights must be one of {names}, not {weights}")
+        if value not in VALUES:
+            raise ValueError(f"value must be one of {', '.join(VALUES)}, not {value}")
+        #: ``logit``: the linear conditional logit; ``net``: the value network where one
+        #: is fitted for the rules' family and number of seats (else the logit)
+        self.value = value
         #: ``rules``: the fits of the position's rule set's `family`; a preset name: that
         #: preset's fits whatever the rules
         self.weights = weights
@@ -166,9 +207,75 @@ class Evaluator:
             out.append(row)
         return out
 
+    def rich_features(self, state: RoundState) -> list[list[float]]:
+        """Per seat: the `FEATURES`, then `NET_FEATURES`, then a 0/1 indicator per place
+        behind the seat to move (``n - 1`` of them): the value network's inputs."""
+        search = self._train_search(state)
+        ts = state.ts
+        n = state.n
+        mover = state.seat
+        pip_mask = ts.pip_mask
+        doubles = ts.double_mask
+        bone = state.boneyard_size
+        stock = 1.0 if bone > 0 else 0.0
+        opened = state.open_doubles
+        oldest = pip_mask[state.ends[opened[0]]] if opened else 0
+        mexican = 1.0 if state.trains[MEXICAN] else 0.0
+        ends = state.ends
+        out = []
+        for seat in range(n):
+            hand = state.hands[seat]
+            train = search.best(hand, ends[seat])[0]
+            size = hand.bit_count()
+            extras = size - train
+            marker = float(state.markers >> seat & 1)
+            playable = state.playable_tiles(seat).bit_count()
+            answers = 1.0 if hand & oldest else 0.0
+            row = [
+                float(train),
+                float(extras),
+                float(extras * extras),
+                marker,
+                marker * extras,
+                ts.pips_of(hand) / 10.0,
+                stock * extras,
+                float(playable),
+                0.0 if playable else 1.0,
+                float((hand & doubles).bit_count()),
+                float((hand & pip_mask[ends[seat]]).bit_count()),
+                float(size),
+                answers,
+                1.0 - answers if opened else 0.0,
+                bone / 10.0,
+                mexican,
+            ]
+            behind = (seat - mover) % n
+            row += [1.0 if behind == k else 0.0 for k in range(1, n)]
+            out.append(row)
+        return out
+
+    def _net_utilities(self, state: RoundState, net: Net) -> list[float]:
+        hidden, bias, out, skip = net
+        utils = []
+        tanh = math.tanh
+        for row in self.rich_features(state):
+            u = sum(w * f for w, f in zip(skip, row, strict=True))
+            for weights, b, o in zip(hidden, bias, out, strict=True):
+                u += o * tanh(b + sum(w * f for w, f in zip(weights, row, strict=True)))
+            utils.append(u)
+        return utils
+
     def win_probabilities(self, state: RoundState) -> list[float]:
         """Each seat's chance to win the round from ``state`` (they sum to 1)."""
         n = state.n
+        if self.value == "net":
+            net = nets().get(f"{family(state.rules)}/{n}")
+            if net is not None:
+                utils = self._net_utilities(state, net)
+                top = max(utils)
+                exps = [math.exp(u - top) for u in utils]
+                total = sum(exps)
+                return [e / total for e in exps]
         rules, seats, weights = self._last
         if rules is not state.rules or seats != n:
             chosen = state.rules if self.weights == "rules" else PRESETS[self.weights]
