@@ -2074,6 +2074,92 @@ def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> No
             browser.close()
 
 
+#: the statistics of players with long names, as ``/api/stats`` answers (the widest name
+#: a player may choose, 24 letters "W", one with a hyphen, and thousands of games)
+LONG_NAMED_STATS = {
+    "players": [
+        {
+            "name": name,
+            "games": 1234,
+            "wins": 567,
+            "average": 123.45,
+            "win_rate": 0.4595,
+            "win_interval": [0.4321, 0.4876],
+        }
+        for name in ("W" * 24, "Maximiliaan-Aleksanteri", "Bartholomew Montgomery", "Ana")
+    ]
+    + [
+        {
+            "name": "Bo",
+            "games": 1,
+            "wins": 1,
+            "average": 0.0,
+            "win_rate": 1.0,
+            "win_interval": [0.2065, 1.0],
+        }
+    ],
+    "recent": [
+        {
+            "id": 12345,
+            "finished": 1_700_000_000,
+            "players": ["W" * 24, "Maximiliaan-Aleksanteri", "Bot 3 (medium)"],
+            "totals": [100, 200, 300],
+            "winners": [0],
+            "humans": [True, True, False],
+            "bots": [None, None, "medium"],
+        }
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_the_statistics_fit_a_360_pixel_phone_with_long_names(
+    server: str, page: Any, lang: str
+) -> None:
+    """At 360 pixels the statistics need no sideways scrolling, of the page or of the
+    table, in every language (French, Italian and Finnish headings ran 20 to 30 pixels
+    past the screen) and with the longest names: each player's name has a line of its
+    own, whole, and the table is still read as a table, every heading included."""
+    from functools import partial
+
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 360, "height": 800})
+    page.route("**/api/stats", partial(_answer, json.dumps(LONG_NAMED_STATS)))
+    page.goto(server + "/help")
+    page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+    page.goto(server + "/stats")
+    sheet = page.locator("table.sheet")
+    expect(sheet.locator("tbody tr")).to_have_count(5)
+    fits = page.evaluate(
+        "() => { const d = document.scrollingElement;"
+        " const t = document.querySelector('table.sheet');"
+        " return {page: [d.scrollWidth, d.clientWidth], table: [t.scrollWidth, t.clientWidth],"
+        " box: [t.parentElement.scrollWidth, t.parentElement.clientWidth],"
+        " right: t.getBoundingClientRect().right, view: innerWidth}; }"
+    )
+    shot(page, f"16-phone-360-stats-{lang}", full_page=False)
+    for part in ("page", "table", "box"):
+        wide, room = fits[part]
+        assert wide <= room, (part, fits)
+    assert fits["right"] <= fits["view"], fits
+    # the names whole, each on one line: none cut off, none broken inside a word
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('table.sheet tbody th')].map((th) => {"
+        " const words = document.createRange(); words.selectNodeContents(th);"
+        " const lines = new Set([...words.getClientRects()].map((r) => Math.round(r.bottom)));"
+        " return [th.textContent, th.scrollWidth <= th.clientWidth, lines.size === 1]; })"
+    )
+    assert [name for name, whole, one_line in names if not (whole and one_line)] == [], names
+    # still a table to a screen reader: its five headings, a row header and four cells
+    # for each player
+    told = sheet.aria_snapshot()
+    assert told.count("- columnheader ") == 5, told
+    assert told.count("- rowheader ") == 5, told
+    assert told.count("- cell ") == 20, told
+    assert f'rowheader "{"W" * 24}"' in told, told
+
+
 def _clock_seconds(text: str) -> int:
     minutes, seconds = re.search(r"(\d+):(\d\d)", text).groups()  # type: ignore[union-attr]
     return int(minutes) * 60 + int(seconds)
