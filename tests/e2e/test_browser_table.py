@@ -1992,6 +1992,56 @@ def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, p
     expect(page.locator(".error")).to_have_count(0)
 
 
+def test_ones_own_seat_shows_offline_while_the_page_is_reconnecting(server: str, page: Any) -> None:
+    """The others' seats show whether they are connected as the server says; one's own
+    showed online from the server's last word while the page had lost its connection. It
+    follows the page's connection: offline (a ring, as another player offline is shown,
+    and said on one's train) while the page reconnects, online again once it is back; in
+    the waiting room too."""
+    from playwright.sync_api import expect
+
+    page.context.add_init_script(HOLD_SOCKETS)
+
+    def cut() -> None:
+        page.context.set_offline(True)
+        page.evaluate("window.__sockets.forEach((ws) => ws.close())")
+
+    # the waiting room: Ana's seat in the list, a seat still open
+    made = create_via_api(server, {"name": "Ana", "seats": ["open", "bot:easy"]})
+    seat_page(page, server, made)
+    mine = page.locator(".seat-list li").first.locator(".dot")
+    expect(mine).to_have_class("dot on", timeout=15_000)
+    expect(mine).to_have_attribute("aria-label", "online")
+    cut()
+    expect(mine).to_have_class("dot", timeout=5_000)
+    expect(mine).to_have_attribute("aria-label", "offline")
+    page.context.set_offline(False)
+    expect(mine).to_have_class("dot on", timeout=15_000)
+
+    # at the table: Ben took his seat and never connected, shown offline all along
+    made = create_via_api(server, {"name": "Ana", "seats": ["open", "bot:easy"]})
+    join_via_api(server, made["code"], "Ben")
+    seat_page(page, server, made)
+    own = page.locator(".train.own")
+    bens = page.locator('.train[data-train="1"]')
+    expect(own.locator(".dot")).to_have_class("dot on", timeout=15_000)
+    expect(bens.locator(".dot")).to_have_class("dot")
+    assert "offline" not in (own.get_attribute("aria-label") or "")
+    assert "offline" in (bens.get_attribute("aria-label") or "")
+    cut()
+    expect(page.locator(".badge.warn")).to_be_visible(timeout=5_000)  # reconnecting
+    expect(own.locator(".dot")).to_have_class("dot")  # as Ben's
+    expect(own.locator(".dot")).to_have_attribute("title", "offline")
+    expect(own).to_have_attribute("aria-label", re.compile(r"^Your train, offline\. "))
+    shot(page, "17-own-seat-offline")
+    page.context.set_offline(False)
+    expect(page.locator(".badge.warn")).to_have_count(0, timeout=15_000)
+    expect(own.locator(".dot")).to_have_class("dot on")
+    expect(own.locator(".dot")).to_have_attribute("title", "online")
+    assert "offline" not in (own.get_attribute("aria-label") or "")
+    expect(bens.locator(".dot")).to_have_class("dot")
+
+
 def test_typing_as_a_round_ends_does_not_close_its_result_unread(server: str, page: Any) -> None:
     """The round's result takes the keyboard to its heading, not to Continue: the rest of
     a line of table talk typed as it opens (a space, Enter) leaves it open; Tab reaches

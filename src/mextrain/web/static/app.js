@@ -921,6 +921,10 @@ function TablePage({ code, big, lang }) {
   const you = msg.you;
   const view = msg.round;
   const names = seatNames(table.seats);
+  // whether a seat's player is connected: the others as the server last said, one's own
+  // as this page's connection is (the server's word, from before the connection dropped,
+  // showed the player online while the page was reconnecting)
+  const connected = (seat) => (seat === you ? online : table.seats[seat].connected);
   // what a screen reader is told: the same two elements in the waiting room and at the
   // table (after the heading in both), so that a game's start is heard as it comes. While
   // the round's result is open they are inside it (a modal dialog makes the rest of the
@@ -971,7 +975,7 @@ function TablePage({ code, big, lang }) {
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
           : s.kind === "bot" && s.bot ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${s.bot}`) })
           : html`<span class="who" title=${s.name}>${s.name}</span>`}
-        ${s.kind === "human" && html` <span class=${s.connected ? "dot on" : "dot"} role="img" aria-label=${s.connected ? t("web.online") : t("web.offline")} title=${s.connected ? t("web.online") : t("web.offline")}></span>`}
+        ${s.kind === "human" && html` <span class=${connected(i) ? "dot on" : "dot"} role="img" aria-label=${connected(i) ? t("web.online") : t("web.offline")} title=${connected(i) ? t("web.online") : t("web.offline")}></span>`}
         ${i === you && html` <strong>(${t("web.you")})</strong>`}</li>`)}</ol>
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
@@ -1092,7 +1096,9 @@ function TablePage({ code, big, lang }) {
           const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
           const label = sentences(`${cap(who)}` +
             (seatInfo && seatInfo.kind === "bot" && seatInfo.bot ? ` (${t(`web.bot.${seatInfo.bot}`)})` : "") +
-            (seatInfo && seatInfo.kind === "human" && tr.owner !== you ? `, ${seatInfo.connected ? t("web.online") : t("web.offline")}` : "") +
+            // (one's own train says so only while the page is offline)
+            (seatInfo && seatInfo.kind === "human" && (tr.owner !== you || !online)
+              ? `, ${connected(tr.owner) ? t("web.online") : t("web.offline")}` : "") +
             (seatInfo && seatInfo.bot_playing ? `, ${t("web.bot_playing")}` : ""),
             tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
             seatInfo && tn("web.hand_count", view.hand_sizes[tr.owner]),
@@ -1111,8 +1117,8 @@ function TablePage({ code, big, lang }) {
                 : seatInfo.kind === "bot" && seatInfo.bot ? html`${names[tr.owner]}
                   <span class="level">${t(`web.bot.${seatInfo.bot}`)}</span>`
                 : html`<span class="who" title=${names[tr.owner]}>${names[tr.owner]}</span>`}
-              ${seatInfo && seatInfo.kind === "human" && html`<span class=${seatInfo.connected ? "dot on" : "dot"}
-                title=${seatInfo.connected ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
+              ${seatInfo && seatInfo.kind === "human" && html`<span class=${connected(tr.owner) ? "dot on" : "dot"}
+                title=${connected(tr.owner) ? t("web.online") : t("web.offline")} aria-hidden="true"></span>`}
               ${tr.marker && html`<span class="marker" title=${t("game.marker")} aria-hidden="true">⚑</span>`}
               ${tr.open_double && html`<span class="open-double-mark" title=${openDoubleWords(view.ended)} aria-hidden="true">‼</span>`}
               ${seatInfo && html`<span class="hand-size" title=${t("web.tiles_in_hand")}>${view.hand_sizes[tr.owner]}</span>`}
