@@ -102,6 +102,88 @@ def test_the_focus_shows_on_a_train_a_tile_may_go_on_and_on_the_hints_tile(
     )
 
 
+#: the train that has the keyboard ("M" or the seat), else null
+ON_TRAIN = (
+    "() => { const a = document.activeElement; return a.dataset ? a.dataset.train ?? null : null; }"
+)
+
+
+def _tab_through_trains(page: Any, key: str) -> list[str]:
+    """The trains the keyboard stops on, ``key`` (Tab or Shift+Tab) pressed from where it
+    is until it leaves them (the train it starts on counted)."""
+    visited = []
+    at = page.evaluate(ON_TRAIN)
+    for _ in range(20):
+        if at is not None:
+            visited.append(at)
+        page.keyboard.press(key)
+        at = page.evaluate(ON_TRAIN)
+        if at is None and visited:
+            return visited
+    raise AssertionError(f"the keyboard stayed on the trains: {visited}")
+
+
+def test_tab_stops_only_on_the_trains_a_tile_may_go_on(server: str, page: Any) -> None:
+    """Tab stopped on every train, those the chosen tile cannot go on too. It stops on
+    the trains the chosen tile may go on only, and with no tile chosen, on those a tile of
+    the hand may go on; every train is still read by a screen reader, and still a button
+    to click."""
+    from browser_kit import make_a_move_and_wait
+    from playwright.sync_api import expect
+
+    # (the Mexican train only after one's own: on Ana's first tile it is no place to go)
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:easy", "bot:easy"],
+            "options": {"rounds": 1, "mexican_after_own_train": True},
+        },
+    )
+    seat_page(page, server, made)
+    for _ in range(12):  # the deal is random: a hand may have no tile that fits yet
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        if page.locator(".hand-tile.playable").count():
+            break
+        make_a_move_and_wait(page)  # a draw, or a pass
+    trains = page.evaluate(
+        "() => [...document.querySelectorAll('.train')].map((t) => t.dataset.train)"
+    )
+    assert len(trains) == 4, trains
+    # the trains each playable tile may go on, as the page shows them once it is chosen;
+    # the keyboard goes to the first of them, and Tab goes through them only
+    reach: set[str] = set()
+    tiles = page.locator(".hand-tile.playable")
+    for k in range(tiles.count()):
+        tiles.nth(k).focus()
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.activeElement.matches('.train.target')")
+        targets = page.evaluate(
+            "() => [...document.querySelectorAll('.train.target')].map((t) => t.dataset.train)"
+        )
+        assert "M" not in targets, targets
+        reach.update(targets)
+        assert _tab_through_trains(page, "Tab") == targets
+        page.keyboard.press("Shift+Tab")  # back onto the last of them, and past the first
+        assert _tab_through_trains(page, "Shift+Tab") == targets[::-1]
+        page.keyboard.press("Tab")  # (before the trains: the top bar's language list)
+        assert page.evaluate(ON_TRAIN) == targets[0]
+        page.keyboard.press("Escape")  # the tile put back, the keyboard with it
+        page.wait_for_function("() => document.activeElement.matches('.hand-tile.playable')")
+    # no tile chosen: Tab stops on the trains some tile of the hand may go on
+    page.locator(".actions button").first.focus()
+    page.keyboard.press("Shift+Tab")
+    assert _tab_through_trains(page, "Shift+Tab") == [x for x in trains if x in reach][::-1]
+    # every train is still there to a screen reader, the Mexican one included
+    told = page.locator(".trains").aria_snapshot()
+    assert told.count("- button ") == 4, told
+    assert 'button "Mexican train' in told, told
+    assert page.evaluate(
+        "() => [...document.querySelectorAll('.train')].every((t) => t.tagName === 'BUTTON'"
+        " && !t.disabled)"
+    )
+
+
 # the controls smaller than 24 by 24 pixels, but a link within a sentence, which is as
 # big as its words (the rule's own exception): a link in a paragraph that has words of
 # its own besides its links ("Share this link: ..."), not one among links alone

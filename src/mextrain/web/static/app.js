@@ -992,6 +992,9 @@ function TablePage({ code, big, lang }) {
   const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
   const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const targets = selected ? targetsFor(selected) : [];
+  // the trains Tab stops on: those the chosen tile may go on, or with none chosen, those
+  // a tile of the hand may go on (the others are still read, and clicked, as before)
+  const stops = selected ? targets : legal.filter((m) => m.includes("@")).map((m) => m.split("@")[1]);
   const move = (m) => {
     // (nothing goes while the connection is down, nor before the position from before the
     // drop is replaced: the move is still to make, not "sent")
@@ -1106,7 +1109,7 @@ function TablePage({ code, big, lang }) {
             doubled === "open-double" && tcap("web.double_first"),
             isTarget && tcap("web.play_here"));
           return html`<button class=${cls} data-train=${key} aria-label=${label}
-              aria-disabled=${!isTarget} onClick=${(e) => {
+              aria-disabled=${!isTarget} tabindex=${stops.includes(key) ? null : -1} onClick=${(e) => {
                 // played from the keyboard (Enter on the train): the keyboard goes back
                 // to the hand, where the next move starts
                 if (e.detail === 0 && selected && targets.includes(key)) refocus.current = "hand";
