@@ -410,17 +410,22 @@ def test_the_network_makes_a_seat_one_tile_from_going_out_the_favourite(preset: 
     assert Evaluator(value="net").win_probabilities(state)[0] > 0.7
 
 
-def test_the_network_predicts_fresh_rounds_better_than_the_logit() -> None:
-    """On fresh classic 4-seat rounds between planners, read at random decisions, the
-    network gives the real winner more of its chances than the linear logit (measured:
-    log loss 1.190 against 1.220 over 1,259 readings; a uniform guess's is 1.386)."""
-    rules = Rules.preset("classic")
+@pytest.mark.parametrize(("preset", "margin"), [("classic", 0.01), ("cardinal", 0.02)])
+def test_the_network_predicts_fresh_rounds_better_than_the_logit(
+    preset: str, margin: float
+) -> None:
+    """On fresh 4-seat rounds between planners, read at random decisions, the network
+    gives the real winner more of its chances than the linear logit (measured: log loss
+    1.190 against 1.220 over 1,259 classic readings, 1.163 against 1.225 over 1,244
+    cardinal ones, the logit with cardinal's own weights; a uniform guess's is 1.386)."""
+    rules = Rules.preset(preset)
     rng = random.Random(7)
     bot = make_bot("planner")
     logit, net = Evaluator(), Evaluator(value="net")
     losses: list[tuple[float, float]] = []
     for _ in range(150):
-        state = RoundState.new(rules, 4, rng.randrange(13), rng, starter=rng.randrange(4))
+        starter = rng.randrange(4) if rules.first_player == "rotate" else None
+        state = RoundState.new(rules, 4, rng.randrange(13), rng, starter=starter)
         read: list[tuple[list[float], list[float]]] = []
         while not state.is_over:
             legal = state.legal_actions()
@@ -438,4 +443,4 @@ def test_the_network_predicts_fresh_rounds_better_than_the_logit() -> None:
     assert len(losses) > 1000
     plain = sum(a for a, _ in losses) / len(losses)
     fitted = sum(b for _, b in losses) / len(losses)
-    assert fitted < plain - 0.01
+    assert fitted < plain - margin

@@ -36,7 +36,9 @@ at 200 ms a move against the planner none was measurably stronger (see docs/BOTS
 ``weights=P`` scores cut playouts with preset P's evaluation weights whatever the rules
 (by default, ``rules``, those fitted for the rules being played: `evaluate.weights_for`).
 ``voids=false`` deals the hidden tiles without the voids the history shows, to measure
-what they are worth (nothing measurable against planners: docs/BOTS.md).
+what they are worth (nothing measurable against planners: docs/BOTS.md). ``value=net``
+scores cut playouts with the value network fitted for the table, where there is one
+(`evaluate.nets`), instead of the linear logit.
 
 Levels use iteration budgets, not the clock, so they play the same on every machine and
 the same seed gives the same game. ``ismcts:time_ms=200`` thinks for a fixed time instead.
