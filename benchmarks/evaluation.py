@@ -45,9 +45,13 @@ from mextrain.search.ismcts import win_shares
 Example = tuple[list[list[list[float]]], list[list[float]], int]  # features, outcomes, mover
 
 
-def positions(preset: str, players: int, rounds: int, samples: int, seed: int) -> list[Example]:
+def positions(
+    preset: str, players: int, rounds: int, samples: int, seed: int, read: str = "features"
+) -> list[Example]:
     """The training examples of ``rounds`` rounds: per position read, each sample's
-    features and each seat's win share in its playout, and the deciding seat."""
+    features (the `Evaluator` method ``read``: ``features``, or ``rich_features`` for
+    `benchmarks/value_net.py`) and each seat's win share in its playout, and the deciding
+    seat."""
     rules = Rules.preset(preset)
     rng = random.Random(seed)
     bot = make_bot("planner")
@@ -73,7 +77,7 @@ def positions(preset: str, players: int, rounds: int, samples: int, seed: int) -
                 feats, wins = [], []
                 for _ in range(samples):
                     sample = info.sample(rng)
-                    feats.append(evaluator.features(sample))
+                    feats.append(getattr(evaluator, read)(sample))
                     policy.playout(sample, rng)
                     scores = sample.scores()
                     assert scores is not None

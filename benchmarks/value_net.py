@@ -39,18 +39,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
-from mextrain.bots import make_bot
-from mextrain.rules import RoundState, Rules
-from mextrain.search import FastPlannerPlayout, InfoState
-from mextrain.search.evaluate import FEATURES, Evaluator
-from mextrain.search.ismcts import win_shares
+from evaluation import positions  # (benchmarks/evaluation.py, beside this script)
+from mextrain.search.evaluate import FEATURES
 
 NETS = Path(__file__).resolve().parent.parent / "src" / "mextrain" / "search" / "nets.json"
 
@@ -58,44 +54,14 @@ Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # features, win shares, deci
 
 
 def examples(preset: str, players: int, rounds: int, samples: int, seed: int) -> Arrays:
-    """The examples of ``rounds`` rounds: positions x samples x seats x inputs, the win
-    shares (positions x samples x seats) and each position's deciding seat."""
-    rules = Rules.preset(preset)
-    rng = random.Random(seed)
-    bot = make_bot("planner")
-    evaluator = Evaluator()
-    feats: list[list[list[list[float]]]] = []
-    wins: list[list[list[float]]] = []
-    movers: list[int] = []
-    for _ in range(rounds):
-        state = RoundState.new(
-            rules, players, rng.randrange(rules.round_count), rng, starter=rng.randrange(players)
-        )
-        while not state.is_over:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                state.apply(legal[0])
-                continue
-            view = state.view(state.current_seat)
-            if rng.random() < 0.15:
-                info = InfoState(view, rng)
-                policy = FastPlannerPlayout.for_seat(view.seat, "racer")
-                rows, shares = [], []
-                for _ in range(samples):
-                    sample = info.sample(rng)
-                    rows.append(evaluator.rich_features(sample))
-                    policy.playout(sample, rng)
-                    scores = sample.scores()
-                    assert scores is not None
-                    shares.append(win_shares(scores))
-                feats.append(rows)
-                wins.append(shares)
-                movers.append(view.seat)
-            state.apply(bot.act(view, rng))
+    """The examples of ``rounds`` rounds (`evaluation.positions` with the network's
+    inputs): positions x samples x seats x inputs, the win shares (positions x samples x
+    seats) and each position's deciding seat."""
+    found = positions(preset, players, rounds, samples, seed, read="rich_features")
     return (
-        np.array(feats, dtype=np.float32),
-        np.array(wins, dtype=np.float32),
-        np.array(movers),
+        np.array([feats for feats, _, _ in found], dtype=np.float32),
+        np.array([wins for _, wins, _ in found], dtype=np.float32),
+        np.array([mover for _, _, mover in found]),
     )
 
 

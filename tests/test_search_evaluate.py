@@ -128,9 +128,9 @@ def test_win_chances_are_a_distribution_over_the_seats(
     assert state.history == before.history
 
 
-def test_a_seat_one_tile_from_going_out_is_the_favourite() -> None:
+def _one_tile_from_out(preset: str) -> RoundState:
     """Seat 0 holds one tile for its own train; seat 1 holds eight tiles that make no train."""
-    rules = Rules.preset("classic", max_pip=12, hand_size={2: 8})
+    rules = Rules.preset(preset, hand_size={2: 8})
     ts = tile_set(12)
     hands = [
         [parse_tile(t) for t in ("12-3", "0-1", "0-2", "1-2", "4-5", "4-6", "5-6", "7-8")],
@@ -140,6 +140,11 @@ def test_a_seat_one_tile_from_going_out_is_the_favourite() -> None:
     boneyard = [t for t in ts.tiles if t not in dealt]
     state = RoundState.from_deal(rules, 2, 0, hands, boneyard, 0)
     state.hands[0] = 1 << ts.ids[parse_tile("12-3")]  # seat 0 is left with one tile
+    return state
+
+
+def test_a_seat_one_tile_from_going_out_is_the_favourite() -> None:
+    state = _one_tile_from_out("classic")
     evaluator = Evaluator()
     chances = evaluator.win_probabilities(state)
     assert chances[0] > 0.7
@@ -396,16 +401,7 @@ def test_the_network_s_chances_are_a_distribution_over_the_seats(
 
 @pytest.mark.parametrize("preset", ["classic", "relaxed"])
 def test_the_network_makes_a_seat_one_tile_from_going_out_the_favourite(preset: str) -> None:
-    rules = Rules.preset(preset, hand_size={2: 8})
-    ts = tile_set(12)
-    hands = [
-        [parse_tile(t) for t in ("12-3", "0-1", "0-2", "1-2", "4-5", "4-6", "5-6", "7-8")],
-        [parse_tile(t) for t in ("0-3", "0-4", "1-5", "2-6", "3-7", "4-8", "5-9", "6-10")],
-    ]
-    dealt = {t for hand in hands for t in hand} | {parse_tile("12-12")}
-    boneyard = [t for t in ts.tiles if t not in dealt]
-    state = RoundState.from_deal(rules, 2, 0, hands, boneyard, 0)
-    state.hands[0] = 1 << ts.ids[parse_tile("12-3")]
+    state = _one_tile_from_out(preset)
     assert f"{preset}/2" in nets()
     assert Evaluator(value="net").win_probabilities(state)[0] > 0.7
 

@@ -182,40 +182,19 @@ class Evaluator:
     def features(self, state: RoundState) -> list[list[float]]:
         """Per seat: the `FEATURES`, then a 0/1 indicator per place behind the seat to
         move (``n - 1`` of them)."""
-        search = self._train_search(state)
-        ts = state.ts
-        n = state.n
-        mover = state.seat
-        stock = 1.0 if state.boneyard_size > 0 else 0.0
-        out = []
-        for seat in range(n):
-            hand = state.hands[seat]
-            train = search.best(hand, state.ends[seat])[0]
-            extras = hand.bit_count() - train
-            marker = float(state.markers >> seat & 1)
-            row = [
-                float(train),
-                float(extras),
-                float(extras * extras),
-                marker,
-                marker * extras,
-                ts.pips_of(hand) / 10.0,
-                stock * extras,
-            ]
-            behind = (seat - mover) % n
-            row += [1.0 if behind == k else 0.0 for k in range(1, n)]
-            out.append(row)
-        return out
+        return self._rows(state, rich=False)
 
     def rich_features(self, state: RoundState) -> list[list[float]]:
         """Per seat: the `FEATURES`, then `NET_FEATURES`, then a 0/1 indicator per place
         behind the seat to move (``n - 1`` of them): the value network's inputs."""
+        return self._rows(state, rich=True)
+
+    def _rows(self, state: RoundState, rich: bool) -> list[list[float]]:
         search = self._train_search(state)
         ts = state.ts
         n = state.n
         mover = state.seat
         pip_mask = ts.pip_mask
-        doubles = ts.double_mask
         bone = state.boneyard_size
         stock = 1.0 if bone > 0 else 0.0
         opened = state.open_doubles
@@ -229,8 +208,6 @@ class Evaluator:
             size = hand.bit_count()
             extras = size - train
             marker = float(state.markers >> seat & 1)
-            playable = state.playable_tiles(seat).bit_count()
-            answers = 1.0 if hand & oldest else 0.0
             row = [
                 float(train),
                 float(extras),
@@ -239,16 +216,21 @@ class Evaluator:
                 marker * extras,
                 ts.pips_of(hand) / 10.0,
                 stock * extras,
-                float(playable),
-                0.0 if playable else 1.0,
-                float((hand & doubles).bit_count()),
-                float((hand & pip_mask[ends[seat]]).bit_count()),
-                float(size),
-                answers,
-                1.0 - answers if opened else 0.0,
-                bone / 10.0,
-                mexican,
             ]
+            if rich:
+                playable = state.playable_tiles(seat).bit_count()
+                answers = 1.0 if hand & oldest else 0.0
+                row += [
+                    float(playable),
+                    0.0 if playable else 1.0,
+                    float((hand & ts.double_mask).bit_count()),
+                    float((hand & pip_mask[ends[seat]]).bit_count()),
+                    float(size),
+                    answers,
+                    1.0 - answers if opened else 0.0,
+                    bone / 10.0,
+                    mexican,
+                ]
             behind = (seat - mover) % n
             row += [1.0 if behind == k else 0.0 for k in range(1, n)]
             out.append(row)
@@ -271,20 +253,20 @@ class Evaluator:
         if self.value == "net":
             net = nets().get(f"{family(state.rules)}/{n}")
             if net is not None:
-                utils = self._net_utilities(state, net)
-                top = max(utils)
-                exps = [math.exp(u - top) for u in utils]
-                total = sum(exps)
-                return [e / total for e in exps]
+                return _softmax(self._net_utilities(state, net))
         rules, seats, weights = self._last
         if rules is not state.rules or seats != n:
             chosen = state.rules if self.weights == "rules" else PRESETS[self.weights]
             weights = weights_for(n, chosen)
             self._last = (state.rules, n, weights)
-        utils = [
-            sum(w * f for w, f in zip(weights, row, strict=True)) for row in self.features(state)
-        ]
-        top = max(utils)
-        exps = [math.exp(u - top) for u in utils]
-        total = sum(exps)
-        return [e / total for e in exps]
+        return _softmax(
+            [sum(w * f for w, f in zip(weights, row, strict=True)) for row in self.features(state)]
+        )
+
+
+def _softmax(utils: list[float]) -> list[float]:
+    """The seats' chances from their utilities (the conditional logit)."""
+    top = max(utils)
+    exps = [math.exp(u - top) for u in utils]
+    total = sum(exps)
+    return [e / total for e in exps]
