@@ -106,6 +106,23 @@ def make_a_move_and_wait(page: Any, click: str = "click") -> None:
     )
 
 
+def wait_for_a_playable_tile(page: Any, tries: int = 12) -> bool:
+    """Wait for the seat's turn with a tile that fits somewhere: the deal is random, so a
+    hand may have none yet; draw or pass (`make_a_move_and_wait`) until it has, at most
+    ``tries`` turns. False if the round ended first (a small set's round may)."""
+    for _ in range(tries):
+        page.wait_for_function(
+            "() => document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+            timeout=15_000,
+        )
+        if not page.locator(".turn.mine").count():
+            return False
+        if page.locator(".hand-tile.playable").count():
+            return True
+        make_a_move_and_wait(page)  # a draw, or a pass
+    raise AssertionError(f"no tile to play in {tries} turns")
+
+
 def play_until_over(page: Any, seconds: float = 120, double_click: bool = False) -> None:
     """Play the seat's turns by clicking (a playable tile, then its first train; else
     draw or pass) until the round's result shows; ``double_click``: as an impatient
