@@ -112,6 +112,13 @@ def _logit(rows: list[list[float]], weights: tuple[float, ...]) -> list[float]:
     return [e / sum(exps) for e in exps]
 
 
+def _check_a_distribution(chances: list[float], seats: int) -> None:
+    """A chance for each seat, none certain either way, summing to 1."""
+    assert len(chances) == seats
+    assert all(0.0 < p < 1.0 for p in chances)
+    assert math.isclose(sum(chances), 1.0)
+
+
 @settings(max_examples=25)
 @given(table=st.sampled_from(TABLES), seed=st.integers(0, 10**6), stop=st.floats(0.01, 0.3))
 def test_win_chances_are_a_distribution_over_the_seats(
@@ -119,10 +126,7 @@ def test_win_chances_are_a_distribution_over_the_seats(
 ) -> None:
     state = _midround(*table, seed, stop)
     before = state.copy()
-    chances = Evaluator().win_probabilities(state)
-    assert len(chances) == state.n
-    assert all(0.0 < p < 1.0 for p in chances)
-    assert math.isclose(sum(chances), 1.0)
+    _check_a_distribution(Evaluator().win_probabilities(state), state.n)
     # reading the position changes nothing
     assert state.hands == before.hands
     assert state.history == before.history
@@ -392,9 +396,7 @@ def test_the_network_s_chances_are_a_distribution_over_the_seats(
     """With a network for the table or without one (the logit then)."""
     state = _midround(*table, seed, stop)
     chances = Evaluator(value="net").win_probabilities(state)
-    assert len(chances) == state.n
-    assert all(0.0 < p < 1.0 for p in chances)
-    assert math.isclose(sum(chances), 1.0)
+    _check_a_distribution(chances, state.n)
     if f"{family(state.rules)}/{state.n}" not in nets():
         assert chances == Evaluator().win_probabilities(state)
 

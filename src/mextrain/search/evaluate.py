@@ -170,8 +170,8 @@ class Evaluator:
         #: preset's fits whatever the rules
         self.weights = weights
         self._search: TrainSearch | None = None
-        # the weights of the last rule set and number of seats seen
-        self._last: tuple[Rules | None, int, tuple[float, ...]] = (None, 0, ())
+        # the weights (and network, if any) of the last rule set and number of seats seen
+        self._last: tuple[Rules | None, int, tuple[float, ...], Net | None] = (None, 0, (), None)
 
     def _train_search(self, state: RoundState) -> TrainSearch:
         search = self._search
@@ -250,15 +250,14 @@ class Evaluator:
     def win_probabilities(self, state: RoundState) -> list[float]:
         """Each seat's chance to win the round from ``state`` (they sum to 1)."""
         n = state.n
-        if self.value == "net":
-            net = nets().get(f"{family(state.rules)}/{n}")
-            if net is not None:
-                return _softmax(self._net_utilities(state, net))
-        rules, seats, weights = self._last
+        rules, seats, weights, net = self._last
         if rules is not state.rules or seats != n:
             chosen = state.rules if self.weights == "rules" else PRESETS[self.weights]
             weights = weights_for(n, chosen)
-            self._last = (state.rules, n, weights)
+            net = nets().get(f"{family(state.rules)}/{n}") if self.value == "net" else None
+            self._last = (state.rules, n, weights, net)
+        if net is not None:
+            return _softmax(self._net_utilities(state, net))
         return _softmax(
             [sum(w * f for w, f in zip(weights, row, strict=True)) for row in self.features(state)]
         )
