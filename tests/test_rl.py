@@ -803,3 +803,86 @@ def test_one_opponent_spec_given_as_text_is_one_for_all(players: int) -> None:
     assert env_.opponent_specs == ["random"] * (players - 1)
     with pytest.raises(ValueError, match="give one opponent bot for all seats or 2, not 3"):
         MexicanTrainEnv(players=3, opponents=["random"] * 3)
+
+
+def _first_legal(masks: Any) -> Any:
+    """The first legal index of each environment's mask (0 where none is legal: the
+    observation that ends an episode, whose next action the vector ignores)."""
+    return np.array([int(m.argmax()) for m in masks])
+
+
+def _vector_steps(mode: str, seed: int, steps: int) -> list[tuple[Any, ...]]:
+    kwargs: dict[str, Any] = {"vector_kwargs": {"context": "spawn"}} if mode == "async" else {}
+    envs = gymnasium.make_vec(
+        "mextrain/MexicanTrain-v0",
+        num_envs=2,
+        vectorization_mode=mode,
+        players=2,
+        opponents=["planner"],
+        **kwargs,
+    )
+    try:
+        obs, _ = envs.reset(seed=seed)
+        out: list[tuple[Any, ...]] = [(obs["observation"].copy(), obs["action_mask"].copy())]
+        for _ in range(steps):
+            obs, reward, terminated, truncated, _ = envs.step(_first_legal(obs["action_mask"]))
+            out.append(
+                (
+                    obs["observation"].copy(),
+                    obs["action_mask"].copy(),
+                    reward.copy(),
+                    terminated.copy(),
+                    truncated.copy(),
+                )
+            )
+        return out
+    finally:
+        envs.close()
+
+
+def test_a_vector_of_environments_plays_each_as_the_single_environment_would() -> None:
+    """gymnasium.make_vec runs several tables at once: environment i of a vector reset
+    with seed s plays exactly the episode of a lone environment reset with seed s + i, the
+    observation that ends an episode has no legal action, and the next step starts a new
+    episode (Gymnasium's next-step autoreset) with legal actions again."""
+    seed, steps = 40, 70
+    vector = _vector_steps("sync", seed, steps)
+    ended = [False, False]
+    for i in range(2):
+        lone = gymnasium.make("mextrain/MexicanTrain-v0", players=2, opponents=["planner"])
+        obs, _ = lone.reset(seed=seed + i)
+        assert np.array_equal(vector[0][0][i], obs["observation"])
+        for t in range(1, steps + 1):
+            obs, reward, terminated, truncated, _ = lone.step(int(obs["action_mask"].argmax()))
+            v_obs, v_mask, v_reward, v_term, v_trunc = vector[t]
+            assert np.array_equal(v_obs[i], obs["observation"])
+            assert np.array_equal(v_mask[i], obs["action_mask"])
+            assert (v_reward[i], v_term[i], v_trunc[i]) == (reward, terminated, truncated)
+            if terminated:
+                ended[i] = True
+                assert not v_mask[i].any()
+                assert vector[t + 1][1][i].any()
+                assert not vector[t + 1][3][i]
+                break
+    assert all(ended), "both episodes should end within the steps played"
+
+
+def test_an_async_vector_of_environments_plays_as_the_sync_one() -> None:
+    """Each environment of an asynchronous vector (one process each) plays what the
+    synchronous vector plays, episodes ending and restarting included."""
+    assert all(
+        all(np.array_equal(a, b) for a, b in zip(x, y, strict=True))
+        for x, y in zip(_vector_steps("async", 7, 90), _vector_steps("sync", 7, 90), strict=True)
+    )
+
+
+def test_pettingzoo_will_not_make_a_parallel_env_of_a_turn_based_table() -> None:
+    """A turn can be several actions of one seat while the others wait: the AEC
+    environment says it is not parallelizable, and PettingZoo's conversion refuses it
+    (as docs/RL.md says) instead of asking every seat for a move at each step."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    table = env(players=3)
+    assert table.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(table)
