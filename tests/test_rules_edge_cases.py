@@ -389,3 +389,55 @@ def test_open_double_on_the_mexican_train_is_answered_by_a_seat_the_house_rule_k
     assert legal(st) == {"1-2@M"}
     do(st, "1-2@M")
     assert st.open_doubles == ()
+
+
+# -- the starter's Mexican train, with house rules ----------------------------------------
+
+
+def test_cardinal_starter_may_not_open_the_mexican_train_before_its_own_under_the_house_rule():
+    """RULES.md: `own_train_first` lets "the starting seat ... open the Mexican train
+    instead of its own" on the round's first turn; `mexican_after_own_train` opens "the
+    Mexican train only once the seat's own train is started", so with both the starter's
+    choice is gone. Once its own train is started the Mexican train is open to it."""
+    rules = Rules.preset("cardinal", mexican_after_own_train=True)
+    hands = [["0-1", "0-2"], ["0-3", "0-4"], ["12-12", "7-12", "7-8", "5-12"], ["3-12", "1-1"]]
+    st = mk(rules, hands, ["10-11", "9-11", "1-3", "2-4"], starter=None)
+    assert st.starter == 2
+    assert legal(st) == {"7-12@2", "5-12@2"}
+    do(st, "5-12@2")  # the run ends: nothing fits 5
+    assert not st.marker_up(2)
+    do(st, "3-12@3", "draw", "pass", "draw", "pass")
+    assert st.current_seat == 2
+    # nothing fits its own train: the Mexican train is open to it now, and the marked trains
+    assert legal(st) == {"7-12@M", "7-12@0", "7-12@1"}
+
+
+@pytest.mark.parametrize("starter", [0, 1])
+def test_no_own_play_exempts_only_the_starter_opening_the_mexican_train(starter):
+    """RULES.md `marker_rule` `no_own_play`: "the turn ended without a play on its own
+    train -- except the round's first turn when the starting seat opened the Mexican train
+    in it", under `set_aside` too, whichever seat starts. A seat that opens the Mexican
+    train on the round's second turn is not the starter in its first turn: marker up."""
+    rules = Rules.preset("classic", marker_rule="no_own_play")
+    other = 1 - starter
+    hands = [[], []]
+    hands[starter] = ["5-12", "0-1"]
+    hands[other] = ["5-6", "0-2"]
+    st = mk(rules, hands, ["9-10", "9-11", "8-10"], starter=starter)
+    assert legal(st) == {"5-12@M", f"5-12@{starter}"}
+    do(st, "5-12@M")
+    assert st.current_seat == other
+    assert not st.marker_up(starter)
+    assert legal(st) == {"5-6@M"}  # nothing fits 12 on its own train
+    do(st, "5-6@M")
+    assert st.marker_up(other)
+
+    # the same tiles the other way round: the starter cannot play, the next seat opens
+    hands[starter], hands[other] = ["0-1", "0-2"], ["3-12", "3-6"]
+    st = mk(rules, hands, ["9-10", "9-11", "8-10"], starter=starter)
+    do(st, "draw", "pass")
+    assert st.marker_up(starter)
+    assert legal(st) == {"3-12@M", f"3-12@{other}", f"3-12@{starter}"}
+    do(st, "3-12@M")
+    assert st.current_seat == starter
+    assert st.marker_up(other)
