@@ -281,6 +281,40 @@ def test_the_command_names_its_options_where_the_library_names_its_arguments() -
 
 
 @pytest.mark.parametrize(
+    ("args", "option", "reason"),
+    [
+        (
+            ["--bots", "planner,greedy", "--games", "3"],
+            "--bots",
+            "3 players need 3 bot entries, got 2: planner, greedy; give --bots one entry "
+            "per seat, or change --players",
+        ),
+        (
+            ["--bots", "planner,greedy,random", "--games", "4"],
+            "--games",
+            "each deal is played once per seat rotation (3 games with --players 3), so "
+            "--games must be a multiple of 3: try 3 or 6",
+        ),
+    ],
+    ids=["bot-count", "games-multiple"],
+)
+def test_a_count_that_does_not_fit_the_players_names_the_options_to_change(
+    args: list[str], option: str, reason: str
+) -> None:
+    """ "Error: 3 players need 3 bot entries ..." and "... the number of games must be a
+    multiple of 3" named no option (the other refusals do): they are said as Click says a
+    value it refuses, naming --players beside it; ``--json`` names the option beside the
+    reason, as before."""
+    base = ["simulate", "--players", "3", "--seed", "9"]
+    result = run(*base, *args)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: Invalid value for {option}: {reason}\n"
+    as_json = run(*base, *args, "--json")
+    assert as_json.exit_code == 1
+    assert json.loads(as_json.stdout) == {"error": {"option": option, "reason": reason}}
+
+
+@pytest.mark.parametrize(
     ("bots", "message"),
     [
         ("planner,greedy", "3 players need 3 bot entries"),

@@ -174,6 +174,10 @@ def simulate(
         # (the rules option at fault named in the words: "x: unknown option")
         raise OptionError(str(err), "--rules", value=True) from None
     except SimulationError as err:
+        if err.option is not None and err.command is not None:
+            # ("Invalid value for --games: ... with --players 3 ...": the option to change
+            # named first, as for --bots, --import and --records)
+            raise OptionError(err.command, err.option, value=True) from None
         if err.option is not None:
             raise OptionError(_as_option(err), err.option) from None
         raise click.ClickException(str(err)) from None

@@ -52,14 +52,23 @@ class SimulationError(RuntimeError):
     command line's option at fault, where one is (``"--games"``). ``parameter`` names the
     argument of `simulate` / `check_job` at fault where the message begins with its name
     (``"rounds must be ..."``, ``"jobs=99 is ..."``): the words are a Python caller's, and
-    the command says them with its option's name instead (``--rounds``, ``--jobs 99``)."""
+    the command says them with its option's name instead (``--rounds``, ``--jobs 99``).
+    ``command``: the refusal of ``option``'s value in the command line's words, where they
+    name options the message does not (``--players``), said after "Invalid value for"
+    the option."""
 
     def __init__(
-        self, message: str = "", *, option: str | None = None, parameter: str | None = None
+        self,
+        message: str = "",
+        *,
+        option: str | None = None,
+        parameter: str | None = None,
+        command: str | None = None,
     ) -> None:
         super().__init__(message)
         self.option = option
         self.parameter = parameter
+        self.command = command
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,20 +101,28 @@ class SimConfig:
         """Raise `SimulationError` for a job that cannot be run as asked."""
         self.rules.check_players(self.players)
         if len(self.bots) != self.players:
-            raise SimulationError(
+            said = (
                 f"{self.players} players need {self.players} bot entries, "
-                f"got {len(self.bots)}: {', '.join(self.bots)}",
+                f"got {len(self.bots)}: {', '.join(self.bots)}"
+            )
+            raise SimulationError(
+                said,
                 option="--bots",
+                # (the command's words name both options the count is told by)
+                command=f"{said}; give --bots one entry per seat, or change --players",
             )
         if self.games < 1:
             raise SimulationError("the number of games must be at least 1", option="--games")
         if self.games % self.rotations:
             lower = self.games - self.games % self.rotations
             options = f"{lower} or {lower + self.rotations}" if lower else str(self.rotations)
+            rule = f"must be a multiple of {self.rotations}: try {options}"
             raise SimulationError(
                 f"each deal is played once per seat rotation ({self.rotations} games), so "
-                f"the number of games must be a multiple of {self.rotations}: try {options}",
+                f"the number of games {rule}",
                 option="--games",
+                command=f"each deal is played once per seat rotation ({self.rotations} games "
+                f"with --players {self.players}), so --games {rule}",
             )
         for spec in self.bots:
             make_bot(spec)
