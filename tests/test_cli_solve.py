@@ -119,6 +119,36 @@ def test_bad_input_exits_2_with_a_message(args: list[str], message: str) -> None
     assert "Traceback" not in result.output
 
 
+LONG = "7" * 5000
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        # (quoted as a record's reader quotes a bad tile: its first 40 characters and
+        # how many there are; a number as the replay writes one)
+        (["--start", "1", f"x{LONG}"], f"'x{'7' * 39}…' (5,001 characters) is not a tile"),
+        (["--start", "1", f"1-{LONG}"], f"'1-{'7' * 38}…' (5,002 characters): pips go"),
+        (["--start", "7" * 100, "1-2"], "--start 77777777…(100 digits): the pip must be"),
+    ],
+    ids=["not-a-tile", "pip-range", "start"],
+)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_bad_argument_is_quoted_shortened(args: list[str], said: str, lang: str) -> None:
+    """A 5,000-character tile was quoted whole in the refusal (and a 100-digit --start
+    written out); it is shortened, as replay shortens a record's bad tile, in every
+    language, and the refusal stays one short line."""
+    result = run(*args, "--lang", lang)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    line = result.output.splitlines()[0]
+    assert len(line) < 200, line
+    if lang == "en":
+        assert said in line
+    shown = said.split(" is not", 1)[0].split(": pips", 1)[0].split(": the pip", 1)[0]
+    assert shown.removeprefix("--start ") in line
+
+
 def test_one_tile_and_one_pip_are_singular() -> None:
     lines = run("--start", "0", "0-1", "5-5").output.splitlines()
     assert lines[0] == "Best train from 0: 1 tile, 1 pip"

@@ -8,21 +8,24 @@ import click
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 from mextrain.planner import PlanError, plan
-from mextrain.rules import Tile, TileFormatError, parse_tile
+from mextrain.records import show_number
+from mextrain.rules import Tile, TileFormatError, parse_tile, show_text
 
 from ._common import JsonCommand, LanguageCommand, WholeNumber, speak, speak_as_given
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
+    """The hand, each tile read from its text; a text refused is quoted as a record's
+    reader quotes it (`show_text`: past 40 characters, its first 40 and its length)."""
     tiles: list[Tile] = []
     seen: set[Tile] = set()
     for text in texts:
         try:
             tile = parse_tile(text)
         except TileFormatError:
-            raise click.UsageError(t("tui.solve.not_a_tile", text=repr(text))) from None
+            raise click.UsageError(t("tui.solve.not_a_tile", text=show_text(text))) from None
         if tile.high > max_pip:
-            raise click.UsageError(t("tui.solve.pip_range", text=repr(text), max_pip=max_pip))
+            raise click.UsageError(t("tui.solve.pip_range", text=show_text(text), max_pip=max_pip))
         if tile in seen:
             raise click.UsageError(t("tui.solve.twice", tile=tile))
         seen.add(tile)
@@ -79,7 +82,7 @@ def solve(
     if not 0 <= start <= max_pip:
         # (--json names the option, as it does for a --start that is no number)
         raise click.BadOptionUsage(
-            "--start", t("tui.solve.start_range", start=start, max_pip=max_pip)
+            "--start", t("tui.solve.start_range", start=show_number(start), max_pip=max_pip)
         )
     hand = _read_tiles(tiles, max_pip, t)
     try:

@@ -15,6 +15,7 @@ from .record import (
     dumps_pretty,
     load_record,
     parse_json,
+    show_number,
 )
 from .replay import ReplayResult, RoundOutcome, replay_record
 
@@ -34,4 +35,5 @@ __all__ = [
     "load_record",
     "parse_json",
     "replay_record",
+    "show_number",
 ]

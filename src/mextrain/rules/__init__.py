@@ -8,7 +8,16 @@ from .errors import DealError, IllegalActionError, RulesError
 from .match import Match, winners_of
 from .options import PRESET_NAMES, PRESETS, Rules
 from .round import RoundEnd, RoundState, ScoreParts, deal_round
-from .tiles import Tile, TileFormatError, TileSet, iter_bits, parse_tile, show_value, tile_set
+from .tiles import (
+    Tile,
+    TileFormatError,
+    TileSet,
+    iter_bits,
+    parse_tile,
+    show_text,
+    show_value,
+    tile_set,
+)
 from .turn import TurnState
 from .view import SeatView, TrainView
 
@@ -38,6 +47,7 @@ __all__ = [
     "iter_bits",
     "parse_action",
     "parse_tile",
+    "show_text",
     "show_value",
     "tile_set",
     "train_name",
