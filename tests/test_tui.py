@@ -2091,6 +2091,34 @@ def test_a_long_planned_train_goes_on_under_its_first_tile(width: int) -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rule_error_shortens_a_long_number_as_replay_does(lang: str) -> None:
+    """The engine writes its numbers in full ("5-7777...7 is not in the double-12 set",
+    up to the 4,300 digits Python reads); the table's message passed them on whole. A
+    number of more than 40 digits is shortened as replay shortens one, in the message
+    line and in the reason a tile cannot be played."""
+    huge = int("7" * 1000)
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy"), lang=lang), seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            view = table.my_view()
+            assert view is not None
+            assert table.perform(Action.play(Tile(5, huge), 0)) is False
+            await pilot.pause()
+            said = plain(table.query_one("#message", Static))
+            assert "77777777…(1,000 digits)" in said, said
+            assert len(said) < 200, said
+            why = table.why_not(view, Tile(huge, huge))
+            assert "77777777…(1,000 digits)" in why, why
+            assert len(why) < 200, why
+
+    run(scenario)
+
+
 def test_a_plan_asked_as_the_table_moves_on_is_of_the_table_now() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=23)

@@ -397,6 +397,34 @@ def test_an_illegal_move_is_refused_in_the_players_words_and_changes_nothing(
     assert after["version"] == state["version"] + 1
 
 
+def test_a_rule_error_shortens_a_long_number_as_replay_does(client: TestClient) -> None:
+    """The engine writes its numbers in full ("5-7777...7 is not in the double-12 set",
+    up to the 4,300 digits Python reads); the table's words for a refused move passed them
+    on whole, shown and said, in every language. A number of more than 40 digits is
+    shortened as replay shortens one (the page's own moves are short: a move made
+    otherwise, through the table)."""
+    from mextrain.web.tables import Client, TableError
+
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        state = conn.until(my_turn(0))
+        table = client.app.state.manager.get(made["code"])  # type: ignore[attr-defined]
+        huge = "7" * 1000
+        for lang in LANGUAGES:
+            for move in (f"5-{huge}@0", f"{huge}-{huge}@M"):
+                with pytest.raises(TableError) as caught:
+                    table.act(Client(0, lang), move, state["version"])
+                err = caught.value
+                assert err.code == "illegal"
+                assert err.said is not None
+                for words in (err.message, err.said):
+                    assert "77777777…(1,000 digits)" in words, words
+                    assert len(words) < 200, words
+    finally:
+        conn.close()
+
+
 @contextlib.contextmanager
 def refused_first_move(client: TestClient, lang: str) -> Iterator[tuple[Conn, dict[str, Any], str]]:
     """Ana at a table with a bot, on her first turn, has just sent a move the rules refuse

@@ -4,7 +4,7 @@ Depends only on `mextrain.rules`: the engine decides what is legal, this package
 writes and compares.
 """
 
-from .errors import IllegalRecordError, RecordError, RecordFormatError
+from .errors import IllegalRecordError, RecordError, RecordFormatError, shorten_numbers
 from .record import (
     FORMAT,
     VERSION,
@@ -35,5 +35,6 @@ __all__ = [
     "load_record",
     "parse_json",
     "replay_record",
+    "shorten_numbers",
     "show_number",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["IllegalRecordError", "RecordError", "RecordFormatError"]
+__all__ = ["IllegalRecordError", "RecordError", "RecordFormatError", "shorten_numbers"]
 
 
 class RecordError(ValueError):
@@ -77,16 +77,20 @@ class IllegalRecordError(RecordError):
         if self.round is not None:
             where.append(f"round {self.round}")
         if self.action is not None:
-            where.append(f'action {self.action} "{_short_digits(self.text or "")}"')
+            where.append(f'action {self.action} "{shorten_numbers(self.text or "")}"')
         if not where:
             return self.reason
         return f"{', '.join(where)}: {self.reason}"
 
 
+#: a number a message writes out in full, past the 40 digits a message shows of one
 _DIGITS = re.compile(r"[0-9]{41,}")
 
 
-def _short_digits(text: str) -> str:
+def shorten_numbers(text: str) -> str:
     """``text`` with each run of more than 40 digits written as its first eight and their
-    count (``77777777…(3,000 digits)``), as a long number is in a message."""
+    count (``77777777…(3,000 digits)``), as a long number is in a message (`show_number`
+    writes one so): a record's action, the engine's reason for refusing one (which writes
+    its numbers in full, up to the 4,300 digits Python reads), as replay, the terminal
+    and the web page say it."""
     return _DIGITS.sub(lambda m: f"{m.group()[:8]}…({len(m.group()):,} digits)", text)

@@ -8,7 +8,6 @@ given. This module only checks what the record claims against what the engine co
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -23,7 +22,7 @@ from mextrain.rules import (
     tile_set,
 )
 
-from .errors import IllegalRecordError
+from .errors import IllegalRecordError, shorten_numbers
 from .record import GameRecord, RoundRecord, load_record, show_number
 
 __all__ = ["ReplayResult", "RoundOutcome", "replay_record"]
@@ -203,7 +202,7 @@ def _play(state: RoundState, k: int, rnd: RoundRecord) -> None:
         try:
             state.apply(recorded.action, seat=recorded.seat)
         except IllegalActionError as err:
-            raise IllegalRecordError(k, i, recorded.text, _shortened(str(err))) from None
+            raise IllegalRecordError(k, i, recorded.text, shorten_numbers(str(err))) from None
 
 
 def _how_ended(state: RoundState) -> str:
@@ -252,17 +251,6 @@ def _check_result(record: GameRecord, match: Match) -> None:
             f"the result's totals {_numbers(result.totals)} are wrong: the finished rounds "
             f"add up to {match.totals}",
         )
-
-
-#: a number the engine writes out in full in its reason (a pip, a seat or a train of an
-#: action, up to the 4,300 digits Python reads; past them it is shortened already)
-_LONG_NUMBER = re.compile(r"[0-9]{41,}")
-
-
-def _shortened(reason: str) -> str:
-    """The engine's reason with each number of more than 40 digits written as
-    `show_number` writes it, as the deal's numbers are (``77777777…(3,000 digits)``)."""
-    return _LONG_NUMBER.sub(lambda m: show_number(int(m.group())), reason)
 
 
 def _numbers(values: Sequence[int]) -> str:

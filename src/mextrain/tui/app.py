@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from mextrain.i18n import Translator, error_text, terminal_safe
+from mextrain.records import shorten_numbers
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
 from .hints import Hint, hints_for, planned_train
@@ -505,7 +506,7 @@ class TableScreen(Screen[None]):
             self.session.apply(action)
         except IllegalActionError as err:
             # (said to the person at the keyboard: "You have a tile that fits...")
-            self.say(error_text(err, self.lang, dict(enumerate(self.names)), reader=self.viewer))
+            self.say(self.refusal(err, self.viewer))
             return False
         # (the tile as it now lies on its train)
         laid = laid_tiles(self.shown_view())
@@ -620,8 +621,14 @@ class TableScreen(Screen[None]):
         try:
             trial.apply(Action.play(tile, view.seat))
         except IllegalActionError as err:
-            return error_text(err, self.lang, dict(enumerate(self.names)), reader=view.seat)
+            return self.refusal(err, view.seat)
         return self.t("tui.prompt.choose_tile")
+
+    def refusal(self, err: IllegalActionError, reader: int | None) -> str:
+        """The engine's refusal in the player's language, said to ``reader``, a number of
+        more than 40 digits in it shortened as replay shortens one (the engine writes
+        its numbers in full)."""
+        return shorten_numbers(error_text(err, self.lang, dict(enumerate(self.names)), reader))
 
     def action_cancel(self) -> None:
         self.chosen = None

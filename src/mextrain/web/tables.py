@@ -27,7 +27,7 @@ from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
 from mextrain.i18n import Translator, error_text, name_key, same_name
-from mextrain.records import GameRecord
+from mextrain.records import GameRecord, shorten_numbers
 from mextrain.rules import (
     MEXICAN,
     Action,
@@ -711,11 +711,12 @@ class Table:
             refused = err
 
             def reword(lang: str) -> tuple[str, str]:
-                # said to the seat that tried it: "You have a tile that fits..."
+                # said to the seat that tried it: "You have a tile that fits..." (a number
+                # of more than 40 digits shortened, as replay shortens one)
                 names = self.shown_names(lang)
                 return (
-                    error_text(refused, lang, names, seat_no),
-                    error_text(refused, lang, names, seat_no, spoken=True),
+                    shorten_numbers(error_text(refused, lang, names, seat_no)),
+                    shorten_numbers(error_text(refused, lang, names, seat_no, spoken=True)),
                 )
 
             raise TableError("illegal", *reword(client.lang), reword=reword) from None
