@@ -2091,6 +2091,40 @@ def test_a_long_planned_train_goes_on_under_its_first_tile(width: int) -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("width", [34, 30, 25, 20])
+def test_a_long_planned_train_is_read_whole_on_a_narrow_screen(width: int) -> None:
+    """Under about 35 columns a long planned train, run on from line to line, needs a
+    fourth line (a sixth at 20 columns): the message line held three, and the rest --
+    the last tiles, "(15 tiles)" -- was cut off. The message takes the lines it needs,
+    the log below giving way, and every word of it is on screen."""
+    t = Translator("en")
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=3)
+        async with app.run_test(size=(width, 24)) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            view = table.my_view()
+            assert view is not None
+            assert len(planned_train(view)) >= 12
+            await pilot.press("v")
+            message = table.query_one("#message", Static)
+            await until(pilot, lambda: plain(message).startswith("Your planned train"))
+            await pilot.pause()
+            lines = rendered_lines(message)
+            assert len(lines) > 3
+            assert len(lines) == len(plain(message).split("\n"))  # (nothing cut off)
+            assert " ".join(lines).split() == plan_text(view, t).split()
+            assert all(cell_len(line) <= width for line in lines), lines
+            # the log still has its lines, under the message
+            log = table.query_one("#log")
+            assert log.region.height >= 3
+            assert log.region.y >= message.region.bottom
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_rule_error_shortens_a_long_number_as_replay_does(lang: str) -> None:
     """The engine writes its numbers in full ("5-7777...7 is not in the double-12 set",

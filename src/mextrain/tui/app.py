@@ -81,7 +81,9 @@ WATCHING_PAUSED_KEY_ENTRIES = ("resume", "next", "trains", "score", "help", "qui
 KEYS_DROPPED_FIRST = ("trains", "plan", "score", "hint", "undo")
 #: between two entries: a key and its word read as one, two entries as two
 KEY_GAP = "  "
-#: the most lines the message line takes (its ``max-height`` below)
+#: the lines a message is laid out to fit (`sentence_with_tiles`); on a screen too narrow
+#: for that (a long planned train under 40 columns) it takes the lines it needs, the log
+#: below giving way, rather than be cut off
 MESSAGE_LINES = 3
 
 CSS = """
@@ -91,7 +93,7 @@ CSS = """
 #hand { height: auto; max-height: 8; }
 /* tiles and trains are clickable, but only a playable tile is underlined */
 #hand, #trains { link-style: none; link-style-hover: reverse; }
-#message { height: auto; max-height: 3; min-height: 1; text-style: bold; }
+#message { height: auto; min-height: 1; text-style: bold; }
 #log { height: 1fr; min-height: 3; border-top: solid $secondary; }
 #keys { height: 1; background: $boost; }
 .dialog { width: 100%; height: 100%; padding: 0 1; background: $surface; }
