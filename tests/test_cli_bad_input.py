@@ -1195,3 +1195,93 @@ def test_every_option_of_every_command_says_what_it_is_for() -> None:
 
     walk(main, "mextrain")
     assert bare == []
+
+
+# ------------------------------------------------------------ a long number refused
+
+LONG_NUMBER = "7" * 3000
+SHORT_NUMBER = "77777777…(3,000 digits)"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "option"),
+    [
+        (("play", "--players", LONG_NUMBER), 2, "--players"),
+        (("play", "--players", LONG_NUMBER, "--lang", "fr"), 2, "--players"),
+        (("play", "--delay", LONG_NUMBER), 2, "--delay"),
+        (("solve", "-s", "1", "--max-pip", LONG_NUMBER, "1-2"), 2, "--max-pip"),
+        (("solve", "-s", "1", "--max-pip", LONG_NUMBER, "1-2", "--lang", "it"), 2, "--max-pip"),
+        (("serve", "--port", LONG_NUMBER), 2, "--port"),
+        (("analyze", str(IN_PROGRESS), "--round", LONG_NUMBER, "--action", "0"), 2, "--round"),
+        (("analyze", str(IN_PROGRESS), "--round", "0", "--action", LONG_NUMBER), 2, "--action"),
+        (
+            (
+                "simulate",
+                "--players",
+                LONG_NUMBER,
+                "--bots",
+                "random",
+                "--games",
+                "2",
+                "--seed",
+                "1",
+            ),
+            1,
+            "--players",
+        ),
+        (
+            (
+                "simulate",
+                "--players",
+                "2",
+                "--bots",
+                "random,random",
+                "--games",
+                LONG_NUMBER,
+                "--seed",
+                "1",
+            ),
+            1,
+            "--games",
+        ),
+    ],
+)
+def test_a_long_number_refused_is_quoted_shortened(
+    args: tuple[str, ...], code: int, option: str
+) -> None:
+    """A number of thousands of digits refused was quoted back whole ("not in the range",
+    "not a finite number", the rules' "for 2 to 8 players, not ..."): the refusal is
+    shortened as replay shortens a long number, still one line naming the option, with
+    the status it had."""
+    result = invoke(*args)
+    assert_clean_error(result, SHORT_NUMBER, option)
+    assert result.exit_code == code
+    assert LONG_NUMBER[:41] not in result.output
+    err = result.stderr if result.stderr else result.stdout
+    assert all(len(line) < 250 for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "-s", "1", "--max-pip", LONG_NUMBER, "1-2"),
+        ("analyze", str(IN_PROGRESS), "--round", "0", "--action", LONG_NUMBER),
+        (
+            "simulate",
+            "--players",
+            "2",
+            "--bots",
+            "random,random",
+            "--games",
+            LONG_NUMBER,
+            "--seed",
+            "1",
+        ),
+    ],
+)
+def test_with_json_a_long_number_refused_is_shortened_too(args: tuple[str, ...]) -> None:
+    result = invoke(*args, "--json")
+    (line,) = result.stdout.splitlines()
+    reason = json.loads(line)["error"]["reason"]
+    assert SHORT_NUMBER in reason
+    assert LONG_NUMBER[:41] not in reason

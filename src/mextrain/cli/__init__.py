@@ -6,8 +6,10 @@ import click
 
 from mextrain import __version__
 
+from ._common import CommandGroup
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+
+@click.group(cls=CommandGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="mextrain")
 def main() -> None:
     """Mexican Train dominoes: play, replay, solve, simulate and keep statistics."""

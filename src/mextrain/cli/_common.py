@@ -15,9 +15,11 @@ import click
 from click.formatting import join_options
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, terminal_safe
+from mextrain.records import shorten_numbers
 
 __all__ = [
     "IMPORT_HELP",
+    "CommandGroup",
     "FiniteFloat",
     "HelpInLanguage",
     "ImportFailed",
@@ -169,8 +171,25 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
     option = _option_of(err)
     if isinstance(err, click.MissingParameter) and not reason:
         reason = err.format_message()  # ("Missing option '--bots'.")
-    error: dict[str, str] = {"reason": reason}
+    error: dict[str, str] = {"reason": shorten_numbers(reason)}  # (as `CommandGroup` says it)
     return {"error": {"option": option, **error} if option else error}
+
+
+class CommandGroup(click.Group):
+    """The ``mextrain`` command: a refusal of any of its commands, Click's own and the
+    command's, writes a number of more than 40 digits as replay writes one
+    (``77777777…(3,000 digits)``, `shorten_numbers`): ``--players 7777...7`` was quoted
+    back with its thousands of digits ("not in the range", "not a finite number", the
+    rules' "for 2 to 8 players, not ...")."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            # (an attribute of the instance, which Click's types mark final: it sets it
+            # once, and every way of showing the refusal reads it)
+            object.__setattr__(err, "message", shorten_numbers(err.message))
+            raise
 
 
 #: where a command keeps the translator its refusals are said in (``click.Context.meta``)

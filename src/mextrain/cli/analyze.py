@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ._common import FiniteFloat, JsonCommand, terminal_safe
+from ._common import FiniteFloat, JsonCommand, error_json, terminal_safe
 
 # the search's budgets (mextrain.search.ismcts, checked by a test; not imported here, so
 # that the command line starts without loading the search)
@@ -78,9 +78,10 @@ def analyze(
     from .replay import _describe_error, _print_json, _read
 
     def refuse(option: str, reason: str) -> NoReturn:
-        """A position that is not in the record: with --json still one object."""
+        """A position that is not in the record: with --json still one object (its
+        reason as `error_json` gives one, a long number shortened)."""
         if as_json:
-            _print_json({"error": {"option": option, "reason": reason}})
+            _print_json(error_json(click.BadParameter(reason, param_hint=option)))
             sys.exit(2)
         raise click.BadParameter(reason, param_hint=option)
 
