@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 import sqlite3
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mextrain.records import load_record, replay_record
-from mextrain.store import DatabaseInUse, ServerLock, Store
+from mextrain.store import DatabaseInUse, ServerLock, Store, person_key, shown_person
 from mextrain.web.tables import Client, Settings, TableManager
 
 
@@ -79,6 +80,57 @@ def test_finished_games_give_statistics_for_people_not_bots(store: Store) -> Non
     with pytest.raises(sqlite3.IntegrityError):  # one game per table
         store.save_game(t1, "{}", ["Ana"], [True], [0], [0])
     assert store.game_of_table(t1) == game
+
+
+def test_a_name_in_other_case_spacing_or_unicode_form_is_one_person(store: Store) -> None:
+    """A person is their name read without case, spaces around it or doubled inside it,
+    and however its accents are encoded (a decomposed "é"): one row, shown as spelt in
+    their latest game, and found by any of those spellings. "Zoe" is someone else."""
+    games = [
+        (["Zoé Ana", "Ben"], [10, 20], [0]),
+        (["zoe\u0301  ana", "Ben"], [30, 5], [1]),
+        (["Ben", " ZOÉ ANA "], [7, 7], [0, 1]),
+        (["Zoe Ana", "Ben"], [1, 2], [0]),
+    ]
+    ids = []
+    for n, (players, totals, winners) in enumerate(games):
+        table = store.create_table(f"AAA23{n}", {}, "s")
+        ids.append(store.save_game(table, "{}", players, [True, True], totals, winners))
+    stats = [(p.name, p.games, p.wins, p.average) for p in store.player_stats()]
+    assert stats == [("Ben", 4, 2, 8.5), ("ZOÉ ANA", 3, 2, 47 / 3), ("Zoe Ana", 1, 1, 1.0)]
+    for asked in ("zoé ana", "ZOE\u0301 ANA", "Zoé  Ana"):
+        assert [(p.name, p.games) for p in store.player_stats(asked)] == [("ZOÉ ANA", 3)]
+        assert [g.id for g in store.recent_games(name=asked)] == ids[2::-1]
+    # the names are kept as they were played: the games' own lists are untouched
+    assert store.recent_games(name="zoe ana")[0].players == ("Zoe Ana", "Ben")
+    assert store.recent_games(name="ZOÉ ANA")[1].players == ("zoe\u0301  ana", "Ben")
+
+
+def test_statistics_of_a_database_kept_before_people_were_read_without_case(
+    tmp_path: Path,
+) -> None:
+    """A database written with the names as they were (no column added, nothing moved):
+    read as it is, its results grouped per person when asked, and still readable by a
+    connection that knows nothing of how people are told apart."""
+    path = tmp_path / "old.sqlite3"
+    first = Store(path)
+    for n, who in enumerate(["Ana", "ana", "Ana"]):
+        table = first.create_table(f"OLD23{n}", {}, "s")
+        first.save_game(table, "{}", [who, "Bot"], [True, False], [n, 9], [0])
+    first.close()
+    plain = sqlite3.connect(path)
+    assert plain.execute(
+        "SELECT name FROM results WHERE human = 1 ORDER BY game_id"
+    ).fetchall() == [
+        ("Ana",),
+        ("ana",),
+        ("Ana",),
+    ]
+    plain.execute("PRAGMA integrity_check")
+    plain.close()
+    again = Store(path)
+    assert [(p.name, p.games, p.wins) for p in again.player_stats()] == [("Ana", 3, 3)]
+    again.close()
 
 
 # -- tables rebuilt from their logs -------------------------------------------------------
@@ -205,3 +257,16 @@ def test_the_data_directory_is_shared_and_can_be_moved(
     assert default_db() == tmp_path / "mextrain.sqlite3"  # the server's too, not only play's
     monkeypatch.delenv(DATA_DIR_ENV)
     assert data_dir().name == "mextrain"
+
+
+@given(st.text(max_size=12))
+def test_a_persons_key_reads_every_spelling_of_a_name_as_one(name: str) -> None:
+    """`person_key` is the name as shown, case folded: reading a key, or the name shown,
+    gives the same key, as do its case, its spaces and its Unicode forms."""
+    key = person_key(name)
+    assert person_key(key) == key
+    assert person_key(shown_person(name)) == key
+    assert person_key(f"  {name.upper()} ") == person_key(name.upper())
+    assert person_key(unicodedata.normalize("NFD", name)) == key
+    assert key == key.strip()
+    assert "  " not in key

@@ -325,6 +325,9 @@ def test_two_humans_and_a_bot_play_a_game_and_nobody_sees_hidden_tiles(
     ana_only = client.get("/api/stats?name=Ana%20").json()
     assert [p["name"] for p in ana_only["players"]] == ["Ana"]
     assert ana_only["players"][0] == names["Ana"]
+    # and by the name in any case
+    assert [g["id"] for g in client.get("/api/games?name=aNA").json()] == [game_id]
+    assert client.get("/api/stats?name=%20ANA").json() == ana_only
     assert games[0]["bots"] == [None, "greedy", None]
     # the replay viewer's frames: one per action plus the deal, every hand shown
     frames = client.get(f"/api/games/{game_id}/replay").json()

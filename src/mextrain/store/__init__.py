@@ -1,5 +1,6 @@
 """Persistence for the web server: an append-only SQLite event log per table, finished
-games as records, and statistics per player name.
+games as records, and statistics per person (`person_key`: their name, whatever its
+case or spacing).
 
 Standard library only (`sqlite3` in WAL mode). The log holds everything needed to rebuild
 a table exactly — its configuration, the seed its deals come from, who joined which seat
@@ -9,6 +10,7 @@ The seed and the seat tokens' hashes never leave this package's callers' server 
 
 from .events import ChatLine, Event, GameSummary, PlayerStats, Store, StoredGame, StoredTable
 from .lock import DatabaseInUse, ServerLock
+from .people import person_key, shown_person
 from .places import DATA_DIR_ENV, data_dir
 
 __all__ = [
@@ -23,4 +25,6 @@ __all__ = [
     "StoredGame",
     "StoredTable",
     "data_dir",
+    "person_key",
+    "shown_person",
 ]

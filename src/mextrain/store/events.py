@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .people import person_key, shown_person
+
 __all__ = [
     "ChatLine",
     "Event",
@@ -23,6 +25,9 @@ __all__ = [
 
 #: the largest row id SQLite stores (a signed 64-bit integer)
 _MAX_ID = 2**63 - 1
+
+#: the SQL function that is `person_key` on a store's connection
+_PERSON_SQL = "mextrain_person"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -172,6 +177,10 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        # who a result is of, for the statistics: worked out as they are read, from the
+        # names kept as played (only this connection knows the function: nothing stored
+        # depends on it, so the file stays readable by any SQLite and by older versions)
+        self._db.create_function(_PERSON_SQL, 1, person_key, deterministic=True)
 
     def close(self) -> None:
         with self._lock:
@@ -316,8 +325,9 @@ class Store:
         else:
             ids = self._read(
                 "SELECT DISTINCT g.id FROM games g JOIN results r ON r.game_id = g.id "
-                "WHERE r.name = ? AND r.human = 1 ORDER BY g.finished DESC, g.id DESC LIMIT ?",
-                (name, limit),
+                f"WHERE {_PERSON_SQL}(r.name) = ? AND r.human = 1 "
+                "ORDER BY g.finished DESC, g.id DESC LIMIT ?",
+                (person_key(name), limit),
             )
         out = []
         for (game_id,) in ids:
@@ -346,14 +356,28 @@ class Store:
         return tuple(bool(r[0]) for r in rows)
 
     def player_stats(self, name: str | None = None) -> list[PlayerStats]:
-        """Games, wins and average total per human player name (bots are not counted)."""
+        """Games, wins and average total per person (bots are not counted), or of the one
+        person ``name`` is. A person is a name read as `person_key` reads it ("Ana", "ana"
+        and " Ana " are one), shown as they spelt it in their latest game; the most games
+        first."""
         sql = (
-            "SELECT name, COUNT(*), SUM(won), AVG(total) FROM results WHERE human = 1"
-            + (" AND name = ?" if name is not None else "")
-            + " GROUP BY name ORDER BY COUNT(*) DESC, name"
+            "SELECT r.name, r.won, r.total FROM results r JOIN games g ON g.id = r.game_id "
+            "WHERE r.human = 1"
+            + (f" AND {_PERSON_SQL}(r.name) = ?" if name is not None else "")
+            + " ORDER BY g.finished, g.id"
         )
-        rows = self._read(sql, (name,) if name is not None else ())
-        return [PlayerStats(n, games, wins, avg) for n, games, wins, avg in rows]
+        rows = self._read(sql, (person_key(name),) if name is not None else ())
+        people: dict[str, list[Any]] = {}  # key: [shown, games, wins, points]
+        for who, won, total in rows:
+            person = people.setdefault(person_key(who), ["", 0, 0, 0])
+            person[0] = shown_person(who)  # (the latest game's spelling stays)
+            person[1] += 1
+            person[2] += won
+            person[3] += total
+        return [
+            PlayerStats(shown, games, wins, points / games)
+            for shown, games, wins, points in sorted(people.values(), key=lambda p: (-p[1], p[0]))
+        ]
 
 
 def _table(row: tuple[Any, ...]) -> StoredTable:

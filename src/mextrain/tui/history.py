@@ -2,7 +2,8 @@
 (`session.GameSession.save`), read back and replayed here, and summed up per person.
 
 Shown by ``mextrain stats`` and by the start screen's statistics screen. People are told
-apart by the names they played under; bots are not counted as players, only as the
+apart by the names they played under, read as `mextrain.store.person_key` reads them
+("Ana", "ana" and " Ana " are one person); bots are not counted as players, only as the
 opponents people met.
 """
 
@@ -17,6 +18,7 @@ from rich.cells import cell_len
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.sim.stats import wilson_interval
+from mextrain.store import person_key, shown_person
 
 from .render import BOT_LEVELS, MAX_NAME, clip, fit
 from .session import _EXTRA_FIELD, HUMAN, games_dir
@@ -183,12 +185,15 @@ def level_name(level: str, t: Translator) -> str:
 def summarize(
     games: Iterable[PlayedGame], name: str | None = None, t: Translator | None = None
 ) -> list[PersonStats]:
-    """Per person (or only ``name``, compared without case): most finished games first.
+    """Per person (or only ``name``'s): most finished games first.
 
-    With ``t``, a default name in any language ("Joueur 1", the person at seat 1 who chose
-    no name, in a game played in French) is that language's ("Player 1" in English), so a
-    person who never chose a name is one person whatever language each game was played in;
-    ``name`` may be given in either."""
+    A person is a name as `person_key` reads it: "Ana", "ana", "Ana " and an "é" typed
+    with a combining accent or without are one person each, shown as spelt in their last
+    game of ``games`` (`read_history` gives them oldest first: their latest spelling).
+    With ``t``, a default name in any language ("Joueur 1", the person at seat 1 who
+    chose no name, in a game played in French) is that language's ("Player 1" in
+    English), so a person who never chose a name is one person whatever language each
+    game was played in; ``name`` may be given in either."""
     people: dict[str, PersonStats] = {}
     defaults: dict[int, tuple[set[str], str]] = {}
 
@@ -198,16 +203,18 @@ def summarize(
         if seat not in defaults:
             number = seat + 1
             every = {Translator(lang)("tui.name.player", number=number) for lang in LANGUAGES}
-            defaults[seat] = ({n.casefold() for n in every}, t("tui.name.player", number=number))
-        folded, mine = defaults[seat]
-        return mine if who.casefold() in folded else who
+            defaults[seat] = ({person_key(n) for n in every}, t("tui.name.player", number=number))
+        keys, mine = defaults[seat]
+        return mine if person_key(who) in keys else who
 
     for game in games:
         for seat in game.people:
             who = canonical(game.players[seat], seat)
-            if name is not None and who.casefold() != canonical(name, seat).casefold():
+            key = person_key(who)
+            if name is not None and key != person_key(canonical(name, seat)):
                 continue
-            stats = people.setdefault(who, PersonStats(who))
+            stats = people.setdefault(key, PersonStats(who))
+            stats.name = shown_person(who)  # (the last game's spelling stays)
             if not game.complete:
                 stats.unfinished += 1
                 continue
