@@ -1537,6 +1537,62 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     assert len(resumed) == 1  # the failed resume started no game
 
 
+def test_a_game_played_in_one_terminal_is_not_resumed_in_another(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While a game is played in one terminal, another ``--resume`` (or start screen)
+    going on with it would fork it: each sitting saves over the other's moves, and the
+    one quit last wins (a sitting left open at its first move, quit after the other had
+    played on, threw those moves away). It is passed over, said why; once that terminal
+    closes, the game goes on anywhere."""
+    from mextrain.tui.screens import trouble_with_save
+    from mextrain.tui.session import find_resumable
+
+    older = GameSession.new(SMALL_4, [SeatSpec("human", "Ana")] + [SeatSpec("greedy", "")] * 3)
+    drive(older, 2)
+    game = GameSession.new(SMALL_4, [SeatSpec("human", "Ben")] + [SeatSpec("greedy", "")] * 3)
+    drive(game, 2)
+    assert game.path is not None
+    assert older.path is not None
+    resumed: list[GameSession] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: resumed.append(self.session))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    seen: dict[str, Any] = {}
+
+    async def playing() -> None:
+        app = PlayApp(session=GameSession.load(game.path), lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            seen["found"] = find_resumable()
+            seen["newest"] = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
+            args = ["play", "--resume", "--file", str(game.path), "--lang", "en"]
+            seen["file"] = CliRunner().invoke(main, args)
+            await pilot.press("q")
+
+    run(playing)
+    found, passed = seen["found"]
+    assert found is not None
+    assert found.path == older.path  # the older game, not this one
+    assert [(path, trouble_with_save(err)) for path, err in passed] == [(game.path, "in_use")]
+    newest = seen["newest"]
+    assert newest.exit_code == 0, newest.output
+    assert f"Cannot resume {game.path.name}: it is open in another terminal" in (newest.output)
+    refused_file = seen["file"]
+    assert refused_file.exit_code == 1
+    assert f"Cannot resume {game.path.name}: it is open in another terminal" in (
+        refused_file.output
+    )
+    assert [s.path for s in resumed] == [older.path]
+    # that terminal has quit: the game is free, and nothing is left beside it
+    found, passed = find_resumable()
+    assert found is not None
+    assert found.path == game.path
+    assert passed == []
+    assert sorted(p.name for p in game.path.parent.iterdir()) == sorted(
+        [older.path.name, game.path.name]
+    )
+
+
 def a_game_and_two_newer_damaged_saves() -> tuple[GameSession, Path, Path]:
     """A saved game two moves in, and two newer saves of it: one cut short, one edited
     into breaking the rules (its first move plays the engine again)."""
@@ -2593,6 +2649,40 @@ def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
     run(lambda: second_sitting("button"))
 
 
+def test_the_start_screen_goes_on_with_no_game_another_terminal_has_begun_playing() -> None:
+    """The saved game offered, then resumed in another terminal before the player here
+    chose it: it is not opened a second time (each would save over the other's moves),
+    the screen says why and offers it no more."""
+    setup = setup_of(("human", "medium", "hard"), rounds=2)
+    first_sitting(setup, 2)
+    path = latest_unfinished()
+    assert path is not None
+
+    async def second_sitting() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy")), lang="en", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            assert screen.query_one("#resume", Button).display
+            elsewhere = GameSession.load(path)
+            elsewhere.claim()  # (a lock of its own, as another process would take)
+            try:
+                await pilot.press("ctrl+r")
+                await pilot.pause()
+                assert app.screen is screen
+                assert app.session is None
+                passed = plain(screen.query_one("#start-passed", Static))
+                assert passed == f"Cannot resume {path.name}: it is open in another terminal"
+                assert not screen.query_one("#resume", Button).display
+                assert not screen.query_one("#start-saved", Static).display
+                assert plain(screen.query_one("#start-keys", Static)) == Translator("en")(
+                    "tui.start.keys"
+                )
+            finally:
+                elsewhere.release()
+
+    run(second_sitting)
+
+
 @pytest.mark.parametrize(
     ("lang", "bots", "ending"),
     [
@@ -2735,7 +2825,7 @@ def test_every_reason_a_save_cannot_go_on_fits_the_start_screen() -> None:
 
     from mextrain.records import IllegalRecordError, RecordFormatError
     from mextrain.tui.screens import cannot_resume_line, resume_detail, trouble_with_save
-    from mextrain.tui.session import NoRoundError
+    from mextrain.tui.session import GameInUse, NoRoundError
 
     failures: list[tuple[Exception, str]] = [
         (RecordFormatError(None, "not a record: not JSON (Expecting value at line 1)"), "damaged"),
@@ -2747,6 +2837,7 @@ def test_every_reason_a_save_cannot_go_on_fits_the_start_screen() -> None:
         (BotSpecError("unknown bot 'superbot'", code="unknown_bot", name="'superbot'"), "bot"),
         (PermissionError(errno.EACCES, "Permission denied"), "unreadable"),
         (OSError(errno.EIO, "Input/output error"), "unreadable"),
+        (GameInUse("20261130-132043-634078.json is being played in another terminal"), "in_use"),
     ]
     saved = Path("games") / "20261130-132043-634078.json"  # (as `mextrain play` names a save)
     for err, kind in failures:

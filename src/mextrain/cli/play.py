@@ -178,6 +178,7 @@ def play(
         )
         from mextrain.tui.screens import cannot_resume_line, resume_detail
         from mextrain.tui.session import (
+            GameInUse,
             find_resumable,
             latest_if_finished,
             passed_worth_saying,
@@ -242,6 +243,7 @@ def play(
         if file is not None:
             try:
                 session = GameSession.load(file, kinds, seed)
+                session.claim()  # (GameInUse: another terminal plays it)
             except (ValueError, OSError) as err:
                 said = in_its_language(file)
                 raise click.ClickException(cannot_resume(file, err, said)) from None
@@ -274,15 +276,24 @@ def play(
             if passed and session.path is not None:  # (on a line of its own: 80 columns)
                 going_on = terminal_safe(session.path.name)
                 click.echo(said("tui.cli.passed_over", path=going_on), err=True)
-        if lang is None and session.lang is not None:  # the language it was played in
-            language = session.lang
-            t = Translator(language)
-            speak(t)  # (a refusal now -- no terminal -- framed in it too)
-        rename_default_names(session, t)
-        _ready_to_play(t)
-        resumed = PlayApp(session=session, lang=language, delay=pause, light=light)
-        resumed.run()
-        _say_where_saved(resumed)
+            try:  # (passed over as not in use a moment ago; another terminal may have
+                session.claim()  # begun playing it since)
+            except GameInUse as err:
+                assert session.path is not None
+                said = in_its_language(session.path)
+                raise click.ClickException(cannot_resume(session.path, err, said)) from None
+        try:
+            if lang is None and session.lang is not None:  # the language it was played in
+                language = session.lang
+                t = Translator(language)
+                speak(t)  # (a refusal now -- no terminal -- framed in it too)
+            rename_default_names(session, t)
+            _ready_to_play(t)
+            resumed = PlayApp(session=session, lang=language, delay=pause, light=light)
+            resumed.run()
+            _say_where_saved(resumed)
+        finally:  # (the process may go on: a test's, or a script's)
+            session.release()
         return
     rules = _with_house(_rules(rules_text, t), options, t)
     # the start screen opens on the seats a game last began with there, and a seat added
@@ -323,8 +334,12 @@ def play(
         level=kept.level if kept is not None else None,
     )
     _ready_to_play(t)
-    app.run()
-    _say_where_saved(app)
+    try:
+        app.run()
+        _say_where_saved(app)
+    finally:  # (the app lets go of it as it closes; unless it never ran)
+        if app.session is not None:
+            app.session.release()
 
 
 def _say_where_saved(app: PlayApp) -> None:

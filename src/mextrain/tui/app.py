@@ -9,6 +9,7 @@ think in a worker, one move at a time at a readable pace, so the screen stays li
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
@@ -56,7 +57,7 @@ from .screens import (
     keys_held,
     seat_names,
 )
-from .session import GameSession, SeatSpec
+from .session import GameInUse, GameSession, SeatSpec
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -881,6 +882,10 @@ class PlayApp(PaletteInWords):
     def compose(self) -> ComposeResult:
         yield Static("")
 
+    def on_unmount(self) -> None:
+        if self.session is not None:  # another terminal may go on with it now
+            self.session.release()
+
     def on_mount(self) -> None:
         if self.session is not None:
             self.open_table(self.session)
@@ -907,6 +912,12 @@ class PlayApp(PaletteInWords):
         self.open_table(session)
 
     def open_table(self, session: GameSession) -> None:
+        if self.session is not None and self.session is not session:
+            self.session.release()  # (a game over: the next one is played here)
+        # held while it is played here, so that no other terminal goes on with it (those
+        # that resume it claimed it already: a new game's file is nobody else's)
+        with contextlib.suppress(GameInUse):
+            session.claim()
         self.session = session
         if session.lang != self.lang:
             session.lang = self.lang

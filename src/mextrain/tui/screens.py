@@ -54,6 +54,7 @@ from .render import (
 )
 from .session import (
     HUMAN,
+    GameInUse,
     GameSession,
     NoRoundError,
     StartChoices,
@@ -196,8 +197,11 @@ def trouble_with_save(err: Exception) -> str:
     session tell them apart: ``damaged`` (not JSON, cut short, a field missing or
     mistyped), ``not_a_game`` (JSON, but no game record), ``other_version`` (a record
     of another version of the format), ``illegal`` (a record that breaks the rules),
-    ``no_round`` (nothing dealt yet), ``bot`` (a seat's bot cannot be made here) or
-    ``unreadable`` (the system refused the file)."""
+    ``no_round`` (nothing dealt yet), ``bot`` (a seat's bot cannot be made here),
+    ``in_use`` (being played in another terminal) or ``unreadable`` (the system refused
+    the file)."""
+    if isinstance(err, GameInUse):
+        return "in_use"
     if isinstance(err, BotSpecError):
         return "bot"
     if isinstance(err, NoRoundError):
@@ -226,7 +230,7 @@ def resume_detail(err: Exception, t: Translator) -> str | None:
     or the system's (in ``t``'s language where it has them); None where the few words say
     it all. A record's text -- an option's name -- may hold escape sequences: they are
     shown escaped."""
-    if isinstance(err, NoRoundError):
+    if isinstance(err, NoRoundError | GameInUse):
         return None
     if isinstance(err, BotSpecError):
         return terminal_safe(bot_error_text(err, t.lang))
@@ -644,6 +648,19 @@ class StartScreen(Screen[GameSetup | GameSession]):
         except NoMatches:  # the screen is being rebuilt (a language change): it shows `saved`
             pass
 
+    def _cannot_resume(self, path: Path, err: Exception) -> None:
+        """The game offered cannot go on after all: no longer offered, and said why among
+        the saves passed over."""
+        self.saved = None
+        self.passed = [*self.passed, (path, err)]
+        with contextlib.suppress(NoMatches):
+            self.query_one("#start-saved", Static).display = False
+            self.query_one("#resume", Button).display = False
+            self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys")))
+            line = self.query_one("#start-passed", Static)
+            line.update(escape(self.passed_text()))
+            line.display = True
+
     def _collect_safely(self) -> None:
         """Read the seat choices on screen; seats not on screen keep or get a default."""
         seats = []
@@ -680,9 +697,15 @@ class StartScreen(Screen[GameSetup | GameSession]):
         """Go on with the saved game, its default names in the language chosen here."""
         if self.saved is None:
             return
-        if self.saved.path is not None:  # as the file is now (another sitting may have played)
+        path = self.saved.path
+        if path is not None:  # as the file is now (another sitting may have played)
             with contextlib.suppress(ValueError, OSError):
-                self.saved = GameSession.load(self.saved.path)
+                self.saved = GameSession.load(path)
+            try:
+                self.saved.claim()
+            except GameInUse as err:  # another terminal has begun playing it meanwhile
+                self._cannot_resume(path, err)
+                return
         rename_default_names(self.saved, self.t)
         self.app.lang = self.lang  # type: ignore[attr-defined]
         self.dismiss(self.saved)

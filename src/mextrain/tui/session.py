@@ -15,6 +15,7 @@ same bot replies.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
 import secrets
 from collections.abc import Iterator, Sequence
@@ -39,13 +40,20 @@ from mextrain.search import cap_think_time
 from mextrain.sim.games import derive_seed
 from mextrain.store import DATA_DIR_ENV, data_dir
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not POSIX
+    fcntl = None  # type: ignore[assignment]
+
 __all__ = [
     "DATA_DIR_ENV",
     "HUMAN",
+    "GameInUse",
     "GameSession",
     "SeatSpec",
     "StartChoices",
     "data_dir",
+    "game_in_use",
     "games_dir",
     "keep_start_choices",
     "latest_unfinished",
@@ -171,6 +179,63 @@ def keep_start_choices(choices: StartChoices) -> None:
             tmp.unlink(missing_ok=True)
 
 
+class GameInUse(OSError):
+    """The saved game is being played in another terminal (`GameSession.claim`)."""
+
+
+def _lock_path(path: Path) -> Path:
+    """The file whose lock says a saved game is being played: hidden beside it (no
+    ``*.json``: never taken for a saved game)."""
+    return path.with_name(f".{path.stem}.lock")
+
+
+def _lock(path: Path) -> int | None:
+    """Hold the lock of the game saved at ``path``: its descriptor; None where this
+    system has no file locks. Raises `GameInUse` when another process holds it, and
+    `OSError` when the lock cannot be made (a folder that refuses it). The operating
+    system drops the lock when the process ends, even killed."""
+    if fcntl is None:  # pragma: no cover - not POSIX
+        return None  # type: ignore[unreachable]
+    lock = _lock_path(path)
+    while True:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise GameInUse(f"{path.name} is being played in another terminal") from None
+        except OSError:
+            os.close(fd)
+            raise
+        try:  # (the holder before may have removed it as it let go: lock the file there now)
+            if os.fstat(fd).st_ino == os.stat(lock).st_ino:
+                return fd
+        except OSError:
+            pass
+        os.close(fd)
+
+
+def _unlock(path: Path, fd: int) -> None:
+    """Let go of a lock `_lock` took, removing its file (while still holding it: whoever
+    opened it meanwhile finds it gone once they hold it, and tries again)."""
+    with contextlib.suppress(OSError):
+        _lock_path(path).unlink()
+    os.close(fd)
+
+
+def game_in_use(path: Path) -> bool:
+    """Whether the game saved at ``path`` is being played in another terminal now."""
+    try:
+        fd = _lock(path)
+    except GameInUse:
+        return True
+    except OSError:  # (no lock can be made there: nobody else holds one either)
+        return False
+    if fd is not None:
+        _unlock(path, fd)
+    return False
+
+
 def _new_path() -> Path:
     stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f")
     return games_dir() / f"{stamp}.json"
@@ -229,7 +294,8 @@ def find_resumable(
 ) -> tuple[GameSession | None, list[tuple[Path, ValueError | OSError]]]:
     """The newest unfinished saved game that can go on, loaded (`GameSession.load` with
     ``seats`` and ``seed``), and the newer files passed over -- a bot since renamed, a
-    hand-edited seat, a damaged file or one that breaks the rules -- each with why; None
+    hand-edited seat, a damaged file, one that breaks the rules, or a game being played
+    in another terminal (`GameInUse`) -- each with why; None
     when no game among the newest ``limit`` saved files (None: all of them) can go on."""
     passed: list[tuple[Path, ValueError | OSError]] = []
     for path, complete, broken in _saved_files(directory, limit):
@@ -237,6 +303,9 @@ def find_resumable(
             passed.append((path, broken))
             continue
         if complete:
+            continue
+        if game_in_use(path):  # (played on there: going on here would fork it)
+            passed.append((path, GameInUse(f"{path.name} is being played in another terminal")))
             continue
         try:
             return GameSession.load(path, seats, seed), passed
@@ -291,6 +360,8 @@ class GameSession:
         #: where every deal and every bot's random choice comes from (saved with the game)
         self.seed = seed
         self.path = path
+        #: the lock on the save this session plays (`claim`), or None
+        self._held: tuple[Path, int] | None = None
         self.bots: dict[int, Bot] = {
             seat: cap_think_time(make_bot(spec.kind), BOT_TIME_MS)
             for seat, spec in enumerate(self.seats)
@@ -487,6 +558,30 @@ class GameSession:
         if self.lang is not None:
             doc[_EXTRA_FIELD]["lang"] = self.lang
         return doc
+
+    def claim(self) -> None:
+        """Take the lock that says this game is being played here, so that no other
+        terminal goes on with it meanwhile (two sittings of one game would each save over
+        the other's moves); held until `release`, or the process ends. Raises `GameInUse`
+        when another terminal plays it. Where no lock can be made (a system without file
+        locks, a folder that refuses it) the game goes on unlocked."""
+        if self.path is None or self._held is not None:
+            return
+        try:
+            fd = _lock(self.path)
+        except GameInUse:
+            raise
+        except OSError:
+            return
+        if fd is not None:
+            self._held = (self.path, fd)
+
+    def release(self) -> None:
+        """Let go of the lock `claim` took (nothing to do without one)."""
+        if self._held is not None:
+            path, fd = self._held
+            self._held = None
+            _unlock(path, fd)
 
     def save(self) -> None:
         if self.path is None:
