@@ -285,6 +285,81 @@ def test_a_save_is_on_the_disk_before_it_replaces_the_last_one(
     assert events == [("fsync", tmp), ("replace", tmp), ("fsync", "dir")]
 
 
+def test_a_disk_that_fills_up_mid_game_costs_no_game(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save that fails (a full disk, here half a file written first) is no crash in the
+    middle of a game: the file keeps the last save that worked, no half-file is left
+    beside it, the table says so, the moves go on, and the next save that works writes
+    them all; quit while saves fail, the terminal says the last moves are not kept."""
+    from mextrain.tui import session as session_module
+
+    real = session_module.write_synced
+    full = [False]
+
+    def write(path: Path, text: str) -> None:
+        if full[0]:
+            path.write_text(text[:5], encoding="utf-8")
+            raise OSError(28, "No space left on device")
+        real(path, text)
+
+    monkeypatch.setattr(session_module, "write_synced", write)
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=5)
+    assert session.path is not None
+    path = session.path
+    drive(session, 2)
+    before = path.read_text(encoding="utf-8")
+    full[0] = True
+    drive(session, 2)  # (raised OSError, the moves made but the game lost on quitting)
+    assert isinstance(session.unsaved, OSError)
+    assert path.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+    full[0] = False
+    drive(session, 1)
+    assert session.unsaved is None
+    again = GameSession.load(path)
+    assert again.state.history == session.state.history
+
+    # at the table: said in the log and on the message line, and when saved again
+    said: dict[str, Any] = {}
+
+    async def playing() -> None:
+        app = PlayApp(session=GameSession.load(path), lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            full[0] = True
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            said["full"] = table.message
+            full[0] = False
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            lines = [strip.text.rstrip() for strip in table.query_one("#log", RichLog).lines]
+            said["log"] = lines
+            full[0] = True
+            await pilot.press("q")
+        said["app"] = app
+
+    run(playing)
+    not_saved = "The game could not be saved: the disk is full. Each move tries again."
+    assert said["full"] == not_saved
+    assert not_saved in said["log"]
+    assert said["log"].index(not_saved) < said["log"].index("The game is saved again.")
+    # quit while the saves fail: the terminal says so, not that the game is kept
+    from mextrain.cli.play import _say_where_saved
+
+    echoed: list[str] = []
+    monkeypatch.setattr("click.echo", lambda text, err=False: echoed.append(str(text)))
+    _say_where_saved(said["app"])
+    assert echoed == [
+        "The game's latest moves could not be saved: the disk is full. mextrain play"
+        f" --resume carries on from its last save ({path})."
+    ]
+
+
 def test_a_bots_move_has_a_time_limit_as_well_as_iterations() -> None:
     """The levels are iteration budgets: `expert`'s 2,000 took 7 s on a 2-seat move
     against a hand of 21 tiles and 45 s under draw_until_playable, while the player

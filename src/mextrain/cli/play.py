@@ -344,12 +344,22 @@ def play(
 
 def _say_where_saved(app: PlayApp) -> None:
     """After the screen closes on a game still in play: where it is kept, and how to go on
-    (in the language the game was played in)."""
+    (in the language the game was played in); or that it could not be saved."""
     session = app.session
-    if session is None or session.path is None or session.match.is_complete:
+    if session is None or session.path is None:
+        return
+    t = Translator(app.lang)
+    if session.unsaved is not None:  # (its last moves, or all of it, are lost: said so)
+        reason = terminal_safe(os_error_text(session.unsaved, t.lang))
+        if session.path.exists():
+            where = terminal_safe(str(session.path))
+            click.echo(t("tui.cli.not_saved", reason=reason, path=where), err=True)
+        else:
+            click.echo(t("tui.cli.not_saved_at_all", reason=reason), err=True)
+        return
+    if session.match.is_complete:
         return
     if session.path.exists():
-        t = Translator(app.lang)
         click.echo(t("tui.cli.saved_to_resume", path=terminal_safe(str(session.path))))
 
 

@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from mextrain.i18n import Translator, error_text, terminal_safe
+from mextrain.i18n import Translator, error_text, os_error_text, terminal_safe
 from mextrain.records import shorten_numbers
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
@@ -190,6 +190,8 @@ class TableScreen(Screen[None]):
         self._laid_out: tuple[str, Callable[[int | None], str]] | None = None
         self._token = 0
         self._ended_shown = -1
+        #: the saves are failing, and the player has been told (`say_if_unsaved`)
+        self._unsaved_said = False
         #: watching bots: they wait for the watcher (p again, or n for one move)
         self.paused = False
         #: paused, the one move n asked for is being thought
@@ -415,10 +417,28 @@ class TableScreen(Screen[None]):
 
     # -- the flow of the game ------------------------------------------------------------
 
+    def say_if_unsaved(self) -> None:
+        """Say when the game stops being saved (a full disk, a folder gone: the game goes
+        on, each move tries again), in the log once and on the message line while it
+        lasts (unless something else is said there); and when it is saved again."""
+        err = self.session.unsaved
+        if err is None:
+            if self._unsaved_said:
+                self._unsaved_said = False
+                self.log_line(self.t("tui.log.saved_again"))
+            return
+        said = self.t("tui.log.not_saved", reason=terminal_safe(os_error_text(err, self.lang)))
+        if not self._unsaved_said:
+            self._unsaved_said = True
+            self.log_line(said)
+        if not self.message:
+            self.message = said
+
     def advance(self) -> None:
         """After any change: show the table, then let the next seat move."""
         session = self.session
         state = session.state
+        self.say_if_unsaved()
         self.refresh_table()
         if state.is_over:
             if self._ended_shown != state.round_index:

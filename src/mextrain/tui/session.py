@@ -362,6 +362,8 @@ class GameSession:
         self.path = path
         #: the lock on the save this session plays (`claim`), or None
         self._held: tuple[Path, int] | None = None
+        #: why the latest save failed (`save`), None once one has worked
+        self.unsaved: OSError | None = None
         self.bots: dict[int, Bot] = {
             seat: cap_think_time(make_bot(spec.kind), BOT_TIME_MS)
             for seat, spec in enumerate(self.seats)
@@ -584,10 +586,21 @@ class GameSession:
             _unlock(path, fd)
 
     def save(self) -> None:
+        """Write the whole game to its file. A save that fails (a full disk, a folder
+        gone) raises nothing: the game goes on, the file keeps the last save that
+        worked, and `unsaved` says why until a later save (each writes the whole game
+        again) works."""
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_suffix(".tmp")
-        write_synced(tmp, dumps_pretty(self.record_document()) + "\n")
-        tmp.replace(self.path)
-        sync_directory(self.path.parent)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            write_synced(tmp, dumps_pretty(self.record_document()) + "\n")
+            tmp.replace(self.path)
+            sync_directory(self.path.parent)
+        except OSError as err:
+            with contextlib.suppress(OSError):  # (no half-file left beside the save)
+                tmp.unlink(missing_ok=True)
+            self.unsaved = err
+            return
+        self.unsaved = None
