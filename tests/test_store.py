@@ -270,3 +270,53 @@ def test_a_persons_key_reads_every_spelling_of_a_name_as_one(name: str) -> None:
     assert person_key(unicodedata.normalize("NFD", name)) == key
     assert key == key.strip()
     assert "  " not in key
+
+
+async def _bots_play_through_a_store_that_fails(path: Path, kinds: set[str]) -> list[str]:
+    """Ana against a bot, one round, on a store whose writes of ``kinds`` fail once each
+    ("database is locked": another program held it past the wait); Ana plays her first
+    legal move whenever it is hers. The kinds of event that failed, in order."""
+    store = Store(path)
+    quiet = Settings(bot_delay=0, takeover_after=3600, round_pause=0.01)
+    manager = TableManager(store, quiet)
+    rules = {"preset": "classic", "max_pip": 6, "rounds": 2, "hand_size": {2: 7}}
+    table, _ = manager.create(rules, ["bot:greedy"], "Ana")
+    ana = Client(0, "en")
+    table.connect(ana)
+    failed: list[str] = []
+    real = store.append
+
+    def append(table_id: int, seq: int, kind: str, data: dict[str, object]) -> None:
+        what = "bot" if kind == "action" and data.get("bot") else kind
+        if what in kinds and what not in failed:
+            failed.append(what)
+            raise sqlite3.OperationalError("database is locked")
+        real(table_id, seq, kind, data)
+
+    store.append = append  # type: ignore[method-assign]
+    assert table.match is not None
+    for _ in range(1000):  # (5 s at most: a retry comes after a second)
+        await asyncio.sleep(0.005)
+        if table.match.is_complete:
+            break
+        state = table.match.current
+        if not state.is_over and state.current_seat == 0:
+            table.act(ana, table.message_for(0)["round"]["legal_moves"][0], table.version)
+    assert table.match.is_complete, f"stalled at version {table.version} after {failed}"
+    assert table.game_id is not None
+    log = [e.kind for e in store.events(table.id)]
+    assert log.count("deal") == 1  # (round 2's: the first is dealt at the start)
+    await manager.close()
+    store.close()
+    return failed
+
+
+def test_a_write_the_database_refuses_once_does_not_stall_a_table(tmp_path: Path) -> None:
+    """A bot's move, or the next round's deal, that the database cannot keep (another
+    program holding it past the wait, a full disk) was lost in a task nobody awaited: the
+    bot never moved again, the round never came, the table waited for ever. The table
+    tries again a moment later, and the game goes on to its end."""
+    failed = asyncio.run(_bots_play_through_a_store_that_fails(tmp_path / "t.sqlite3", {"bot"}))
+    assert failed == ["bot"]
+    failed = asyncio.run(_bots_play_through_a_store_that_fails(tmp_path / "d.sqlite3", {"deal"}))
+    assert failed == ["deal"]

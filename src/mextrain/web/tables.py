@@ -18,6 +18,7 @@ import hmac
 import logging
 import random
 import secrets
+import sqlite3
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -122,6 +123,9 @@ class Settings:
     #: a loop of joining and leaving grew it without end
     joins_per_minute: float = 30.0
     min_turn_time: float = 10.0  # the shortest clock a table may give a move (`turn_time`)
+    #: a bot's move, a deal or a time-up the database could not keep (held by another
+    #: program past SQLite's wait, a full disk) is tried again after this
+    store_retry: float = 1.0
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
@@ -855,7 +859,11 @@ class Table:
             event: dict[str, Any] = {"seat": index}  # (kept: a restart remembers it)
             if not self.seats[index].clients:
                 event["away"] = True  # (gone before their time ran out: no strike)
-            self._log("time_up", event)
+            try:
+                self._log("time_up", event)
+            except sqlite3.Error:
+                self._try_again(f"seat {index + 1}'s time-up")
+                return
             for client in list(self.seats[index].clients):
                 client.send({"type": "time_up", "version": self.version})
             self.changed()  # (everyone sees the bot at the seat; it moves)
@@ -866,8 +874,26 @@ class Table:
         self._timer = None
         self._timer_deals = False
         if self.match is not None and self.match.current.is_over and not self.match.is_complete:
-            self._log("deal", {"round": len(self.match.rounds)})
+            try:
+                self._log("deal", {"round": len(self.match.rounds)})
+            except sqlite3.Error:
+                self._try_again("the next deal")
+                return
             self.changed()
+
+    def _try_again(self, what: str) -> None:
+        """``what`` -- a change nobody's message asked for: a bot's move, a deal, a
+        time-up -- could not be logged (`_log` writes first: nothing changed). Nobody
+        would ask again, and the table would wait for ever: it tries again shortly."""
+        log.exception(
+            "table %s: %s could not be kept; trying again in %g s",
+            self.code,
+            what,
+            self.settings.store_retry,
+        )
+        self._cancel_timer()
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(self.settings.store_retry, self._schedule)
 
     async def _bot_turn(self, seat: int, version: int) -> None:
         try:
@@ -891,7 +917,10 @@ class Table:
             self._bot_task = None
         # the world may have changed while the bot thought (a player came back and moved)
         if action is not None and version == self.version and self.bot_plays(seat):
-            self._record_action(seat, action, bot=True)
+            try:
+                self._record_action(seat, action, bot=True)
+            except sqlite3.Error:
+                self._try_again(f"the move of seat {seat + 1}")
         else:
             self._schedule()
 
