@@ -428,6 +428,45 @@ def test_a_rule_error_shortens_a_long_number_as_replay_does(client: TestClient) 
         conn.close()
 
 
+def test_a_move_the_database_cannot_keep_is_refused_in_words_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    """A move the database refuses to write ("database is locked" past SQLite's wait, a
+    full disk) changes nothing (the log is written first); it closed the connection
+    with no word, the page reconnecting on a position without the move. The player is
+    told to try again, on the same connection, and the move is taken then."""
+    import sqlite3
+
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        state = conn.until(my_turn(0))
+        store = client.app.state.store  # type: ignore[attr-defined]
+        real = store.append
+        refused: list[str] = []
+
+        def append(table_id: int, seq: int, kind: str, data: dict[str, Any]) -> None:
+            if kind == "action" and not data.get("bot") and not refused:
+                refused.append(data["action"])
+                raise sqlite3.OperationalError("database is locked")
+            real(table_id, seq, kind, data)
+
+        store.append = append
+        move = sorted(state["round"]["legal_moves"])[0]
+        conn.send({"type": "action", "move": move, "version": state["version"]})
+        err = errors_of(conn)
+        assert err["code"] == "not_kept"
+        assert len(refused) == 1
+        assert not conn.closed
+        conn.send({"type": "action", "move": move, "version": state["version"]})
+        after = conn.until(lambda m: is_state(m) and m["version"] > state["version"])
+        assert after["version"] == state["version"] + 1
+    finally:
+        conn.close()
+    for lang in LANGUAGES:
+        assert catalog("web", lang)["web.error.not_kept"]
+
+
 @contextlib.contextmanager
 def refused_first_move(client: TestClient, lang: str) -> Iterator[tuple[Conn, dict[str, Any], str]]:
     """Ana at a table with a bot, on her first turn, has just sent a move the rules refuse

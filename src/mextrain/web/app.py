@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -432,6 +433,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 except TableError as err:
                     client.send(_error(err.code, err.message, err.said))
                     client.refusal = err.reword
+                except sqlite3.Error:
+                    # the database would not keep it (locked past SQLite's wait, a full
+                    # disk): the log is written first, so nothing changed; say so, and
+                    # keep the connection
+                    log.exception("table %s: a message could not be kept", table.code)
+                    client.send(_error("not_kept", "the server could not keep that: try again"))
         except WebSocketDisconnect:
             pass
         finally:
