@@ -36,6 +36,8 @@ def running_server(db: Path, round_pause: float) -> Iterator[str]:
         "10000",
         "--joins-per-minute",  # (and joins them)
         "10000",
+        "--lookups-per-minute",  # (and asks about them)
+        "10000",
         "--log-level",
         "warning",
     ]

@@ -97,6 +97,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="Seats one address may take a minute, 1 to 10000 (in bursts of as many).",
 )
 @click.option(
+    "--lookups-per-minute",
+    default=60.0,
+    show_default=True,
+    type=FiniteFloat(1, 10_000),
+    help="Codes of no table one address may ask about a minute, 1 to 10000 (in bursts of as many).",
+)
+@click.option(
     "--min-turn-time",
     default=10.0,
     show_default=True,
@@ -120,6 +127,7 @@ def serve(
     messages_per_second: float,
     tables_per_minute: float,
     joins_per_minute: float,
+    lookups_per_minute: float,
     min_turn_time: float,
     log_level: str,
 ) -> None:
@@ -166,6 +174,7 @@ def serve(
         burst=max(2, int(messages_per_second * 2)),
         tables_per_minute=tables_per_minute,
         joins_per_minute=joins_per_minute,
+        lookups_per_minute=lookups_per_minute,
         min_turn_time=min_turn_time,
     )
     app = create_app(path, settings)

@@ -23,6 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import HTTPConnection
 
 from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
@@ -221,9 +222,31 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         store: Store = request.app.state.store
         return store
 
+    #: table codes asked about that name no table, per client address: a code is all it
+    #: takes to watch a table and to take an open seat, and a loop of guesses found live
+    #: tables among the codes in minutes. Past the limit every lookup from the address is
+    #: refused, a table found or not (a refusal of the misses alone still told the hits)
+    lookups = settings.lookups_per_minute
+    misses = RateLimits(lookups / 60, max(1, int(lookups)), MAX_CREATORS_KEPT)
+
+    def guessing(conn: HTTPConnection) -> HTTPException | None:
+        """The refusal for an address that has asked about too many codes of no table."""
+        return None if misses.ready(_address(conn)) else too_many_lookups()
+
+    def too_many_lookups() -> HTTPException:
+        return _refuse(429, "too_many_lookups", "too many codes of no table: wait a minute")
+
+    def missed(conn: HTTPConnection) -> None:
+        """A code asked about names no table: counted against the address."""
+        misses.allow(_address(conn))
+
     def table_or_404(request: Request, code: str) -> Table:
+        refused = guessing(request)
+        if refused is not None:
+            raise refused
         table = manager_of(request).get(code)
         if table is None:
+            missed(request)
             raise _refuse(404, "no_table", "no table with that code")
         return table
 
@@ -338,12 +361,25 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         wanted = [c for c in codes.split(",") if c][:MAX_CODES_ASKED]
         if any(not c.isalnum() or len(c) > 12 for c in wanted):
             raise _refuse(422, "invalid", "codes are letters and digits, comma separated")
-        return {"tables": {c.upper(): info_of(request, c, load=False) for c in wanted}}
+        refused = guessing(request)
+        if refused is not None:
+            raise refused
+        found = {c.upper(): info_of(request, c, load=False) for c in wanted}
+        for _ in range(sum(info is None for info in found.values())):
+            if not misses.allow(_address(request)):
+                # (past the limit the answer is not given at all: its tables found would
+                # tell which of the codes guessed are live)
+                raise too_many_lookups()
+        return {"tables": found}
 
     @app.get("/api/tables/{code}")
     async def table_info(code: str, request: Request) -> dict[str, Any]:
+        refused = guessing(request)
+        if refused is not None:
+            raise refused
         info = info_of(request, code)
         if info is None:
+            missed(request)
             raise _refuse(404, "no_table", "no table with that code")
         return info
 
@@ -398,8 +434,15 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        refused = guessing(websocket)
+        if refused is not None:
+            detail: dict[str, str] = refused.detail  # type: ignore[assignment]
+            await _send_error(websocket, detail["code"], detail["message"])
+            await websocket.close(1008)
+            return
         table = manager_of(websocket).get(code)
         if table is None:
+            missed(websocket)
             await _send_error(websocket, "no_table", "no table with that code")
             await websocket.close(4404)
             return
@@ -591,9 +634,10 @@ def _bots(players: Sequence[str], humans: Sequence[bool]) -> list[str | None]:
     ]
 
 
-def _address(request: Request) -> str:
-    """The client's address, by which tables made and seats taken are counted."""
-    return request.client.host if request.client else ""
+def _address(conn: HTTPConnection) -> str:
+    """The client's address, by which tables made, seats taken and codes of no table
+    asked about are counted."""
+    return conn.client.host if conn.client else ""
 
 
 def _asked_name(name: str | None) -> str | None:

@@ -122,6 +122,11 @@ class Settings:
     #: seats one address may take a minute (in bursts): each is kept in the table's log, and
     #: a loop of joining and leaving grew it without end
     joins_per_minute: float = 30.0
+    #: table codes one address may ask about a minute that name no table (in bursts): a
+    #: code is all it takes to watch a table and take an open seat there, and a loop asking
+    #: 50 codes a request found live tables among the billion codes in minutes. Once they
+    #: are used up, every lookup from the address is refused, a table found or not
+    lookups_per_minute: float = 60.0
     min_turn_time: float = 10.0  # the shortest clock a table may give a move (`turn_time`)
     #: a bot's move, a deal or a time-up the database could not keep (held by another
     #: program past SQLite's wait, a full disk) is tried again after this
@@ -141,11 +146,15 @@ class RateLimiter:
         self.tokens = float(burst)
         self.last = time.monotonic()
 
-    def allow(self) -> bool:
+    def ready(self) -> bool:
+        """Whether `allow` would let one through now (nothing is used up)."""
         now = time.monotonic()
         self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
         self.last = now
-        if self.tokens >= 1.0:
+        return self.tokens >= 1.0
+
+    def allow(self) -> bool:
+        if self.ready():
             self.tokens -= 1.0
             return True
         return False
@@ -167,6 +176,11 @@ class RateLimits:
         while len(self._limits) > self.most:
             self._limits.popitem(last=False)
         return limit.allow()
+
+    def ready(self, key: str) -> bool:
+        """Whether `allow` would let ``key`` through now (nothing is used up)."""
+        limit = self._limits.get(key)
+        return limit is None or limit.ready()
 
 
 class TableError(Exception):
