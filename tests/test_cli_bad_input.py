@@ -648,6 +648,7 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
         (("--joins-per-minute", "inf"), "inf is not a finite number"),
         (("--lookups-per-minute", "0"), "--lookups-per-minute"),
         (("--lookups-per-minute", "nan"), "nan is not a finite number"),
+        (("--connections-per-address", "0"), "--connections-per-address"),
         (("--log-level", "loud"), "--log-level"),
         # not numbers at all: nan would be no delay, inf a table that never deals again
         (("--bot-delay", "nan"), "nan is not a finite number"),

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from pathlib import Path
 
 import pytest
+from fastapi import WebSocketDisconnect
 from fastapi.testclient import TestClient
 
 import test_web
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.web import create_app
-from test_web import create, refusal, settings
+from test_web import Conn, create, is_state, refusal, settings
 
 # test_web's fixtures: a fresh database file, and a client of an app on it
 db = test_web.db
@@ -153,3 +155,64 @@ def test_a_browsers_own_tables_and_a_mistyped_code_or_two_are_answered(db: Path)
         for typo in ("ABCDEF", "ABCDEG", "ABCDEH"):
             assert refusal(tc.post(f"/api/tables/{typo}/join", json={"name": "Eve"})) == "no_table"
         assert tc.post(f"/api/tables/{codes[0]}/join", json={"name": "Eve"}).status_code == 200
+
+
+# -- many connections from one machine --------------------------------------------------
+
+
+def test_one_address_holds_only_so_many_connections_open(db: Path) -> None:
+    """Every websocket costs the server a task, an outbox and a copy of every change at
+    its table: one machine opening thousands held the others up. One address may hold
+    ``connections_per_address`` open (before their hello too); the next is told why and
+    closed, and once one closes another may come. The seats play on meanwhile."""
+    with TestClient(create_app(db, settings(connections_per_address=3))) as tc:
+        made = create(tc, ["bot:greedy"])
+        ana = Conn(tc, made["code"], made["token"])
+        watchers = [Conn(tc, made["code"], None) for _ in range(2)]
+        try:
+            for conn in (ana, *watchers):
+                conn.until(is_state)
+            with tc.websocket_connect(f"/ws/{made['code']}") as ws:  # (no hello needed)
+                told = json.loads(ws.receive_text())
+                assert told["type"] == "error"
+                assert told["code"] == "too_many_connections"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    ws.receive_text()
+                assert closed.value.code == 1008
+            for lang in LANGUAGES:
+                assert Translator(lang).has("web.error.too_many_connections")
+            # the seat is still served
+            ana.send({"type": "ping"})
+            assert ana.until(lambda m: m["type"] == "pong")
+            watchers.pop().close()
+            again = None
+            for _ in range(50):  # (the server notices the close as it reads)
+                again = Conn(tc, made["code"], None)
+                first = again.get()
+                if first["type"] == "welcome":
+                    break
+                again.close()
+                again = None
+                time.sleep(0.05)
+            assert again is not None, "no room after a connection closed"
+            watchers.append(again)
+        finally:
+            ana.close()
+            for conn in watchers:
+                conn.close()
+
+
+def test_connections_refused_before_their_hello_are_counted_too(db: Path) -> None:
+    """A connection that never says hello holds its place for `hello_timeout` seconds,
+    and one that is refused (no such table, a bad token) gives it back at once."""
+    with TestClient(create_app(db, settings(connections_per_address=2))) as tc:
+        code = create(tc, ["bot:greedy"])["code"]
+        for _ in range(5):  # refused at once: nothing kept open
+            with tc.websocket_connect(f"/ws/{code}") as ws:
+                ws.send_text(json.dumps({"type": "hello", "token": "x" * 32}))
+                assert json.loads(ws.receive_text())["code"] == "bad_token"
+        with tc.websocket_connect(f"/ws/{code}") as one, tc.websocket_connect(f"/ws/{code}"):
+            with tc.websocket_connect(f"/ws/{code}") as three:
+                assert json.loads(three.receive_text())["code"] == "too_many_connections"
+            one.send_text(json.dumps({"type": "hello"}))
+            assert json.loads(one.receive_text())["type"] == "welcome"

@@ -104,6 +104,13 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="Codes of no table one address may ask about a minute, 1 to 10000 (in bursts of as many).",
 )
 @click.option(
+    "--connections-per-address",
+    default=32,
+    show_default=True,
+    type=click.IntRange(1, 10_000),
+    help="Websockets one address may hold open at once, 1 to 10000.",
+)
+@click.option(
     "--min-turn-time",
     default=10.0,
     show_default=True,
@@ -128,6 +135,7 @@ def serve(
     tables_per_minute: float,
     joins_per_minute: float,
     lookups_per_minute: float,
+    connections_per_address: int,
     min_turn_time: float,
     log_level: str,
 ) -> None:
@@ -175,6 +183,7 @@ def serve(
         tables_per_minute=tables_per_minute,
         joins_per_minute=joins_per_minute,
         lookups_per_minute=lookups_per_minute,
+        connections_per_address=connections_per_address,
         min_turn_time=min_turn_time,
     )
     app = create_app(path, settings)

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import sqlite3
+from collections import Counter
 from collections.abc import AsyncIterator, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -431,9 +432,28 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     # -- play ------------------------------------------------------------------------
 
+    #: open websockets per client address: each costs the server a task, an outbox and a
+    #: copy of every change at its table, and nothing limited how many one machine opened
+    connected: Counter[str] = Counter()
+
     @app.websocket("/ws/{code}")
     async def play(websocket: WebSocket, code: str) -> None:
         await websocket.accept()
+        address = _address(websocket)
+        if connected[address] >= settings.connections_per_address:
+            await _send_error(websocket, "too_many_connections", "too many connections from here")
+            await websocket.close(1008)
+            return
+        connected[address] += 1
+        try:
+            await seated(websocket, code)
+        finally:
+            connected[address] -= 1
+            if not connected[address]:
+                del connected[address]
+
+    async def seated(websocket: WebSocket, code: str) -> None:
+        """A connection, accepted: its hello, then its messages until it goes."""
         refused = guessing(websocket)
         if refused is not None:
             detail: dict[str, str] = refused.detail  # type: ignore[assignment]

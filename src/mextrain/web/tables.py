@@ -127,6 +127,9 @@ class Settings:
     #: 50 codes a request found live tables among the billion codes in minutes. Once they
     #: are used up, every lookup from the address is refused, a table found or not
     lookups_per_minute: float = 60.0
+    #: websockets one address may hold open at once (every table, seat and spectator
+    #: together): a family's phones and tabs behind one router, not a loop of thousands
+    connections_per_address: int = 32
     min_turn_time: float = 10.0  # the shortest clock a table may give a move (`turn_time`)
     #: a bot's move, a deal or a time-up the database could not keep (held by another
     #: program past SQLite's wait, a full disk) is tried again after this
