@@ -216,3 +216,22 @@ def test_connections_refused_before_their_hello_are_counted_too(db: Path) -> Non
                 assert json.loads(three.receive_text())["code"] == "too_many_connections"
             one.send_text(json.dumps({"type": "hello"}))
             assert json.loads(one.receive_text())["type"] == "welcome"
+
+
+# -- odd input ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["\ud800", "Ana\udfff", "\udbff\udbff"])
+def test_a_name_with_half_a_surrogate_pair_is_refused_in_plain_words(
+    client: TestClient, name: str
+) -> None:
+    # JSON can write a lone half of a pair ("\ud800"), which no text holds: refused in
+    # our words, not the validator's ("Input should be a valid string, unable to parse")
+    body = json.dumps({"name": name, "seats": ["open"]})  # (escaped: \ud800)
+    res = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+    assert res.status_code == 422
+    assert res.json()["detail"] == {
+        "code": "invalid",
+        "message": "name: not text: half a surrogate pair, which no text holds",
+    }
+    assert client.get("/api/tables?codes=").status_code == 200  # (the server goes on)

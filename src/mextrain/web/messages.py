@@ -259,6 +259,8 @@ _SAID: Final = {
     "int_parsing": "a whole number (a JSON integer) is expected",
     "int_from_float": "a whole number (a JSON integer) is expected",
     "string_type": "a string is expected",
+    # (a lone half of a surrogate pair, "\ud800": JSON can write one, no text holds it)
+    "string_unicode": "not text: half a surrogate pair, which no text holds",
     "bool_type": "true or false is expected",
     "bool_parsing": "true or false is expected",
 }
