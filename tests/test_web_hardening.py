@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import time
+import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi import WebSocketDisconnect
@@ -16,7 +20,7 @@ from fastapi.testclient import TestClient
 import test_web
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.web import create_app
-from test_web import Conn, create, is_state, refusal, settings
+from test_web import Conn, create, errors_of, is_state, my_turn, refusal, settings
 
 # test_web's fixtures: a fresh database file, and a client of an app on it
 db = test_web.db
@@ -235,3 +239,171 @@ def test_a_name_with_half_a_surrogate_pair_is_refused_in_plain_words(
         "message": "name: not text: half a surrogate pair, which no text holds",
     }
     assert client.get("/api/tables?codes=").status_code == 200  # (the server goes on)
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        # nesting deeper than the parser goes: refused, not a crash
+        ('{"type":"ping","x":' + "[" * 1500 + "]" * 1500 + "}", "malformed"),
+        # a type said twice: the last one counts, and it is checked as a whole
+        ('{"type":"ping","type":"hello"}', "hello_again"),
+        ('{"type":"hint","version":NaN}', "malformed"),
+        ('{"type":"hint","version":1e400}', "malformed"),
+        # a lone half of a surrogate pair is no text: nothing is said
+        ('{"type":"chat","text":"\\ud800"}', "malformed"),
+        ('{"type":"chat","text":"a\\u0000b"}', "chat_text"),
+        ('{"type":"chat","text":"a\\u202eb"}', "chat_text"),
+        (b"\xff\xfe{}", "malformed"),  # (bytes that are no UTF-8)
+    ],
+)
+def test_odd_frames_get_a_clear_error_and_lose_nothing(
+    client: TestClient, frame: str | bytes, code: str
+) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        before = conn.until(is_state)
+        if isinstance(frame, bytes):
+            conn.ws.send_bytes(frame)
+        else:
+            conn.send(frame)
+        assert errors_of(conn)["code"] == code
+        conn.send({"type": "ping"})
+        assert conn.until(lambda m: m["type"] in ("pong", "chat"))["type"] == "pong"
+        table = client.app.state.manager.get(made["code"])  # type: ignore[attr-defined]
+        assert table.version == before["version"]
+        assert not table.chat  # (nothing was said)
+    finally:
+        conn.close()
+
+
+def test_a_huge_position_number_or_json_in_a_binary_frame_is_taken_as_any_other(
+    client: TestClient,
+) -> None:
+    made = create(client, ["bot:greedy"])
+    conn = Conn(client, made["code"], made["token"])
+    try:
+        state = conn.until(my_turn(0))
+        conn.send('{"type":"action","move":"draw","version":' + "9" * 3000 + "}")
+        assert errors_of(conn)["code"] == "stale"
+        move = state["round"]["legal_moves"][0]
+        message = {"type": "action", "move": move, "version": state["version"]}
+        conn.ws.send_bytes(json.dumps(message).encode())  # (UTF-8 JSON, in bytes)
+        conn.until(lambda m: is_state(m) and m["version"] == state["version"] + 1)
+    finally:
+        conn.close()
+
+
+def test_a_hint_goes_to_the_seat_that_asked_and_to_nobody_else(client: TestClient) -> None:
+    """One seat's hint names tiles of its hand: another seat's connection and a spectator
+    never receive it, even asking for one themselves in the same position."""
+    made = create(client, ["open"])
+    ana = Conn(client, made["code"], made["token"])
+    bob_token = client.post(f"/api/tables/{made['code']}/join", json={"name": "Bob"}).json()
+    bob = Conn(client, made["code"], bob_token["token"])
+    watcher = Conn(client, made["code"], None)
+    try:
+        state = ana.until(lambda m: is_state(m) and m["round"] is not None)
+        mover, other = (ana, bob) if state["round"]["current_seat"] == 0 else (bob, ana)
+        state = mover.until(lambda m: is_state(m) and m["round"] is not None)
+        for conn in (other, watcher):  # (not their turn, or no seat: refused)
+            conn.send({"type": "hint", "version": state["version"]})
+            assert errors_of(conn)["code"] in ("not_your_turn", "not_playing")
+        mover.send({"type": "hint", "version": state["version"]})
+        hint = mover.until(lambda m: m["type"] == "hint")
+        assert hint["move"] in state["round"]["legal_moves"]
+        for conn in (other, watcher):
+            conn.send({"type": "ping"})
+            conn.until(lambda m: m["type"] == "pong")
+            conn.drain()
+            assert not [m for m in conn.seen if m["type"] == "hint"]
+    finally:
+        for conn in (ana, bob, watcher):
+            conn.close()
+
+
+# -- a real server: what the framework in front of the app does --------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``mextrain serve`` on a free port, as deployed (its own limits on frames)."""
+    from test_web_restart import Server, _free_port
+
+    server = Server(tmp_path_factory.mktemp("served") / "web.sqlite3", _free_port())
+    try:
+        yield server.base
+    finally:
+        server.kill()
+
+
+def raw_get(base: str, target: str) -> tuple[int, bytes]:
+    """GET ``target`` exactly as written (no client tidies its dots or slashes)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n".encode())
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    return int(head.split()[1]), body
+
+
+@pytest.mark.parametrize(
+    "target",
+    [
+        "/static/../app.py",
+        "/static/../../mextrain/web/app.py",
+        "/static/..%2fapp.py",
+        "/static/%2e%2e/app.py",
+        "/static/%2e%2e%2fapp.py",
+        "/static/vendor/../../app.py",
+        "/static/vendor/..%2f..%2fapp.py",
+        "/static/..%5capp.py",
+        "/static/..\\app.py",
+        "/static//etc/passwd",
+        "/static/%2fetc%2fpasswd",
+        "/static/%00app.js",
+    ],
+)
+def test_static_files_never_leave_their_folder(served: str, target: str) -> None:
+    status, body = raw_get(served, target)
+    assert status in (400, 404), (status, body[:200])
+    assert b"create_app" not in body
+    assert b"root:" not in body
+    assert raw_get(served, "/static/app.js")[0] == 200  # (the files themselves are served)
+
+
+def read_until_closed(ws: Any) -> None:
+    while True:
+        ws.recv(10)
+
+
+def test_a_frame_over_64_kib_is_not_read_and_the_server_goes_on(served: str) -> None:
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    made = json.loads(
+        urllib.request.urlopen(
+            urllib.request.Request(
+                served + "/api/tables",
+                data=json.dumps({"name": "Ana", "seats": ["bot:greedy"]}).encode(),
+                headers={"Content-Type": "application/json"},
+            ),
+            timeout=10,
+        ).read()
+    )
+    ws_base = served.replace("http://", "ws://")
+    with connect(f"{ws_base}/ws/{made['code']}", max_size=None) as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        assert json.loads(ws.recv(10))["type"] == "welcome"
+        ws.send(json.dumps({"type": "ping", "pad": "x" * 70_000}))
+        with pytest.raises(ConnectionClosed) as closed:
+            read_until_closed(ws)
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009  # (message too big)
+    # the seat is as it was, and the server answers the next connection
+    with connect(f"{ws_base}/ws/{made['code']}") as ws:
+        ws.send(json.dumps({"type": "hello", "token": made["token"]}))
+        assert json.loads(ws.recv(10)) == {"type": "welcome", "seat": 0, "code": made["code"]}
