@@ -1215,7 +1215,9 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
         page.locator(".table-rules a").click()
     other = opened.value
     expect(other.get_by_role("heading", name="The three rule sets")).to_be_visible(timeout=10_000)
-    other.wait_for_function("window.scrollY > 100")  # the link's part of the page, not its top
+    other.wait_for_function(
+        "() => window.scrollY > 100"
+    )  # the link's part of the page, not its top
     expect(page.locator(".hand-tile").first).to_be_visible()  # the game is still there
     assert not errors, errors
 
@@ -1979,8 +1981,8 @@ def test_a_move_tried_before_the_position_comes_back_waits_for_it(server: str, p
     hand, log = seat_to_move(server, page)
     page.evaluate("window.__hold = true; window.__sockets.forEach((ws) => ws.close())")
     page.wait_for_function(  # reconnected and said hello, its answer held back
-        "window.__sockets.length === 2 && window.__sent.some(([held, m]) => held"
-        " && m.type === 'hello')",
+        "() => window.__sockets.length === 2"
+        " && window.__sent.some(([held, m]) => held && m.type === 'hello')",
         timeout=10_000,
     )
     make_a_move(page)
