@@ -44,6 +44,9 @@ def directives(policy: str) -> dict[str, list[str]]:
         ("GET", "/static/app.js", 200),
         ("GET", "/static/vendor/preact.mjs", 200),
         ("GET", "/static/style.css", 200),
+        ("HEAD", "/", 200),
+        ("HEAD", "/t/ABCDEF", 200),
+        ("HEAD", "/static/app.js", 200),
         ("GET", "/api/options", 200),
         ("GET", "/api/i18n/fr", 200),
         ("GET", "/api/tables/NOPE42", 404),
@@ -70,6 +73,21 @@ def test_every_answer_carries_the_security_headers(
     assert policy["object-src"] == ["'none'"]
     assert policy["base-uri"] == ["'none'"]
     assert policy["frame-ancestors"] == ["'none'"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/", "/t/ABCDEF", "/t/", "/replay/1", "/replay/", "/stats", "/help"]
+)
+def test_every_page_answers_a_head_request_as_its_get_without_the_body(
+    client: TestClient, path: str
+) -> None:
+    """What a link checker or an uptime monitor asks (``curl -I``): the pages were refused
+    with "405 Method Not Allowed"."""
+    got, head = client.get(path), client.head(path)
+    assert head.status_code == got.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-type"] == got.headers["content-type"]
+    assert head.headers["content-length"] == got.headers["content-length"]
 
 
 def test_a_body_refused_before_it_is_read_carries_them_too(client: TestClient) -> None:

@@ -255,13 +255,15 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     index = STATIC / "index.html"
 
-    @app.get("/", include_in_schema=False)
-    @app.get("/t/{code}", include_in_schema=False)
-    @app.get("/t/", include_in_schema=False)  # (the page says there is no such table)
-    @app.get("/replay/{game_id}", include_in_schema=False)
-    @app.get("/replay/", include_in_schema=False)
-    @app.get("/stats", include_in_schema=False)
-    @app.get("/help", include_in_schema=False)
+    # (HEAD too: what a link checker or an uptime monitor asks)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/t/{code}", methods=["GET", "HEAD"], include_in_schema=False)
+    # (the page says there is no such table)
+    @app.api_route("/t/", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/replay/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/replay/", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/stats", methods=["GET", "HEAD"], include_in_schema=False)
+    @app.api_route("/help", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
 
