@@ -569,11 +569,11 @@ def test_play_says_the_values_click_reads_wrong_in_the_players_language(
     for args, option, message in [
         (("--resume", "--file", gone), "--file", t("tui.cli.no_such_file", path=gone)),
         (("--resume", "--file", folder), "--file", t("tui.cli.not_a_file", path=folder)),
-        (("--delay", "x"), "--delay", t("tui.cli.not_number", value="x")),
+        (("--delay", "x"), "--delay", t("tui.cli.not_number", value="'x'")),
         (("--delay", "inf"), "--delay", t("tui.cli.not_finite", value="inf")),
         (("--delay", "99"), "--delay", t("tui.cli.out_of_range", value="99", low="0", high="60")),
-        (("--players", "x"), "--players", t("tui.cli.not_whole", value="x")),
-        (("--seed", "1.5"), "--seed", t("tui.cli.not_whole", value="1.5")),
+        (("--players", "x"), "--players", t("tui.cli.not_whole", value="'x'")),
+        (("--seed", "1.5"), "--seed", t("tui.cli.not_whole", value="'1.5'")),
     ]:
         bad = invoke("play", *args, "--lang", lang)
         assert bad.exit_code == 2, args
@@ -1204,6 +1204,14 @@ def test_every_option_of_every_command_says_what_it_is_for() -> None:
 
 LONG_NUMBER = "7" * 3000
 SHORT_NUMBER = "77777777…(3,000 digits)"
+#: as each language writes it (French sets thousands apart with a narrow no-break space,
+#: Finnish with a no-break space; Italian groups from five digits)
+SHORT_NUMBER_IN = {
+    "en": SHORT_NUMBER,
+    "fr": "77777777…(3\u202f000 chiffres)",
+    "it": "77777777…(3000 cifre)",
+    "fi": "77777777…(3\u00a0000 numeroa)",
+}
 
 
 @pytest.mark.parametrize(
@@ -1255,9 +1263,11 @@ def test_a_long_number_refused_is_quoted_shortened(
     """A number of thousands of digits refused was quoted back whole ("not in the range",
     "not a finite number", the rules' "for 2 to 8 players, not ..."): the refusal is
     shortened as replay shortens a long number, still one line naming the option, with
-    the status it had."""
+    the status it had -- and the count in the refusal's language ("(3,000 digits)" was
+    English in a French refusal too)."""
     result = invoke(*args)
-    assert_clean_error(result, SHORT_NUMBER, option)
+    lang = args[args.index("--lang") + 1] if "--lang" in args else "en"
+    assert_clean_error(result, SHORT_NUMBER_IN[lang], option)
     assert result.exit_code == code
     assert LONG_NUMBER[:41] not in result.output
     err = result.stderr if result.stderr else result.stdout
@@ -1288,3 +1298,145 @@ def test_with_json_a_long_number_refused_is_shortened_too(args: tuple[str, ...])
     reason = json.loads(line)["error"]["reason"]
     assert SHORT_NUMBER in reason
     assert LONG_NUMBER[:41] not in reason
+
+
+# ------------------------------------------------------------ a long text refused
+
+LONG_TEXT = "x" * 5000
+#: how each language says a shortened text's length ("(5,000 characters)")
+CHARACTERS_IN = {"en": "characters)", "fr": "caractères)", "it": "caratteri)", "fi": "merkkiä)"}
+SIMULATE = ("simulate", "--players", "2", "--games", "2", "--seed", "1", "--jobs", "1")
+SIM_BOTS = (*SIMULATE, "--bots", "random,random")
+NOWHERE = "/nonexistent-mextrain-folder"
+
+#: (what is refused, its command line, the exit status, said in --lang's language,
+#: has --json)
+LONG_TEXTS = [
+    ("preset", ("play", "--rules", LONG_TEXT), 2, True, False),
+    ("preset in JSON", ("play", "--rules", json.dumps(LONG_TEXT)), 2, True, False),
+    ("house option", ("play", "--option", LONG_TEXT), 2, True, False),
+    (
+        "house option's value",
+        ("play", "--option", f"draw_until_playable={LONG_TEXT}"),
+        2,
+        True,
+        False,
+    ),
+    ("house option's name", ("play", "--option", f"{LONG_TEXT}=1"), 2, True, False),
+    ("bot in --seats", ("play", "--seats", f"you,{LONG_TEXT}"), 2, True, False),
+    ("bot parameter", ("play", "--seats", f"you,random:{LONG_TEXT}=1"), 2, True, False),
+    ("name", ("play", "--seats", "you,random", "--names", LONG_TEXT), 2, True, False),
+    (
+        "unprintable name",
+        ("play", "--seats", "you,random", "--names", f"\a{LONG_TEXT}"),
+        2,
+        True,
+        False,
+    ),
+    ("module", ("play", "--import", LONG_TEXT), 2, True, False),
+    ("module file", ("play", "--import", f"{LONG_TEXT}.py"), 2, True, False),
+    ("saved game", ("play", "--resume", "--file", LONG_TEXT), 2, True, False),
+    ("language", ("play", "--lang", LONG_TEXT), 2, False, False),
+    ("players", ("play", "--players", LONG_TEXT), 2, True, False),
+    ("delay", ("play", "--delay", LONG_TEXT), 2, True, False),
+    ("record", ("replay", LONG_TEXT), 2, False, True),
+    ("record to analyze", ("analyze", "--round", "0", "--action", "0", LONG_TEXT), 2, False, True),
+    ("games' folder", ("stats", "--dir", LONG_TEXT), 2, True, True),
+    ("solve's language", ("solve", "-s", "1", "--lang", LONG_TEXT, "1-2"), 2, False, True),
+    ("database", ("serve", "--port", "0", "--db", f"{NOWHERE}/{LONG_TEXT}"), 1, False, False),
+    ("host", ("serve", "--port", "0", "--host", LONG_TEXT), 1, False, False),
+    ("cluster", (*SIM_BOTS, "--backend", "ray", "--address", LONG_TEXT), 1, False, True),
+    ("bot in --bots", (*SIMULATE, "--bots", f"random,{LONG_TEXT}"), 1, False, True),
+    ("800 bots", (*SIMULATE, "--bots", ",".join(["random"] * 800)), 1, False, True),
+    ("simulate's preset", (*SIM_BOTS, "--rules", LONG_TEXT), 1, False, True),
+    (
+        "simulate's option",
+        (*SIM_BOTS, "--rules", json.dumps({"preset": "classic", LONG_TEXT: 1})),
+        1,
+        False,
+        True,
+    ),
+    ("simulate's module", (*SIM_BOTS, "--import", LONG_TEXT), 1, False, True),
+    ("backend", (*SIM_BOTS, "--backend", LONG_TEXT), 2, False, True),
+    ("records' folder", (*SIM_BOTS, "--records", f"{NOWHERE}/{LONG_TEXT}"), 1, False, True),
+]
+
+
+def _not_quoted_whole(text: str) -> None:
+    """Nothing of a long argument past what a refusal shows of it (a path's 200
+    characters), nor the 800 entries of a list."""
+    assert LONG_TEXT[:201] not in text, text[:300]
+    assert "random, " * 10 not in text, text[:300]
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [pytest.param(args, code, id=what) for what, args, code, _, _ in LONG_TEXTS],
+)
+def test_a_long_text_refused_is_quoted_shortened(
+    args: tuple[str, ...], code: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 5,000-character argument was quoted whole by the refusal (an unknown preset, bot,
+    house option or module, a name, a path in Click's checks and the commands' own, a
+    cluster's address, the 800 entries of a --bots list of the wrong length): it is
+    quoted shortened (`show_text`: its first 40 characters, a path's 200, and its
+    length), the refusal a short line, with the status it had."""
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    result = invoke(*args)
+    assert_clean_error(result, "characters)")
+    assert result.exit_code == code
+    _not_quoted_whole(result.output)
+    err = result.stderr if result.stderr else result.stdout
+    assert all(len(line) < 320 for line in err.splitlines()), err
+
+
+@pytest.mark.parametrize("lang", ["fr", "it", "fi"])
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [pytest.param(args, code, id=what) for what, args, code, said, _ in LONG_TEXTS if said],
+)
+def test_a_long_text_refused_is_shortened_in_the_refusals_language(
+    args: tuple[str, ...], code: int, lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same in every language, the length in the language's words ("(5 000
+    caractères)"), not in English (but in Python's own English words for a module that
+    cannot be imported)."""
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    result = invoke(*args, "--lang", lang)
+    assert_clean_error(result, CHARACTERS_IN[lang])
+    assert result.exit_code == code
+    _not_quoted_whole(result.output)
+    err = result.stderr if result.stderr else result.stdout
+    assert all(len(line) < 320 for line in err.splitlines()), err
+    if "--import" not in args:
+        assert "characters)" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [pytest.param(args, code, id=what) for what, args, code, _, has in LONG_TEXTS if has],
+)
+def test_with_json_a_long_text_refused_is_shortened_too(
+    args: tuple[str, ...], code: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    result = invoke(*args, "--json")
+    assert result.exit_code == code
+    (line,) = result.stdout.splitlines()
+    reason = json.loads(line)["error"]["reason"]
+    assert "characters)" in reason
+    assert len(reason) < 320, reason
+    _not_quoted_whole(reason)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_stats_of_a_long_name_quotes_it_shortened(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``stats --name`` with a name no game has said so quoting the name whole."""
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(tmp_path))
+    result = invoke("stats", "--name", LONG_TEXT, "--lang", lang)
+    assert result.exit_code == 0
+    _not_quoted_whole(result.output)
+    assert CHARACTERS_IN[lang] in result.output
+    assert all(len(line) < 320 for line in result.output.splitlines()), result.output

@@ -137,7 +137,8 @@ LONG = "7" * 5000
 def test_a_long_bad_argument_is_quoted_shortened(args: list[str], said: str, lang: str) -> None:
     """A 5,000-character tile was quoted whole in the refusal (and a 100-digit --start
     written out); it is shortened, as replay shortens a record's bad tile, in every
-    language, and the refusal stays one short line."""
+    language, its length in the language's words ("5 001 caractères", "100 cifre"), and
+    the refusal stays one short line."""
     result = run(*args, "--lang", lang)
     assert result.exit_code == 2
     assert "Traceback" not in result.output
@@ -146,7 +147,10 @@ def test_a_long_bad_argument_is_quoted_shortened(args: list[str], said: str, lan
     if lang == "en":
         assert said in line
     shown = said.split(" is not", 1)[0].split(": pips", 1)[0].split(": the pip", 1)[0]
-    assert shown.removeprefix("--start ") in line
+    head, _, length = shown.removeprefix("--start ").rpartition("(")
+    count, unit = length.rstrip(")").split(" ")
+    words = Translator(lang).count_words(unit, int(count.replace(",", "")))
+    assert f"{head}({words})" in line, line
 
 
 def test_one_tile_and_one_pip_are_singular() -> None:
@@ -205,8 +209,8 @@ def test_a_command_line_click_cannot_read_is_refused_in_the_language_given(lang:
     ``--lang`` stands on the line."""
     t = Translator(lang)
     cases = [  # (the command line, the option at fault, the reason; "Invalid value for")
-        (["--start", "x", "--lang", lang, "12-5"], "--start", "not_whole", {"value": "x"}, True),
-        ([f"--lang={lang}", "-s", "5.5"], "--start", "not_whole", {"value": "5.5"}, True),
+        (["--start", "x", "--lang", lang, "12-5"], "--start", "not_whole", {"value": "'x'"}, True),
+        ([f"--lang={lang}", "-s", "5.5"], "--start", "not_whole", {"value": "'5.5'"}, True),
         (
             ["--lang", lang, "-s", "1", "--max-pip", "40"],
             "--max-pip",

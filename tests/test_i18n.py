@@ -599,3 +599,75 @@ def test_the_systems_usual_refusals_are_said_in_the_players_words(lang: str) -> 
     keys = [k for k in catalog("game", "en") if k.startswith("game.os_error.")]
     assert len(keys) >= 7
     assert len({t(k) for k in keys}) == len(keys)
+
+
+# -- a text or a number too long to quote whole ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "written"),
+    [
+        ("en", ["7", "999", "3,000", "12,345", "1,234,567", "-3,000"]),
+        ("fr", ["7", "999", "3\u202f000", "12\u202f345", "1\u202f234\u202f567", "-3\u202f000"]),
+        ("it", ["7", "999", "3000", "12.345", "1.234.567", "-3000"]),
+        ("fi", ["7", "999", "3\u00a0000", "12\u00a0345", "1\u00a0234\u00a0567", "-3\u00a0000"]),
+    ],
+)
+def test_a_whole_number_is_written_as_the_language_writes_it(lang: str, written: list[str]) -> None:
+    """As the browser's ``Intl.NumberFormat`` writes them (CLDR)."""
+    t = Translator(lang)
+    assert [t.whole(n) for n in (7, 999, 3000, 12345, 1234567, -3000)] == written
+
+
+@pytest.mark.parametrize(
+    ("lang", "characters", "digits"),
+    [
+        ("en", "(5,000 characters)", "77777777…(3,000 digits)"),
+        ("fr", "(5\u202f000 caractères)", "77777777…(3\u202f000 chiffres)"),
+        ("it", "(5000 caratteri)", "77777777…(3000 cifre)"),
+        ("fi", "(5\u00a0000 merkkiä)", "77777777…(3\u00a0000 numeroa)"),
+    ],
+)
+def test_a_shortened_text_or_number_says_its_length_in_the_messages_language(
+    lang: str, characters: str, digits: str
+) -> None:
+    """The rules core quotes a long text shortened with its length in English ("(5,000
+    characters)", `show_text`), and a long number so too ("(3,000 digits)"): put into
+    words in another language, the length was still English ("preset : règles "xxx…"
+    (5,000 characters) inconnues"). It is said in the message's language, the rules core
+    keeping its English."""
+    from mextrain.bots import BotSpecError, make_bot
+    from mextrain.i18n import bot_error_text, rules_error_text
+    from mextrain.records import shorten_numbers, show_number
+    from mextrain.rules import RulesError, show_text
+
+    t = Translator(lang)
+    long = "x" * 5000
+    with pytest.raises(RulesError) as preset:
+        Rules.preset(long)
+    assert "(5,000 characters)" in str(preset.value)  # (the core's own words)
+    with pytest.raises(RulesError) as option:
+        Rules.preset("classic").with_options(draw_until_playable=long)
+    with pytest.raises(BotSpecError) as bot:
+        make_bot(long)
+    for said in (
+        rules_error_text(preset.value, lang),
+        rules_error_text(option.value, lang),
+        bot_error_text(bot.value, lang),
+        t("tui.solve.not_a_tile", text=show_text(long)),
+    ):
+        assert characters in said, said
+        assert long[:41] not in said
+        if lang != "en":
+            assert "characters" not in said, said
+    huge = int("7" * 3000)
+    assert digits in t("tui.solve.start_range", start=show_number(huge), max_pip=12)
+    assert shorten_numbers(f"not {'7' * 3000}", t.count_words) == f"not {digits}"
+    assert shorten_numbers(f"not {'7' * 3000}") == "not 77777777…(3,000 digits)"
+
+
+def test_the_unit_of_a_count_takes_its_plural_form() -> None:
+    assert Translator("en").count_words("characters", 1) == "1 character"
+    assert Translator("fr").count_words("digits", 1) == "1 chiffre"
+    assert Translator("fr").count_words("digits", 0) == "0 chiffre"
+    assert Translator("it").count_words("digits", 41) == "41 cifre"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 
 import pytest
@@ -74,3 +75,24 @@ def test_good_tiles_are_what_they_were() -> None:
     assert tile._replace(low=3) == Tile(3, 12)
     assert parse_tile(" 12 - 5 ") == tile
     assert all(type(t) is Tile for t in tile_set(12).tiles)
+
+
+def test_a_long_value_in_a_message_is_shortened() -> None:
+    """A refused value of thousands of characters was written whole in the rules' words
+    ("unknown preset "xxx...""): past 40 characters, its first 40 and its length, a text
+    in JSON's quotes, any other value by its JSON's first 40 characters."""
+    from mextrain.rules import Shortened, show_text, show_value
+
+    long = "x" * 5000
+    assert show_value("x" * 40) == json.dumps("x" * 40)
+    assert show_value(long) == f'"{"x" * 40}…" (5,000 characters)'
+    assert show_value([long]) == f'["{"x" * 38}… (5,004 characters)'
+    assert show_value(list(range(3))) == "[0, 1, 2]"
+    assert show_text(long) == f"'{'x' * 40}…' (5,000 characters)"
+    assert show_text(long, str) == f"{'x' * 40}… (5,000 characters)"
+    assert show_text("y" * 100, str, 200) == "y" * 100
+    shortened = show_text(long)
+    assert isinstance(shortened, Shortened)
+    again = pickle.loads(pickle.dumps(shortened))  # (a worker's error, sent back)
+    assert again == shortened
+    assert again.said(lambda unit, n: f"{n} {unit[:4]}") == f"'{'x' * 40}…' (5000 char)"

@@ -404,7 +404,8 @@ def test_a_rule_error_shortens_a_long_number_as_replay_does(client: TestClient) 
     """The engine writes its numbers in full ("5-7777...7 is not in the double-12 set",
     up to the 4,300 digits Python reads); the table's words for a refused move passed them
     on whole, shown and said, in every language. A number of more than 40 digits is
-    shortened as replay shortens one (the page's own moves are short: a move made
+    shortened as replay shortens one, its count in the reader's words ("1 000 chiffres":
+    it was "1,000 digits" in every language; the page's own moves are short: a move made
     otherwise, through the table)."""
     from mextrain.web.tables import Client, TableError
 
@@ -415,6 +416,7 @@ def test_a_rule_error_shortens_a_long_number_as_replay_does(client: TestClient) 
         table = client.app.state.manager.get(made["code"])  # type: ignore[attr-defined]
         huge = "7" * 1000
         for lang in LANGUAGES:
+            short = f"77777777…({Translator(lang).count_words('digits', 1000)})"
             for move in (f"5-{huge}@0", f"{huge}-{huge}@M"):
                 with pytest.raises(TableError) as caught:
                     table.act(Client(0, lang), move, state["version"])
@@ -422,7 +424,7 @@ def test_a_rule_error_shortens_a_long_number_as_replay_does(client: TestClient) 
                 assert err.code == "illegal"
                 assert err.said is not None
                 for words in (err.message, err.said):
-                    assert "77777777…(1,000 digits)" in words, words
+                    assert short in words, words
                     assert len(words) < 200, words
     finally:
         conn.close()
@@ -835,6 +837,53 @@ def test_a_house_rule_of_the_wrong_type_is_refused_in_the_rules_words(
     assert detail["message"].startswith(f"{option}: "), detail
     assert detail["rule"]["code"] == rule, detail
     assert detail["rule"]["option"] == option, detail
+
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "status"),
+    [
+        ("/api/tables", {"name": "Ana", "seats": ["open"], LONG: 1}, 422),
+        ("/api/tables", {"name": "Ana", "seats": ["open"], "options": {LONG: 1}}, 422),
+        ("/api/tables", {"name": "Ana", "seats": ["open"], "options": {"rounds": [LONG]}}, 400),
+        (
+            "/api/tables",
+            {"name": "Ana", "seats": ["open"], "options": {"draw_until_playable": LONG}},
+            400,
+        ),
+        ("/api/tables", {"name": LONG, "seats": ["open"]}, 422),
+        ("/api/tables", {"name": "Ana", "preset": LONG, "seats": ["open"]}, 422),
+        ("/api/tables", {"name": "Ana", "seats": [f"bot:{LONG}"]}, 422),
+        ("join", {"name": "Bo", LONG: 1}, 422),
+        ("join", {"name": LONG}, 422),
+    ],
+)
+def test_a_long_text_in_a_request_is_quoted_shortened(
+    client: TestClient, path: str, body: dict[str, Any], status: int
+) -> None:
+    """A field the page does not send, named by a key of 5,000 characters, and a house
+    rule's value of a list holding such a text, were quoted whole in the refusal's
+    message; they are shortened as the rules shorten a long text (its first 40
+    characters and its length). Names, presets and bots are refused without quoting."""
+    if path == "join":
+        path = f"/api/tables/{create(client, ['open'])['code']}/join"
+    res = client.post(path, json=body)
+    assert res.status_code == status, res.text
+    message = res.json()["detail"]["message"]
+    assert LONG[:41] not in res.text
+    assert len(message) < 400, message
+
+
+def test_a_long_message_type_is_quoted_shortened() -> None:
+    with pytest.raises(MessageError) as refused:
+        parse_client_message(json.dumps({"type": LONG}))
+    assert LONG[:41] not in refused.value.detail
+    assert "(5,000 characters)" in refused.value.detail
+    with pytest.raises(MessageError) as refused:
+        parse_client_message(json.dumps({"type": "ping", LONG: 1}))
+    assert refused.value.detail == f"ping.{LONG[:40]}… (5,000 characters): no such field"
 
 
 def refusal(res: Any) -> str:

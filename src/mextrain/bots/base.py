@@ -17,7 +17,7 @@ from collections.abc import Callable
 from importlib import metadata
 from typing import Any, Protocol, runtime_checkable
 
-from mextrain.rules import Action, SeatView
+from mextrain.rules import Action, SeatView, show_text
 
 __all__ = [
     "PLUGIN_GROUP",
@@ -183,13 +183,14 @@ def split_bot_list(text: str) -> list[str]:
     for raw in text.split(","):
         part = raw.strip()
         if not part:
-            raise BotSpecError(f"empty bot entry in {text!r}", code="empty_entry", text=repr(text))
+            shown = show_text(text)
+            raise BotSpecError(f"empty bot entry in {shown}", code="empty_entry", text=shown)
         if "=" in part and ":" not in part:
             if not entries or ":" not in entries[-1]:
                 raise BotSpecError(
-                    f"parameter {part!r} does not follow a bot name with ':'",
+                    f"parameter {show_text(part)} does not follow a bot name with ':'",
                     code="dangling",
-                    part=repr(part),
+                    part=show_text(part),
                 )
             entries[-1] += f",{part}"
         else:
@@ -205,26 +206,26 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     params: dict[str, Any] = {}
     if colon and not name.strip():  # (":x=1": parameters with no bot before them)
         raise BotSpecError(
-            f"parameter {rest!r} does not follow a bot name with ':'",
+            f"parameter {show_text(rest)} does not follow a bot name with ':'",
             code="dangling",
-            part=repr(rest),
+            part=show_text(rest),
         )
     if colon:  # ("greedy:" names no parameter: a slip, said so)
         for part in rest.split(","):
             key, eq, value = part.partition("=")
             if not eq or not key.strip():
                 raise BotSpecError(
-                    f"bot parameter {part!r} in {spec!r} is not key=value",
+                    f"bot parameter {show_text(part)} in {show_text(spec)} is not key=value",
                     code="not_key_value",
-                    part=repr(part),
-                    spec=repr(spec),
+                    part=show_text(part),
+                    spec=show_text(spec),
                 )
             if key.strip() in params:
                 raise BotSpecError(
-                    f"bot parameter {key.strip()!r} is given twice in {spec!r}",
+                    f"bot parameter {show_text(key.strip())} is given twice in {show_text(spec)}",
                     code="twice",
-                    param=repr(key.strip()),
-                    spec=repr(spec),
+                    param=show_text(key.strip()),
+                    spec=show_text(spec),
                 )
             params[key.strip()] = _coerce(value.strip())
     return name, params
@@ -237,9 +238,9 @@ def make_bot(spec: str) -> Bot:
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         raise BotSpecError(
-            f"unknown bot {name!r}; known bots: {known}",
+            f"unknown bot {show_text(name)}; known bots: {known}",
             code="unknown_bot",
-            name=repr(name),
+            name=show_text(name),
             known=known,
         )
     factory = _REGISTRY[name]
@@ -250,9 +251,9 @@ def make_bot(spec: str) -> Bot:
         return factory(**params)
     except (TypeError, ValueError) as err:  # an unknown parameter, or a value out of range
         raise BotSpecError(
-            f"bad parameters for bot {name!r}: {err}",
+            f"bad parameters for bot {show_text(name)}: {err}",
             code="bad_parameters",
-            name=repr(name),
+            name=show_text(name),
             detail=str(err),
         ) from None
     except Exception as err:
@@ -300,16 +301,17 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
         if key not in known and not takes_any:
             if not known:
                 raise BotSpecError(
-                    f"bot {name!r} has no parameter {key!r} (it takes none)",
+                    f"bot {show_text(name)} has no parameter {show_text(key)} (it takes none)",
                     code="no_parameters",
-                    name=repr(name),
-                    param=repr(key),
+                    name=show_text(name),
+                    param=show_text(key),
                 )
             raise BotSpecError(
-                f"bot {name!r} has no parameter {key!r} (its parameters: {', '.join(known)})",
+                f"bot {show_text(name)} has no parameter {show_text(key)} "
+                f"(its parameters: {', '.join(known)})",
                 code="no_parameter",
-                name=repr(name),
-                param=repr(key),
+                name=show_text(name),
+                param=show_text(key),
                 known=", ".join(known),
             )
     for key, value in params.items():
@@ -331,10 +333,12 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
             wrong = ("not_true_false", "must be true or false")
         if wrong is not None:
             shown = str(value).lower() if isinstance(value, bool) else repr(value)
+            if isinstance(value, str):  # (a text: quoted, a long one shortened)
+                shown = show_text(value)
             raise BotSpecError(
-                f"bad parameters for bot {name!r}: {key} {wrong[1]}, not {shown}",
+                f"bad parameters for bot {show_text(name)}: {key} {wrong[1]}, not {shown}",
                 code=wrong[0],
-                name=repr(name),
+                name=show_text(name),
                 param=key,
                 shown=shown,
             )
@@ -417,9 +421,9 @@ def _load_plugin(name: str) -> BotFactory:
 def _plugin_failed(name: str, detail: str) -> BotSpecError:
     where = _entry_text(_PLUGINS[name])
     return BotSpecError(
-        f"bot {name!r} of {where} could not be loaded: {detail}",
+        f"bot {show_text(name)} of {where} could not be loaded: {detail}",
         code="plugin_failed",
-        name=repr(name),
+        name=show_text(name),
         entry=where,
         detail=detail,
     )

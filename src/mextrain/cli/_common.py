@@ -9,16 +9,20 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
 
 import click
 from click.formatting import join_options
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, terminal_safe
 from mextrain.records import shorten_numbers
+from mextrain.rules import show_text
 
 __all__ = [
     "IMPORT_HELP",
+    "PATH_SHOWN",
+    "AnyPath",
+    "Choice",
     "CommandGroup",
     "FiniteFloat",
     "HelpInLanguage",
@@ -57,7 +61,47 @@ class OptionError(click.ClickException):
         return self.message
 
 
-class FiniteFloat(click.FloatRange):
+#: the most characters of a file's path a refusal quotes (`show_text`): a path may well be
+#: longer than the 40 characters of other text, and is worth reading whole up to here
+PATH_SHOWN: Final = 200
+
+
+class _QuotesShortened(click.ParamType[Any, Any]):
+    """A type whose refusal quotes a long value shortened (`show_text`: its first 40
+    characters and its length): Click's own words quote the value whole ("'xxx…' is not
+    one of 'en', 'fr'", "File 'xxx…' does not exist.", "is not a valid integer"), a
+    5,000-character argument printed in full."""
+
+    #: past how many characters (`show_text`'s ``limit``)
+    shown_limit: int | None = None
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter as err:
+            _quoted_shortened(err, value, self.shown_limit)
+            raise
+
+
+def _quoted_shortened(err: click.BadParameter, value: Any, limit: int | None = None) -> None:
+    """``err`` quoting ``value`` as `show_text` does, where it quotes it as Click does
+    (``{value!r}``)."""
+    if isinstance(value, str):
+        shortened = err.message.replace(repr(value), show_text(value, limit=limit))
+        object.__setattr__(err, "message", shortened)  # (see `CommandGroup`)
+
+
+class Choice(_QuotesShortened, click.Choice[str]):
+    """`click.Choice`, a long value refused shortened (`_QuotesShortened`)."""
+
+
+class AnyPath(_QuotesShortened, click.Path):
+    """`click.Path`, a long path refused shortened (`_QuotesShortened`)."""
+
+    shown_limit = PATH_SHOWN
+
+
+class FiniteFloat(_QuotesShortened, click.FloatRange):
     """A number from ``min`` to ``max``, and a real one: ``nan`` and ``inf`` are refused (a
     bot delay of ``inf`` would stop every game). Refused in the command's language once an
     eager ``--lang`` has named it (`speak_as_given`)."""
@@ -68,10 +112,11 @@ class FiniteFloat(click.FloatRange):
         t = _translator(ctx)
         try:
             number = click.FLOAT.convert(value, param, ctx)
-        except click.BadParameter:
+        except click.BadParameter as err:
             if t is None:
+                _quoted_shortened(err, value)
                 raise
-            self.fail(t("tui.cli.not_number", value=value), param, ctx)
+            self.fail(t("tui.cli.not_number", value=show_text(str(value))), param, ctx)
         # finite first: "inf is not a finite number" says more than a range would
         if not math.isfinite(number):
             said = f"{value} is not a finite number"
@@ -91,9 +136,11 @@ def _closed(kind: click.IntRange | click.FloatRange) -> bool:
     return bounds and not kind.min_open and not kind.max_open
 
 
-class SavedFile(click.Path):
+class SavedFile(_QuotesShortened, click.Path):
     """An existing file (not a folder; with ``folder``, an existing folder), as a `Path`,
     refused in the command's language once an eager ``--lang`` has named it."""
+
+    shown_limit = PATH_SHOWN
 
     def __init__(self, folder: bool = False) -> None:
         super().__init__(exists=True, file_okay=not folder, dir_okay=folder, path_type=Path)
@@ -109,10 +156,11 @@ class SavedFile(click.Path):
             gone = not os.path.exists(value)
             wrong = "tui.cli.not_a_folder" if self.folder else "tui.cli.not_a_file"
             key = "tui.cli.no_such_file" if gone else wrong
-            self.fail(t(key, path=click.format_filename(value)), param, ctx)
+            path = show_text(click.format_filename(value), str, PATH_SHOWN)
+            self.fail(t(key, path=path), param, ctx)
 
 
-class WholeNumber(click.IntRange):
+class WholeNumber(_QuotesShortened, click.IntRange):
     """A whole number, from ``min`` to ``max`` where given, as Click's own, but refused in
     the command's language once an eager ``--lang`` has named it (a range other than "from
     min to max" in Click's words)."""
@@ -133,7 +181,7 @@ class WholeNumber(click.IntRange):
             try:
                 number = int(value)
             except (TypeError, ValueError):
-                self.fail(t("tui.cli.not_whole", value=value), param, ctx)
+                self.fail(t("tui.cli.not_whole", value=show_text(str(value))), param, ctx)
             if not _closed(self):
                 raise
             said = t("tui.cli.out_of_range", value=number, low=self.min, high=self.max)
@@ -171,16 +219,23 @@ def error_json(err: click.ClickException) -> dict[str, Any]:
     option = _option_of(err)
     if isinstance(err, click.MissingParameter) and not reason:
         reason = err.format_message()  # ("Missing option '--bots'.")
-    error: dict[str, str] = {"reason": shorten_numbers(reason)}  # (as `CommandGroup` says it)
+    error: dict[str, str] = {"reason": _numbers_shortened(err, reason)}  # (as `CommandGroup`)
     return {"error": {"option": option, **error} if option else error}
+
+
+def _numbers_shortened(err: click.ClickException, message: str) -> str:
+    """``message``, of the refusal ``err``, with a number of more than 40 digits shortened
+    (`shorten_numbers`), its count in the words of the refusal's language."""
+    words = err.t.count_words if isinstance(err, _Refusal) else None
+    return shorten_numbers(message, words)
 
 
 class CommandGroup(click.Group):
     """The ``mextrain`` command: a refusal of any of its commands, Click's own and the
     command's, writes a number of more than 40 digits as replay writes one
-    (``77777777…(3,000 digits)``, `shorten_numbers`): ``--players 7777...7`` was quoted
-    back with its thousands of digits ("not in the range", "not a finite number", the
-    rules' "for 2 to 8 players, not ...")."""
+    (``77777777…(3,000 digits)``, `shorten_numbers`; in French ``3 000 chiffres``):
+    ``--players 7777...7`` was quoted back with its thousands of digits ("not in the
+    range", "not a finite number", the rules' "for 2 to 8 players, not ...")."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -188,7 +243,7 @@ class CommandGroup(click.Group):
         except click.ClickException as err:
             # (an attribute of the instance, which Click's types mark final: it sets it
             # once, and every way of showing the refusal reads it)
-            object.__setattr__(err, "message", shorten_numbers(err.message))
+            object.__setattr__(err, "message", _numbers_shortened(err, err.message))
             raise
 
 
@@ -524,7 +579,11 @@ def import_modules(modules: Iterable[str]) -> None:
         name = given.strip()
         if name.endswith(".py"):
             path = Path(name)
-            if not path.is_file():
+            try:
+                found = path.is_file()
+            except OSError as err:  # (a name too long for the system: "File name too long")
+                raise ImportFailed(given, err.strerror or type(err).__name__) from None
+            if not found:
                 raise ImportFailed(given, "no such file")
             folder = str(path.resolve().parent)
             if folder not in sys.path:
@@ -537,7 +596,9 @@ def import_modules(modules: Iterable[str]) -> None:
         try:
             importlib.import_module(name)
         except Exception as err:  # its own code failed: said, not a traceback
-            raise ImportFailed(given, f"{type(err).__name__}: {err}") from err
+            # (Python's words quote the module missing whole: "No module named '...'")
+            said = str(err).replace(repr(name), show_text(name))
+            raise ImportFailed(given, f"{type(err).__name__}: {said}") from err
 
 
 class ImportFailed(Exception):
@@ -545,6 +606,6 @@ class ImportFailed(Exception):
     what went wrong (Python's words)."""
 
     def __init__(self, module: str, detail: str) -> None:
-        super().__init__(f"cannot import {module!r}: {detail}")
+        super().__init__(f"cannot import {show_text(module)}: {detail}")
         self.module = module
         self.detail = detail

@@ -16,7 +16,14 @@ from typing import Any, NoReturn
 
 import click
 
-from ._common import FiniteFloat, JsonCommand, error_json, terminal_safe
+from ._common import (
+    AnyPath,
+    Choice,
+    FiniteFloat,
+    JsonCommand,
+    error_json,
+    terminal_safe,
+)
 
 # the search's budgets (mextrain.search.ismcts, checked by a test; not imported here, so
 # that the command line starts without loading the search)
@@ -27,7 +34,7 @@ __all__ = ["analyze"]
 
 
 @click.command(cls=JsonCommand)
-@click.argument("record", type=click.Path(allow_dash=True))
+@click.argument("record", type=AnyPath(allow_dash=True))
 @click.option("--round", "round_index", type=int, required=True, help="Round, from 0.")
 @click.option(
     "--action",
@@ -51,7 +58,7 @@ __all__ = ["analyze"]
 @click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same figures.")
 @click.option(
     "--policy",
-    type=click.Choice(["plan", "greedy", "random", "planner"]),
+    type=Choice(["plan", "greedy", "random", "planner"]),
     default="planner",
     show_default=True,
     help="How the search plays rounds out.",

@@ -25,10 +25,11 @@ from mextrain.i18n import (
     rules_error_text,
     terminal_safe,
 )
-from mextrain.rules import Rules, RulesError
+from mextrain.rules import Rules, RulesError, show_text
 
 from ._common import (
     IMPORT_HELP,
+    Choice,
     FiniteFloat,
     ImportFailed,
     LanguageCommand,
@@ -77,7 +78,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
         key, eq, value = option.partition("=")
         if not eq or not key.strip():  # ("=1": a value with no name)
             raise click.BadParameter(
-                t("tui.cli.not_name_value", option=repr(option)), param_hint="--option"
+                t("tui.cli.not_name_value", option=show_text(option)), param_hint="--option"
             )
         try:
             overrides[key.strip()] = json.loads(value)
@@ -125,7 +126,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
 @click.option(
     "--lang",
     default=None,
-    type=click.Choice(LANGUAGES),
+    type=Choice(LANGUAGES),
     is_eager=True,  # (read first: the other options' refusals are said in it)
     callback=speak_as_given,
     help="Language (default: from the locale).",
@@ -198,7 +199,7 @@ def play(
         import_modules(imports)  # (first: their bots may be named in --seats, or be saved)
     except ImportFailed as err:
         raise click.BadParameter(
-            t("tui.cli.import_failed", module=repr(err.module), detail=err.detail),
+            t("tui.cli.import_failed", module=show_text(err.module), detail=err.detail),
             param_hint="--import",
         ) from None
     if file is not None and not resume:

@@ -21,8 +21,12 @@ from mextrain.records import (
     load_record,
     replay_record,
 )
+from mextrain.rules import show_text
 
 from ._common import (
+    PATH_SHOWN,
+    AnyPath,
+    Choice,
     HelpInLanguage,
     JsonCommand,
     SpeaksRefusals,
@@ -67,7 +71,7 @@ class _ReplayCommand(HelpInLanguage, JsonCommand, SpeaksRefusals):
 
 
 @click.command(cls=_ReplayCommand)
-@click.argument("file", type=click.Path(allow_dash=True))
+@click.argument("file", type=AnyPath(allow_dash=True))
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of a report.")
 @click.option(
     "--watch", is_flag=True, help="Step through the game in the terminal, all hands shown."
@@ -75,7 +79,7 @@ class _ReplayCommand(HelpInLanguage, JsonCommand, SpeaksRefusals):
 @click.option(
     "--lang",
     default=None,
-    type=click.Choice(LANGUAGES),
+    type=Choice(LANGUAGES),
     help="Language of --watch (default: from the locale); the report and --json are in English.",
 )
 def replay(file: str, as_json: bool, watch: bool, lang: str | None) -> None:
@@ -135,7 +139,7 @@ def _watch(file: str, t: Translator) -> None:
         raise click.ClickException(
             f"--watch needs the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
         ) from None
-    shown = terminal_safe(file) if file.strip() else repr(file)
+    shown = show_text(terminal_safe(file), str, PATH_SHOWN) if file.strip() else repr(file)
     try:
         result = replay_record(load_record(_read_bytes(file)))
     except FileNotFoundError:
@@ -172,11 +176,14 @@ def _read(file: str) -> bytes:
     try:
         return _read_bytes(file)
     except FileNotFoundError:
-        raise RecordFormatError(None, f"no such file: {file}") from None
+        raise RecordFormatError(None, f"no such file: {show_text(file, str, PATH_SHOWN)}") from None
     except IsADirectoryError:
-        raise RecordFormatError(None, f"{file} is a directory, not a record file") from None
-    except OSError as err:
-        raise RecordFormatError(None, f"cannot read {file}: {err.strerror}") from None
+        raise RecordFormatError(
+            None, f"{show_text(file, str, PATH_SHOWN)} is a directory, not a record file"
+        ) from None
+    except OSError as err:  # (a long path shortened: "File name too long")
+        said = f"cannot read {show_text(file, str, PATH_SHOWN)}: {err.strerror}"
+        raise RecordFormatError(None, said) from None
 
 
 def _read_bytes(file: str) -> bytes:

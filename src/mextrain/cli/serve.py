@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from ._common import FiniteFloat
+from mextrain.rules import show_text
+
+from ._common import (
+    PATH_SHOWN,
+    AnyPath,
+    Choice,
+    FiniteFloat,
+)
 
 __all__ = ["default_db", "serve"]
 
@@ -47,7 +54,7 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.option(
     "--db",
     "db",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=AnyPath(dir_okay=False, path_type=Path),
     default=None,
     help=(
         "SQLite database file [default: mextrain.sqlite3 in $MEXTRAIN_DATA_DIR, else the "
@@ -121,7 +128,7 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     "--log-level",
     default="info",
     show_default=True,
-    type=click.Choice(["critical", "error", "warning", "info", "debug"]),
+    type=Choice(["critical", "error", "warning", "info", "debug"]),
     help="How much the server logs (uvicorn's levels).",
 )
 def serve(
@@ -152,21 +159,24 @@ def serve(
         raise click.BadParameter("give the database file's path", param_hint="--db")
     _check_listen(host, port)  # before anything is made: a busy port leaves no database
     path = db or default_db()
+    shown = show_text(str(path), str, PATH_SHOWN)  # (a long path shortened)
     try:  # a clear error now rather than a traceback from the server's startup
         if path.parent.exists() and not path.parent.is_dir():
             raise click.ClickException(
-                f"cannot open the database {path}: {path.parent} is not a folder"
+                f"cannot open the database {shown}: {show_text(str(path.parent), str, PATH_SHOWN)} "
+                "is not a folder"
             )
         if db is not None and not path.parent.exists():  # (a mistyped folder: not made)
             raise click.ClickException(
-                f"cannot open the database {path}: there is no folder {path.parent}"
+                f"cannot open the database {shown}: there is no folder "
+                f"{show_text(str(path.parent), str, PATH_SHOWN)}"
             )
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.closing(sqlite3.connect(path)) as conn:
             # reads the file: one that is not a database (a mistyped --db) is refused here
             conn.execute("PRAGMA schema_version").fetchone()
     except (OSError, sqlite3.Error) as err:
-        raise click.ClickException(f"cannot open the database {path}: {err}") from None
+        raise click.ClickException(f"cannot open the database {shown}: {err}") from None
     from mextrain.store import DatabaseInUse, ServerLock
 
     try:  # the server takes the lock itself as it starts; this says why it cannot, early
@@ -196,7 +206,8 @@ def serve(
 def _check_listen(host: str, port: int) -> None:
     """Say now, in words, that the server cannot listen at ``host:port`` (a port in use, an
     address this machine does not have), rather than in the server's log after start-up."""
-    where = f"{host}:{port}"  # (port 0: any free one, but the address must be this machine's)
+    # (port 0: any free one, but the address must be this machine's; a long host shortened)
+    where = f"{show_text(host, str)}:{port}"
     try:
         family, kind, proto, _, address = socket.getaddrinfo(
             host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
@@ -206,3 +217,5 @@ def _check_listen(host: str, port: int) -> None:
             probe.bind(address)
     except OSError as err:  # (socket.gaierror is one)
         raise click.ClickException(f"cannot listen on {where}: {err.strerror or err}") from None
+    except UnicodeError:  # (a name of more than 63 characters between two dots)
+        raise click.ClickException(f"cannot listen on {where}: not a host name") from None

@@ -13,7 +13,18 @@ from typing import TYPE_CHECKING
 
 import click
 
-from ._common import IMPORT_HELP, ImportFailed, JsonCommand, OptionError, import_modules
+from mextrain.rules import show_text
+
+from ._common import (
+    IMPORT_HELP,
+    PATH_SHOWN,
+    AnyPath,
+    Choice,
+    ImportFailed,
+    JsonCommand,
+    OptionError,
+    import_modules,
+)
 
 if TYPE_CHECKING:
     from mextrain.rules import Rules
@@ -85,7 +96,7 @@ def _rules(text: str) -> Rules:
 )
 @click.option(
     "--backend",
-    type=click.Choice(["process", "ray"]),
+    type=Choice(["process", "ray"]),
     default="process",
     show_default=True,
     help="Local process pool, or a Ray cluster (needs the 'ray' extra).",
@@ -95,7 +106,7 @@ def _rules(text: str) -> Rules:
     "--records",
     "records_text",
     # (a file there is checked with the rest, a refused job: not Click's status 2)
-    type=click.Path(),
+    type=AnyPath(),
     default=None,
     help=(
         "Save every game as a record (docs/RECORDS.md) in this directory, which must not "
@@ -197,7 +208,8 @@ def simulate(
         # as an unknown bot is, not a command line that cannot be read (2)
         except OSError as err:
             raise OptionError(
-                f"cannot save records in {records_dir}: {err.strerror or err}",
+                f"cannot save records in {show_text(records_text, str, PATH_SHOWN)}: "
+                f"{err.strerror or type(err).__name__}",
                 "--records",
                 value=True,
             ) from None

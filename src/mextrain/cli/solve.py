@@ -11,7 +11,14 @@ from mextrain.planner import PlanError, plan
 from mextrain.records import show_number
 from mextrain.rules import Tile, TileFormatError, parse_tile, show_text
 
-from ._common import JsonCommand, LanguageCommand, WholeNumber, speak, speak_as_given
+from ._common import (
+    Choice,
+    JsonCommand,
+    LanguageCommand,
+    WholeNumber,
+    speak,
+    speak_as_given,
+)
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
@@ -57,7 +64,7 @@ class _SolveCommand(LanguageCommand, JsonCommand):
 @click.option(
     "--lang",
     default=None,
-    type=click.Choice(LANGUAGES),
+    type=Choice(LANGUAGES),
     is_eager=True,  # (read first: the other options' refusals are said in it)
     callback=speak_as_given,
     help="Language of the answer and the refusals (default: from the locale).",

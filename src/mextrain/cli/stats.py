@@ -15,6 +15,7 @@ import click
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
 
 from ._common import (
+    Choice,
     JsonCommand,
     LanguageCommand,
     SavedFile,
@@ -42,7 +43,7 @@ class _StatsCommand(LanguageCommand, JsonCommand):
 @click.option(
     "--lang",
     default=None,
-    type=click.Choice(LANGUAGES),
+    type=Choice(LANGUAGES),
     is_eager=True,  # (read first: the other options' refusals are said in it)
     callback=speak_as_given,
     help="Language (default: from the locale).",

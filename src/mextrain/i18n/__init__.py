@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Final
 
-from mextrain.rules import MEXICAN, IllegalActionError, RulesError
+from mextrain.rules import MEXICAN, IllegalActionError, RulesError, Shortened
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -98,13 +98,16 @@ def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGU
     broken translation shows as text, never as a crash. Italian joins a preposition to the
     article a train's name starts with ("su" + "il treno messicano": "sul treno
     messicano"), French elides "de" before a vowel ("de Émile": "d'Émile"), as the
-    browser's copy of this does."""
+    browser's copy of this does. A value too long to quote whole (`Shortened`: a long text
+    refused, a number of thousands of digits) says its length in the language."""
     pieces: list[tuple[str, str | None]] = []
     try:
         for literal, field, spec, conversion in _FORMATTER.parse(template):
             value = None
             if field is not None:
                 found = _FORMATTER.get_field(field, (), params)[0]
+                if isinstance(found, Shortened):  # (its length in the language's words)
+                    found = found.said(Translator(lang).count_words)
                 value = _FORMATTER.format_field(
                     _FORMATTER.convert_field(found, conversion), spec or ""
                 )
@@ -165,6 +168,10 @@ def plural_form(lang: str, count: int) -> str:
     return "one" if count == 1 else "other"
 
 
+#: how each language sets a whole number's thousands apart, and from how many digits
+#: (CLDR's grouping separator and minimum grouping digits, as the browser writes them)
+_GROUPING: Final = {"en": (",", 4), "fr": ("\u202f", 4), "it": (".", 5), "fi": ("\u00a0", 4)}
+
 #: languages that write a decimal comma, and a space before the percent sign
 _DECIMAL_COMMA: Final = frozenset({"fr", "it", "fi"})
 _SPACED_PERCENT: Final = frozenset({"fr", "fi"})
@@ -192,15 +199,36 @@ class Translator:
     def plural(self, key: str, count: int, **params: object) -> str:
         """``t.plural("tui.hand.tiles", 1)`` → "1 tile in hand": the template of ``key``'s
         plural form for ``count`` (``{count}`` in it), English as the fallback."""
+        return _fill(self._plural_template(key, count), {"count": count, **params}, self.lang)
+
+    def _plural_template(self, key: str, count: int) -> str:
         namespace = key.split(".", 1)[0]
         for lang in (self.lang, DEFAULT_LANGUAGE):
             strings = catalog(namespace, lang)
             template = strings.get(f"{key}.{plural_form(lang, count)}", strings.get(f"{key}.other"))
             if template is not None:
-                break
-        else:
-            template = key
-        return _fill(template, {"count": count, **params}, self.lang)
+                return template
+        return key
+
+    def whole(self, number: int) -> str:
+        """A whole number as the language writes it, its thousands set apart as the
+        browser's ``Intl.NumberFormat`` sets them (CLDR): "3,000" in English, "3 000" in
+        French (a narrow no-break space) and Finnish (a no-break space), "3000" and
+        "30.000" in Italian (which groups from five digits)."""
+        digits = str(abs(number))
+        separator, fewest = _GROUPING.get(self.lang, _GROUPING[DEFAULT_LANGUAGE])
+        if len(digits) >= fewest:
+            head = len(digits) % 3 or 3
+            groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
+            digits = separator.join(groups)
+        return f"-{digits}" if number < 0 else digits
+
+    def count_words(self, unit: str, count: int) -> str:
+        """The length of a text or a number too long to quote whole, in this language
+        (``"5 001 caractères"``; ``unit``: ``"characters"`` or ``"digits"``), as
+        `mextrain.rules.Shortened.said` takes it."""
+        template = self._plural_template(f"game.shortened.{unit}", count)
+        return _fill(template, {"count": self.whole(count)}, self.lang)
 
     def decimal(self, value: float, places: int = 1) -> str:
         """``value`` with ``places`` decimals, in the language's way: "15.3" in English,

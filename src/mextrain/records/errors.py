@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
+
+from mextrain.rules import Shortened
 
 __all__ = ["IllegalRecordError", "RecordError", "RecordFormatError", "shorten_numbers"]
 
@@ -87,10 +90,16 @@ class IllegalRecordError(RecordError):
 _DIGITS = re.compile(r"[0-9]{41,}")
 
 
-def shorten_numbers(text: str) -> str:
+def shorten_numbers(text: str, words: Callable[[str, int], str] | None = None) -> str:
     """``text`` with each run of more than 40 digits written as its first eight and their
     count (``77777777…(3,000 digits)``), as a long number is in a message (`show_number`
     writes one so): a record's action, the engine's reason for refusing one (which writes
     its numbers in full, up to the 4,300 digits Python reads), as replay, the terminal
-    and the web page say it."""
-    return _DIGITS.sub(lambda m: f"{m.group()[:8]}…({len(m.group()):,} digits)", text)
+    and the web page say it. ``words``: how the message's language says the count
+    (`Shortened.said`; English without it)."""
+
+    def shortened(m: re.Match[str]) -> str:
+        number = Shortened(f"{m.group()[:8]}…", len(m.group()), "digits")
+        return number if words is None else number.said(words)
+
+    return _DIGITS.sub(shortened, text)

@@ -21,6 +21,7 @@ from mextrain.rules import (
     Match,
     Rules,
     RulesError,
+    Shortened,
     Tile,
     TileFormatError,
     parse_action,
@@ -360,9 +361,9 @@ _NUMBER_DIGITS: Final = 40
 
 def show_number(value: int) -> str:
     """A whole number as a message writes it: in full up to `_NUMBER_DIGITS` digits, else its
-    first eight and how many there are (``77777777…(3,000 digits)``), as a tile's pip too long
-    to read is written -- and one too long for Python to write out (``10**5000`` from a
-    parsed object) without failing."""
+    first eight and how many there are (``77777777…(3,000 digits)``, a `Shortened`), as a
+    tile's pip too long to read is written -- and one too long for Python to write out
+    (``10**5000`` from a parsed object) without failing."""
     try:
         text = str(value)  # (a pip read past Python's limit writes itself shortened already)
     except ValueError:  # more digits than Python converts to text
@@ -375,7 +376,7 @@ def show_number(value: int) -> str:
     if size < 10 ** (count - 1):
         count -= 1
     first = size // 10 ** (count - 8)
-    return f"{'-' if value < 0 else ''}{first}…({count:,} digits)"
+    return Shortened(f"{'-' if value < 0 else ''}{first}…", count, "digits")
 
 
 def _show(value: object) -> str:

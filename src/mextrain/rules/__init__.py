@@ -9,6 +9,7 @@ from .match import Match, winners_of
 from .options import PRESET_NAMES, PRESETS, Rules
 from .round import RoundEnd, RoundState, ScoreParts, deal_round
 from .tiles import (
+    Shortened,
     Tile,
     TileFormatError,
     TileSet,
@@ -38,6 +39,7 @@ __all__ = [
     "RulesError",
     "ScoreParts",
     "SeatView",
+    "Shortened",
     "Tile",
     "TileFormatError",
     "TileSet",

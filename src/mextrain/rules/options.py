@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
 
-from .tiles import show_value, tile_set
+from .tiles import show_text, show_value, tile_set
 
 __all__ = ["PRESETS", "PRESET_NAMES", "Rules", "RulesError", "check_rules"]
 
@@ -142,8 +142,8 @@ class Rules:
         known.add("first_turn_run")
         changes: dict[str, Any] = {}
         for key, value in overrides.items():
-            if key not in known:
-                raise RulesError(key, "unknown option", code="unknown_option")
+            if key not in known:  # (named as given; a long name shortened, `show_text`)
+                raise RulesError(show_text(key, str), "unknown option", code="unknown_option")
             changes[key] = _normalise(key, value)
         if "first_turn_run" in changes:
             run = changes.pop("first_turn_run")

@@ -10,15 +10,18 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, NamedTuple, Self
 
 __all__ = [
+    "Shortened",
     "Tile",
     "TileFormatError",
     "TileSet",
     "iter_bits",
     "parse_tile",
+    "show_text",
+    "show_value",
     "tile_set",
 ]
 
@@ -40,7 +43,7 @@ class _Huge(int):
         significant = digits.lstrip("0")
         number = super().__new__(cls, sign * 10 ** (len(significant) - 1))
         minus = "-" if sign < 0 else ""
-        number.shown = f"{minus}{significant[:8]}…({len(significant):,} digits)"
+        number.shown = Shortened(f"{minus}{significant[:8]}…", len(significant), "digits")
         return number
 
     def __str__(self) -> str:
@@ -157,21 +160,68 @@ class Tile(_TileEnds):
 
 def show_value(value: object) -> str:
     """A value in an error message as the JSON a record or rules spec writes it (``null``,
-    ``true``, ``"6"``, ``[2, 4]``); Python's own spelling for anything JSON has none for."""
+    ``true``, ``"6"``, ``[2, 4]``); Python's own spelling for anything JSON has none for.
+    Past 40 characters it is shortened as `show_text` shortens a text: a text's first 40
+    characters in JSON's quotes (``"7777…" (5,000 characters)``), else the first 40 of its
+    JSON and the JSON's length (``["xx…", …] (5,004 characters)``)."""
+    if isinstance(value, str):
+        return show_text(value, functools.partial(json.dumps, ensure_ascii=False))
     try:
-        return json.dumps(value, ensure_ascii=False)
+        text = json.dumps(value, ensure_ascii=False)
     except RecursionError:  # (lists in lists, thousands deep)
         return f"a {type(value).__name__} nested too deep to show"
     except (TypeError, ValueError):
-        return repr(value)
+        text = repr(value)
+    return show_text(text, str)
 
 
-def show_text(text: str) -> str:
+def show_text(text: str, quote: Callable[[str], str] = repr, limit: int | None = None) -> str:
     """Text a reader could not read, as a message names it: quoted as Python quotes it, and
-    past 40 characters its first 40 and its length (``'7777…' (10,002 characters)``)."""
-    if len(text) <= 40:
-        return repr(text)
-    return f"{text[:40] + '…'!r} ({len(text):,} characters)"
+    past 40 characters its first 40 and its length (``'7777…' (10,002 characters)``, a
+    `Shortened`). ``quote``: how the message quotes it (`json.dumps`, as a rules spec
+    does; `str`: not quoted, a list of entries or an address in the words). ``limit``:
+    past how many characters, if not 40 (a file's path, which may well be longer)."""
+    shown = _TEXT_SHOWN if limit is None else limit
+    if len(text) <= shown:
+        return quote(text)
+    return Shortened(f"{quote(text[:shown] + '…')} ", len(text), "characters")
+
+
+#: the most characters of a text a message quotes (`show_text`)
+_TEXT_SHOWN = 40
+
+
+def _english_count(unit: str, count: int) -> str:
+    """``"5,001 characters"``: the words for a shortened text's or number's length."""
+    return f"{count:,} {unit}"
+
+
+class Shortened(str):
+    """Text or a number too long to quote whole, as a message writes it: ``head``, the part
+    shown (``'7777…' ``, ``77777777…``), then how long it is (``length``), in English
+    (``(5,001 characters)``, ``(3,000 digits)``: ``unit`` is ``"characters"`` or ``"digits"``).
+
+    It is a `str` (its English words), so it goes wherever a message's values go; where a
+    message is put into another language, `said` writes the length in its words."""
+
+    head: str
+    length: int
+    unit: str
+
+    def __new__(cls, head: str, length: int, unit: str) -> Shortened:
+        shortened = super().__new__(cls, f"{head}({_english_count(unit, length)})")
+        shortened.head = head
+        shortened.length = length
+        shortened.unit = unit
+        return shortened
+
+    def said(self, words: Callable[[str, int], str]) -> str:
+        """As a message in another language writes it: ``words(unit, length)`` says the
+        length (``"5 001 caractères"``)."""
+        return f"{self.head}({words(self.unit, self.length)})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (Shortened, (self.head, self.length, self.unit))
 
 
 def parse_tile(text: str) -> Tile:

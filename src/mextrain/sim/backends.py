@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 from mextrain.bots import BotSpecError, bot_names, registered_by
 from mextrain.bots.base import parse_bot_spec
+from mextrain.rules import show_text
 
 from .games import GameResult, SimConfig, SimulationError, play_games
 
@@ -93,7 +94,7 @@ def _unknown_in_workers(err: BotSpecError, config: SimConfig, backend: str) -> B
     here = set(bot_names())
     for spec in config.bots:
         name = parse_bot_spec(spec)[0]
-        if repr(name) != err.params.get("name") or name not in here:
+        if show_text(name) != err.params.get("name") or name not in here:
             continue
         by = registered_by(name)
         where = f" (by {by})" if by else ""
@@ -108,7 +109,7 @@ def _unknown_in_workers(err: BotSpecError, config: SimConfig, backend: str) -> B
                 'under `if __name__ == "__main__":`), or use jobs=1'
             )
         return BotSpecError(
-            f"unknown bot {name!r} in the worker processes, though registered in this "
+            f"unknown bot {show_text(name)} in the worker processes, though registered in this "
             f"one{where}: the workers import modules afresh and do not run the code that "
             f"registered it here; {advice}",
             code=err.code,
@@ -303,7 +304,7 @@ def check_cluster(address: str, timeout: float = 10.0, source: str = "address") 
     ``address``, the option ``--address`` or the variable ``RAY_ADDRESS``."""
     if address == "auto":
         return  # Ray looks for a cluster started on this machine
-    shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {address!r}"
+    shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {show_text(address)}"
     named = _named(source)
     scheme, sep, _ = address.partition("://")
     if sep and scheme != "ray":
@@ -325,8 +326,8 @@ def _check_reachable(host: str, port: int, address: str, timeout: float, source:
         reason = err.strerror or str(err) or type(err).__name__
         instead = f"unset {source}" if source == "RAY_ADDRESS" else f"leave out {source}"
         raise SimulationError(
-            f"no Ray cluster answers at {address} ({reason}); start one with `ray start "
-            f"--head`, or {instead} for a local Ray",
+            f"no Ray cluster answers at {show_text(address, str)} ({reason}); start one with "
+            f"`ray start --head`, or {instead} for a local Ray",
             **_named(source),
         ) from None
 

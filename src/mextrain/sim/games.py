@@ -32,6 +32,7 @@ from mextrain.rules import (
     Rules,
     Tile,
     deal_round,
+    show_text,
     winners_of,
 )
 
@@ -103,7 +104,7 @@ class SimConfig:
         if len(self.bots) != self.players:
             said = (
                 f"{self.players} players need {self.players} bot entries, "
-                f"got {len(self.bots)}: {', '.join(self.bots)}"
+                f"got {len(self.bots)}: {show_text(', '.join(self.bots), str)}"
             )
             raise SimulationError(
                 said,

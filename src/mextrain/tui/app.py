@@ -650,8 +650,9 @@ class TableScreen(Screen[None]):
     def refusal(self, err: IllegalActionError, reader: int | None) -> str:
         """The engine's refusal in the player's language, said to ``reader``, a number of
         more than 40 digits in it shortened as replay shortens one (the engine writes
-        its numbers in full)."""
-        return shorten_numbers(error_text(err, self.lang, dict(enumerate(self.names)), reader))
+        its numbers in full), their count in the player's words too."""
+        said = error_text(err, self.lang, dict(enumerate(self.names)), reader)
+        return shorten_numbers(said, self.t.count_words)
 
     def action_cancel(self) -> None:
         self.chosen = None

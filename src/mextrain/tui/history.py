@@ -17,6 +17,7 @@ from rich.cells import cell_len
 
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
+from mextrain.rules import show_text
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import person_key, shown_person
 
@@ -252,7 +253,7 @@ def stats_text(
         lines.append(t.plural("tui.stats.skipped", len(history.skipped)))
     if not people:
         if name:
-            nobody = t("tui.stats.none_named", name=name)
+            nobody = t("tui.stats.none_named", name=show_text(name, str))
         else:  # (games saved, bots' alone: "nobody has played" would be untrue)
             nobody = t("tui.stats.only_bots" if history.games else "tui.stats.none")
         lines += ["", nobody]

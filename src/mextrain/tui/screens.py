@@ -37,7 +37,15 @@ from mextrain.i18n import (
     terminal_safe,
 )
 from mextrain.records import IllegalRecordError, RecordFormatError
-from mextrain.rules import PRESET_NAMES, Match, RoundState, Rules, RulesError, SeatView
+from mextrain.rules import (
+    PRESET_NAMES,
+    Match,
+    RoundState,
+    Rules,
+    RulesError,
+    SeatView,
+    show_text,
+)
 
 from .history import level_name, read_history, stats_text, summarize
 from .render import (
@@ -259,9 +267,10 @@ def check_names(names: Sequence[str], t: Translator) -> None:
     seen: set[str] = set()
     for name in names:
         if name and not is_visible_text(name):
-            raise ValueError(t("tui.start.name_unprintable", name=repr(name)))
+            raise ValueError(t("tui.start.name_unprintable", name=show_text(name)))
         if len(name) > MAX_NAME:
-            raise ValueError(t("tui.start.name_too_long", name=name, count=MAX_NAME))
+            shown = show_text(name, str)
+            raise ValueError(t("tui.start.name_too_long", name=shown, count=MAX_NAME))
         keys = name_keys(name)  # (two names are one when they share a key)
         if keys & seen:
             raise ValueError(t("tui.start.same_name", name=name))

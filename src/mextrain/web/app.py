@@ -47,6 +47,7 @@ from .messages import (
     PingMessage,
     RematchMessage,
     StartMessage,
+    field_path,
     parse_client_message,
     validation_reason,
 )
@@ -209,7 +210,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             place = f" at character {loc[-1]}" if loc[1:] else ""
             message = f"body: not JSON{place} ({first.get('ctx', {}).get('error', 'unreadable')})"
         else:
-            where = ".".join(str(p) for p in loc if p != "body") or "body"
+            where = field_path(loc) or "body"
             message = f"{where}: {validation_reason(first)}"
         # a name bots go by is refused in words of its own; anything else is "invalid"
         code = "bot_name" if first.get("type") == "bot_name" else "invalid"

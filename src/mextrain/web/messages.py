@@ -8,7 +8,7 @@ messages are plain dicts built in `mextrain.web.tables` (each seat's filtered vi
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import (
@@ -25,6 +25,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from mextrain.i18n import LANGUAGES, Translator, is_visible_text, latin_key, name_keys
+from mextrain.rules import show_text
 from mextrain.web.tables import MAX_TURN_TIME
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "PingMessage",
     "RematchMessage",
     "StartMessage",
+    "field_path",
     "parse_client_message",
     "validation_reason",
 ]
@@ -266,6 +268,13 @@ _SAID: Final = {
 }
 
 
+def field_path(loc: Iterable[object]) -> str:
+    """Where in a message or a request's body the validator found a fault, as a refusal
+    names it (``options.max_pip``, ``seats.0``): a key the page did not send (a field it
+    does not know) shortened as a long text is (`show_text`), not quoted whole."""
+    return ".".join(show_text(str(part), str) for part in loc if part != "body")
+
+
 def validation_reason(error: Mapping[str, Any]) -> str:
     """One of the validator's errors in our own words, for the ``message`` of a refusal
     (a program reads it; the page shows words of its own for each ``code``). The
@@ -287,7 +296,8 @@ def validation_reason(error: Mapping[str, Any]) -> str:
     if kind == "value_error" and "error" in ctx:
         return str(ctx["error"])
     if kind == "union_tag_invalid":
-        return f"no message has the type {ctx['tag']!r} (the types: {ctx['expected_tags']})"
+        tag = show_text(str(ctx["tag"]))
+        return f"no message has the type {tag} (the types: {ctx['expected_tags']})"
     if kind == "json_invalid":
         return f"not JSON ({ctx.get('error', 'unreadable')})"
     if kind == "literal_error":
@@ -307,7 +317,7 @@ def parse_client_message(text: str) -> AnyClientMessage:
         message = _ADAPTER.validate_json(text)
     except ValidationError as err:
         first = err.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"]) or "message"
+        where = field_path(first["loc"]) or "message"
         # a line of talk the table cannot take is the player's words, not a broken page:
         # it gets its own refusal, which the page shows by the talk's field
         code = "chat_text" if first["loc"][:1] == ("chat",) else "malformed"

@@ -733,11 +733,13 @@ class Table:
 
             def reword(lang: str) -> tuple[str, str]:
                 # said to the seat that tried it: "You have a tile that fits..." (a number
-                # of more than 40 digits shortened, as replay shortens one)
+                # of more than 40 digits shortened, as replay shortens one, its count in
+                # the reader's words)
                 names = self.shown_names(lang)
+                words = Translator(lang).count_words
                 return (
-                    shorten_numbers(error_text(refused, lang, names, seat_no)),
-                    shorten_numbers(error_text(refused, lang, names, seat_no, spoken=True)),
+                    shorten_numbers(error_text(refused, lang, names, seat_no), words),
+                    shorten_numbers(error_text(refused, lang, names, seat_no, spoken=True), words),
                 )
 
             raise TableError("illegal", *reword(client.lang), reword=reword) from None
