@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mextrain.bots import BotSpecError, make_bot
 from mextrain.bots.planner import PlannerBot, RacerBot
-from mextrain.bots.trains import TrainSearch
+from mextrain.bots.trains import TrainSearch, _OutOfBudget
 from mextrain.rules import (
     DRAW,
     MEXICAN,
@@ -156,6 +156,70 @@ def test_a_hand_as_big_as_one_that_ran_out_of_budget_is_not_searched(
     searched.clear()
     search.best(TS.mask_of(dense[:5]), 0)  # a small hand is searched, exactly
     assert searched
+
+
+class _PlainSearch(TrainSearch):
+    """The train search as first written: every state, found or not, is a call that looks
+    itself up in the memo. The search bots' moves depend on which states each search adds
+    to the memo and on where a budget runs out, not only on the trains found."""
+
+    __slots__ = ()
+
+    def _best(self, hand: int, start: int) -> tuple[int, int, int]:
+        key = (start, hand)
+        found = self._memo.get(key)
+        if found is not None:
+            return found
+        self._left -= 1
+        if self._left < 0:
+            raise _OutOfBudget
+        count = pips = used = 0
+        double = 1 << TS.double_id[start]
+        if hand & double:
+            hand ^= double
+            count, pips, used = 1, 2 * start, double
+        best_rest = (0, 0, 0)
+        options = hand & TS.pip_mask[start]
+        while options:
+            low = options & -options
+            options ^= low
+            tid = low.bit_length() - 1
+            sub = self._best(hand ^ low, TS.pip_sum[tid] - start)
+            value = (sub[0] + 1, sub[1] + TS.pip_sum[tid], sub[2] | low)
+            if value[:2] > best_rest[:2]:
+                best_rest = value
+        result = (count + best_rest[0], pips + best_rest[1], used | best_rest[2])
+        self._memo[key] = result
+        return result
+
+
+@settings(max_examples=60)
+@given(
+    seed=st.integers(0, 10**6),
+    budget=st.sampled_from([3, 20, 60, 200, 4_000]),
+    size=st.integers(4, 40),
+)
+def test_the_train_search_adds_the_states_of_a_plain_memoised_search(
+    seed: int, budget: int, size: int
+) -> None:
+    """Over a playout's worth of questions about one hand, tile after tile, the search
+    answers as the plain memoised search, adds the same states to its memo, and runs out
+    of budget on the same questions (then answering with the same greedy trains)."""
+    rng = random.Random(seed)
+    fast, plain = TrainSearch(TS, budget=budget), _PlainSearch(TS, budget=budget)
+    hand = TS.mask_of(rng.sample(TS.tiles, size))
+    while hand:
+        start = rng.randrange(13)
+        tiles = [tid for tid in range(TS.size) if hand >> tid & 1]
+        bit = 1 << rng.choice(tiles)
+        if rng.random() < 0.5:
+            assert fast.best(hand, start) == plain.best(hand, start)
+        else:
+            assert fast.best_without(hand, start, bit) == plain.best_without(hand, start, bit)
+        assert fast._memo == plain._memo
+        assert fast._fallback == plain._fallback
+        assert (fast.exact, fast._greedy_from) == (plain.exact, plain._greedy_from)
+        hand ^= bit
 
 
 # -- choices -----------------------------------------------------------------------------

@@ -36,7 +36,18 @@ class _OutOfBudget(Exception):
 class TrainSearch:
     """Best trains of one hand from any open end; build one per hand (or share the memo)."""
 
-    __slots__ = ("_fallback", "_greedy_from", "_left", "_memo", "budget", "exact", "ts")
+    __slots__ = (
+        "_doubles",
+        "_fallback",
+        "_greedy_from",
+        "_left",
+        "_memo",
+        "_pip_mask",
+        "_pip_sum",
+        "budget",
+        "exact",
+        "ts",
+    )
 
     def __init__(self, ts: TileSet, budget: int = DEFAULT_BUDGET) -> None:
         self.ts = ts
@@ -52,6 +63,11 @@ class TrainSearch:
         #: tiles or more is searched again (a set's tile count + 1 until then)
         self._greedy_from = len(ts.tiles) + 1
         self._left = 0
+        # the set's tables, read at every state of the search
+        self._pip_sum = ts.pip_sum
+        self._pip_mask = ts.pip_mask
+        #: the bit of the double ``p-p`` for each pip
+        self._doubles = tuple(1 << tid for tid in ts.double_id)
 
     def best(self, hand: int, start: int) -> _Best:
         """``(tiles, pips, mask)`` of the best train from pip ``start`` using ``hand``
@@ -66,7 +82,7 @@ class TrainSearch:
             return found
         self._left = self.budget
         try:
-            return self._best(hand, start)
+            return self._best(hand, start)  # (not in the memo: looked up above)
         except _OutOfBudget:
             self.exact = False
             self._greedy_from = size
@@ -115,30 +131,36 @@ class TrainSearch:
             end = pip_sum[tid] - end
 
     def _best(self, hand: int, start: int) -> _Best:
-        key = (start, hand)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
+        """The best train from ``start`` using ``hand``, searched: the caller has found
+        ``(start, hand)`` in no memo. Each state searched is memoised and spends one unit
+        of the budget; a state found in the memo costs nothing (each caller looks it up
+        before calling, rather than each call on entry: the same states, the same budget,
+        fewer calls)."""
         self._left -= 1
         if self._left < 0:
             raise _OutOfBudget
-        ts = self.ts
+        key = (start, hand)
+        memo = self._memo
+        pip_sum = self._pip_sum
         count = pips = used = 0
-        double = 1 << ts.double_id[start]
+        double = self._doubles[start]
         if hand & double:  # take the double on arrival
             hand ^= double
             count, pips, used = 1, 2 * start, double
-        best_rest: _Best = (0, 0, 0)
-        options = hand & ts.pip_mask[start]
-        pip_sum = ts.pip_sum
+        # the best rest of the train: most tiles, then most pips (the first found on a tie)
+        rest_count = rest_pips = rest_used = 0
+        options = hand & self._pip_mask[start]
         while options:
             low = options & -options
             options ^= low
             tid = low.bit_length() - 1
-            sub = self._best(hand ^ low, pip_sum[tid] - start)
-            value = (sub[0] + 1, sub[1] + pip_sum[tid], sub[2] | low)
-            if value[:2] > best_rest[:2]:
-                best_rest = value
-        result = (count + best_rest[0], pips + best_rest[1], used | best_rest[2])
-        self._memo[key] = result
+            total = pip_sum[tid]
+            sub = memo.get((total - start, hand ^ low))
+            if sub is None:
+                sub = self._best(hand ^ low, total - start)
+            sub_count = sub[0] + 1
+            if sub_count > rest_count or (sub_count == rest_count and sub[1] + total > rest_pips):
+                rest_count, rest_pips, rest_used = sub_count, sub[1] + total, sub[2] | low
+        result = (count + rest_count, pips + rest_pips, used | rest_used)
+        memo[key] = result
         return result
