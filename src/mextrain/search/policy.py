@@ -236,16 +236,11 @@ class FastPlannerPlayout:
         search = self._search
         if search is None or search.ts is not ts or len(search._memo) > 200_000:
             search = self._search = TrainSearch(ts)
-        best_train = search.best
-        best_without = search.best_without
         seat = state.seat
         hands = state.hands
         if hand is None:
             hand = hands[seat]
         own_end = state.ends[seat]
-        pip_sum = ts.pip_sum
-        pip_mask = ts.pip_mask
-        double_mask = ts.double_mask
         weights = self.own if self.own is not None and seat == self.own_seat else self.planner
         endgame = weights.endgame
         rush = False
@@ -253,16 +248,30 @@ class FastPlannerPlayout:
             if other != seat and other_hand.bit_count() <= endgame:
                 rush = True
                 break
+        pip_sum = ts.pip_sum
+        pip_mask = ts.pip_mask
+        double_mask = ts.double_mask
         block = state.rules.open_doubles_block
-        marker_up = bool(state.markers >> seat & 1)
         left_count = hand.bit_count() - 1
         hand_pips = ts.pips_of(hand)
         pw, ec = weights.plan_weight, weights.extra_cost
+        double_bonus, double_penalty = weights.double_bonus, weights.double_penalty
         best_score = -1e18
-        best: tuple[int, int] = (-1, 0)
-        cache: dict[tuple[int, int], float] = {}
+        best_tid, best_train = -1, 0
+        # a tile's score before the train's own bonus, once per tile and plan start: the
+        # plays elsewhere than on the seat's own train all plan from its open end (so do
+        # its own train's double of that pip, if any)
+        from_end: dict[int, float] = {}
         for train, mask in plays:
             own = train == seat
+            # the train's own bonus: the seat's marker goes down on its own train; on
+            # equal terms the Mexican train is preferred to another seat's marked train
+            if own:
+                bonus = weights.marker_bonus if state.markers >> seat & 1 else None
+            elif train == MEXICAN:
+                bonus = 0.01
+            else:
+                bonus = None
             m = mask
             while m:
                 low = m & -m
@@ -270,32 +279,28 @@ class FastPlannerPlayout:
                 tid = low.bit_length() - 1
                 total = pip_sum[tid]
                 plan_end = total - own_end if own else own_end
-                base = cache.get((tid, plan_end))
+                base = from_end.get(tid) if plan_end == own_end else None
                 if base is None:
-                    left = hand ^ low
                     if own:
-                        count, plan_pips, _used = best_train(left, plan_end)
+                        count, plan_pips, _used = search.best(hand ^ low, plan_end)
                     else:
-                        count, plan_pips, _used = best_without(hand, own_end, low)
+                        count, plan_pips, _used = search.best_without(hand, own_end, low)
                     base = -(
                         (hand_pips - total - plan_pips) + pw * plan_pips + ec * (left_count - count)
                     )
                     if low & double_mask:
-                        if left & pip_mask[total >> 1]:
-                            base += weights.double_bonus
+                        if (hand ^ low) & pip_mask[total >> 1]:
+                            base += double_bonus
                         elif block:
-                            base -= weights.double_penalty
+                            base -= double_penalty
                     if rush:
                         base += 1000.0 * total
-                    cache[(tid, plan_end)] = base
-                score = base
-                if own and marker_up:
-                    score += weights.marker_bonus
-                if train == MEXICAN:
-                    score += 0.01
+                    if plan_end == own_end:
+                        from_end[tid] = base
+                score = base if bonus is None else base + bonus
                 if score > best_score:
-                    best_score, best = score, (tid, train)
-        return best
+                    best_score, best_tid, best_train = score, tid, train
+        return best_tid, best_train
 
     def move(self, state: RoundState, table: tuple[tuple[Action, ...], ...]) -> None:
         """Apply the planner's move for the seat to move (``table``: `_play_table`'s for
