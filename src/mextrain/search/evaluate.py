@@ -34,6 +34,7 @@ import functools
 import json
 import math
 from importlib import resources
+from operator import mul
 
 from mextrain.bots.trains import TrainSearch
 from mextrain.rules import MEXICAN, PRESETS, RoundState, Rules
@@ -201,6 +202,7 @@ class Evaluator:
         oldest = pip_mask[state.ends[opened[0]]] if opened else 0
         mexican = 1.0 if state.trains[MEXICAN] else 0.0
         ends = state.ends
+        places = _places(n)
         out = []
         for seat in range(n):
             hand = state.hands[seat]
@@ -231,8 +233,7 @@ class Evaluator:
                     bone / 10.0,
                     mexican,
                 ]
-            behind = (seat - mover) % n
-            row += [1.0 if behind == k else 0.0 for k in range(1, n)]
+            row += places[(seat - mover) % n]
             out.append(row)
         return out
 
@@ -241,9 +242,9 @@ class Evaluator:
         utils = []
         tanh = math.tanh
         for row in self.rich_features(state):
-            u = sum(w * f for w, f in zip(skip, row, strict=True))
+            u = sum(map(mul, skip, row))
             for weights, b, o in zip(hidden, bias, out, strict=True):
-                u += o * tanh(b + sum(w * f for w, f in zip(weights, row, strict=True)))
+                u += o * tanh(b + sum(map(mul, weights, row)))
             utils.append(u)
         return utils
 
@@ -255,12 +256,33 @@ class Evaluator:
             chosen = state.rules if self.weights == "rules" else PRESETS[self.weights]
             weights = weights_for(n, chosen)
             net = nets().get(f"{family(state.rules)}/{n}") if self.value == "net" else None
+            if net is not None:
+                _check_net(net, len(FEATURES) + len(NET_FEATURES) + n - 1)
             self._last = (state.rules, n, weights, net)
         if net is not None:
             return _softmax(self._net_utilities(state, net))
-        return _softmax(
-            [sum(w * f for w, f in zip(weights, row, strict=True)) for row in self.features(state)]
-        )
+        # (the builtin ``sum`` of the products, in order: from Python 3.12 it adds floats
+        # with compensation, so a sum written out by hand would change the figures there)
+        return _softmax([sum(map(mul, weights, row)) for row in self.features(state)])
+
+
+def _check_net(net: Net, inputs: int) -> None:
+    """Refuse a network whose weights do not fit ``inputs`` inputs (its products are
+    summed without checking the lengths at each evaluation)."""
+    hidden, bias, output, skip = net
+    if len(skip) != inputs or len(bias) != len(hidden) or len(output) != len(hidden):
+        raise ValueError(f"the value network does not fit {inputs} inputs")
+    if any(len(row) != inputs for row in hidden):
+        raise ValueError(f"the value network does not fit {inputs} inputs")
+
+
+@functools.cache
+def _places(players: int) -> tuple[tuple[float, ...], ...]:
+    """``_places(n)[k]``: the 0/1 indicators of the place ``k`` seats behind the seat to
+    move (``k`` from 0, the seat to move: all zero, to ``n - 1``)."""
+    return tuple(
+        tuple(1.0 if k == place else 0.0 for k in range(1, players)) for place in range(players)
+    )
 
 
 def _softmax(utils: list[float]) -> list[float]:
