@@ -869,10 +869,10 @@ class InfoState:
         if pa < n and voids[pa] >> tb & 1:
             return
         checked = self._checked
-        touched = [p for p in (pa, pb) if p < n and checked[p]]
         held = self._held
         swap = (1 << ta) | (1 << tb)
-        if touched:
+        if (pa < n and checked[pa]) or (pb < n and checked[pb]):
+            touched = [p for p in (pa, pb) if p < n and checked[p]]
             old = sum(self._penalty[p] for p in touched)
             ceiling = old + self._slack(rng)
             new = {}
