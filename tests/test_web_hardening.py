@@ -425,3 +425,31 @@ def test_a_frame_over_64_kib_is_not_read_and_the_server_goes_on(served: str) -> 
     with connect(f"{ws_base}/ws/{made['code']}") as ws:
         ws.send(json.dumps({"type": "hello", "token": made["token"]}))
         assert json.loads(ws.recv(10)) == {"type": "welcome", "seat": 0, "code": made["code"]}
+
+
+def test_a_failure_of_the_servers_own_carries_the_security_headers(db: Path) -> None:
+    """An answer to an error of the server's own is made outside every middleware: it
+    went out without the headers every other answer carries. It has them, and says what
+    happened in the refusals' shape."""
+    app = create_app(db, settings())
+
+    @app.get("/api/boom")
+    async def boom() -> None:
+        raise RuntimeError("a bug")
+
+    with TestClient(app, raise_server_exceptions=False) as failing:
+        res = failing.get("/api/boom")
+    assert res.status_code == 500
+    assert res.headers["x-content-type-options"] == "nosniff"
+    assert res.headers["x-frame-options"] == "DENY"
+    assert res.headers["referrer-policy"] == "same-origin"
+    assert "frame-ancestors 'none'" in res.headers["content-security-policy"]
+    assert res.json()["detail"]["code"] == "server"
+    # the page says it in the player's language, as it said the plain-text failure before
+    # (the code's English words are not for players)
+    js = (Path(create_app.__code__.co_filename).parent / "static" / "app.js").read_text("utf-8")
+    generic = re.search(
+        r'if \((\[[^\]]*\])\.includes\(err\.code\)\) return t\("web\.error\.request"\)', js
+    )
+    assert generic is not None
+    assert "server" in json.loads(generic.group(1))

@@ -184,6 +184,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)  # (outermost: a body refused too has them)
 
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> Response:
+        # a failure of ours: the framework answers it outside every middleware, so the
+        # answer carries the security headers itself (and the error is still logged)
+        headers = {k.decode(): v.decode() for k, v in SECURITY_HEADERS}
+        detail = {"code": "server", "message": "the server failed: try again in a moment"}
+        return JSONResponse({"detail": detail}, 500, headers=headers)
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         # refusals of ours carry {"code", "message"} already; the framework's own (an

@@ -144,8 +144,9 @@ async function api(path, body) {
 function errorText(err) {
   if (!err) return "";
   const key = `web.error.${err.code}`;
-  // the framework's own refusals (an unknown address, a method) say nothing to a player
-  if (["not_found", "method", "http", "length_required"].includes(err.code)) return t("web.error.request");
+  // the framework's own refusals (an unknown address, a method) and a failure of the
+  // server's own say nothing to a player
+  if (["not_found", "method", "http", "length_required", "server"].includes(err.code)) return t("web.error.request");
   if (!err.code || err.code === "illegal" || !(key in STRINGS)) return err.message;
   return t(key, { detail: ruleText(err.rule) ?? err.message });
 }
