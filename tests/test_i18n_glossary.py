@@ -476,3 +476,77 @@ def test_help_keys_line_up(lang: str) -> None:
         if found:
             columns.add(cell_len(found.group(1)) + len(found.group(2)))
     assert len(columns) == 1, (lang, sorted(columns))
+
+
+# --- (1) every sentence that names a game word uses the glossary's --------------------------
+
+#: the game's words, as the English names them, and the glossary's word in each language (a
+#: stem: "ratapihalta", "junamerkkisi", "keskuksesta", "doppi", "kierroksen" inflect it)
+GLOSSARY_STEMS = {
+    "boneyard": (r"\bboneyard\b", {"fr": r"pioche", "it": r"\bmazz[oi]\b", "fi": r"ratapih"}),
+    "marker": (r"\bmarkers?\b", {"fr": r"marqueur", "it": r"segnalin[oi]", "fi": r"junamerk"}),
+    "engine": (r"\bengines?\b", {"fr": r"moyeux?\b", "it": r"stazion[ei]", "fi": r"kesku[sk]"}),
+    "Mexican train": (
+        r"\bmexican train\b",
+        {"fr": r"train mexicain", "it": r"treno messicano", "fi": r"meksikon jun"},
+    ),
+    # (not the set's name, "double-12", which is a set's and not a tile's)
+    "double": (r"\bdoubles?\b(?!-)", {"fr": r"\bdoubles?\b", "it": r"\bdopp[ioi]", "fi": r"tupl"}),
+    "round": (r"\brounds?\b", {"fr": r"\bmanches?\b", "it": r"\bround\b", "fi": r"kierro"}),
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("concept", GLOSSARY_STEMS)
+def test_every_string_naming_a_game_word_uses_the_glossarys(concept: str, lang: str) -> None:
+    """Wherever the English says "boneyard" (a rule error, the status line, the web's
+    count, the help), the language says its one glossary word for it: two words for the
+    boneyard, the marker or the engine between the terminal, the page and the engine's
+    errors read as two different things."""
+    english, want = GLOSSARY_STEMS[concept][0], GLOSSARY_STEMS[concept][1][lang]
+    missing = []
+    for ns in NAMESPACES:
+        en, other = catalog(ns, "en"), catalog(ns, lang)
+        for key, text in en.items():
+            if re.search(english, re.sub(r"\{\w+\}", "", text), re.IGNORECASE) and not (
+                re.search(want, other[key], re.IGNORECASE)
+            ):
+                missing.append(f"{ns}.{lang}.json:{line_of(ns, lang, key)} {key}={other[key]!r}")
+    assert missing == []
+
+
+#: the other register's words: the catalogs say "vous" in French, "tu" in Italian and
+#: "sinä" in Finnish, to the player and in the words players say to each other
+OTHER_REGISTER = {
+    "fr": r"\b(tu|toi|ton|ta|tes|te)\b",
+    "it": r"\b(Lei|Suo|Sua|Suoi|Sue|scelga|prema|clicchi|tocchi|aspetti|attenda|riprovi)\b",
+    "fi": r"\b(Te|Teidän|Teille|Teitä|olette|voitte|valitkaa|painakaa)\b",
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_one_register_in_each_language(lang: str) -> None:
+    """The page's quick word "Your turn!" said "À toi de jouer !" in French, where every
+    other string says "vous"."""
+    found = [
+        f"{key}={text!r}"
+        for key, text in all_strings(lang).items()
+        if re.search(OTHER_REGISTER[lang], text, 0 if lang == "it" else re.IGNORECASE)
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_house_rule_has_the_same_words_in_the_terminal_and_on_the_page(lang: str) -> None:
+    """A house rule the two interfaces name alike in English is named alike in each
+    language (Italian had "Pesca finché una tessera non va" in the terminal and "Pescare
+    finché una tessera non si attacca" on the page)."""
+    en_tui, en_web = catalog("tui", "en"), catalog("web", "en")
+    tui, web = catalog("tui", lang), catalog("web", lang)
+    both = [
+        rule
+        for rule in (k.removeprefix("tui.house.") for k in en_tui if k.startswith("tui.house."))
+        if en_web.get(f"web.house.{rule}") == en_tui[f"tui.house.{rule}"]
+    ]
+    assert len(both) >= 3
+    assert {r: tui[f"tui.house.{r}"] for r in both} == {r: web[f"web.house.{r}"] for r in both}
