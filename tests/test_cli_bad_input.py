@@ -484,14 +484,14 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
 @pytest.mark.parametrize(
     ("args", "word"),
     [
-        (("--rules", "{bad"), "pas un objet JSON : "),
+        (("--rules", "{bad"), "pas un objet JSON\u00a0: "),
         (("--option", "noequals"), "'noequals' n'est pas de la forme NOM=VALEUR"),
         (("--players", "20"), "Ces règles se jouent de 2 à 8 joueurs, pas à 20."),
-        (("--option", "bogus=1"), "bogus : option inconnue"),
-        (("--seats", "you,nosuch"), "robot inconnu 'nosuch' ; robots connus :"),
+        (("--option", "bogus=1"), "bogus\u00a0: option inconnue"),
+        (("--seats", "you,nosuch"), "robot inconnu 'nosuch'\u00a0; robots connus\u00a0:"),
         (("--seats", "you,greedy,greedy", "--players", "2"), "3 places données pour 2 joueurs"),
-        (("--option", "rounds=14"), "rounds : un jeu double-12 n'a que 13 moyeux"),
-        (("--rules", "nosuch"), 'preset : règles "nosuch" inconnues ; choisissez parmi'),
+        (("--option", "rounds=14"), "rounds\u00a0: un jeu double-12 n'a que 13 moyeux"),
+        (("--rules", "nosuch"), 'preset\u00a0: règles "nosuch" inconnues\u00a0; choisissez parmi'),
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:
@@ -500,7 +500,7 @@ def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str)
     # Click's frame too: "Erreur : valeur refusée pour --option : ...", not "Error:
     # Invalid value for '--option': ..." around the French, nor "Try ... for help."
     said = result.stderr or result.stdout
-    assert said.startswith("Erreur : "), said
+    assert said.startswith("Erreur\u00a0: "), said
     for english in ("Error", "Invalid value", "Usage:", "Try "):
         assert english not in said, said
 
@@ -509,7 +509,12 @@ def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str)
     ("lang", "refused", "wrong_option", "help_line"),
     [
         ("en", "Error: ", "Error: Invalid value for --seats: ", "Try '"),
-        ("fr", "Erreur : ", "Erreur : valeur refusée pour --seats : ", "Pour l'aide : "),
+        (
+            "fr",
+            "Erreur\u00a0: ",
+            "Erreur\u00a0: valeur refusée pour --seats\u00a0: ",
+            "Pour l'aide\u00a0: ",
+        ),
         ("it", "Errore: ", "Errore: valore non valido per --seats: ", "Per l'aiuto: "),
         ("fi", "Virhe: ", "Virhe valitsimen --seats arvossa: ", "Ohje: "),
     ],

@@ -69,9 +69,9 @@ def test_help_is_in_the_language_of_lang_wherever_it_stands(name: str, lang: str
         shown = invoke(*args)
         assert shown.exit_code == 0, shown.output
         said = words(shown.output)
-        assert said.startswith(f"{t('tui.cli.help.usage')} mextrain {name} "), said
+        assert said.startswith(f"{words(t('tui.cli.help.usage'))} mextrain {name} "), said
         assert words(t(f"tui.cli.help.{name}.about").replace("\b", "")) in said
-        assert t("tui.cli.help.options") in said
+        assert words(t("tui.cli.help.options")) in said
         for option in options(name):
             own = f"tui.cli.help.{name}.{option.name}"
             if not t.has(own):
@@ -83,9 +83,12 @@ def test_help_is_in_the_language_of_lang_wherever_it_stands(name: str, lang: str
 
 
 def test_help_says_defaults_ranges_and_what_is_required_in_the_language() -> None:
-    said = words(invoke("solve", "--help", "--lang", "fr").output)
+    shown = invoke("solve", "--help", "--lang", "fr").output
+    said = words(shown)
     assert "[obligatoire]" in said
-    assert "[par défaut : 12; de 0 à 30]" in said
+    assert "[par défaut : 12 ; de 0 à 30]" in said
+    # (no-break spaces before French colons and semicolons, not "12; de 0")
+    assert "défaut\u00a0: 12\u00a0; de" in shown
     assert "-s, --start ENTIER" in said  # (the options as Click writes them, metavar too)
     said = words(invoke("play", "--help", "--lang", "fi").output)
     assert "--delay LUKU" in said

@@ -300,7 +300,7 @@ def test_watch_without_a_terminal_says_so_in_its_language(
     its language, its refusals too, the words around them as well."""
     result = run(str(COMPLETE), "--watch", "--lang", lang)
     assert result.exit_code == 2
-    assert result.output.startswith(f"{error}: " if lang != "fr" else f"{error} : ")
+    assert result.output.startswith(f"{error}: " if lang != "fr" else f"{error}\u00a0: ")
     assert words in result.output
     assert "mextrain replay --watch" in result.output
     if lang != "en":

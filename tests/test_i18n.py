@@ -148,7 +148,9 @@ def test_italian_joins_su_to_the_article_of_a_train() -> None:
         assert " sul " in text
         assert "su il" not in text
     assert "sul treno messicano" in error_text(wrong_end(MEXICAN), "it")
-    assert Translator("fr")("tui.log.play", who="A", tile="1-2", train="il") == "A : 1-2 sur il"
+    assert (
+        Translator("fr")("tui.log.play", who="A", tile="1-2", train="il") == "A\u00a0: 1-2 sur il"
+    )
 
 
 def every_error() -> list[IllegalActionError]:
@@ -293,7 +295,7 @@ def _your_train(lang: str, params: dict[str, object]) -> str | None:
     ("lang", "said"),
     [
         ("en", "You can't play 0-1 on your train: its open end is 4."),
-        ("fr", "Vous ne pouvez pas jouer 0-1 sur votre train : le bout libre est 4."),
+        ("fr", "Vous ne pouvez pas jouer 0-1 sur votre train\u00a0: le bout libre est 4."),
         ("it", "Non puoi giocare 0-1 sul tuo treno: l'estremità libera è 4."),
         ("fi", "Et voi pelata dominoa 0-1: oma junasi päättyy numeroon 4."),
     ],
@@ -306,7 +308,7 @@ def test_your_own_train_is_your_train_when_you_are_told(lang: str, said: str) ->
     ("lang", "said"),
     [
         ("en", "You can't play tile 0 and 1 on your train: its open end is 4."),
-        ("fr", "Vous ne pouvez pas jouer 0 et 1 sur votre train : le bout libre est 4."),
+        ("fr", "Vous ne pouvez pas jouer 0 et 1 sur votre train\u00a0: le bout libre est 4."),
         ("it", "Non puoi giocare 0 e 1 sul tuo treno: l'estremità libera è 4."),
         ("fi", "Et voi pelata dominoa 0 ja 1: oma junasi päättyy numeroon 4."),
     ],

@@ -550,3 +550,27 @@ def test_a_house_rule_has_the_same_words_in_the_terminal_and_on_the_page(lang: s
     ]
     assert len(both) >= 3
     assert {r: tui[f"tui.house.{r}"] for r in both} == {r: web[f"web.house.{r}"] for r in both}
+
+
+# --- French typography -------------------------------------------------------------------
+
+#: a French text's "high" punctuation, and its guillemets: a no-break space (U+00A0) sets
+#: them apart from the word, so that a line never starts with ":" or "!" where it wraps
+_FRENCH_HIGH = "[:;!?»]"
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+def test_french_puts_a_no_break_space_before_high_punctuation(namespace: str) -> None:
+    """ "Pioche : 12", "Bien joué !", "« Piocher »": a no-break space, never a plain one
+    (nor none at all) between a word and : ; ! ? », or after «. A mark standing for
+    itself in a list ("· ! dernier domino", the help's marks) is no punctuation."""
+    wrong = []
+    for key, text in catalog(namespace, "fr").items():
+        plain = re.search(rf"[^\s·][ \t\u202f]{_FRENCH_HIGH}|«[ \t\u202f]", text)
+        # (a word's own punctuation: "https://" and "5-12:" in a spec are no French)
+        none = re.search(rf"[\w)}}\]'’…%](?<!https){_FRENCH_HIGH}(?=\s|$|\)|\xa0)|«\S", text)
+        found = plain or none
+        if found:
+            where = f"{namespace}.fr.json:{line_of(namespace, 'fr', key)}"
+            wrong.append(f"{where} {key} {found.group()!r}")
+    assert wrong == []

@@ -123,12 +123,13 @@ def test_each_fault_is_said_in_each_language(
 
 def test_words_of_one_fault() -> None:
     err = fault(lambda: Rules.preset("classic", rounds=14))
-    assert rules_error_text(err, "fr") == "rounds : un jeu double-12 n'a que 13 moyeux"
+    assert rules_error_text(err, "fr") == "rounds\u00a0: un jeu double-12 n'a que 13 moyeux"
     assert rules_error_text(err, "it") == "rounds: un set doppio 12 ha solo 13 stazioni"
     assert rules_error_text(err, "fi") == "rounds: tupla-12-sarjassa on vain 13 keskusta"
     err = fault(lambda: Rules.preset("cardinal").check_players(2))
     assert (
-        rules_error_text(err, "fr") == "players : ces règles se jouent de 4 à 10 joueurs, pas à 2"
+        rules_error_text(err, "fr")
+        == "players\u00a0: ces règles se jouent de 4 à 10 joueurs, pas à 2"
     )
 
 

@@ -1600,9 +1600,9 @@ def test_resume_passes_over_a_newer_save_it_cannot_open(
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "fr"])
     assert result.exit_code == 0, result.output
     assert [session.path for session in resumed] == [good.path]
-    assert f"Impossible de reprendre {newer.name} : un robot indisponible" in result.output
+    assert f"Impossible de reprendre {newer.name}\u00a0: un robot indisponible" in result.output
     assert f"{newer}: robot inconnu 'superbot'" in result.output  # the detail, in French too
-    assert f"Reprise d'une partie plus ancienne à la place : {good.path.name}" in result.output
+    assert f"Reprise d'une partie plus ancienne à la place\u00a0: {good.path.name}" in result.output
     # with nothing else to resume, the reason is the error
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume", "--lang", "en"])
@@ -4131,7 +4131,7 @@ def test_the_help_says_the_scoring_house_rules_and_the_set_in_words(lang: str) -
         assert said[:1].upper() + said[1:] in text
     assert t("tui.help.house") in text.splitlines()
     if lang == "fr":
-        assert "Règles maison :" in text  # a space before the colon, as French has it
+        assert "Règles maison\u00a0:" in text  # a no-break space before the colon, as French has it
 
 
 def test_the_score_sheets_numbers_line_up_with_the_leaders_star() -> None:
@@ -4762,6 +4762,23 @@ def test_a_seats_tiles_and_the_points_besides_them_hang_under_its_first_tile() -
     assert lines[0] == lead.rstrip() or lines[0].startswith(lead)
     assert all(not line.startswith(" ") for line in lines[1:]), lines
     assert " ".join(lines).split() == whole.split()
+
+
+def test_a_sentence_run_on_over_a_narrow_screen_keeps_a_no_break_space() -> None:
+    """French sets ":" apart with a no-break space ("depuis le 12\u00a0:"): where the
+    message runs on from line to line (a very narrow screen), the colon stays with its
+    word and its no-break space, never starts a line."""
+    from mextrain.tui.render import TILES_MARK, sentence_with_tiles
+
+    t = Translator("fr")
+    tiles = ["12-5", "5-3", "3-3", "3-9", "9-12", "12-4", "4-4", "4-7", "7-1", "1-1", "1-10"]
+    sentence = t("tui.plan.text", end=12, count="11 dominos", tiles=TILES_MARK)
+    assert "12\u00a0:" in sentence
+    for width in range(12, 30):
+        laid = sentence_with_tiles(sentence, tiles, width, 3)
+        lines = [Content.from_markup(x).plain for x in laid.split("\n")]
+        assert any("12\u00a0:" in line for line in lines), (width, lines)
+        assert not any(line.lstrip().startswith(":") for line in lines), (width, lines)
 
 
 def test_the_replay_viewer_shows_as_much_of_each_train_as_the_table_at_its_width() -> None:

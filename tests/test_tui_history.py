@@ -194,7 +194,7 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     (data_dir / "games" / "nan.json").unlink()
     (data_dir / "games" / "edited.json").unlink()
     one = stats_text(read_history(), summarize(history.games), Translator("fr"))
-    assert "1 fichier laissé de côté : pas une partie de mextrain play, ou abîmé." in one
+    assert "1 fichier laissé de côté\u00a0: pas une partie de mextrain play, ou abîmé." in one
     assert ": 1 terminée, 0 en cours." in one
     assert read_history(data_dir / "nowhere").games == ()
 
@@ -241,7 +241,7 @@ def test_stats_command_text_and_json() -> None:
     average = sum(m.totals[0] for m in matches) / 3
     assert f"{average:.1f}".replace(".", ",") in lines[3]
     assert f"{100 * wins / 3:.0f} % (" in lines[3]
-    assert lines[-1] == f"Ana contre : Stratège {wins}/3"
+    assert lines[-1] == f"Ana contre\u00a0: Stratège {wins}/3"
     assert max(len(line) for line in lines[2:]) <= 80
     # games are saved, none of them Zoe's: said so, not "nobody has played"
     nobody = CliRunner().invoke(main, ["stats", "--name", "Zoe", "--lang", "en"])

@@ -262,7 +262,7 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     page.get_by_label("Votre nom").fill("<Ben>")
     page.get_by_role("button", name="Rejoindre").click()
     expect(page.get_by_role("alert")).to_have_text(
-        "Ce nom n'est pas accepté : de 1 à 24 caractères visibles, sans < ni >."
+        "Ce nom n'est pas accepté\u00a0: de 1 à 24 caractères visibles, sans < ni >."
     )
     # so does a rule set the rules refuse, fault and all (a browser that lets 14 rounds
     # through the box's own limit)
@@ -271,7 +271,7 @@ def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(
     page.locator("input[name=rounds]").fill("14")
     page.get_by_role("button", name="Créer la table").click()
     expect(page.get_by_role("alert")).to_have_text(
-        "Ces réglages ne sont pas jouables : rounds : un jeu double-12 n'a que 13 moyeux"
+        "Ces réglages ne sont pas jouables\u00a0: rounds\u00a0: un jeu double-12 n'a que 13 moyeux"
     )
     page.get_by_label("Langue").select_option("en")
 

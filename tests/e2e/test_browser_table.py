@@ -200,7 +200,7 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
         playable.first.click()
         expect(page.locator(".hand-tile.selected")).to_have_count(1)
         page.get_by_label("Language").select_option("fr")
-        expect(page.locator(".status")).to_contain_text("Pioche : ")
+        expect(page.locator(".status")).to_contain_text("Pioche\u00a0: ")
         expect(page.locator(".hand-tile.selected")).to_have_count(1)
         expect(page.get_by_role("button", name="Piocher")).to_be_visible()
         page.keyboard.press("Escape")
@@ -853,11 +853,12 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             box.fill("Ready, Ben?")
             box.press("Enter")
             expect(bob.locator(".chat-lines li")).to_have_count(1)
-            expect(line(bob, 0)).to_contain_text(re.compile(r"Ana\W* : Ready, Ben\?"))  # French
+            # (French: a no-break space before the colon)
+            expect(line(bob, 0)).to_contain_text(re.compile(r"Ana\W*\u00a0: Ready, Ben\?"))
             expect(box).to_have_value("")
             # a stock phrase: each page says it in its own language
-            bob.get_by_role("button", name="Bonne chance !").click()
-            expect(line(bob, 1)).to_contain_text(re.compile(r"Ben\W* : Bonne chance !"))
+            bob.get_by_role("button", name="Bonne chance\u00a0!").click()
+            expect(line(bob, 1)).to_contain_text(re.compile(r"Ben\W*\u00a0: Bonne chance\u00a0!"))
             expect(line(ana, 1)).to_contain_text(re.compile(r"Ben\W*: Good luck!"))
             expect(ana.get_by_role("log")).to_be_visible()
 
@@ -879,18 +880,18 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             box.fill("")
             box.type("dp hd")
             box.press("Enter")
-            expect(line(bob, 2)).to_contain_text(re.compile(r"Ana\W* : dp hd"))
+            expect(line(bob, 2)).to_contain_text(re.compile(r"Ana\W*\u00a0: dp hd"))
             ana.wait_for_timeout(300)
             expect(ana.locator(".turn.mine")).to_be_visible()
             assert ana.locator(".hand-tile").count() == hand  # no draw
             expect(ana.locator(".hint")).to_be_empty()  # no hint asked for
             # what someone else says shows over the page for a moment; a click goes to the
             # talk, ready for an answer
-            bob.get_by_role("button", name="Merci !").click()
+            bob.get_by_role("button", name="Merci\u00a0!").click()
             toast = ana.locator(".chat-toast")
             expect(toast).to_have_text(re.compile(r"Ben\W*: Thanks!"))
             # not one's own words (Ana's last line may still show there)
-            expect(line(bob, 3)).to_contain_text("Merci !")
+            expect(line(bob, 3)).to_contain_text("Merci\u00a0!")
             assert "Merci" not in " ".join(bob.locator(".chat-toast").all_inner_texts())
             shot(ana, "table-talk-desktop")
             toast.click()
@@ -901,7 +902,7 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             # Ana mutes Ben while his last words show over her page: they go at once, his
             # lines go from her page (hers stay), and nothing of his shows over it; Ben's
             # page is as it was
-            bob.get_by_role("button", name="Bien joué !").click()
+            bob.get_by_role("button", name="Bien joué\u00a0!").click()
             expect(ana.locator(".chat-toast")).to_have_text(re.compile(r"Ben\W*: Nice move!"))
             ana.get_by_text("Mute a player").click()
             ana.get_by_role("checkbox", name="Ben").check()
@@ -916,8 +917,8 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
                 "0",
                 "0",
             ]
-            bob.get_by_role("button", name="Oups !").click()
-            expect(line(bob, 5)).to_contain_text("Oups !")
+            bob.get_by_role("button", name="Oups\u00a0!").click()
+            expect(line(bob, 5)).to_contain_text("Oups\u00a0!")
             expect(ana.locator(".chat-hidden")).to_have_text(
                 "4 lines from muted players are hidden."
             )
@@ -937,7 +938,7 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             assert ana.evaluate(f"localStorage.getItem('mextrain.mute.{made['code']}')") is None
             # Ben's words go from over Ana's page after a few seconds, even when she says
             # something meanwhile (her own line once left his there for good)
-            bob.get_by_role("button", name="Merci !").click()
+            bob.get_by_role("button", name="Merci\u00a0!").click()
             expect(ana.locator(".chat-toast")).to_have_text(re.compile(r"Ben\W*: Thanks!"))
             ana.get_by_role("button", name="Good game!").click()
             expect(line(bob, 7)).to_contain_text("Belle partie")

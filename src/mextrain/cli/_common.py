@@ -424,7 +424,7 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
             low, high = f"{kind.min:g}", f"{kind.max:g}"
             extra.append(t("tui.cli.help.range", low=low, high=high))
         if extra:
-            said += f"  [{'; '.join(extra)}]"
+            said += f"  [{t('tui.cli.help.extra_join').join(extra)}]"  # (French: " ; ")
         rows.append((names, said))
     formatter.write_paragraph()
     formatter.write(f"{t('tui.cli.help.options')}\n")  # (its colon as the language has it)

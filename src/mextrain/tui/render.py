@@ -487,7 +487,8 @@ def sentence_with_tiles(
     hangs = indent + max(cell_len(unit.text) for unit in units) <= width
     laid = hanging if hangs and len(hanging) <= len(below) else below
     if lines is not None and len(laid) > lines:
-        words = [Unit(escape(word), word, " ") for word in before.split()]
+        # (broken at plain spaces only: French keeps "12\u00a0:" whole, as one word)
+        words = [Unit(escape(word), word, " ") for word in before.split(" ") if word]
         laid = wrap_units([*words, *units], width)
     return "\n".join(laid)
 
