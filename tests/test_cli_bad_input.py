@@ -1367,6 +1367,15 @@ LONG_TEXTS = [
 ]
 
 
+def _short_lines(err: str) -> None:
+    """Every line of a refusal short, but for the names of the known bots an unknown one's
+    refusal lists (as many as the process has registered: the tests add their own)."""
+    from mextrain.bots import bot_names
+
+    known = len(", ".join(bot_names()))
+    assert all(len(line) < 320 + known for line in err.splitlines()), err
+
+
 def _not_quoted_whole(text: str) -> None:
     """Nothing of a long argument past what a refusal shows of it (a path's 200
     characters), nor the 800 entries of a list."""
@@ -1392,7 +1401,7 @@ def test_a_long_text_refused_is_quoted_shortened(
     assert result.exit_code == code
     _not_quoted_whole(result.output)
     err = result.stderr if result.stderr else result.stdout
-    assert all(len(line) < 320 for line in err.splitlines()), err
+    _short_lines(err)
 
 
 @pytest.mark.parametrize("lang", ["fr", "it", "fi"])
@@ -1412,7 +1421,7 @@ def test_a_long_text_refused_is_shortened_in_the_refusals_language(
     assert result.exit_code == code
     _not_quoted_whole(result.output)
     err = result.stderr if result.stderr else result.stdout
-    assert all(len(line) < 320 for line in err.splitlines()), err
+    _short_lines(err)
     if "--import" not in args:
         assert "characters)" not in err, err
 
