@@ -182,6 +182,11 @@ def keep_start_choices(choices: StartChoices) -> None:
 class GameInUse(OSError):
     """The saved game is being played in another terminal (`GameSession.claim`)."""
 
+    @classmethod
+    def of(cls, path: Path) -> GameInUse:
+        """The refusal of the game saved at ``path``, in its words."""
+        return cls(f"{path.name} is being played in another terminal")
+
 
 def _lock_path(path: Path) -> Path:
     """The file whose lock says a saved game is being played: hidden beside it (no
@@ -203,7 +208,7 @@ def _lock(path: Path) -> int | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise GameInUse(f"{path.name} is being played in another terminal") from None
+            raise GameInUse.of(path) from None
         except OSError:
             os.close(fd)
             raise
@@ -305,7 +310,7 @@ def find_resumable(
         if complete:
             continue
         if game_in_use(path):  # (played on there: going on here would fork it)
-            passed.append((path, GameInUse(f"{path.name} is being played in another terminal")))
+            passed.append((path, GameInUse.of(path)))
             continue
         try:
             return GameSession.load(path, seats, seed), passed
