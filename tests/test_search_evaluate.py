@@ -442,3 +442,21 @@ def test_the_network_predicts_fresh_rounds_better_than_the_logit(
     plain = sum(a for a, _ in losses) / len(losses)
     fitted = sum(b for _, b in losses) / len(losses)
     assert fitted < plain - margin
+
+
+def test_a_value_network_that_does_not_fit_the_inputs_is_refused() -> None:
+    """The network's products are summed without checking lengths at each evaluation, so
+    a network of the wrong shape is refused when it is chosen for a table."""
+    from mextrain.search.evaluate import _check_net
+
+    inputs = 3
+    fits = (((0.1, 0.2, 0.3),), (0.0,), (1.0,), (0.5, 0.5, 0.5))
+    _check_net(fits, inputs)  # (a network of the right shape passes)
+    for wrong in (
+        (((0.1, 0.2),), (0.0,), (1.0,), (0.5, 0.5, 0.5)),  # a hidden row too short
+        (((0.1, 0.2, 0.3),), (0.0,), (1.0,), (0.5, 0.5)),  # the linear term too short
+        (((0.1, 0.2, 0.3),), (0.0, 0.0), (1.0,), (0.5, 0.5, 0.5)),  # a bias too many
+        (((0.1, 0.2, 0.3),), (0.0,), (), (0.5, 0.5, 0.5)),  # no output weight
+    ):
+        with pytest.raises(ValueError, match="does not fit 3 inputs"):
+            _check_net(wrong, inputs)

@@ -270,9 +270,8 @@ def _check_net(net: Net, inputs: int) -> None:
     """Refuse a network whose weights do not fit ``inputs`` inputs (its products are
     summed without checking the lengths at each evaluation)."""
     hidden, bias, output, skip = net
-    if len(skip) != inputs or len(bias) != len(hidden) or len(output) != len(hidden):
-        raise ValueError(f"the value network does not fit {inputs} inputs")
-    if any(len(row) != inputs for row in hidden):
+    sizes = {len(skip), *(len(row) for row in hidden)} != {inputs}
+    if sizes or len(bias) != len(hidden) or len(output) != len(hidden):
         raise ValueError(f"the value network does not fit {inputs} inputs")
 
 
