@@ -668,6 +668,9 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
         (("--min-turn-time", "3601"), "--min-turn-time"),
         (("--min-turn-time", "nan"), "nan is not a finite number"),
         (("--min-turn-time", "ten"), "--min-turn-time"),
+        (("--idle-minutes", "-1"), "--idle-minutes"),
+        (("--idle-minutes", "10081"), "--idle-minutes"),
+        (("--idle-minutes", "inf"), "inf is not a finite number"),
     ],
 )
 def test_serve_bad_options(args: tuple[str, ...], word: str) -> None:
@@ -699,6 +702,12 @@ def test_serve_gives_the_server_its_options(
     assert invoke("serve", "--port", "0", "--db", str(db)).exit_code == 0
     assert made[-1].min_turn_time == 10  # (the default, as `Settings` has it)
     assert mextrain.web.Settings().min_turn_time == 10
+    # the idle time is given in minutes, kept in seconds; 0: tables never leave memory
+    assert made[-1].idle_after == mextrain.web.Settings().idle_after == 1800
+    for minutes, seconds in (("2.5", 150), ("0", 0)):
+        result = invoke("serve", "--port", "0", "--db", str(db), "--idle-minutes", minutes)
+        assert result.exit_code == 0, result.output
+        assert made[-1].idle_after == seconds
 
 
 def test_serve_db_is_a_directory(tmp_path: Path) -> None:

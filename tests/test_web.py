@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from mextrain.i18n import LANGUAGES, Translator, catalog
 from mextrain.records import load_record, replay_record
 from mextrain.sim.stats import wilson_interval
+from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
 
@@ -1221,6 +1222,190 @@ def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
             second: "finished",
         }
         assert rebuilt == [first, second, first]
+
+
+# -- tables nobody is at ------------------------------------------------------------------
+
+
+class FakeClock:
+    """The manager's clock in a test: it moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def alone(table: Any, seconds: float = 5) -> None:
+    """Wait until the server has seen every connection to ``table`` go."""
+    deadline = time.monotonic() + seconds
+    while table.clients():
+        assert time.monotonic() < deadline, "the connections did not go"
+        time.sleep(0.01)
+
+
+def test_a_table_nobody_is_at_leaves_memory_and_comes_back_as_it_was(db: Path) -> None:
+    """A table waiting for its players stayed in memory for the life of the process once
+    everyone had gone (a server up for months kept every table ever made and never
+    started). Nobody at it for `Settings.idle_after`, it leaves; the lobby's listing, a
+    seat's token and a spectator bring it back as it was: its seats, tokens and talk."""
+    clock = FakeClock()
+    with TestClient(create_app(db, settings(idle_after=60))) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        manager.clock = clock
+        made = create(tc, ["open", "open"])
+        code = made["code"]
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        table = manager.tables[code]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+            ana.send({"type": "chat", "phrase": "hello"})
+            ana.until(is_chat)
+            ana.send({"type": "ping"})
+            before = ana.until(lambda m: m["type"] == "pong") and ana.last
+        finally:
+            ana.close()
+        alone(table)
+        clock.now += 59
+        assert tc.portal.call(manager.sweep) == []  # type: ignore[union-attr]
+        # a visit starts the idle time afresh
+        watcher = Conn(tc, code, None)
+        try:
+            watcher.until(is_state)
+        finally:
+            watcher.close()
+        alone(table)
+        clock.now += 59
+        assert tc.portal.call(manager.sweep) == []  # type: ignore[union-attr]
+        clock.now += 2
+        assert tc.portal.call(manager.sweep) == [code]  # type: ignore[union-attr]
+        assert code not in manager.tables
+        assert manager.in_memory(code) is None
+        # the lobby's list of a browser's tables still shows it waiting, as it was
+        listed = tc.get(f"/api/tables?codes={code}").json()["tables"][code]
+        assert listed["status"] == "waiting"
+        assert [s["name"] for s in listed["seats"]] == ["Ana", "Ben", ""]
+        clock.now += 61
+        assert tc.portal.call(manager.sweep) == [code]  # type: ignore[union-attr]
+        # Ana comes back with her token: her seat, the table as she left it, the talk
+        back = Conn(tc, code, made["token"])
+        watcher = Conn(tc, code, None)
+        try:
+            assert back.get()["seat"] == 0
+            talk = back.until(lambda m: m["type"] == "chat_log")
+            assert [line["phrase"] for line in talk["lines"]] == ["hello"]
+            again = back.until(is_state)
+            assert again == before
+            assert watcher.get()["seat"] is None
+            assert watcher.until(is_state)["table"] == again["table"]
+            # one table for everyone at it, and Ben's token is his seat's still
+            table = manager.tables[code]
+            assert table.seat_of_token(ben["token"]) == 1
+            # the last seat taken, the game starts
+            assert tc.post(f"/api/tables/{code}/join", json={"name": "Cy"}).status_code == 200
+            started = back.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            assert [s["name"] for s in started["table"]["seats"]] == ["Ana", "Ben", "Cy"]
+        finally:
+            back.close()
+            watcher.close()
+
+
+def test_a_game_in_play_nobody_is_at_is_played_on_not_cut_off(db: Path) -> None:
+    """Bots play on a game everyone has left (`takeover_after`): the table never leaves
+    memory halfway, with a bot's move on its way; it leaves once the game is over and
+    kept, as a finished table does."""
+    clock = FakeClock()
+    quick = settings(idle_after=60, takeover_after=0, bot_delay=0.02)
+    with TestClient(create_app(db, quick)) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        manager.clock = clock
+        made = create(tc, ["bot:greedy", "bot:random"], **TINY)
+        code = made["code"]
+        table = manager.tables[code]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+        finally:
+            ana.close()
+        alone(table)
+        clock.now += 10_000
+        deadline = time.monotonic() + 30
+        while table.status != "finished":
+            assert time.monotonic() < deadline, "the bots did not play the game out"
+            assert tc.portal.call(manager.sweep) == []  # type: ignore[union-attr]
+            time.sleep(0.005)
+        assert unloaded(manager, code)
+        info = tc.get(f"/api/tables/{code}").json()
+        assert info["status"] == "finished"
+        assert info["game_id"] is not None
+    store = Store(db)
+    try:
+        stored = store.table(code)
+        assert stored is not None
+        game = store.game_of_table(stored.id)
+        assert game is not None
+        assert replay_record(load_record(game.record)).complete
+    finally:
+        store.close()
+
+
+def test_a_table_nobody_is_at_leaves_memory_by_itself(db: Path) -> None:
+    with TestClient(create_app(db, settings(idle_after=0.05))) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        made = create(tc, ["open"])
+        code = made["code"]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+            time.sleep(0.2)  # (several idle times: someone connected keeps it)
+            assert code in manager.tables
+        finally:
+            ana.close()
+        assert unloaded(manager, code)
+        back = Conn(tc, code, made["token"])
+        try:
+            assert back.get()["seat"] == 0
+            assert back.until(is_state)["table"]["status"] == "waiting"
+        finally:
+            back.close()
+
+
+def test_with_no_idle_time_a_table_nobody_is_at_stays(db: Path) -> None:
+    clock = FakeClock()
+    with TestClient(create_app(db, settings(idle_after=0))) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        manager.clock = clock
+        code = create(tc, ["open"])["code"]
+        clock.now += 10**9
+        assert tc.portal.call(manager.sweep) == []  # type: ignore[union-attr]
+        assert code in manager.tables
+
+
+def test_a_restart_rebuilds_the_games_in_play_and_reads_back_the_others_when_asked(
+    db: Path,
+) -> None:
+    """A restart rebuilt every unfinished table, the ones never started included (a
+    database of months held thousands). Games in play go on at once (their bots and
+    clocks run by themselves); a table waiting for its players is read back when
+    someone asks for it."""
+    with TestClient(create_app(db, settings())) as tc:
+        waiting = create(tc, ["open"])
+        playing = create(tc, ["bot:greedy"])
+    with TestClient(create_app(db, settings())) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        assert set(manager.tables) == {playing["code"]}
+        codes = f"{waiting['code']},{playing['code']}"
+        listed = tc.get(f"/api/tables?codes={codes}").json()["tables"]
+        assert listed[waiting["code"]]["status"] == "waiting"
+        assert listed[playing["code"]]["status"] == "playing"
+        ana = Conn(tc, waiting["code"], waiting["token"])
+        try:
+            assert ana.get()["seat"] == 0
+            assert [s["name"] for s in ana.until(is_state)["table"]["seats"]] == ["Ana", ""]
+        finally:
+            ana.close()
 
 
 # -- joining late -------------------------------------------------------------------------

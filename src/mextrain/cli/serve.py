@@ -125,6 +125,16 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     help="The shortest time per move a table may be given, in seconds (1 to 3600).",
 )
 @click.option(
+    "--idle-minutes",
+    default=30.0,
+    show_default=True,
+    type=FiniteFloat(0, 10_080),
+    help=(
+        "Minutes after which a table nobody is at, waiting for its players, leaves memory "
+        "until someone comes back (0 to 10080; 0: never)."
+    ),
+)
+@click.option(
     "--log-level",
     default="info",
     show_default=True,
@@ -144,6 +154,7 @@ def serve(
     lookups_per_minute: float,
     connections_per_address: int,
     min_turn_time: float,
+    idle_minutes: float,
     log_level: str,
 ) -> None:
     """Serve tables in the browser: create one, share its code, bots fill empty seats."""
@@ -195,6 +206,7 @@ def serve(
         lookups_per_minute=lookups_per_minute,
         connections_per_address=connections_per_address,
         min_turn_time=min_turn_time,
+        idle_after=idle_minutes * 60,
     )
     app = create_app(path, settings)
     click.echo(f"mextrain: database {path}", err=True)

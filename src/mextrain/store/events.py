@@ -221,10 +221,19 @@ class Store:
         )
         return _table(rows[0]) if rows else None
 
-    def tables(self, *, unfinished: bool = False) -> list[StoredTable]:
+    def tables(self, *, unfinished: bool = False, started: bool = False) -> list[StoredTable]:
+        """The tables, oldest first; ``unfinished``: only those whose game was not kept as
+        finished; ``started``: only those whose log has the game's start."""
         sql = "SELECT id, code, created, config, seed, finished FROM tables"
+        where = []
         if unfinished:
-            sql += " WHERE finished IS NULL"
+            where.append("finished IS NULL")
+        if started:
+            where.append(
+                "EXISTS (SELECT 1 FROM events e WHERE e.table_id = tables.id AND e.kind = 'start')"
+            )
+        if where:
+            sql += " WHERE " + " AND ".join(where)
         return [_table(row) for row in self._read(sql + " ORDER BY id")]
 
     def events(self, table_id: int) -> list[Event]:

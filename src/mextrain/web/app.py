@@ -348,7 +348,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     def info_of(request: Request, code: str, load: bool = True) -> dict[str, Any] | None:
         """A table as `table_info` shows it; without ``load`` a finished table that is not
         in memory is described from the store, not rebuilt from its log (a listing of 50
-        finished tables rebuilt them all on every request, and held the server meanwhile)."""
+        finished tables rebuilt them all on every request, and held the server meanwhile).
+        An unfinished one out of memory -- a table waiting for its players that nobody had
+        been at for a while (`Settings.idle_after`): a short log -- is read back."""
         manager = manager_of(request)
         table = manager.get(code) if load else manager.in_memory(code)
         if table is not None:
@@ -358,6 +360,9 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             # (a table whose log cannot be replayed is left out: no such table, as its
             # link and a join say, not a game over)
             return None
+        if stored.finished is None:
+            table = manager.get(code)  # (None: its log cannot be replayed, as above)
+            return None if table is None else table.public()
         game = store_of(request).game_of_table(stored.id)
         return {
             "code": stored.code,

@@ -134,6 +134,12 @@ class Settings:
     #: a bot's move, a deal or a time-up the database could not keep (held by another
     #: program past SQLite's wait, a full disk) is tried again after this
     store_retry: float = 1.0
+    #: an unfinished table nobody has been connected to for this long, with nothing to do
+    #: of its own (no bot's move, deal or clock on its way: in practice a table still
+    #: waiting for its players, since bots play on a game everyone has left), leaves
+    #: memory; `TableManager.get` reads it back from its log when someone asks for it
+    #: again (0: never)
+    idle_after: float = 1800.0
 
     def bot_spec(self, which: str) -> str:
         spec: str = getattr(self, which)
@@ -283,7 +289,13 @@ def _derive(table: Table, old: str, index: int) -> str:
 class Table:
     """One game table. All changes happen on the event loop, one at a time."""
 
-    def __init__(self, store: Store, stored: StoredTable, settings: Settings) -> None:
+    def __init__(
+        self,
+        store: Store,
+        stored: StoredTable,
+        settings: Settings,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.store = store
         self.settings = settings
         self.id = stored.id
@@ -348,6 +360,11 @@ class Table:
         self.movers: list[str | None] = []
         #: called when a finished table has nobody left watching (the manager unloads it)
         self.on_idle: Callable[[Table], None] | None = None
+        #: the clock `idle_since` is read on (the manager's: a test's may be a fake one)
+        self.clock = clock
+        #: since when nobody has been connected to the table (None: someone is); an
+        #: unfinished table idle for `Settings.idle_after` may leave memory (`busy`)
+        self.idle_since: float | None = clock()
         #: the table talk's latest lines, oldest first (kept in the store, not in the log:
         #: a line said is no event of the game and moves no position on)
         self.chat: deque[ChatLine] = deque(store.chat(self.id, CHAT_KEPT), maxlen=CHAT_KEPT)
@@ -652,6 +669,7 @@ class Table:
 
     def connect(self, client: Client) -> None:
         client.send({"type": "chat_log", "lines": [line.to_dict() for line in self.chat]})
+        self.idle_since = None
         if client.seat is None:
             self.spectators.add(client)
         else:
@@ -675,15 +693,32 @@ class Table:
         client.close()
         if client.seat is None:
             self.spectators.discard(client)
+            self._note_idle()
             self._check_idle()
             return
         seat = self.seats[client.seat]
         if client not in seat.clients:
             return
         seat.clients.discard(client)
+        self._note_idle()
         if not seat.clients and seat.kind == "human":
             seat.away_since = time.monotonic()
         self.changed()
+
+    def _note_idle(self) -> None:
+        """The last connection has gone: the table is idle from now."""
+        if self.idle_since is None and not self.clients():
+            self.idle_since = self.clock()
+
+    def busy(self) -> bool:
+        """Whether the table has something to do of its own, with nobody connected: a bot
+        thinking or about to move, a timer (the next deal, a seat's takeover or clock, a
+        write tried again) or a hint being worked out. A table in play with nobody there
+        always has (its bots play on, `Settings.takeover_after`); one waiting for its
+        players never has."""
+        bot = self._bot_task is not None and not self._bot_task.done()
+        hint = any(not job.done() for job in self._hints.values())
+        return bot or hint or self._timer is not None
 
     def bot_plays(self, index: int) -> bool:
         """A bot moves for this seat now: a bot seat, or a human away long enough."""
@@ -1174,27 +1209,40 @@ RECENT_FINISHED = 32
 
 
 class TableManager:
-    """Every table of a server, restored from the store at start."""
+    """The tables of a server in memory: every game in play, restored from the store at
+    start; a table waiting for its players while someone has been at it lately
+    (`Settings.idle_after`), and a finished one while someone has it open; any other is
+    read back from the store when asked for (`get`).
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    ``clock`` is what idle times are measured on (a test's may be a fake one)."""
+
+    def __init__(
+        self, store: Store, settings: Settings, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.store = store
         self.settings = settings
+        self.clock = clock
         self.tables: dict[str, Table] = {}
         self.broken: set[str] = set()  # tables whose logs could not be replayed
         #: finished tables read back lately and held by nobody, newest last: a finished
         #: table's page asked for again is not rebuilt from its log each time
         self.recent: OrderedDict[str, Table] = OrderedDict()
+        self._sweeper: asyncio.Task[None] | None = None
 
     def restore(self) -> None:
-        """Rebuild every unfinished table. A table whose log cannot be replayed is left
-        out (and logged), so that one damaged table never keeps the server down."""
-        for stored in self.store.tables(unfinished=True):
+        """Rebuild every game in play (started, not finished): its bots, deals and clocks
+        go on by themselves. A table still waiting for its players has nothing to do
+        until someone comes, and is read back then (`get`): a server that ran for months
+        kept every table ever made and never started. A table whose log cannot be
+        replayed is left out (and logged), so that one damaged table never keeps the
+        server down."""
+        for stored in self.store.tables(unfinished=True, started=True):
             self._load(stored)
 
     def _load(self, stored: StoredTable, hold: bool = False) -> Table | None:
         if stored.code in self.broken:
             return None
-        table = Table(self.store, stored, self.settings)
+        table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
         try:
             table.restore()
@@ -1218,9 +1266,45 @@ class TableManager:
             self.recent.popitem(last=False)
 
     def resume(self) -> None:
-        """Start bots and timers of restored tables (needs the running loop)."""
+        """Start bots and timers of restored tables, and the look for idle tables every
+        little while (needs the running loop)."""
         for table in list(self.tables.values()):
             table.changed()
+        if self.settings.idle_after > 0 and self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep_now_and_then())
+
+    async def _sweep_now_and_then(self) -> None:
+        # (a quarter of the idle time, so a table leaves at most a quarter late; a minute
+        # at the most)
+        every = min(max(self.settings.idle_after / 4, 0.01), 60.0)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.sweep()
+            except Exception:  # (the next look tries again; the server goes on)
+                log.exception("the look for idle tables failed")
+
+    def sweep(self) -> list[str]:
+        """Unfinished tables nobody has been connected to for `Settings.idle_after`, with
+        nothing to do of their own (`Table.busy`), leave memory: everything of theirs is
+        in the store already (the log is written before anything changes), and `get`
+        rebuilds them from it when someone comes back. Their codes."""
+        limit = self.settings.idle_after
+        if limit <= 0:
+            return []
+        now = self.clock()
+        gone = []
+        for code, table in list(self.tables.items()):
+            since = table.idle_since
+            if table.status == "finished" or since is None or now - since < limit:
+                continue
+            if table.clients() or table.busy():
+                continue
+            del self.tables[code]
+            gone.append(code)
+        if gone:
+            log.info("tables idle for %g s left memory: %s", limit, ", ".join(gone))
+        return gone
 
     def create(
         self,
@@ -1253,7 +1337,7 @@ class TableManager:
         stored = self.store.table(code)
         assert stored is not None
         assert stored.id == table_id
-        table = Table(self.store, stored, self.settings)
+        table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
         self.tables[code] = table
         derive = None if token_from is None else partial(_derive, table, token_from)
@@ -1309,14 +1393,16 @@ class TableManager:
                 return code
 
     def in_memory(self, code: str) -> Table | None:
-        """A table by code if it is in memory (every unfinished one is), never read back
+        """A table by code if it is in memory (every game in play is), never read back
         from the store: for listings, which must stay cheap however many codes they ask."""
         code = code.upper()
         return self.tables.get(code) or self.recent.get(code)
 
     def get(self, code: str, hold: bool = False) -> Table | None:
-        """A table by code; a finished one is read back from the store on demand, and kept
-        in memory with ``hold`` (for a connection about to join it)."""
+        """A table by code, read back from the store if it is not in memory: an unfinished
+        one (idle for a while, `sweep`) is kept in memory again and goes on where it
+        stopped; a finished one is kept with ``hold`` (for a connection about to join
+        it)."""
         code = code.upper()
         table = self.tables.get(code)
         if table is None and code in self.recent:
@@ -1330,9 +1416,16 @@ class TableManager:
             stored = self.store.table(code)
             if stored is not None:
                 table = self._load(stored, hold)
+                if table is not None and table.status == "playing":
+                    table.changed()  # (its bots and clocks go on, as after a restart)
         return table
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
+            self._sweeper = None
         for table in self.tables.values():
             await table.close()
 
