@@ -471,6 +471,148 @@ def test_a_move_the_database_cannot_keep_is_refused_in_words_and_changes_nothing
 
 
 @contextlib.contextmanager
+def refusing(store: Any, *what: str) -> Iterator[list[str]]:
+    """The store refuses ``what`` once each ("database is locked": another program held it
+    past SQLite's wait): ``create``, a new table; any other word, the append of an event
+    of that kind. Yields the words refused, in order."""
+    import sqlite3
+
+    refused: list[str] = []
+    real_append, real_create = store.append, store.create_table
+
+    def refuse(word: str) -> None:
+        if word in what and word not in refused:
+            refused.append(word)
+            raise sqlite3.OperationalError("database is locked")
+
+    def append(table_id: int, seq: int, kind: str, data: dict[str, Any]) -> None:
+        refuse(kind)
+        real_append(table_id, seq, kind, data)
+
+    def create_table(code: str, config: dict[str, Any], seed: str) -> int:
+        refuse("create")
+        made: int = real_create(code, config, seed)
+        return made
+
+    store.append, store.create_table = append, create_table
+    try:
+        yield refused
+    finally:
+        store.append, store.create_table = real_append, real_create
+
+
+def eventually(check: Any, seconds: float = 5) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "it did not happen in time"
+        time.sleep(0.01)
+
+
+def test_a_table_or_a_seat_the_database_cannot_keep_is_refused_in_words(db: Path) -> None:
+    """A new table or a seat the database could not keep answered a 500, "The request
+    failed.", and a seat whose join was kept but whose table's start was not answered it
+    too, with the seat taken by a token nobody had. Now nothing is made and the refusal
+    says so (``not_kept``, 503: try again); a seat taken stands, and the start is tried
+    again shortly."""
+    with TestClient(create_app(db, settings(store_retry=0.05))) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        body = {"name": "Ana", "preset": "classic", "options": SHORT, "seats": ["open", "open"]}
+        before = set(manager.tables)
+        for word in ("create", "join"):
+            with refusing(store, word) as refused:
+                res = tc.post("/api/tables", json=body)
+            assert (res.status_code, refusal(res), refused) == (503, "not_kept", [word])
+            assert set(manager.tables) == before  # (nothing anyone could use is left)
+        made = create(tc, ["open", "open"])
+        code = made["code"]
+        join = f"/api/tables/{code}/join"
+        with refusing(store, "join") as refused:
+            res = tc.post(join, json={"name": "Ben"})
+        assert (res.status_code, refusal(res), refused) == (503, "not_kept", ["join"])
+        seats = tc.get(f"/api/tables/{code}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Ana", "", ""]
+        assert tc.post(join, json={"name": "Ben"}).json()["seat"] == 1
+        # the last seat: its join is kept, the start is not; the seat is Cy's all the same
+        with refusing(store, "start") as refused:
+            cy = tc.post(join, json={"name": "Cy"})
+            assert cy.status_code == 200, cy.text
+            assert refused == ["start"]
+            eventually(lambda: tc.get(f"/api/tables/{code}").json()["status"] == "playing")
+        conn = Conn(tc, code, cy.json()["token"])
+        try:
+            assert conn.get()["seat"] == 2
+        finally:
+            conn.close()
+        # a table of bots starts as it is made: its start tried again, it starts all the same
+        with refusing(store, "start") as refused:
+            bots = create(tc, ["bot:greedy"])
+            assert refused == ["start"]
+            eventually(lambda: tc.get(f"/api/tables/{bots['code']}").json()["status"] == "playing")
+    for lang in LANGUAGES:
+        assert catalog("web", lang)["web.error.not_kept"]
+
+
+def test_play_again_the_database_cannot_keep_loses_nothing(db: Path) -> None:
+    """*Play again* the database refused answered ``not_kept`` at the first step only: a
+    new table kept with its asker seated but not pointed to from the game before stayed
+    in memory for good, and asking again made another. Whichever step is refused (the new
+    table, the pointer to it, the asker's seat there), the asker is told to try again on
+    the same connection, no table nobody knows of is left, and asking again gives the
+    seat kept for them at the one next table, as everyone else's."""
+    with TestClient(create_app(db, settings(store_retry=0.05))) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        made = create(tc, ["bot:greedy", "open"], **TINY)
+        code = made["code"]
+        ben_join = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana = Conn(tc, code, made["token"])
+        ben = Conn(tc, code, ben_join["token"])
+        try:
+            play_out({0: ana, 2: ben}, random.Random(3))
+            before = set(manager.tables)
+            for word in ("create", "rematch"):
+                with refusing(store, word) as refused:
+                    ana.send({"type": "rematch"})
+                    assert errors_of(ana)["code"] == "not_kept"
+                assert refused == [word]
+                assert set(manager.tables) == before
+                assert tc.get(f"/api/tables/{code}").json()["next"] is None
+            with refusing(store, "join") as refused:
+                ana.send({"type": "rematch"})
+                assert errors_of(ana)["code"] == "not_kept"
+            assert refused == ["join"]
+            nxt = tc.get(f"/api/tables/{code}").json()["next"]
+            assert set(manager.tables) == before | {nxt}
+            # the next table keeps Ana's seat for her: nobody else may take it
+            stranger = tc.post(f"/api/tables/{nxt}/join", json={"name": "Fay"})
+            assert (stranger.status_code, refusal(stranger)) == (409, "full")
+            assert not ana.closed
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+            assert (again["code"], again["seat"]) == (nxt, 0)
+            ben.send({"type": "rematch"})
+            joined = ben.until(lambda m: m["type"] == "rematch")
+            assert (joined["code"], joined["seat"]) == (nxt, 2)
+            assert set(manager.tables) == before | {nxt}
+            new = tc.get(f"/api/tables/{nxt}").json()
+            assert new["status"] == "playing"
+            assert [(s["name"], s["held"]) for s in new["seats"]] == [
+                ("Ana", None),
+                ("Bot 2 (beginner)", None),
+                ("Ben", None),
+            ]
+            there = Conn(tc, nxt, again["token"])
+            try:
+                assert there.get()["seat"] == 0
+            finally:
+                there.close()
+        finally:
+            ana.close()
+            ben.close()
+
+
+@contextlib.contextmanager
 def refused_first_move(client: TestClient, lang: str) -> Iterator[tuple[Conn, dict[str, Any], str]]:
     """Ana at a table with a bot, on her first turn, has just sent a move the rules refuse
     (drawing while a tile fits, or passing before drawing): her connection, the position

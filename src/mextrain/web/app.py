@@ -332,6 +332,10 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(400, "options", str(err), rule=rule) from None
         except ValueError as err:
             raise _refuse(400, "options", str(err)) from None
+        except sqlite3.Error:
+            # nothing is made (`TableManager.create`): say so, as a move is told
+            log.exception("a new table could not be kept")
+            raise _not_kept() from None
         return {"code": table.code, "seat": 0, "token": token, "link": f"/t/{table.code}"}
 
     @app.post("/api/tables/{code}/join")
@@ -343,6 +347,10 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             seat, token = table.join(body.name)
         except TableError as err:
             raise _refuse(409, err.code, err.message) from None
+        except sqlite3.Error:
+            # the log is written first: no seat was taken
+            log.exception("table %s: a join could not be kept", table.code)
+            raise _not_kept() from None
         return {"code": table.code, "seat": seat, "token": token}
 
     def info_of(request: Request, code: str, load: bool = True) -> dict[str, Any] | None:
@@ -631,6 +639,13 @@ def _refuse(status: int, code: str, message: str, **more: object) -> HTTPExcepti
     stable ``code`` (its text is in the web catalogue), the English ``message`` and any
     ``more`` details (``rule``: an invalid rule set's fault, ``game.rules_error.CODE``)."""
     return HTTPException(status, {"code": code, "message": message, **more})
+
+
+def _not_kept() -> HTTPException:
+    """The refusal of a request whose change the database could not keep (held by another
+    program past SQLite's wait, a full disk): nothing changed, and trying again may work
+    (503: the server, not the request, is at fault)."""
+    return _refuse(503, "not_kept", "the server could not keep that: try again")
 
 
 def _error(code: str, message: str, said: str | None = None) -> dict[str, Any]:

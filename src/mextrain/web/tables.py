@@ -596,11 +596,25 @@ class Table:
         self._unseen.add(index)  # (their clock waits for their page)
         if self.status != "waiting":
             self.changed()
-        elif all(s.kind != "open" for s in self.seats):
-            self.start()
+        elif self._full():
+            try:
+                self.start()
+            except sqlite3.Error:
+                # the seat is taken (its join is kept) and its token is the joiner's: the
+                # start the database could not keep is tried again shortly (`_schedule`)
+                log.exception(
+                    "table %s: the start could not be kept; trying again in %g s",
+                    self.code,
+                    self.settings.store_retry,
+                )
+                self.changed()
         else:
             self.broadcast()
         return token
+
+    def _full(self) -> bool:
+        """Every seat is taken (by a person or a bot)."""
+        return all(s.kind != "open" for s in self.seats)
 
     def leave(self, client: Client) -> None:
         """The person at ``client``'s seat leaves the table for good: before the start their
@@ -873,6 +887,12 @@ class Table:
         if between_rounds and self._timer_deals:
             return  # the next deal is already on its way: a join or a reconnect does not delay it
         self._cancel_timer()
+        if self.status == "waiting" and self._full():
+            # every seat is taken and the game has not started: its start could not be
+            # kept (`_seat`); it is tried again shortly
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_later(self.settings.store_retry, self._start_again)
+            return
         if self.status != "playing" or match is None:
             return
         loop = asyncio.get_running_loop()
@@ -934,6 +954,21 @@ class Table:
                 self._try_again("the next deal")
                 return
             self.changed()
+
+    def _start_again(self) -> None:
+        """The start of a table whose seats are all taken, tried again (`_seat`)."""
+        self._timer = None
+        if self.status != "waiting" or not self._full():
+            return
+        try:
+            self.start()
+        except sqlite3.Error:
+            log.exception(
+                "table %s: the start could not be kept; trying again in %g s",
+                self.code,
+                self.settings.store_retry,
+            )
+            self._schedule()  # (the next try)
 
     def _try_again(self, what: str) -> None:
         """``what`` -- a change nobody's message asked for: a bot's move, a deal, a
@@ -1316,9 +1351,24 @@ class TableManager:
     ) -> tuple[Table, str]:
         """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
         ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it);
-        ``turn_time``: the seconds a person has for a move (0: no clock)."""
+        ``turn_time``: the seconds a person has for a move (0: no clock). If the database
+        cannot keep the seat taken, the table is dropped (nobody knows of it) and the
+        error raised: nothing is made that anyone could use."""
+        table = self._open(rules_spec, ["open", *seats], turn_time)
+        derive = None if token_from is None else partial(_derive, table, token_from)
+        try:
+            seat, token = table.join(name, derive)
+        except Exception:
+            self._drop(table)
+            raise
+        assert seat == 0
+        return table, token
+
+    def _open(self, rules_spec: Any, seats: list[str], turn_time: float) -> Table:
+        """A new table with ``seats`` (seat 0's included), waiting for its players, in
+        memory; refused (`TableError`, `RulesError`) before anything is kept."""
         rules = Rules.from_spec(rules_spec)
-        rules.check_players(len(seats) + 1)
+        rules.check_players(len(seats))
         known = set(bot_levels())
         for spec in seats:
             if spec.startswith("bot:") and spec[4:] not in known:
@@ -1327,10 +1377,7 @@ class TableManager:
             low, high = self.settings.min_turn_time, MAX_TURN_TIME
             raise TableError("turn_time", f"a move's time is {low:g} to {high:g} seconds, or none")
         code = self._new_code()
-        config: dict[str, Any] = {
-            "rules": _json_ready(rules.to_spec()),
-            "seats": ["open", *seats],
-        }
+        config: dict[str, Any] = {"rules": _json_ready(rules.to_spec()), "seats": seats}
         if turn_time:
             config["turn_time"] = turn_time
         table_id = self.store.create_table(code, config, secrets.token_hex(16))
@@ -1340,15 +1387,24 @@ class TableManager:
         table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
         self.tables[code] = table
-        derive = None if token_from is None else partial(_derive, table, token_from)
-        seat, token = table.join(name, derive)
-        assert seat == 0
-        return table, token
+        return table
+
+    def _drop(self, table: Table) -> None:
+        """A new table nobody was told of leaves memory (its row in the store, no game in
+        play, is never read back: nobody has its code)."""
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
 
     def rematch(self, table: Table, client: Client) -> dict[str, Any]:
         """Play again: the first seated player to ask opens a new table with the same rules
         and bots, and every later one joins it. Returns the message for ``client``: the
-        new table's code, its seat there and its token."""
+        new table's code, its seat there and its token.
+
+        The new table is made with every person's seat kept for them (the asker's, seat
+        0, too), then this table points to it, then the asker takes their seat: if the
+        database cannot keep one of these steps (`sqlite3.Error`, raised), nothing is
+        lost -- a table made but not pointed to is dropped, and once it is pointed to,
+        asking again takes the seat kept there."""
         if client.seat is None:
             raise TableError("spectator", "spectators cannot start a new game")
         if table.status != "finished":
@@ -1356,14 +1412,17 @@ class TableManager:
         name = table.seats[client.seat].name
         if table.next_code is None:
             spec = table.rules.to_spec()
-            seats = table.rematch_seats(client.seat)
+            seats = [f"held:{name}", *table.rematch_seats(client.seat)]
             # (the time this table was given, within what the server allows now)
             turn_time = table.turn_time and min(
                 max(table.turn_time, self.settings.min_turn_time), MAX_TURN_TIME
             )
-            nxt, token = self.create(spec, seats, name, client.token, turn_time)
-            seat = 0
-            table.point_to(nxt.code)
+            nxt = self._open(spec, seats, turn_time)
+            try:
+                table.point_to(nxt.code)
+            except Exception:
+                self._drop(nxt)  # (nobody knows of it: asking again makes another)
+                raise
         else:
             found = self.get(table.next_code)
             if found is None:
@@ -1376,8 +1435,8 @@ class TableManager:
                     # this person took their seat there already, from another device (or
                     # asks twice): the same seat and token
                     return {"type": "rematch", "code": nxt.code, "seat": there, "token": derived}
-            derive = None if client.token is None else partial(_derive, nxt, client.token)
-            seat, token = nxt.join_held(name, derive)
+        derive = None if client.token is None else partial(_derive, nxt, client.token)
+        seat, token = nxt.join_held(name, derive)
         return {"type": "rematch", "code": nxt.code, "seat": seat, "token": token}
 
     def _unload(self, table: Table) -> None:
