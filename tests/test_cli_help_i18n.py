@@ -118,3 +118,21 @@ def test_replays_help_in_a_language_changes_nothing_else_it_says() -> None:
     assert refused.exit_code == 2
     assert "--lang sets the language of --watch" in refused.output
     assert "Usage: mextrain replay" in refused.output
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.parametrize("columns", [50, 57, 63, 71, 80])
+def test_french_help_never_wraps_at_a_no_break_space(name: str, columns: int) -> None:
+    """Click wraps the help at plain spaces only (Python's ``textwrap``): a line of French
+    help never starts with the ":" or ";" a no-break space holds to its word ("[par
+    défaut : 12 ; de 0 à 30]"), nor ends with "«"."""
+    result = CliRunner().invoke(
+        main, [name, "--help", "--lang", "fr"], prog_name="mextrain", terminal_width=columns
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # (wrapped at that width: all but an example, which is shown as written)
+    assert sum(len(line) > columns for line in lines) <= 1, lines
+    for line in lines:
+        assert not line.lstrip().startswith(tuple(":;!?»")), lines
+        assert not line.rstrip().endswith("«"), lines

@@ -22,7 +22,12 @@ from .session import (
     latest_unfinished,
     parse_seats,
 )
+from .typography import keep_no_break_spaces
 from .watch import WatchApp
+
+# lines wrap at breaking spaces only, before anything is drawn: "Bravo !" never wraps
+# before its "!", nor "3 000" after its "3"
+keep_no_break_spaces()
 
 __all__ = [
     "DATA_DIR_ENV",
