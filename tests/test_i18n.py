@@ -19,6 +19,7 @@ from mextrain.i18n import (
     normalise_language,
     os_error_text,
     plural_form,
+    whole_percent,
 )
 from mextrain.rules import (
     MEXICAN,
@@ -567,13 +568,53 @@ def test_two_names_are_one_when_they_read_as_one() -> None:
 
 @pytest.mark.parametrize(
     ("lang", "decimal", "percent"),
-    [("en", "15.3", "40%"), ("fr", "15,3", "40 %"), ("it", "15,3", "40%"), ("fi", "15,3", "40 %")],
+    [
+        ("en", "15.3", "40%"),
+        ("fr", "15,3", "40\u00a0%"),
+        ("it", "15,3", "40%"),
+        ("fi", "15,3", "40\u00a0%"),
+    ],
 )
 def test_numbers_are_written_the_languages_way(lang: str, decimal: str, percent: str) -> None:
+    """A percentage as the browser's ``Intl.NumberFormat`` writes it: French and Finnish
+    with a no-break space before the sign (it was a plain one, and a line could wrap
+    before the "%")."""
     t = Translator(lang)
     assert t.decimal(15.26) == decimal
     assert t.percent(0.4) == percent
     assert t.decimal(2.0, 0) == "2"
+    space = percent.removeprefix("40").removesuffix("%")
+    assert t.percent_range(0.06, 0.79) == f"6-79{space}%"
+
+
+#: shares and the whole percentage the browser writes of them (``new
+#: Intl.NumberFormat(lang, {style: "percent", maximumFractionDigits: 0})``, Chromium and
+#: Node): a half goes up, on the share as its shortest decimal writes it
+INTL_PERCENT = [
+    (0.0, 0),
+    (1e-20, 0),
+    (0.005, 1),
+    (0.0249999, 2),
+    (0.125, 13),
+    (0.145, 15),
+    (0.285, 29),
+    (1 / 3, 33),
+    (0.375, 38),
+    (0.4, 40),
+    (0.625, 63),
+    (2 / 3, 67),
+    (0.995, 100),
+    (1.0, 100),
+]
+
+
+@pytest.mark.parametrize(("share", "whole"), INTL_PERCENT)
+def test_a_percentage_is_rounded_as_the_browser_rounds_it(share: float, whole: int) -> None:
+    """The terminal's statistics rounded a win rate of 1 in 8 to 12% (Python rounds a
+    half to even) where the page's said 13%."""
+    assert whole_percent(share) == whole
+    assert Translator("en").percent(share) == f"{whole}%"
+    assert Translator("fr").percent(share) == f"{whole}\u00a0%"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

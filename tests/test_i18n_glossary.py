@@ -574,3 +574,18 @@ def test_french_puts_a_no_break_space_before_high_punctuation(namespace: str) ->
             where = f"{namespace}.fr.json:{line_of(namespace, 'fr', key)}"
             wrong.append(f"{where} {key} {found.group()!r}")
     assert wrong == []
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+@pytest.mark.parametrize("lang", ["fr", "fi"])
+def test_a_percent_sign_follows_a_no_break_space(namespace: str, lang: str) -> None:
+    """ "95 %", "{chance} %": a no-break space between a number and its percent sign in
+    French and Finnish, as the browser's ``Intl.NumberFormat`` writes a percentage (a
+    plain one let a line wrap before the sign). "Voitto-%" is no number's sign."""
+    wrong = []
+    for key, text in catalog(namespace, lang).items():
+        found = re.search(r"[0-9}](?:[ \t\u202f]|)%", text)
+        if found:
+            where = f"{namespace}.{lang}.json:{line_of(namespace, lang, key)}"
+            wrong.append(f"{where} {key} {found.group()!r}")
+    assert wrong == []

@@ -2093,12 +2093,15 @@ def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str
         "tui.hint.text",
         hints=" · ".join(
             [
-                t("tui.hint.chance", move=words(plays[0]), chance=46),
-                t("tui.hint.chance_short", move=words(plays[2]), chance=29),
-                t("tui.hint.chance_short", move=words(plays[1]), chance=22),
+                t("tui.hint.chance", move=words(plays[0]), chance=t.percent(0.46)),
+                t("tui.hint.chance_short", move=words(plays[2]), chance=t.percent(0.29)),
+                t("tui.hint.chance_short", move=words(plays[1]), chance=t.percent(0.22)),
             ]
         ),
     )
+    # each chance as the language writes a percentage: "46 %" in French and Finnish, a
+    # no-break space before the sign
+    assert {"en": "46%", "fr": "46\u00a0%", "it": "46%", "fi": "46\u00a0%"}[lang] in text
     assert t("tui.hint.close") not in text
     # a runner-up as likely to win as the best: the hint says the call is close
     close = [Hint(plays[0], 0.30, "search"), Hint(plays[1], 0.304, "search")]

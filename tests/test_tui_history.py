@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import re
 import shutil
 from pathlib import Path
 
@@ -237,10 +238,11 @@ def test_stats_command_text_and_json() -> None:
     assert lines[0].endswith(": 3 terminées, 0 en cours.")
     assert lines[2].split()[:3] == ["Joueur", "Parties", "Gagnées"]
     assert lines[3].split()[:3] == ["Ana", "3", str(wins)]
-    # numbers the French way: a decimal comma, a space before the percent sign
+    # numbers the French way: a decimal comma, a no-break space before the percent sign
     average = sum(m.totals[0] for m in matches) / 3
     assert f"{average:.1f}".replace(".", ",") in lines[3]
-    assert f"{100 * wins / 3:.0f} % (" in lines[3]
+    assert f"{100 * wins / 3:.0f}\u00a0% (" in lines[3]
+    assert re.search(r"\(\d+-\d+\u00a0%\)", lines[3]), lines[3]
     assert lines[-1] == f"Ana contre\u00a0: Stratège {wins}/3"
     assert max(len(line) for line in lines[2:]) <= 80
     # games are saved, none of them Zoe's: said so, not "nobody has played"

@@ -21,6 +21,7 @@ import re
 import string
 import unicodedata
 from collections.abc import Mapping
+from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Final
 
@@ -45,6 +46,7 @@ __all__ = [
     "rules_error_text",
     "same_name",
     "terminal_safe",
+    "whole_percent",
 ]
 
 LANGUAGES: Final = ("en", "fr", "it", "fi")
@@ -172,9 +174,20 @@ def plural_form(lang: str, count: int) -> str:
 #: (CLDR's grouping separator and minimum grouping digits, as the browser writes them)
 _GROUPING: Final = {"en": (",", 4), "fr": ("\u202f", 4), "it": (".", 5), "fi": ("\u00a0", 4)}
 
-#: languages that write a decimal comma, and a space before the percent sign
+#: languages that write a decimal comma
 _DECIMAL_COMMA: Final = frozenset({"fr", "it", "fi"})
-_SPACED_PERCENT: Final = frozenset({"fr", "fi"})
+#: what comes between a percentage's number and its sign, as the browser's
+#: ``Intl.NumberFormat`` writes it (CLDR): a no-break space in French and Finnish, so that
+#: a line never wraps before the sign; nothing in English and Italian
+_PERCENT_SPACE: Final = {"fr": "\u00a0", "fi": "\u00a0"}
+
+
+def whole_percent(share: float) -> int:
+    """A share (0 to 1) as a whole percentage, rounded as the browser's
+    ``Intl.NumberFormat`` rounds it: the share as its shortest decimal writes it (0.145,
+    not the binary 0.14499…), a half away from zero (1/8 is 13, where Python's rounding to
+    even says 12)."""
+    return int((Decimal(repr(float(share))) * 100).quantize(Decimal(1), ROUND_HALF_UP))
 
 
 class Translator:
@@ -237,10 +250,16 @@ class Translator:
         return text.replace(".", ",") if self.lang in _DECIMAL_COMMA else text
 
     def percent(self, share: float) -> str:
-        """A share (0 to 1) as a whole percentage: "40%" in English and Italian, "40 %"
-        in French and Finnish (a space before the sign)."""
-        number = f"{100 * share:.0f}"
-        return f"{number} %" if self.lang in _SPACED_PERCENT else f"{number}%"
+        """A share (0 to 1) as a whole percentage (`whole_percent`), as the browser's
+        ``Intl.NumberFormat`` writes it: "40%" in English and Italian, "40 %" in French
+        and Finnish (a no-break space before the sign). Every percentage the terminal and
+        the command line show is written here."""
+        return f"{whole_percent(share)}{_PERCENT_SPACE.get(self.lang, '')}%"
+
+    def percent_range(self, low: float, high: float) -> str:
+        """Two shares as a range of whole percentages, the sign once: "6-79%", French
+        "6-79 %"."""
+        return f"{whole_percent(low)}-{self.percent(high)}"
 
     def train_label(self, train: int, actor: int, names: Mapping[int, str] | None = None) -> str:
         """ "the Mexican train", "its own train" (the actor's) or "Ana's train"."""

@@ -22,7 +22,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from mextrain.i18n import Translator, error_text, os_error_text, terminal_safe
+from mextrain.i18n import Translator, error_text, os_error_text, terminal_safe, whole_percent
 from mextrain.records import shorten_numbers
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
@@ -765,17 +765,20 @@ class TableScreen(Screen[None]):
             words = [hint_words(h.action, seat, t, self.names, view) for h in top]
             return t("tui.hint.text", hints=" · ".join(words))
 
-        def percent(h: Hint) -> int:
-            return round(100 * (h.score or 0.0))
+        def chance(h: Hint) -> str:
+            return t.percent(h.score or 0.0)
+
+        def shown(h: Hint) -> int:  # (the chance as the hint writes it)
+            return whole_percent(h.score or 0.0)
 
         best, rest = top[0], sorted(top[1:], key=lambda h: -(h.score or 0.0))
-        words = [t("tui.hint.chance", move=self._hint_move(best, seat, view), chance=percent(best))]
+        words = [t("tui.hint.chance", move=self._hint_move(best, seat, view), chance=chance(best))]
         words += [
-            t("tui.hint.chance_short", move=self._hint_move(h, seat, view), chance=percent(h))
+            t("tui.hint.chance_short", move=self._hint_move(h, seat, view), chance=chance(h))
             for h in rest
         ]
         text = t("tui.hint.text", hints=" · ".join(words))
-        if any(percent(h) >= percent(best) for h in rest):
+        if any(shown(h) >= shown(best) for h in rest):
             text += " " + t("tui.hint.close")
         return text
 

@@ -269,7 +269,7 @@ def stats_text(
                 clip(p.name, MAX_NAME),
                 str(p.games),
                 str(p.wins),
-                f"{t.percent(p.win_rate)} ({100 * lo:.0f}-{t.percent(hi)})" if p.games else "-",
+                f"{t.percent(p.win_rate)} ({t.percent_range(lo, hi)})" if p.games else "-",
                 "-" if p.average is None else t.decimal(p.average),
                 "-" if p.best is None else str(p.best),
                 f"{p.rounds_won}/{p.rounds}",
