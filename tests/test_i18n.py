@@ -709,6 +709,38 @@ def test_a_shortened_text_or_number_says_its_length_in_the_messages_language(
     assert shorten_numbers(f"not {'7' * 3000}") == "not 77777777…(3,000 digits)"
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("digits", [41, 4300, 4301, 5000])
+def test_a_long_pip_in_a_rule_error_says_its_length_in_the_messages_language(
+    lang: str, digits: int
+) -> None:
+    """A pip of more than the 4,300 digits Python reads is written shortened by the
+    engine itself ("5-77777777…(5,000 digits) is not in the double-12 set"): put into
+    another language, its length stayed English ("… (5,000 digits) ne fait pas partie du
+    jeu double-12"), where one of fewer digits, written out and shortened afterwards
+    (`shorten_numbers`), was said in the language. Shown and said alike."""
+    from mextrain.records import shorten_numbers
+    from mextrain.rules import parse_tile
+
+    t = Translator(lang)
+    state = RoundState.new(Rules.preset("classic"), 2, 0, random.Random(1))
+    tile = parse_tile(f"5-{'7' * digits}")
+    with pytest.raises(IllegalActionError) as caught:
+        state.copy().apply(Action.play(tile, state.seat), state.seat)
+    short = f"77777777…({t.count_words('digits', digits)})"
+    for spoken in (False, True):
+        said = shorten_numbers(
+            error_text(caught.value, lang, None, state.seat, spoken=spoken), t.count_words
+        )
+        assert short in said, said
+        if lang != "en":
+            assert "digits" not in said, said
+    # the engine's own words stay English (past Python's digits it shortens the pip
+    # itself; it writes one it reads in full)
+    engine = f"…({digits:,} digits)" if digits > 4300 else "7" * digits
+    assert engine in str(caught.value)
+
+
 def test_the_unit_of_a_count_takes_its_plural_form() -> None:
     assert Translator("en").count_words("characters", 1) == "1 character"
     assert Translator("fr").count_words("digits", 1) == "1 chiffre"

@@ -42,6 +42,7 @@ from mextrain.rules import (
     Rules,
     SeatView,
     Tile,
+    parse_tile,
 )
 from mextrain.tui import (
     KEY_ENTRIES,
@@ -2259,15 +2260,17 @@ def test_a_long_planned_train_is_read_whole_on_a_narrow_screen(width: int) -> No
     run(scenario)
 
 
+@pytest.mark.parametrize("digits", [1000, 5000])
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_rule_error_shortens_a_long_number_as_replay_does(lang: str) -> None:
+def test_a_rule_error_shortens_a_long_number_as_replay_does(lang: str, digits: int) -> None:
     """The engine writes its numbers in full ("5-7777...7 is not in the double-12 set",
     up to the 4,300 digits Python reads); the table's message passed them on whole. A
     number of more than 40 digits is shortened as replay shortens one, in the message
     line and in the reason a tile cannot be played, its count in the player's words
-    ("1 000 chiffres": it was "1,000 digits" in every language)."""
-    huge = int("7" * 1000)
-    short = f"77777777…({Translator(lang).count_words('digits', 1000)})"
+    ("1 000 chiffres": it was "1,000 digits" in every language). Past 4,300 digits the
+    engine writes the pip shortened itself, and its count was still English there."""
+    huge = parse_tile(f"{'7' * digits}-0").high
+    short = f"77777777…({Translator(lang).count_words('digits', digits)})"
 
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy"), lang=lang), seed=3)

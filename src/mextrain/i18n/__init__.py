@@ -308,6 +308,11 @@ def error_text(
     if not t.has(key):
         return str(err)
     params: dict[str, object] = dict(err.params)
+    for field in _TILE_FIELDS:
+        if field in params:
+            # a pip too long for Python to read is written shortened, its length in
+            # English ("5-77777777…(5,000 digits)"): in the message's language here
+            params[field] = Shortened.said_within(str(params[field]), t.count_words)
     said: list[str] = []  # the tiles in words
     if spoken:
         for field in _TILE_FIELDS:

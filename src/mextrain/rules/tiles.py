@@ -196,6 +196,11 @@ def _english_count(unit: str, count: int) -> str:
     return f"{count:,} {unit}"
 
 
+#: a shortened number's length as `Shortened` writes it in English, after the number's
+#: first digits (``…(5,000 digits)``)
+_DIGITS_SAID = re.compile(r"…\(([0-9]{1,3}(?:,[0-9]{3})*) digits\)")
+
+
 class Shortened(str):
     """Text or a number too long to quote whole, as a message writes it: ``head``, the part
     shown (``'7777…' ``, ``77777777…``), then how long it is (``length``), in English
@@ -219,6 +224,18 @@ class Shortened(str):
         """As a message in another language writes it: ``words(unit, length)`` says the
         length (``"5 001 caractères"``)."""
         return f"{self.head}({words(self.unit, self.length)})"
+
+    @staticmethod
+    def said_within(text: str, words: Callable[[str, int], str]) -> str:
+        """``text`` -- the engine's own writing of a tile, a number shortened inside it
+        (``"5-77777777…(5,000 digits)"``: a pip read past Python's digits, `_Huge`),
+        which a str of the tile no longer knows as a `Shortened` -- with each number's
+        length said by ``words``, as `said` says it (``"5-77777777…(5 000 chiffres)"``)."""
+
+        def length(m: re.Match[str]) -> str:
+            return f"…({words('digits', int(m.group(1).replace(',', '')))})"
+
+        return _DIGITS_SAID.sub(length, text)
 
     def __reduce__(self) -> tuple[object, ...]:
         return (Shortened, (self.head, self.length, self.unit))
