@@ -4,6 +4,7 @@ refused messages, reconnecting with a seat token, and bots taking over absent pl
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import queue
@@ -21,6 +22,7 @@ from fastapi.testclient import TestClient
 
 from mextrain.i18n import LANGUAGES, Translator, catalog
 from mextrain.records import load_record, replay_record
+from mextrain.rules import Shortened, show_text
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
@@ -1020,6 +1022,28 @@ def test_a_long_text_in_a_request_is_quoted_shortened(
     message = res.json()["detail"]["message"]
     assert LONG[:41] not in res.text
     assert len(message) < 400, message
+
+
+def test_a_house_rule_value_quoted_shortened_gives_the_page_its_length(
+    client: TestClient,
+) -> None:
+    """A house rule's value the rules quote shortened ("'xxxx…' (5,000 characters)") is
+    English in the fault's ``params``, and the page put it into its player's language
+    as it was ("… pas 'xxxx…' (5,000 characters)" in French). The fault gives the part
+    shown, the length and its unit apart, for the page to say the length in its words."""
+    body = {"name": "Ana", "seats": ["open"], "options": {"draw_until_playable": LONG}}
+    res = client.post("/api/tables", json=body)
+    assert (res.status_code, refusal(res)) == (400, "options"), res.text
+    rule = res.json()["detail"]["rule"]
+    shown = show_text(LONG, functools.partial(json.dumps, ensure_ascii=False))
+    assert isinstance(shown, Shortened)
+    assert rule["params"] == {"value": shown}  # (as it was: the server's English)
+    assert rule["shortened"] == {
+        "value": {"head": shown.head, "length": 5000, "unit": "characters"}
+    }
+    # a fault without a long value has no such part
+    res = client.post("/api/tables", json={**body, "options": {"draw_until_playable": "x"}})
+    assert "shortened" not in res.json()["detail"]["rule"]
 
 
 def test_a_long_message_type_is_quoted_shortened() -> None:

@@ -7,6 +7,7 @@ Runs in its own pytest process (``-m browser``). Without Chromium these tests sk
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from pathlib import Path
@@ -242,6 +243,40 @@ def test_a_phone_plays_by_tapping_with_large_numbers(server: str, tmp_path: Path
             shot(page, "07-phone-it-large-numbers")
         finally:
             context.close()
+
+
+@pytest.mark.parametrize("lang", ["fr", "fi"])
+def test_a_house_rule_value_refused_shortened_says_its_length_in_the_pages_language(
+    server: str, page: object, lang: str
+) -> None:
+    """A house rule's value of thousands of characters (a request the lobby's boxes do not
+    make: changed on its way) is refused quoted shortened; the page said its length in
+    English ("(5,000 characters)") in every language. It says it as the terminal does."""
+    from playwright.sync_api import Page, Route, expect
+
+    from mextrain.i18n import Translator, rules_error_text
+    from mextrain.rules import Rules, RulesError
+
+    assert isinstance(page, Page)
+    long = "x" * 5000
+
+    def lengthen(route: Route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body.setdefault("options", {})["draw_until_playable"] = long
+        route.continue_(post_data=json.dumps(body))
+
+    t = Translator(lang)
+    page.route("**/api/tables", lengthen)
+    page.goto(server + "/")
+    page.get_by_label("Language").select_option(lang)
+    page.locator("input[name=name]").fill("Ben")
+    page.get_by_role("button", name=t("web.lobby.create_button")).click()
+    with pytest.raises(RulesError) as caught:
+        Rules.preset("classic").with_options(draw_until_playable=long)
+    said = t("web.error.options", detail=rules_error_text(caught.value, lang))
+    assert t.count_words("characters", 5000) in said
+    expect(page.get_by_role("alert")).to_have_text(said)
+    assert "5,000" not in page.get_by_role("alert").inner_text()
 
 
 def test_a_late_joiner_takes_a_bots_seat_and_lobby_errors_are_translated(

@@ -29,7 +29,7 @@ from starlette.requests import HTTPConnection
 from mextrain import __version__
 from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
 from mextrain.records import load_record, replay_record
-from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError
+from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import GameSummary, ServerLock, Store
 
@@ -328,8 +328,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(400, err.code, err.message) from None
         except RulesError as err:
             # the fault by its code, for the page to say in its player's language
-            rule = {"code": err.code, "option": err.option, "params": err.params}
-            raise _refuse(400, "options", str(err), rule=rule) from None
+            raise _refuse(400, "options", str(err), rule=_rule_fault(err)) from None
         except ValueError as err:
             raise _refuse(400, "options", str(err)) from None
         except sqlite3.Error:
@@ -632,6 +631,23 @@ def _text_of(raw: MutableMapping[str, Any], limit: int) -> str:
     if len(text.encode()) > limit:
         raise MessageError("too_large", f"messages are limited to {limit} bytes")
     return str(text)
+
+
+def _rule_fault(err: RulesError) -> dict[str, Any]:
+    """An invalid rule set's fault for the page to word (``game.rules_error.CODE``): its
+    ``code``, ``option`` and ``params``, and, for a value the rules quote shortened (a text
+    of thousands of characters, `Shortened`: English in ``params``), ``shortened``: the
+    part shown, the length and its unit, for the page to say the length in its player's
+    language, as the terminal does."""
+    fault: dict[str, Any] = {"code": err.code, "option": err.option, "params": err.params}
+    shortened = {
+        name: {"head": value.head, "length": value.length, "unit": value.unit}
+        for name, value in err.params.items()
+        if isinstance(value, Shortened)
+    }
+    if shortened:
+        fault["shortened"] = shortened
+    return fault
 
 
 def _refuse(status: int, code: str, message: str, **more: object) -> HTTPException:

@@ -27,10 +27,18 @@ const iso = (name) => `\u2068${name}\u2069`;
 // A count in its plural form: the catalogues have "<key>.one" and "<key>.other", chosen
 // by the language's CLDR rule (French "0 domino", English "0 tiles").
 function tn(key, count, params = {}) {
-  const form = new Intl.PluralRules(LANG).select(count) === "one" ? "one" : "other";
-  const k = `${key}.${form}` in STRINGS ? `${key}.${form}` : `${key}.other`;
-  return t(k, { ...params, count });
+  return t(pluralKey(key, count), { ...params, count });
 }
+
+function pluralKey(key, count) {
+  const form = new Intl.PluralRules(LANG).select(count) === "one" ? "one" : "other";
+  return `${key}.${form}` in STRINGS ? `${key}.${form}` : `${key}.other`;
+}
+
+// The length of a text or a number too long to quote whole ("5 000 caractères"), its
+// thousands set apart as the language sets them, as mextrain.i18n's count_words says it.
+const countWords = (unit, count) => t(pluralKey(`game.shortened.${unit}`, count),
+  { count: new Intl.NumberFormat(LANG).format(count) });
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -162,11 +170,19 @@ function errorSaid(err) {
 const ErrorLine = ({ error }) => html`<p class="error" role="alert">${shownSaid(errorText(error), errorSaid(error))}</p>`;
 
 // An invalid rule set's fault ("rounds: a double-12 set has only 13 engines"), as
-// mextrain.i18n.rules_error_text words it; null if this page has no words for it.
+// mextrain.i18n.rules_error_text words it; null if this page has no words for it. A value
+// quoted shortened ("'xxxx…' (5,000 characters)" in the server's English) says its length
+// in the page's language.
 function ruleText(rule) {
   const key = rule && typeof rule === "object" ? `game.rules_error.${rule.code}` : null;
   if (!key || !(key in STRINGS)) return null;
-  return t("game.rules_error_line", { option: rule.option, text: t(key, rule.params ?? {}) });
+  const params = { ...(rule.params ?? {}) };
+  for (const [name, cut] of Object.entries(rule.shortened ?? {})) {
+    if (cut && typeof cut.head === "string" && Number.isInteger(cut.length) && typeof cut.unit === "string") {
+      params[name] = `${cut.head}(${countWords(cut.unit, cut.length)})`;
+    }
+  }
+  return t("game.rules_error_line", { option: rule.option, text: t(key, params) });
 }
 
 // Words to the clipboard (true once there): the Clipboard API where the page has it, else
