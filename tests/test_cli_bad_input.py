@@ -491,7 +491,7 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
         (("--seats", "you,nosuch"), "robot inconnu 'nosuch'\u00a0; robots connus\u00a0:"),
         (("--seats", "you,greedy,greedy", "--players", "2"), "3 places données pour 2 joueurs"),
         (("--option", "rounds=14"), "rounds\u00a0: un jeu double-12 n'a que 13 moyeux"),
-        (("--rules", "nosuch"), 'preset\u00a0: règles "nosuch" inconnues\u00a0; choisissez parmi'),
+        (("--rules", "nosuch"), 'preset\u00a0: variante "nosuch" inconnue\u00a0; choisissez parmi'),
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:

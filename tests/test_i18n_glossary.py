@@ -14,6 +14,7 @@ Glossary words (fr / it / fi) checked here:
   round: tour (manche) / turno, round / kierros
   turn: tour / turno / vuoro
   open double: double ouvert / doppio aperto / avoin tupla
+  a preset (a table's named rules): variante / regolamento / sääntöversio
 """
 
 from __future__ import annotations
@@ -513,6 +514,65 @@ def test_every_string_naming_a_game_word_uses_the_glossarys(concept: str, lang: 
             ):
                 missing.append(f"{ns}.{lang}.json:{line_of(ns, lang, key)} {key}={other[key]!r}")
     assert missing == []
+
+
+#: the word for a table's named set of rules (classic, relaxed, cardinal: "preset" in the
+#: command line's English, "rule set" in the help), as a player says it, and the words it
+#: replaced: one thing met under four names ("jeu de règles", "règles prédéfinies",
+#: "préréglage", "variantes de règles") reads as four things. ("'preset'", quoted, is the
+#: rules object's own key and stays as it is.)
+PRESET_WORD = {
+    "fr": (
+        r"\bvariantes?\b",
+        r"pr[ée]r[ée]glage|\bjeux? de r[èe]gles|r[èe]gles pr[ée]d[ée]finies|variantes? de r[èe]gles"
+        r"|ensembles? de r[èe]gles|(?<!')\bpresets?\b(?!')",
+    ),
+    "it": (
+        r"\bregolament[oi]\b",
+        r"insiem[ei] di regole|regole predefinite|\bset di regole|variant[ei] (di|delle) regole"
+        r"|(?<!')\bpresets?\b(?!')",
+    ),
+    "fi": (
+        r"sääntöversio",
+        r"sääntökokoelm|\bvalmi(s|it|iden|isiin|ista) sään|sääntöjen nimi|tuntemattomat säännöt"
+        r"|säännöstö|sääntömuunnelm|(?<!')\bpresets?\b(?!')",
+    ),
+}
+_SPEAKS_OF_A_PRESET = r"\bpresets?\b|\brule sets?\b"
+
+
+def _preset_keys() -> list[tuple[str, str]]:
+    return [
+        (ns, key)
+        for ns in NAMESPACES
+        for key, text in catalog(ns, "en").items()
+        if re.search(_SPEAKS_OF_A_PRESET, re.sub(r"\{\w+\}", "", text), re.IGNORECASE)
+    ]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_one_word_for_a_preset_in_each_language(lang: str) -> None:
+    """Wherever the English speaks of a preset (the terminal's --help, the engine's rule
+    errors, the page's help), each language says its one word for it: French said
+    "jeu de règles", "règles prédéfinies", "préréglage" and "variantes de règles" for the
+    same three named rule sets."""
+    want, others = PRESET_WORD[lang]
+    keys = _preset_keys()
+    assert len(keys) >= 8, keys
+    assert {ns for ns, _ in keys} == set(NAMESPACES)
+    missing = []
+    for ns, key in keys:
+        text = catalog(ns, lang)[key]
+        if not re.search(want, text, re.IGNORECASE):
+            missing.append(f"{ns}.{lang}.json:{line_of(ns, lang, key)} {key}={text!r}")
+    assert missing == []
+    other_words = [
+        f"{ns}.{lang}.json:{line_of(ns, lang, key)} {key}={text!r}"
+        for ns in NAMESPACES
+        for key, text in catalog(ns, lang).items()
+        if re.search(others, re.sub(r"\{\w+\}", "", text), re.IGNORECASE)
+    ]
+    assert other_words == []
 
 
 #: the other register's words: the catalogs say "vous" in French, "tu" in Italian and
