@@ -254,7 +254,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        table = manager_of(request).get(code)
+        try:
+            table = manager_of(request).get(code)
+        except sqlite3.Error:
+            # (a table out of memory is read back from the store: nothing was kept of it)
+            log.exception("table %s could not be read", code)
+            raise _not_kept() from None
         if table is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
@@ -388,7 +393,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        found = {c.upper(): info_of(request, c, load=False) for c in wanted}
+        try:
+            found = {c.upper(): info_of(request, c, load=False) for c in wanted}
+        except sqlite3.Error:
+            log.exception("tables %s could not be read", ",".join(wanted))
+            raise _not_kept() from None
         for _ in range(sum(info is None for info in found.values())):
             if not misses.allow(_address(request)):
                 # (past the limit the answer is not given at all: its tables found would
@@ -401,7 +410,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        info = info_of(request, code)
+        try:
+            info = info_of(request, code)
+        except sqlite3.Error:
+            # the database would not be read (held by another program past SQLite's
+            # wait, a disk error): a table out of memory stays out, and asking again may
+            # find it (a 500 said "the server failed")
+            log.exception("table %s could not be read", code)
+            raise _not_kept() from None
         if info is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
@@ -475,6 +491,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             if not connected[address]:
                 del connected[address]
 
+    async def not_read(websocket: WebSocket, code: str) -> None:
+        """A table the database would not read back (held by another program past
+        SQLite's wait, a disk error): the connection is told so, as a move the database
+        cannot keep is, and closed as one to try again later (1013); the page connects
+        again. Nothing of the table was kept in memory (`TableManager.get`). The socket
+        had closed with no word (the error unhandled), or a table whose log could not
+        be read was taken for a broken one: "no such table" for the life of the server."""
+        log.exception("table %s could not be read for a connection", code)
+        with contextlib.suppress(Exception):
+            await _send_error(websocket, "not_kept", "the server could not keep that: try again")
+            await websocket.close(1013)
+
     async def seated(websocket: WebSocket, code: str) -> None:
         """A connection, accepted: its hello, then its messages until it goes."""
         refused = guessing(websocket)
@@ -483,7 +511,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             await _send_error(websocket, detail["code"], detail["message"])
             await websocket.close(1008)
             return
-        table = manager_of(websocket).get(code)
+        try:
+            table = manager_of(websocket).get(code)
+        except sqlite3.Error:
+            await not_read(websocket, code)
+            return
         if table is None:
             missed(websocket)
             await _send_error(websocket, "no_table", "no table with that code")
@@ -513,7 +545,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         client = Client(seat, lang, settings.max_queue, hello.token if seat is not None else None)
         # the table as it is now: a finished one may have left memory during the hello,
         # and everyone connected to it must share one object (one "play again")
-        table = manager_of(websocket).get(code, hold=True) or table
+        try:
+            table = manager_of(websocket).get(code, hold=True) or table
+        except sqlite3.Error:
+            await not_read(websocket, code)
+            return
         client.send({"type": "welcome", "seat": seat, "code": table.code})
         sender = asyncio.create_task(_pump(websocket, client))
         table.connect(client)

@@ -1270,9 +1270,13 @@ class TableManager:
         until someone comes, and is read back then (`get`): a server that ran for months
         kept every table ever made and never started. A table whose log cannot be
         replayed is left out (and logged), so that one damaged table never keeps the
-        server down."""
+        server down; one the database would not read then is read back when asked for."""
         for stored in self.store.tables(unfinished=True, started=True):
-            self._load(stored)
+            try:
+                self._load(stored)
+            except sqlite3.Error:
+                # (not read now: it is read back when someone asks for it, `get`)
+                log.exception("table %s could not be read; it is read back when asked", stored.code)
 
     def _load(self, stored: StoredTable, hold: bool = False) -> Table | None:
         if stored.code in self.broken:
@@ -1281,6 +1285,12 @@ class TableManager:
         table.on_idle = self._unload
         try:
             table.restore()
+        except sqlite3.Error:
+            # the database would not be read (held by another program past SQLite's
+            # wait, a disk error), which says nothing of the log: the error is raised,
+            # nothing of the table is kept, and asking again reads it back. (It was taken
+            # for a log that cannot be replayed: "no such table" until a restart.)
+            raise
         except Exception:
             log.exception("table %s: its log cannot be replayed; it is left out", stored.code)
             self.broken.add(stored.code)
@@ -1461,7 +1471,9 @@ class TableManager:
         """A table by code, read back from the store if it is not in memory: an unfinished
         one (idle for a while, `sweep`) is kept in memory again and goes on where it
         stopped; a finished one is kept with ``hold`` (for a connection about to join
-        it)."""
+        it). If the database will not read it (`sqlite3.Error`: held by another program
+        past SQLite's wait, a disk error), the error is raised and nothing of the table is
+        kept: asking again reads it back."""
         code = code.upper()
         table = self.tables.get(code)
         if table is None and code in self.recent:
