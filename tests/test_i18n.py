@@ -124,6 +124,14 @@ def test_every_plural_key_has_both_forms(namespace: str) -> None:
             assert placeholders(catalog(namespace, "en")[f"{stem}.{form}"]) >= {"count"}
 
 
+def test_a_plurals_count_may_be_given_as_written() -> None:
+    """The form is the number's; the words may write it as the language does ("1 000",
+    a narrow no-break space in French), where ``count=`` was refused as given twice."""
+    fr = Translator("fr")
+    assert fr.plural("tui.solve.tiles", 1000, count=fr.whole(1000)) == "1\u202f000 dominos"
+    assert fr.plural("tui.solve.tiles", 1, count="un") == "un domino"
+
+
 def test_a_plural_missing_in_one_language_falls_back_to_english() -> None:
     assert Translator("fi").plural("tui.no.such", 3) == "tui.no.such"
     assert Translator("xx").plural("tui.plan.count", 1) == "1 tile"

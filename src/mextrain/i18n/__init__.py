@@ -209,9 +209,11 @@ class Translator:
             template = catalog(namespace, DEFAULT_LANGUAGE).get(key, key)
         return _fill(template, params, self.lang)
 
-    def plural(self, key: str, count: int, **params: object) -> str:
+    def plural(self, key: str, count: int, /, **params: object) -> str:
         """``t.plural("tui.hand.tiles", 1)`` → "1 tile in hand": the template of ``key``'s
-        plural form for ``count`` (``{count}`` in it), English as the fallback."""
+        plural form for ``count`` (``{count}`` in it), English as the fallback. ``count``
+        may be given as written too, the form still chosen by the number: ``t.plural(key,
+        1000, count=t.whole(1000))`` says "1 000" in French."""
         return _fill(self._plural_template(key, count), {"count": count, **params}, self.lang)
 
     def _plural_template(self, key: str, count: int) -> str:
