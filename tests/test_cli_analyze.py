@@ -1,4 +1,4 @@
-"""``mextrain analyze``: the JSON contract, the report, exit statuses."""
+"""``mextrain analyze``: the JSON contract, the report in each language, exit statuses."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from click.testing import CliRunner, Result
 
 from mextrain.cli import main
+from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import load_record, replay_record
 from mextrain.rules import RoundState
 
@@ -156,10 +157,13 @@ def test_an_action_never_tried_has_no_estimate() -> None:
         assert entry["win_interval"] == [0.0, 1.0]
     code, text = _run(str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "1")
     assert "1 search iteration, seed 0" in text
-    rows = [re.match(r"(\S+) +(\S+) +\[.*\] +(\S+) +(\d+)", line) for line in text.splitlines()]
-    untried = [row.group(2, 3) for row in rows if row and row.group(4) == "0"]
+    # (a row's cells stand two spaces apart or more: an action in words has single ones)
+    rows = [re.split(r" {2,}", line.strip()) for line in text.splitlines()[3:]]
+    untried = [(row[1], row[3]) for row in rows if row[4] == "0"]
     assert untried
     assert set(untried) == {("-", "-")}
+    # and where its interval would be, that it was not searched
+    assert {row[2] for row in rows if row[4] == "0"} == {"not searched"}
 
 
 @pytest.mark.parametrize(
@@ -197,3 +201,198 @@ def test_bad_records(tmp_path: Path) -> None:
     code, out = _run(str(tmp_path / "missing.json"), "--round", "0", "--action", "0")
     assert code == 2
     assert "no such file" in out
+
+
+# ------------------------------------------------------------------ in the player's language
+
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+#: English words of the table and its sentences, none of which another language keeps
+#: ("Round" is Italian too; "train" French)
+ENGLISH = re.compile(
+    r"\b(action|before|win|interval|exp|pips|visits|seed|search|iterations?|playouts|"
+    r"played|searched|holding|move|seat|draw|pass|own|their)\b",
+    re.IGNORECASE,
+)
+
+
+def _say(*args: str, env: dict[str, str] | None = None) -> Result:
+    return CliRunner().invoke(main, ["analyze", *args], prog_name="mextrain", env=env)
+
+
+def _cells(line: str) -> list[str]:
+    """A row of the table: its cells stand two spaces apart or more."""
+    return re.split(r" {2,}", line.strip())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_in_each_language(lang: str) -> None:
+    """The position, the search and every row in the language's words, its percentages,
+    decimals and counts as the language writes them: the figures those of --json."""
+    t = Translator(lang)
+    args = (str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "3")
+    shown = _say(*args, "--lang", lang)
+    assert shown.exit_code == 0, shown.output
+    figures = json.loads(_say(*args, "--json").stdout)
+    lines = shown.stdout.splitlines()
+    state = _position(COMPLETE, 0, 2)
+    view = state.view(state.current_seat)
+    who = t("tui.analyze.named_seat", name="Ana", seat=0)
+    hand = " ".join(str(tile) for tile in view.hand)
+    assert lines[0] == t("tui.analyze.position", round=0, action=2, who=who, hand=hand)
+    policy = t("tui.analyze.policy.planner")
+    assert lines[1] == t.plural("tui.analyze.search", 3, seed=0, policy=policy)
+    heads = ("action", "win", "interval", "pips", "visits")
+    assert _cells(lines[2]) == [t(f"tui.analyze.head.{key}") for key in heads]
+    rows = [_cells(line) for line in lines[3:]]
+    assert len(rows) == len(figures["actions"])
+    played = [row for row in rows if row[-1] == t("tui.analyze.played")]
+    assert len(played) == 1
+    for row, entry in zip(rows, figures["actions"], strict=True):
+        low, high = entry["win_interval"]
+        assert row[1:5] == [
+            t.percent(entry["win_probability"]),
+            t.percent_range(low, high),
+            t.decimal(entry["expected_score"]),
+            t.whole(entry["visits"]),
+        ]
+    # each action in words, as the terminal's hint says it: "5-5 on their own train"
+    assert played[0][0] == t("tui.hint.play", tile="5-5", train=t("tui.to_train.theirs"))
+    if lang in ("fr", "fi"):  # (a no-break space before the sign, never a plain one)
+        assert "\u00a0%" in shown.stdout
+        assert " %" not in shown.stdout
+    else:
+        assert re.search(r"\d%", shown.stdout)
+    if lang != "en":
+        assert ENGLISH.findall(shown.stdout) == []
+        assert all("," in row[3] for row in rows)  # (a decimal comma)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_action_not_searched_says_so_in_the_language(lang: str) -> None:
+    t = Translator(lang)
+    args = (str(COMPLETE), "--round", "0", "--action", "4", "--iterations", "1", "--lang", lang)
+    shown = _say(*args)
+    assert shown.exit_code == 0, shown.output
+    rows = [_cells(line) for line in shown.stdout.splitlines()[3:]]
+    untried = [row for row in rows if row[4] == "0"]
+    assert untried
+    assert {tuple(row[1:4]) for row in untried} == {("-", t("tui.analyze.not_searched"), "-")}
+    # another seat's train, the Mexican one: in the language's words too
+    words = {row[0] for row in rows}
+    assert t("tui.hint.play", tile="6-3", train=t("tui.to_train.mexican")) in words
+    if lang != "en":
+        assert ENGLISH.findall(shown.stdout) == []
+
+
+def test_counts_are_written_as_the_language_writes_them() -> None:
+    """1,000 iterations: "1 000" in French (a narrow no-break space), as every count."""
+    args = (str(IN_PROGRESS), "--round", "1", "--action", "3", "--iterations", "1000")
+    for lang, count in (
+        ("en", "1,000"),
+        ("fr", "1\u202f000"),
+        ("it", "1000"),
+        ("fi", "1\u00a0000"),
+    ):
+        t = Translator(lang)
+        shown = _say(*args, "--lang", lang)
+        assert shown.exit_code == 0, shown.output
+        policy = t("tui.analyze.policy.planner")
+        said = t.plural("tui.analyze.search", 1000, count=count, seed=0, policy=policy)
+        assert shown.stdout.splitlines()[1] == said
+
+
+def test_the_language_comes_from_the_locale_by_default() -> None:
+    args = (str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "3")
+    shown = _say(*args, env={"LANG": "fi_FI.UTF-8"})
+    assert shown.exit_code == 0, shown.output
+    heads = _cells(shown.stdout.splitlines()[2])
+    assert heads[0] == Translator("fi")("tui.analyze.head.action")
+    # --lang before the locale
+    assert _say(*args, "--lang", "en", env={"LANG": "fi_FI.UTF-8"}).stdout == _say(*args).stdout
+
+
+def test_an_unknown_language_is_refused_as_the_other_commands_refuse_it() -> None:
+    args = (str(COMPLETE), "--round", "0", "--action", "2", "--lang", "xx")
+    refused = _say(*args)
+    assert refused.exit_code == 2
+    assert "Invalid value for '--lang': 'xx' is not one of 'en', 'fr', 'it', 'fi'." in (
+        refused.stderr
+    )
+    told = _say(*args, "--json")
+    assert told.exit_code == 2
+    error = json.loads(told.stdout)["error"]
+    assert error["option"] == "--lang"
+    assert "'xx' is not one of" in error["reason"]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_json_is_the_same_in_every_language(lang: str) -> None:
+    """--json is a contract for scripts: the same object with --lang or a locale, its
+    refusals too (the command line's, the position's, the record's)."""
+    base = (str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "20", "--json")
+    english = _say(*base).stdout
+    assert _say(*base, "--lang", lang).stdout == english
+    assert _say(*base, env={"LANG": f"{lang}_XX.UTF-8"}).stdout == english
+    for args in (
+        (str(COMPLETE), "--round", "5", "--action", "0"),
+        (str(COMPLETE), "--round", "x", "--action", "0"),
+        (str(COMPLETE), "--round", "0", "--action", "0", "--bogus"),
+        (str(COMPLETE), "--round", "0", "--action", "0", "--iterations", "0"),
+        (str(RECORDS / "illegal_draw_with_a_play.json"), "--round", "0", "--action", "0"),
+        (str(RECORDS / "missing.json"), "--round", "0", "--action", "0"),
+    ):
+        english = _say(*args, "--json")
+        said = _say(*args, "--json", "--lang", lang, env={"LANG": f"{lang}_XX.UTF-8"})
+        assert (said.exit_code, said.stdout) == (english.exit_code, english.stdout), args
+        assert english.exit_code in (1, 2)
+        json.loads(said.stdout)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_refusals_in_each_language(lang: str) -> None:
+    """A position not in the record, a finished one, a record that does not replay, a
+    command line Click cannot read: said in the language, its frame too ("Erreur : …",
+    not Click's "Error: …" around French words), with the exit statuses of English."""
+    t = Translator(lang)
+    try_help = t("tui.cli.try_help", command="mextrain analyze --help")
+
+    def refused(*args: str) -> Result:
+        return _say(*args, "--iterations", "5", "--lang", lang)
+
+    def invalid(option: str, message: str) -> list[str]:
+        return [t("tui.cli.error_option", option=option, message=message), try_help]
+
+    said = refused(str(COMPLETE), "--round", "5", "--action", "0")
+    assert said.exit_code == 2
+    assert said.stderr.splitlines() == invalid(
+        "--round", t("tui.analyze.bad_round", last=0, round=5)
+    )
+    count = len(_position(COMPLETE, 0, 99).history)
+    said = refused(str(COMPLETE), "--round", "0", "--action", "99")
+    assert said.exit_code == 2
+    reason = t.plural("tui.analyze.bad_action", count, round=0, last=count - 1, action=99)
+    assert said.stderr.splitlines() == invalid("--action", reason)
+    said = refused(str(COMPLETE), "--round", "0", "--action", str(count))
+    assert said.exit_code == 2
+    reason = t.plural("tui.analyze.over", count, round=0)
+    assert said.stderr.splitlines() == invalid("--action", reason)
+    said = refused(str(COMPLETE), "--round", "x", "--action", "0")
+    assert said.exit_code == 2
+    assert said.stderr.splitlines() == invalid("--round", t("tui.cli.not_whole", value="'x'"))
+    # a record that breaks a rule: the checker's detail (the rule, in English, as replay
+    # gives it) in the language's sentence, where it is too
+    said = refused(str(RECORDS / "illegal_draw_with_a_play.json"), "--round", "0", "--action", "0")
+    assert said.exit_code == 1
+    first, second = said.stderr.splitlines()
+    head = t("tui.analyze.illegal", detail="@").split("@")[0]
+    where = t("tui.analyze.at_action", round=0, action=1, text="1:draw", reason="@").split("@")[0]
+    assert first.startswith(head + where), first
+    assert second == t("tui.analyze.counted_from_0")
+    missing = str(RECORDS / "missing.json")
+    said = refused(missing, "--round", "0", "--action", "0")
+    assert said.exit_code == 2
+    detail = t("tui.analyze.no_such_file", path=missing)
+    assert said.stderr.splitlines() == [t("tui.analyze.not_a_record", detail=detail)]
+    said = refused(str(RECORDS / "unreadable_tile.json"), "--round", "0", "--action", "0")
+    assert said.exit_code == 2
+    assert said.stderr.startswith(t("tui.analyze.not_a_record", detail="@").split("@")[0])

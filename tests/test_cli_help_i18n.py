@@ -1,6 +1,6 @@
-"""``--help`` of the commands with ``--lang`` (play, solve, stats, replay) in the player's
-language: from ``--lang`` wherever it stands, else from the locale; English as Click writes
-it. (``replay --help`` was in English whatever the language: its ``--lang`` is for
+"""``--help`` of the commands with ``--lang`` (play, solve, stats, replay, analyze) in the
+player's language: from ``--lang`` wherever it stands, else from the locale; English as
+Click writes it. (``replay --help`` was in English whatever the language: its ``--lang`` is for
 ``--watch``, and its report stays in English, but its help is read by the same people.)"""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator
 
-COMMANDS = ("play", "solve", "stats", "replay")
+COMMANDS = ("play", "solve", "stats", "replay", "analyze")
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 
 

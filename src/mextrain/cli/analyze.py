@@ -6,24 +6,54 @@ in the record; ``A`` may be the round's action count for a round still in play),
 the seat to move: the search uses that seat's knowledge only, never the record's hidden
 tiles. Exit status: 0 on success, 1 for a record that breaks a rule, 2 for input that is
 not a record or a position that is not in it.
+
+The table and the refusals are in the language of ``--lang``, else of the locale (as
+``solve``, ``stats`` and ``play`` say theirs); ``--json`` is the same whatever the
+language, its refusals in English (the record checker's object, as ``replay --json``
+prints it).
 """
 
 from __future__ import annotations
 
 import random
 import sys
-from typing import Any, NoReturn
+import unicodedata
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
+from mextrain.i18n import (
+    LANGUAGES,
+    Translator,
+    detect_language,
+    normalise_language,
+    os_error_text,
+)
+from mextrain.records import (
+    IllegalRecordError,
+    RecordError,
+    RecordFormatError,
+    shorten_numbers,
+)
+from mextrain.rules import MEXICAN, Action, SeatView, show_text
+
 from ._common import (
+    PATH_SHOWN,
     AnyPath,
     Choice,
     FiniteFloat,
+    HelpInLanguage,
     JsonCommand,
+    LanguageCommand,
+    WholeNumber,
     error_json,
+    speak,
     terminal_safe,
 )
+
+if TYPE_CHECKING:
+    from mextrain.search import ActionAnalysis
 
 # the search's budgets (mextrain.search.ismcts, checked by a test; not imported here, so
 # that the command line starts without loading the search)
@@ -33,19 +63,48 @@ MAX_TIME_MS = 3_600_000
 __all__ = ["analyze"]
 
 
-@click.command(cls=JsonCommand)
+def _asks_for_json(args: list[str]) -> bool:
+    """Whether the command line gives ``--json`` (before a ``--``, which ends the options),
+    as ``replay`` reads it."""
+    return "--json" in (args[: args.index("--")] if "--" in args else args)
+
+
+class _AnalyzeCommand(LanguageCommand, JsonCommand):
+    """`analyze`: with ``--lang`` what it refuses is said in that language, its frame too
+    ("Erreur : …", not Click's English "Error: …"), the command line's refusals included;
+    ``--json`` is a contract for scripts, the same whatever the language: its refusals,
+    the command line's too, are the English objects they always were."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if _asks_for_json(args):  # (--help in the language all the same)
+            return HelpInLanguage.parse_args(self, ctx, args)
+        return super().parse_args(ctx, args)
+
+    def _as_said(
+        self,
+        err: click.ClickException,
+        args: list[str],
+        info_name: str | None,
+        parent: click.Context | None,
+    ) -> click.ClickException:
+        if _asks_for_json(args):
+            return err
+        return super()._as_said(err, args, info_name, parent)
+
+
+@click.command(cls=_AnalyzeCommand)
 @click.argument("record", type=AnyPath(allow_dash=True))
-@click.option("--round", "round_index", type=int, required=True, help="Round, from 0.")
+@click.option("--round", "round_index", type=WholeNumber(), required=True, help="Round, from 0.")
 @click.option(
     "--action",
     "action_index",
-    type=int,
+    type=WholeNumber(),
     required=True,
     help="Analyse the position before this action of the round (from 0).",
 )
 @click.option(
     "--iterations",
-    type=click.IntRange(min=1, max=MAX_ITERATIONS),
+    type=WholeNumber(1, MAX_ITERATIONS),
     default=None,
     help="Search iterations (default 1000 unless --time-ms is given).",
 )
@@ -55,13 +114,22 @@ __all__ = ["analyze"]
     default=None,
     help="Think time in milliseconds instead of (or as well as) an iteration budget.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same figures.")
+@click.option(
+    "--seed", type=WholeNumber(), default=0, show_default=True, help="Same seed, same figures."
+)
 @click.option(
     "--policy",
     type=Choice(["plan", "greedy", "random", "planner"]),
     default="planner",
     show_default=True,
     help="How the search plays rounds out.",
+)
+@click.option(
+    "--lang",
+    default=None,
+    type=Choice(LANGUAGES),
+    help="Language of the table and the refusals (default: from the locale); --json is "
+    "the same in every language.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object.")
 def analyze(
@@ -72,62 +140,65 @@ def analyze(
     time_ms: float | None,
     seed: int,
     policy: str,
+    lang: str | None,
     as_json: bool,
 ) -> None:
     """Rank every legal action of a recorded position by its chances.
 
     Example: mextrain analyze game.json --round 0 --action 12 --json
     """
-    from mextrain.records import RecordError, load_record, replay_record
+    from mextrain.records import load_record, replay_record
     from mextrain.rules import RoundState
     from mextrain.search import analyze as run
 
-    from .replay import _describe_error, _print_json, _read
+    from .replay import _print_json
 
-    def refuse(option: str, reason: str) -> NoReturn:
-        """A position that is not in the record: with --json still one object (its
-        reason as `error_json` gives one, a long number shortened)."""
+    # --json: English, whatever the language (a script reads the same words anywhere)
+    t = Translator("en" if as_json else normalise_language(lang) or detect_language())
+    if not as_json:
+        speak(t)  # (its refusals are said in it)
+
+    def refuse(option: str, key: str, count: int | None = None, **params: object) -> NoReturn:
+        """A position that is not in the record (``count``: the number the words are
+        plural for): with --json still one object (its reason as `error_json` gives one,
+        a long number shortened)."""
+        reason = t(key, **params) if count is None else t.plural(key, count, **params)
         if as_json:
             _print_json(error_json(click.BadParameter(reason, param_hint=option)))
             sys.exit(2)
         raise click.BadParameter(reason, param_hint=option)
 
     try:
-        replayed = replay_record(load_record(_read(record)))
+        replayed = replay_record(load_record(_read_record(record, t)))
     except RecordError as err:
         if as_json:
             _print_json(err.to_json_dict())
         else:
-            click.echo(_describe_error(err), err=True)
+            click.echo(_record_refusal(err, t), err=True)
         sys.exit(err.exit_code)
     rounds = replayed.match.rounds
     if not rounds:
-        refuse("--round", "the record has no rounds yet")
+        refuse("--round", "tui.analyze.no_rounds")
     if not 0 <= round_index < len(rounds):
-        refuse("--round", f"the record has rounds 0 to {len(rounds) - 1}, not {round_index}")
+        refuse("--round", "tui.analyze.bad_round", last=len(rounds) - 1, round=round_index)
     played = rounds[round_index]
     actions = played.history
     if not 0 <= action_index <= len(actions):
         if not actions:  # (not "the positions before them are 0 to -1")
-            refuse(
-                "--action",
-                f"round {round_index} has no actions yet: its one position is 0, as dealt; "
-                f"not {action_index}",
-            )
+            refuse("--action", "tui.analyze.no_actions", round=round_index, action=action_index)
         refuse(
             "--action",
-            f"round {round_index} has {len(actions)} actions: the positions before them are "
-            f"0 to {len(actions) - 1}, and {len(actions)} is the one after the last; "
-            f"not {action_index}",
+            "tui.analyze.bad_action",
+            len(actions),
+            round=round_index,
+            last=len(actions) - 1,
+            action=action_index,
         )
     data = played.to_dict()
     data["actions"] = data["actions"][:action_index]
     state = RoundState.from_dict(data)
     if state.is_over:
-        refuse(
-            "--action",
-            f"round {round_index} is over after {action_index} actions: nothing to analyse",
-        )
+        refuse("--action", "tui.analyze.over", action_index, round=round_index)
     seat = state.current_seat
     view = state.view(seat)
     ranked = run(view, random.Random(seed), iterations=iterations, time_ms=time_ms, policy=policy)
@@ -149,26 +220,148 @@ def analyze(
     if as_json:
         _print_json(out)
         return
-    names = replayed.players
-    name = terminal_safe(names[seat])
-    who = f"{name} (seat {seat})" if name else f"seat {seat}"  # (not "seat 1 (seat 1)")
+    names = [terminal_safe(name) for name in replayed.players]
+    name = names[seat]
+    # (not "seat 1 (seat 1)")
+    who = (
+        t("tui.analyze.named_seat", name=name, seat=seat)
+        if name
+        else t("tui.analyze.seat", seat=seat)
+    )
+    hand = " ".join(str(tile) for tile in view.hand)
     click.echo(
-        f"Round {round_index}, before action {action_index}: {who} to move, "
-        f"holding {' '.join(str(t) for t in view.hand)}."
+        t("tui.analyze.position", round=round_index, action=action_index, who=who, hand=hand)
     )
     done = out["iterations"]
-    click.echo(
-        f"{done} search iteration{'' if done == 1 else 's'}, seed {seed}, {policy} playouts."
-    )
-    click.echo(f"{'action':<12} {'win %':>6} {'95% interval':>15} {'exp. pips':>10} {'visits':>7}")
+    playouts = t(f"tui.analyze.policy.{policy}")
+    said = t.plural("tui.analyze.search", done, count=t.whole(done), seed=seed, policy=playouts)
+    click.echo(said)
+    click.echo(_table(ranked, taken, view, names, t))
+
+
+def _table(
+    ranked: Sequence[ActionAnalysis],
+    taken: Action | None,
+    view: SeatView,
+    names: Sequence[str],
+    t: Translator,
+) -> str:
+    """The actions, best first, one a line: in words, with the chance to win the round,
+    its 95% interval, the pips expected at the round's end and the search's visits, in
+    the language's numbers ("84 %", "71-92 %", "0,8", "1 000" in French). An action never
+    tried has no estimates ("-"), and says so where its interval would be."""
+    heads = [
+        t(f"tui.analyze.head.{key}") for key in ("action", "win", "interval", "pips", "visits")
+    ]
+    rows: list[list[str]] = []
+    notes: list[str] = []
     for a in ranked:
-        low, high = a.win_interval
-        mark = "  <- played" if a.action == taken else ""
-        if a.win_probability is not None and a.expected_score is not None:
-            chance, pips = f"{100 * a.win_probability:6.1f}", f"{a.expected_score:10.1f}"
+        row = [_action_words(a.action, view, names, t)]
+        if a.visits and a.win_probability is not None and a.expected_score is not None:
+            low, high = a.win_interval
+            row += [t.percent(a.win_probability), t.percent_range(low, high)]
+            row.append(t.decimal(a.expected_score))
         else:  # never tried: no estimate (not a sure loss)
-            chance, pips = f"{'-':>6}", f"{'-':>10}"
-        click.echo(
-            f"{a.action.notation(seat):<12} {chance} "
-            f"[{100 * low:5.1f}, {100 * high:5.1f}] {pips} {a.visits:7d}{mark}"
-        )
+            row += ["-", t("tui.analyze.not_searched"), "-"]
+        row.append(t.whole(a.visits))
+        rows.append(row)
+        notes.append(f"  {t('tui.analyze.played')}" if a.action == taken else "")
+    widths = [max(_cells(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+
+    def line(cells: list[str]) -> str:
+        first = cells[0] + " " * (widths[0] - _cells(cells[0]))
+        rest = [" " * (w - _cells(c)) + c for c, w in zip(cells[1:], widths[1:], strict=True)]
+        return "  ".join([first, *rest])
+
+    lines = [line(heads).rstrip()]
+    lines += [line(row) + note for row, note in zip(rows, notes, strict=True)]
+    return "\n".join(lines)
+
+
+def _cells(text: str) -> int:
+    """How many columns ``text`` takes in a terminal: a wide character (CJK, in a name)
+    two, a combining mark none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Cf"):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _action_words(action: Action, view: SeatView, names: Sequence[str], t: Translator) -> str:
+    """An action of the seat to move in words, as the terminal's hint says one ("12-9 on
+    Ben's train", "draw"), the tile written as it would lie on that train; the seat's own
+    train is "their own train" (the table is read by anyone, not only that seat), and a
+    train whose owner has no name of their own (none, or one another seat has too) is
+    named by its seat, counted from 0 as the record and the header count them."""
+    if action.kind == "draw":
+        return t("game.hint.draw")
+    if action.kind == "pass":
+        return t("game.hint.pass")
+    assert action.tile is not None
+    assert action.train is not None
+    train = action.train
+    if train == MEXICAN:
+        where = t("tui.to_train.mexican")
+    elif train == view.seat:
+        where = t("tui.to_train.theirs")
+    elif 0 <= train < len(names) and names[train] and names.count(names[train]) == 1:
+        where = t("tui.to_train.of", name=names[train])
+    else:
+        where = t("tui.analyze.to_seat", seat=train)
+    tile = str(action.tile)
+    end = view.train(train).open_end
+    if action.tile.has(end):
+        tile = action.tile.oriented(end)
+    return t("tui.hint.play", tile=tile, train=where)
+
+
+def _read_record(file: str, t: Translator) -> bytes:
+    """The bytes of a record file (``-``: standard input), as ``replay`` reads them: what
+    keeps it from being read (no such file, a folder, the system's refusal, too big) is a
+    `RecordFormatError`, said in ``t``'s language."""
+    from .replay import MAX_RECORD_BYTES, _read_bytes
+
+    shown = show_text(file, str, PATH_SHOWN)
+    if not file.strip():
+        raise RecordFormatError(None, t("tui.analyze.no_file_named"))
+    try:
+        return _read_bytes(file)
+    except FileNotFoundError:
+        raise RecordFormatError(None, t("tui.analyze.no_such_file", path=shown)) from None
+    except IsADirectoryError:
+        raise RecordFormatError(None, t("tui.analyze.is_a_folder", path=shown)) from None
+    except OSError as err:  # (a long path shortened: "File name too long")
+        reason = err.strerror if t.lang == "en" else os_error_text(err, t.lang)
+        said = t("tui.analyze.unreadable", path=shown, reason=reason)
+        raise RecordFormatError(None, said) from None
+    except RecordFormatError:  # (over the size of any record)
+        where = t("tui.analyze.stdin") if file == "-" else file
+        mib = MAX_RECORD_BYTES // (1024 * 1024)
+        raise RecordFormatError(None, t("tui.analyze.too_big", where=where, mib=mib)) from None
+
+
+def _record_refusal(err: RecordError, t: Translator) -> str:
+    """Why a record cannot be analysed, in ``t``'s language (in English as ``replay``
+    reports it): the record checker's own words within, in English as the report gives
+    them (RECORD.md), escaped for the terminal."""
+    if isinstance(err, IllegalRecordError):
+        reason = terminal_safe(err.reason)
+        if err.round is not None and err.action is not None:
+            text = terminal_safe(shorten_numbers(err.text or ""))
+            detail = t(
+                "tui.analyze.at_action",
+                round=err.round,
+                action=err.action,
+                text=text,
+                reason=reason,
+            )
+        elif err.round is not None and err.action is None:
+            detail = t("tui.analyze.at_round", round=err.round, reason=reason)
+        else:  # (no round, or an action with no round: as the checker says it)
+            detail = terminal_safe(err.describe())
+        return f"{t('tui.analyze.illegal', detail=detail)}\n{t('tui.analyze.counted_from_0')}"
+    # (the reason may say "not a record: not JSON ...": said once is enough)
+    detail = terminal_safe(err.reason.removeprefix("not a record: "))
+    return t("tui.analyze.not_a_record", detail=detail)
