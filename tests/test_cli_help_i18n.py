@@ -94,6 +94,11 @@ def test_help_says_defaults_ranges_and_what_is_required_in_the_language() -> Non
     assert "--delay LUKU" in said
     assert "[0–60]" in said
     assert "[oletus: classic]" in said
+    # a whole number's range as the language writes the number ("1e+06" was Python's)
+    shown = invoke("analyze", "--help", "--lang", "fr").output
+    assert "[de 1 à 1 000 000]" in words(shown)
+    assert "1\u202f000\u202f000]" in shown  # (narrow no-break spaces: never wrapped)
+    assert "[da 1 a 1.000.000]" in words(invoke("analyze", "--help", "--lang", "it").output)
 
 
 @pytest.mark.parametrize("name", COMMANDS)

@@ -421,7 +421,11 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
             extra.append(t("tui.cli.help.default", value=param.default))
         kind = param.type
         if isinstance(kind, click.IntRange | click.FloatRange) and _closed(kind):
-            low, high = f"{kind.min:g}", f"{kind.max:g}"
+            whole = isinstance(kind, click.IntRange)  # ("1 000 000", not "1e+06")
+            if whole and isinstance(kind.min, int) and isinstance(kind.max, int):
+                low, high = t.whole(kind.min), t.whole(kind.max)
+            else:
+                low, high = f"{kind.min:g}", f"{kind.max:g}"
             extra.append(t("tui.cli.help.range", low=low, high=high))
         if extra:
             said += f"  [{t('tui.cli.help.extra_join').join(extra)}]"  # (French: " ; ")
