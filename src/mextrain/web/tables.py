@@ -597,16 +597,9 @@ class Table:
         if self.status != "waiting":
             self.changed()
         elif self._full():
-            try:
-                self.start()
-            except sqlite3.Error:
+            if not self._try_start():
                 # the seat is taken (its join is kept) and its token is the joiner's: the
                 # start the database could not keep is tried again shortly (`_schedule`)
-                log.exception(
-                    "table %s: the start could not be kept; trying again in %g s",
-                    self.code,
-                    self.settings.store_retry,
-                )
                 self.changed()
         else:
             self.broadcast()
@@ -958,8 +951,12 @@ class Table:
     def _start_again(self) -> None:
         """The start of a table whose seats are all taken, tried again (`_seat`)."""
         self._timer = None
-        if self.status != "waiting" or not self._full():
-            return
+        if self.status == "waiting" and self._full() and not self._try_start():
+            self._schedule()  # (the next try)
+
+    def _try_start(self) -> bool:
+        """Start the game; False if the database could not keep the start (logged: it is
+        tried again shortly)."""
         try:
             self.start()
         except sqlite3.Error:
@@ -968,7 +965,8 @@ class Table:
                 self.code,
                 self.settings.store_retry,
             )
-            self._schedule()  # (the next try)
+            return False
+        return True
 
     def _try_again(self, what: str) -> None:
         """``what`` -- a change nobody's message asked for: a bot's move, a deal, a
