@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +16,15 @@ from browser_kit import ARGS, CHROMIUM, free_port, need_browser
 
 
 @contextlib.contextmanager
-def running_server(db: Path, round_pause: float) -> Iterator[str]:
-    """A game server on a free port over ``db``, bots quick, rounds ``round_pause`` apart."""
+def running_server(
+    db: Path, round_pause: float, program: Sequence[str] = ("-m", "mextrain")
+) -> Iterator[str]:
+    """A game server on a free port over ``db``, bots quick, rounds ``round_pause`` apart
+    (``program``: what Python runs, given ``serve`` and its options)."""
     port = free_port()
     cmd = [
         sys.executable,
-        "-m",
-        "mextrain",
+        *program,
         "serve",
         "--port",
         str(port),

@@ -933,7 +933,10 @@ function TablePage({ code, big, lang }) {
     return refusedPage(`${t("web.table")} ${code}`,
       html`${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a>`);
   }
-  if (!msg) return html`<p>${t("web.connecting")}</p>`;
+  // still waiting for the table's first position: a refusal on the way (the database would
+  // not read the table back, too many connections from here) is shown as at the table, in
+  // the same live region, while the page goes on trying (it said only "Connecting…")
+  if (!msg) return html`<p>${t("web.connecting")}</p>${error && html`<${ErrorLine} error=${error} />`}`;
   const table = msg.table;
   const you = msg.you;
   const view = msg.round;
