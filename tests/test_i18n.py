@@ -625,6 +625,35 @@ def test_a_percentage_is_rounded_as_the_browser_rounds_it(share: float, whole: i
     assert Translator("fr").percent(share) == f"{whole}\u00a0%"
 
 
+#: shares and what the browser's page writes of them in every language (its one helper,
+#: ``percent.js``, and Chromium's ``Intl.NumberFormat``: tests/e2e/test_browser_play.py
+#: checks the same shares there), a hint's chance of 0.145 among them
+PAGE_PERCENT = [
+    (0.145, 15),
+    (0.125, 13),
+    (0.285, 29),
+    (0.005, 1),
+    (0.015, 2),
+    (0.575, 58),
+    (0.995, 100),
+    (0.0, 0),
+    (0.4, 40),
+    (1.0, 100),
+]
+#: the sign after the number: a no-break space before it in French and Finnish
+PAGE_SIGN = {"en": "%", "fr": "\u00a0%", "it": "%", "fi": "\u00a0%"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_terminal_writes_a_percentage_as_the_page_does(lang: str) -> None:
+    """The page rounded a hint's chances with ``Math.round`` (0.145 was 14%) where the
+    terminal said 15%; both now write every percentage as ``Intl.NumberFormat`` does."""
+    t = Translator(lang)
+    assert [t.percent(share) for share, _ in PAGE_PERCENT] == [
+        f"{whole}{PAGE_SIGN[lang]}" for _, whole in PAGE_PERCENT
+    ]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_systems_usual_refusals_are_said_in_the_players_words(lang: str) -> None:
     """Permission, a full or read-only disk, a missing folder: in the player's language,

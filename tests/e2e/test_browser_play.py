@@ -459,6 +459,8 @@ def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(
         (hint(0.47), False),
         (hint(0.47, None), False),  # a move without an estimate
         (hint(0.47, 0.1, 0.2, 0.3, 0.9), False),  # the fifth is not shown
+        # both 15% as shown (Math.round(100 * 0.145), 14.499…, had the runner-up at 14)
+        (hint(0.15, 0.145), True),
     ]
     page.goto(server)
     seen = page.evaluate(
@@ -466,6 +468,78 @@ def test_a_hint_whose_runner_up_looks_as_good_says_the_call_is_close(
         [c for c, _ in cases],
     )
     assert seen == [want for _, want in cases]
+
+
+#: shares whose percentage is rounded at a half (0.145: the binary 0.14499…), and others
+#: (tests/test_i18n.py's PAGE_PERCENT: the terminal writes them as the page does)
+SHARES = [0.145, 0.125, 0.285, 0.005, 0.015, 0.575, 0.995, 0.0, 0.4, 1.0]
+
+
+def test_every_percentage_is_written_as_the_languages_intl_and_the_terminal_write_it(
+    server: str, page: object
+) -> None:
+    """The page's percentages (a hint's chances, the statistics' win rates) are written by
+    one helper, as ``Intl.NumberFormat`` writes a percentage in the page's language, and
+    as the terminal's ``Translator.percent`` does. The hint's chances were
+    ``Math.round(100 * share)``: 0.145 showed 14% where the statistics and the terminal
+    said 15%."""
+    from playwright.sync_api import Page
+
+    from mextrain.i18n import LANGUAGES, Translator
+
+    assert isinstance(page, Page)
+    page.goto(server)
+    for lang in LANGUAGES:
+        shown = page.evaluate(
+            "([shares, lang]) => import('/static/percent.js').then(m => shares.map(x =>"
+            " [m.percent(x, lang), new Intl.NumberFormat(lang, { style: 'percent' }).format(x),"
+            " m.wholePercent(x)]))",
+            [SHARES, lang],
+        )
+        assert [s[0] for s in shown] == [s[1] for s in shown], lang
+        assert [s[0] for s in shown] == [Translator(lang).percent(x) for x in SHARES], lang
+        assert [s[2] for s in shown] == [15, 13, 29, 1, 2, 58, 100, 0, 40, 100], lang
+    assert Translator("en").percent(0.145) == Translator("it").percent(0.145) == "15%"
+    # French and Finnish set the sign apart with a no-break space
+    assert Translator("fr").percent(0.145) == Translator("fi").percent(0.145) == "15\u00a0%"
+
+
+def test_a_hints_chances_are_written_as_the_languages_intl_writes_them(
+    server: str, page: object
+) -> None:
+    """A hint of a 0.145 chance (every move's, as the server might send it) says 15% in
+    each language ("15 %" in French and Finnish, a no-break space before the sign), as
+    the statistics and the terminal write it: the page said 14%."""
+    from playwright.sync_api import Page, WebSocketRoute, expect
+
+    from mextrain.i18n import LANGUAGES, Translator
+
+    assert isinstance(page, Page)
+
+    def chances_of(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+
+        def told(message: str | bytes) -> None:
+            m = json.loads(message)
+            if m.get("type") == "hint":
+                m["win_probability"] = 0.145
+                for h in m.get("moves") or []:
+                    h["win_probability"] = 0.145
+            ws.send(json.dumps(m))
+
+        to_server.on_message(told)
+
+    page.route_web_socket(re.compile(r"/ws/"), chances_of)
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"]})
+    for lang in LANGUAGES:
+        t = Translator(lang)
+        seat_page(page, server, made, lang)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        page.keyboard.press("h")
+        hint = page.locator(".hint")
+        chance = t("web.hint.chance", move="", chance=t.percent(0.145)).strip()
+        expect(hint).to_contain_text(chance, timeout=30_000)
+        assert chance.startswith("(15\u00a0%" if lang in ("fr", "fi") else "(15%"), chance
 
 
 def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(

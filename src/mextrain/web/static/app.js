@@ -7,6 +7,7 @@ import { html } from "./html.js";
 import { Tile as DrawnTile, laidOnto, parseTile } from "./tiles.js";
 import { fill } from "./words.js";
 import { closeCall } from "./hint.js";
+import { percent } from "./percent.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
 import { SILENT, say } from "./said.js";
 
@@ -39,6 +40,10 @@ function pluralKey(key, count) {
 // thousands set apart as the language sets them, as mextrain.i18n's count_words says it.
 const countWords = (unit, count) => t(pluralKey(`game.shortened.${unit}`, count),
   { count: new Intl.NumberFormat(LANG).format(count) });
+
+// a share as the reader writes it: "45%", "45 %" (French and Finnish space it), every
+// percentage on the page (the hint's chances, the statistics' win rates) alike
+const pct = (share) => percent(share, LANG);
 
 const cap = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -1064,12 +1069,12 @@ function TablePage({ code, big, lang }) {
   // a hint is for the position it was asked in, never a later one
   const hintNow = hint && hint.version === msg.version ? hint : null;
   const hintText = (spoken) => t("web.hint.says", { move: typeof hintNow.win_probability === "number"
-    ? t("web.hint.chance", { move: moveText(hintNow.move, spoken), chance: Math.round(100 * hintNow.win_probability) })
+    ? t("web.hint.chance", { move: moveText(hintNow.move, spoken), chance: pct(hintNow.win_probability) })
     : moveText(hintNow.move, spoken) });
   const others = hintNow ? (hintNow.moves || []).slice(1, 4).filter((h) => typeof h.win_probability === "number") : [];
   const close = hintNow && closeCall(hintNow);
   const hintMore = (spoken) => ` · ${t("web.hint.also", { moves: others.map((h) => t("web.hint.short",
-    { move: moveText(h.move, spoken), chance: Math.round(100 * h.win_probability) })).join(", ") })}${
+    { move: moveText(h.move, spoken), chance: pct(h.win_probability) })).join(", ") })}${
     close ? ` (${t("web.hint.close")})` : ""}`;
 
   // the status line: a lost connection is told to a screen reader as it comes (in a live
@@ -1561,9 +1566,6 @@ function ReplayPage({ id, big }) {
 }
 
 // -- statistics -------------------------------------------------------------------------
-
-// a share as the reader writes it: "45%", "45 %" (French and Finnish space it)
-const pct = (x) => new Intl.NumberFormat(LANG, { style: "percent", maximumFractionDigits: 0 }).format(x);
 
 // a win rate's interval, "9%–91%", said in words ("9% to 91%"): the dash may be read "minus"
 const interval = ([low, high]) => shownSaid(`${pct(low)}–${pct(high)}`,
