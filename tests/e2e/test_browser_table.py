@@ -1215,7 +1215,7 @@ def test_how_to_play_in_every_language_and_from_a_table_in_a_new_tab(
     with page.context.expect_page() as opened:
         page.locator(".table-rules a").click()
     other = opened.value
-    expect(other.get_by_role("heading", name="The three rule sets")).to_be_visible(timeout=10_000)
+    expect(other.get_by_role("heading", name="The three presets")).to_be_visible(timeout=10_000)
     other.wait_for_function(
         "() => window.scrollY > 100"
     )  # the link's part of the page, not its top
