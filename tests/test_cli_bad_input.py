@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import click
 import pytest
 from click.testing import CliRunner, Result
 
@@ -586,6 +588,68 @@ def test_play_says_the_values_click_reads_wrong_in_the_players_language(
         assert said == t("tui.cli.error_option", option=option, message=message), args
         # (the program's name as the test runner calls it)
         assert where == t("tui.cli.try_help", command="main play --help"), args
+
+
+#: 1,000,000 (analyze --iterations' most), 0.5 and 1,500 as each language writes them
+BOUNDS_WRITTEN = {
+    "en": ("1,000,000", "0.5", "1,500"),
+    "fr": ("1\u202f000\u202f000", "0,5", "1\u202f500"),
+    "it": ("1.000.000", "0,5", "1500"),
+    "fi": ("1\u00a0000\u00a0000", "0,5", "1\u00a0500"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_a_range_refused_in_a_language_writes_its_bounds_as_the_language_does(
+    lang: str,
+) -> None:
+    """``analyze --iterations 0 --lang fr`` said "0 n'est pas entre 1 et 1000000." where
+    its --help says "de 1 à 1 000 000"; a decimal bound was Python's "0.5" in every
+    language. The value refused is quoted as given."""
+    from mextrain.cli._common import (
+        Choice,
+        FiniteFloat,
+        LanguageCommand,
+        WholeNumber,
+        speak_as_given,
+    )
+    from mextrain.i18n import LANGUAGES, Translator
+
+    t = Translator(lang)
+    million, half, most = BOUNDS_WRITTEN[lang]
+
+    def refusal(result: Result) -> str:
+        assert result.exit_code == 2, result.output
+        return (result.stderr or result.stdout).splitlines()[0]
+
+    def said(option: str, value: str, low: str, high: str) -> str:
+        message = t("tui.cli.out_of_range", value=value, low=low, high=high)
+        return t("tui.cli.error_option", option=option, message=message)
+
+    many = invoke("analyze", str(COMPLETE), "--round", "0", "--action", "0", "--iterations", "0",
+                  "--lang", lang)  # fmt: skip
+    assert refusal(many) == said("--iterations", "0", "1", million)
+
+    # (no command that speaks a language has a decimal bound yet: one made for the test)
+    @click.command(cls=LanguageCommand)
+    @click.option("--lang", type=Choice(LANGUAGES), is_eager=True, callback=speak_as_given)
+    @click.option("--pause", type=FiniteFloat(0.5, 1500))
+    @click.option("--count", type=WholeNumber(1, 1_000_000))
+    def command(lang: str | None, pause: float | None, count: int | None) -> None:
+        pass
+
+    for args, option, low, high in [
+        (("--pause", "0.25"), "--pause", half, most),
+        (("--pause", "1e4"), "--pause", half, most),
+        (("--count", "1000001"), "--count", "1", million),
+    ]:
+        result = CliRunner().invoke(command, [*args, "--lang", lang])
+        assert refusal(result) == said(option, args[1], low, high), args
+    if lang != "en":  # (English --help is Click's own: "0.5<=x<=1500")
+        shown = CliRunner().invoke(command, ["--help", "--lang", lang]).output
+        shown = re.sub(r"[ \n]+", " ", shown)  # (its lines wrapped as one; no-break spaces kept)
+        assert t("tui.cli.help.range", low=half, high=most) in shown
+        assert t("tui.cli.help.range", low="1", high=million) in shown
 
 
 def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:

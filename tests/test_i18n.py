@@ -700,6 +700,47 @@ def test_a_whole_number_is_written_as_the_language_writes_it(lang: str, written:
 
 
 @pytest.mark.parametrize(
+    ("lang", "written"),
+    [
+        ("en", ["1,000,000", "1,500", "0.5", "12,345.678", "-0.25", "0.00001", "0.1"]),
+        (
+            "fr",
+            [
+                "1\u202f000\u202f000",
+                "1\u202f500",
+                "0,5",
+                "12\u202f345,678",
+                "-0,25",
+                "0,00001",
+                "0,1",
+            ],
+        ),
+        ("it", ["1.000.000", "1500", "0,5", "12.345,678", "-0,25", "0,00001", "0,1"]),
+        (
+            "fi",
+            [
+                "1\u00a0000\u00a0000",
+                "1\u00a0500",
+                "0,5",
+                "12\u00a0345,678",
+                "-0,25",
+                "0,00001",
+                "0,1",
+            ],
+        ),
+    ],
+)
+def test_a_number_whole_or_not_is_written_as_the_language_writes_it(
+    lang: str, written: list[str]
+) -> None:
+    """A command line's range bounds (``Translator.number``): a whole one as `whole` writes
+    it, an int or a float; a decimal its shortest, never with an exponent ("1e-05")."""
+    t = Translator(lang)
+    numbers = (1_000_000, 1500.0, 0.5, 12345.678, -0.25, 1e-05, 0.1)
+    assert [t.number(n) for n in numbers] == written
+
+
+@pytest.mark.parametrize(
     ("lang", "characters", "digits"),
     [
         ("en", "(5,000 characters)", "77777777…(3,000 digits)"),

@@ -126,7 +126,7 @@ class FiniteFloat(_QuotesShortened, click.FloatRange):
         except click.BadParameter:
             if t is None or not _closed(self):
                 raise  # (a range the words "from A to B" do not say: Click's own)
-            low, high = f"{self.min:g}", f"{self.max:g}"
+            low, high = _bounds(t, self)
             self.fail(t("tui.cli.out_of_range", value=value, low=low, high=high), param, ctx)
 
 
@@ -134,6 +134,16 @@ def _closed(kind: click.IntRange | click.FloatRange) -> bool:
     """Whether a range is "from min to max", both given and both included."""
     bounds = kind.min is not None and kind.max is not None
     return bounds and not kind.min_open and not kind.max_open
+
+
+def _bounds(t: Translator, kind: click.IntRange | click.FloatRange) -> tuple[str, str]:
+    """A closed range's two bounds as ``t``'s language writes them (`Translator.number`):
+    "1 000 000" and "0,5" in French, where Python wrote "1000000" (or "1e+06") and
+    "0.5"; the same in --help's "[from A to B]" and in a value's refusal."""
+    low, high = kind.min, kind.max
+    if low is None or high is None:
+        raise ValueError("not a closed range (see `_closed`)")
+    return t.number(low), t.number(high)
 
 
 class SavedFile(_QuotesShortened, click.Path):
@@ -184,7 +194,8 @@ class WholeNumber(_QuotesShortened, click.IntRange):
                 self.fail(t("tui.cli.not_whole", value=show_text(str(value))), param, ctx)
             if not _closed(self):
                 raise
-            said = t("tui.cli.out_of_range", value=number, low=self.min, high=self.max)
+            low, high = _bounds(t, self)
+            said = t("tui.cli.out_of_range", value=number, low=low, high=high)
             self.fail(said, param, ctx)
 
 
@@ -421,11 +432,7 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
             extra.append(t("tui.cli.help.default", value=param.default))
         kind = param.type
         if isinstance(kind, click.IntRange | click.FloatRange) and _closed(kind):
-            whole = isinstance(kind, click.IntRange)  # ("1 000 000", not "1e+06")
-            if whole and isinstance(kind.min, int) and isinstance(kind.max, int):
-                low, high = t.whole(kind.min), t.whole(kind.max)
-            else:
-                low, high = f"{kind.min:g}", f"{kind.max:g}"
+            low, high = _bounds(t, kind)  # ("1 000 000", not "1e+06")
             extra.append(t("tui.cli.help.range", low=low, high=high))
         if extra:
             said += f"  [{t('tui.cli.help.extra_join').join(extra)}]"  # (French: " ; ")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import errno
 import functools
 import json
+import math
 import os
 import re
 import string
@@ -237,6 +238,23 @@ class Translator:
             groups = [digits[:head]] + [digits[i : i + 3] for i in range(head, len(digits), 3)]
             digits = separator.join(groups)
         return f"-{digits}" if number < 0 else digits
+
+    def number(self, value: float) -> str:
+        """A number as the language writes it, whole or not, its shortest decimal (0.1,
+        never 0.1000000000000000055) without an exponent: "1,000,000" and "0.5" in
+        English, "1 000 000" and "0,5" in French (`whole` for the part before the
+        point, the language's decimal sign after it). A bound of a command line's range
+        is written here, in its --help and in its refusal."""
+        if isinstance(value, int):
+            return self.whole(value)
+        if not math.isfinite(value):
+            return str(value)
+        if value.is_integer():
+            return self.whole(int(value))
+        sign = "-" if value < 0 else ""
+        head, _, tail = format(Decimal(repr(abs(value))), "f").partition(".")
+        point = "," if self.lang in _DECIMAL_COMMA else "."
+        return f"{sign}{self.whole(int(head))}{point}{tail}"
 
     def count_words(self, unit: str, count: int) -> str:
         """The length of a text or a number too long to quote whole, in this language
