@@ -652,6 +652,38 @@ def test_a_range_refused_in_a_language_writes_its_bounds_as_the_language_does(
         assert t("tui.cli.help.range", low="1", high=million) in shown
 
 
+#: 3,600,000 as each language writes it
+HOUR_MS_WRITTEN = {
+    "en": "3,600,000",
+    "fr": "3\u202f600\u202f000",
+    "it": "3.600.000",
+    "fi": "3\u00a0600\u00a0000",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_a_range_open_below_is_refused_and_shown_in_the_language(lang: str) -> None:
+    """``analyze --time-ms`` takes more than 0 and at most an hour: refused with ``--lang``,
+    it was Click's English ("0 is not in the range 0<x<=3600000."), and its translated
+    --help gave no range at all."""
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    hour = HOUR_MS_WRITTEN[lang]
+    assert t.whole(3_600_000) == hour
+    for value in ("0", "-1", "3600001"):
+        result = invoke("analyze", str(COMPLETE), "--round", "0", "--action", "0",
+                        "--time-ms", value, "--lang", lang)  # fmt: skip
+        assert result.exit_code == 2, result.output
+        message = t("tui.cli.out_of_range_above", value=value, low="0", high=hour)
+        first = (result.stderr or result.stdout).splitlines()[0]
+        assert first == t("tui.cli.error_option", option="--time-ms", message=message), value
+    if lang != "en":  # (English --help is Click's own: "0<x<=3600000")
+        shown = invoke("analyze", "--help", "--lang", lang).output
+        shown = re.sub(r"[ \n]+", " ", shown)  # (its lines wrapped as one; no-break spaces kept)
+        assert t("tui.cli.help.range_above", low="0", high=hour) in shown
+
+
 def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")

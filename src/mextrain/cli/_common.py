@@ -124,25 +124,29 @@ class FiniteFloat(_QuotesShortened, click.FloatRange):
         try:
             return super().convert(number, param, ctx)
         except click.BadParameter:
-            if t is None or not _closed(self):
-                raise  # (a range the words "from A to B" do not say: Click's own)
+            key = _range_key(self)
+            if t is None or key is None:
+                raise  # (a range our words do not say: Click's own)
             low, high = _bounds(t, self)
-            self.fail(t("tui.cli.out_of_range", value=value, low=low, high=high), param, ctx)
+            self.fail(t(f"tui.cli.out_of_{key}", value=value, low=low, high=high), param, ctx)
 
 
-def _closed(kind: click.IntRange | click.FloatRange) -> bool:
-    """Whether a range is "from min to max", both given and both included."""
-    bounds = kind.min is not None and kind.max is not None
-    return bounds and not kind.min_open and not kind.max_open
+def _range_key(kind: click.IntRange | click.FloatRange) -> str | None:
+    """How the catalogs say a range with both bounds given, the upper one included:
+    ``"range"``, "from min to max"; ``"range_above"``, the same with min excluded
+    (``analyze --time-ms``: more than 0); None for any other range (Click's words)."""
+    if kind.min is None or kind.max is None or kind.max_open:
+        return None
+    return "range_above" if kind.min_open else "range"
 
 
 def _bounds(t: Translator, kind: click.IntRange | click.FloatRange) -> tuple[str, str]:
-    """A closed range's two bounds as ``t``'s language writes them (`Translator.number`):
+    """A range's two bounds as ``t``'s language writes them (`Translator.number`):
     "1 000 000" and "0,5" in French, where Python wrote "1000000" (or "1e+06") and
     "0.5"; the same in --help's "[from A to B]" and in a value's refusal."""
     low, high = kind.min, kind.max
     if low is None or high is None:
-        raise ValueError("not a closed range (see `_closed`)")
+        raise ValueError("a range with a bound missing (see `_range_key`)")
     return t.number(low), t.number(high)
 
 
@@ -192,11 +196,11 @@ class WholeNumber(_QuotesShortened, click.IntRange):
                 number = int(value)
             except (TypeError, ValueError):
                 self.fail(t("tui.cli.not_whole", value=show_text(str(value))), param, ctx)
-            if not _closed(self):
+            key = _range_key(self)
+            if key is None:
                 raise
             low, high = _bounds(t, self)
-            said = t("tui.cli.out_of_range", value=number, low=low, high=high)
-            self.fail(said, param, ctx)
+            self.fail(t(f"tui.cli.out_of_{key}", value=number, low=low, high=high), param, ctx)
 
 
 def has_terminal() -> bool:
@@ -431,9 +435,11 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
         if param.show_default and param.default is not None and not param.is_flag:
             extra.append(t("tui.cli.help.default", value=param.default))
         kind = param.type
-        if isinstance(kind, click.IntRange | click.FloatRange) and _closed(kind):
-            low, high = _bounds(t, kind)  # ("1 000 000", not "1e+06")
-            extra.append(t("tui.cli.help.range", low=low, high=high))
+        if isinstance(kind, click.IntRange | click.FloatRange):
+            shape = _range_key(kind)
+            if shape is not None:
+                low, high = _bounds(t, kind)  # ("1 000 000", not "1e+06")
+                extra.append(t(f"tui.cli.help.{shape}", low=low, high=high))
         if extra:
             said += f"  [{t('tui.cli.help.extra_join').join(extra)}]"  # (French: " ; ")
         rows.append((names, said))
