@@ -676,6 +676,56 @@ def test_a_directory_without_write_permission_is_refused(tmp_path: Path) -> None
         locked.chmod(0o755)
 
 
+HALF_A_RESULT = """
+import multiprocessing, os, struct, time
+from concurrent.futures import ProcessPoolExecutor
+from mextrain.sim.backends import _stop_now
+
+if __name__ == "__main__":
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    busy = pool.submit(time.sleep, 600)
+    while not busy.running():
+        time.sleep(0.01)
+    time.sleep(0.5)  # (the worker is up and playing)
+    # what a worker ended while sending its result back leaves in the pipe: a message's
+    # length, and only the start of the message
+    os.write(pool._result_queue._writer.fileno(), struct.pack("!i", 100_000) + b"x" * 10)
+    time.sleep(0.5)  # (the pool's thread has read the length and waits for the rest)
+    _stop_now(pool)
+    print("stopped", flush=True)
+"""
+
+
+def test_a_pool_stopped_while_a_result_was_half_sent_lets_the_process_end(
+    tmp_path: Path,
+) -> None:
+    """A worker ended while it sent a result back (a game's record is tens of kilobytes)
+    left half a message in the pipe: the pool's thread waited for the rest for ever, and
+    the process hung at exit, where Python joins that thread (`mextrain simulate` after a
+    SIGTERM, about once in 150). Run in a process of its own: it must end."""
+    import subprocess
+    import sys
+
+    script = tmp_path / "half_a_result.py"
+    script.write_text(HALF_A_RESULT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        pytest.fail(f"the process hung at exit after the pool stopped: {out!r} {err[-2000:]!r}")
+    assert out.strip() == "stopped", err
+    assert proc.returncode == 0, err
+
+
 def test_a_pool_that_must_stop_ends_its_workers_at_once() -> None:
     import multiprocessing
     import time

@@ -174,14 +174,25 @@ def _run_local(
 
 def _stop_now(pool: ProcessPoolExecutor) -> None:
     """Stop a pool at once (Ctrl-C, a bot's failure): its queued chunks dropped and its
-    workers ended mid-game, where a plain shutdown would let them play their chunks out."""
+    workers ended mid-game, where a plain shutdown would let them play their chunks out.
+
+    A worker ended while it was sending a result back leaves half a message in the results
+    pipe, and the pool's manager thread waited for the rest for ever: the process then hung
+    at exit, where Python joins that thread (about one SIGTERM in 150, a game's record being
+    tens of kilobytes). Once the workers are gone this process's own copy of the pipe's
+    writing end, which it never writes to, is closed too: the manager thread then reads the
+    end of the pipe, takes the pool for broken and ends."""
     workers = list((pool._processes or {}).values())  # (no public way before Python 3.14)
+    results = getattr(pool, "_result_queue", None)  # (the shutdown forgets it)
     pool.shutdown(wait=False, cancel_futures=True)
     for worker in workers:
         if worker.is_alive():
             worker.terminate()
     for worker in workers:
         worker.join(timeout=5)
+    if results is not None and not any(worker.is_alive() for worker in workers):
+        with contextlib.suppress(AttributeError, OSError):  # (a Python that keeps it otherwise)
+            results._writer.close()
 
 
 @contextlib.contextmanager
