@@ -676,6 +676,7 @@ def test_a_table_the_database_cannot_read_back_is_refused_in_words_and_left_out(
                 tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}),
             ):
                 assert (res.status_code, refusal(res)) == (503, "not_kept"), res.url
+                assert res.headers["x-frame-options"] == "DENY", res.url  # (as every answer)
             # (the page itself reads nothing: it asks the table's address, as above)
             assert tc.get(f"/t/{code}").status_code == 200
             conn = Conn(tc, code, made["token"], "fr")

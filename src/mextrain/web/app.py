@@ -192,6 +192,15 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         detail = {"code": "server", "message": "the server failed: try again in a moment"}
         return JSONResponse({"detail": detail}, 500, headers=headers)
 
+    @app.exception_handler(sqlite3.Error)
+    async def not_kept(request: Request, exc: sqlite3.Error) -> Response:
+        # the database refused a request's read or write (held by another program past
+        # SQLite's wait, a full disk): nothing changed -- a new table or a seat is dropped
+        # (`TableManager.create`; a join's log is written first), a table out of memory
+        # stays out -- and asking again may work (a 500 said "the server failed")
+        log.error("%s %s: the database refused it", request.method, request.url.path, exc_info=exc)
+        return await http_error(request, _not_kept())
+
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         # refusals of ours carry {"code", "message"} already; the framework's own (an
@@ -254,12 +263,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        try:
-            table = manager_of(request).get(code)
-        except sqlite3.Error:
-            # (a table out of memory is read back from the store: nothing was kept of it)
-            log.exception("table %s could not be read", code)
-            raise _not_kept() from None
+        table = manager_of(request).get(code)  # (the store's errors: `not_kept`)
         if table is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
@@ -336,10 +340,6 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(400, "options", str(err), rule=_rule_fault(err)) from None
         except ValueError as err:
             raise _refuse(400, "options", str(err)) from None
-        except sqlite3.Error:
-            # nothing is made (`TableManager.create`): say so, as a move is told
-            log.exception("a new table could not be kept")
-            raise _not_kept() from None
         return {"code": table.code, "seat": 0, "token": token, "link": f"/t/{table.code}"}
 
     @app.post("/api/tables/{code}/join")
@@ -351,10 +351,6 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             seat, token = table.join(body.name)
         except TableError as err:
             raise _refuse(409, err.code, err.message) from None
-        except sqlite3.Error:
-            # the log is written first: no seat was taken
-            log.exception("table %s: a join could not be kept", table.code)
-            raise _not_kept() from None
         return {"code": table.code, "seat": seat, "token": token}
 
     def info_of(request: Request, code: str, load: bool = True) -> dict[str, Any] | None:
@@ -393,11 +389,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        try:
-            found = {c.upper(): info_of(request, c, load=False) for c in wanted}
-        except sqlite3.Error:
-            log.exception("tables %s could not be read", ",".join(wanted))
-            raise _not_kept() from None
+        found = {c.upper(): info_of(request, c, load=False) for c in wanted}
         for _ in range(sum(info is None for info in found.values())):
             if not misses.allow(_address(request)):
                 # (past the limit the answer is not given at all: its tables found would
@@ -410,14 +402,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        try:
-            info = info_of(request, code)
-        except sqlite3.Error:
-            # the database would not be read (held by another program past SQLite's
-            # wait, a disk error): a table out of memory stays out, and asking again may
-            # find it (a 500 said "the server failed")
-            log.exception("table %s could not be read", code)
-            raise _not_kept() from None
+        info = info_of(request, code)
         if info is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
