@@ -281,7 +281,9 @@ def test_odd_frames_get_a_clear_error_and_lose_nothing(
     made = create(client, ["bot:greedy"])
     conn = Conn(client, made["code"], made["token"])
     try:
-        before = conn.until(is_state)
+        # our turn: the bot waits for us, so nothing but the frame could change the table
+        # (the first state may come while the bot still thinks, its move landing later)
+        before = conn.until(my_turn(0))
         if isinstance(frame, bytes):
             conn.ws.send_bytes(frame)
         else:
