@@ -1284,6 +1284,65 @@ def test_illegal_input_is_explained_in_the_players_language() -> None:
         run(scenario)
 
 
+def own_train_first_position() -> tuple[GameSession, Tile]:
+    """A cardinal round at Ana's turn: a tile fits her own train, and she holds another
+    that matches the Mexican train's open end, not her own train's -- refused there
+    because her own train comes first."""
+    for seed in range(40):
+        bots = [SeatSpec("greedy", name) for name in ("Ben", "Cy", "Di")]
+        session = GameSession.new(
+            Rules.preset("cardinal"), [SeatSpec("human", "Ana"), *bots], seed=seed, save=False
+        )
+        state = session.state
+        while not state.is_over:
+            view = session.view(state.current_seat)
+            if state.current_seat == 0:
+                playable = playable_tiles(view)
+                own, mexican = view.trains[0].open_end, view.trains[-1].open_end
+                stuck = [
+                    tile
+                    for tile in state.hand(0)
+                    if tile not in playable and tile.has(mexican) and not tile.has(own)
+                ]
+                if any(0 in trains for trains in playable.values()) and stuck:
+                    try:
+                        state.copy().apply(Action.play(stuck[0], MEXICAN))
+                    except IllegalActionError as err:
+                        if err.code == "own_train_first":  # (not the first turn's run)
+                            return session, stuck[0]
+                session.apply(view.legal_actions[0])
+            else:
+                session.apply(session.bot_action(state.current_seat, view))
+    raise AssertionError("no such position in 40 games")
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_tile_that_matches_another_train_is_told_the_rule_that_keeps_it_off(lang: str) -> None:
+    """A cardinal player picks a tile that matches the Mexican train's open end: she is
+    told that her own train comes first (the engine's reason on that train), not only
+    that her own train's open end is another -- after which m, the key she would press
+    next, only said to pick a tile first."""
+    session, tile = own_train_first_position()
+    with pytest.raises(IllegalActionError) as refused:
+        session.state.copy().apply(Action.play(tile, MEXICAN))
+    assert refused.value.code == "own_train_first"
+    names = dict(enumerate(session.names))
+
+    async def scenario() -> None:
+        app = PlayApp(session=session, lang=lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            assert table.my_view() is not None
+            await pilot.press("home", *["right"] * table.hand().index(tile), "enter")
+            said = plain(table.query_one("#message", Static))
+            assert said == error_text(refused.value, lang, names, reader=0)
+            assert table.chosen is None
+
+    run(scenario)
+
+
 def test_hot_seat_hides_each_hand_until_its_owner_takes_the_keyboard() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "human", "greedy")), seed=3)

@@ -638,14 +638,29 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def why_not(self, view: SeatView, tile: Tile) -> str:
-        """The engine's reason ``tile`` cannot be played now (tried on the seat's own train
-        on a copy of the round)."""
-        trial = self.session.state.copy()
-        try:
-            trial.apply(Action.play(tile, view.seat))
-        except IllegalActionError as err:
-            return self.refusal(err, view.seat)
-        return self.t("tui.prompt.choose_tile")
+        """The engine's reason ``tile`` cannot be played now, tried on a copy of the round:
+        on each train whose open end it matches, the seat's own first, then the Mexican
+        train, then the others' -- the first rule that is not "its open end is N" (a tile
+        that matches the Mexican train is told that it must go on its own train first, or
+        that a double may not follow a double, not only that its own train's end is
+        another); on its own train where none says more."""
+        others = sorted(
+            (tr for tr in view.trains if tr.owner != view.seat and tile.has(tr.open_end)),
+            key=lambda tr: not tr.is_mexican,
+        )
+        first: str | None = None
+        for train in [view.seat, *(tr.owner for tr in others)]:
+            trial = self.session.state.copy()
+            try:
+                trial.apply(Action.play(tile, train))
+            except IllegalActionError as err:
+                said = self.refusal(err, view.seat)
+                if err.code != "wrong_end":
+                    return said
+                first = first or said
+                continue
+            return self.t("tui.prompt.choose_tile")  # (it fits there: nothing to explain)
+        return first or self.t("tui.prompt.choose_tile")
 
     def refusal(self, err: IllegalActionError, reader: int | None) -> str:
         """The engine's refusal in the player's language, said to ``reader``, a number of
