@@ -3422,6 +3422,38 @@ def test_the_replay_viewer_shows_the_match_so_far_and_its_winner_at_the_end() ->
     run(scenario)
 
 
+def test_the_replay_viewers_space_stops_at_a_rounds_end_for_its_result_to_be_read() -> None:
+    """Space plays the moves on, and stops at the round's end: its points and the score
+    sheet stay on screen (they went by in one step, the next round dealt at once); Space
+    again goes on into the next round."""
+    records = Path(__file__).parent / "records"
+    record = load_record((records / "double6_in_progress.json").read_bytes())
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0.01)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "space")
+            for _ in range(200):  # (more than enough steps to reach the next round)
+                await pilot.pause(0.01)
+                if not app.playing:
+                    break
+            assert not app.playing
+            assert app.round_index == 0
+            assert app.state.is_over
+            assert "Total" in plain(app.query_one("#w-hands", Static))
+            await pilot.press("space")
+            for _ in range(200):
+                await pilot.pause(0.01)
+                if app.round_index == 1 and app.step > 0:
+                    break
+            assert app.round_index == 1
+            assert app.step > 0
+            await pilot.press("q")
+
+    run(scenario)
+
+
 def test_the_replay_command_has_a_watch_flag() -> None:
     result = CliRunner().invoke(main, ["replay", "--help"])
     assert result.exit_code == 0

@@ -220,10 +220,15 @@ class WatchApp(PaletteInWords):
             self.run_worker(self.autoplay(), exclusive=True, group="autoplay")
 
     async def autoplay(self) -> None:
+        """The moves one every ``delay`` seconds, up to the next round's end: its result
+        and the score sheet stay to be read (Space goes on), as a table waits for Enter
+        there, rather than going by in one step."""
         while self.playing and not self.at_end():
             await asyncio.sleep(self.delay)
             if self.playing:
                 self.action_step(1)
+                if self.state.is_over:
+                    break
         self.playing = False
 
 
