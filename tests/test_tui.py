@@ -4231,6 +4231,55 @@ def test_the_help_says_the_scoring_house_rules_and_the_set_in_words(lang: str) -
         assert "Règles maison\u00a0:" in text  # a no-break space before the colon, as French has it
 
 
+#: what the help must say of doubles as the engine plays them (docs/RULES.md): a double's
+#: follow-up goes on it or elsewhere, a classic open double blocks once the turn that
+#: played it is over (the rules in short, and the classic preset's words), and a seat that
+#: went out pays no penalty for its doubles left open
+DOUBLES_AS_PLAYED = {
+    "en": (
+        "on it or elsewhere",
+        "once that turn is over",
+        "Once the turn that played it is over",
+        "unless you went out",
+    ),
+    "fr": (
+        "sur ce double ou ailleurs",
+        "une fois ce tour fini",
+        "Une fois fini le tour qui l'a posé",
+        "sauf si vous avez posé votre dernier domino",
+    ),
+    "it": (
+        "su quel doppio o altrove",
+        "finito quel turno",
+        "Finito il turno in cui è stato giocato",
+        "a meno che tu non abbia chiuso",
+    ),
+    "fi": (
+        "sen päälle tai muualle",
+        "sen vuoron päätyttyä",
+        "Kun tuplan pelannut vuoro on päättynyt",
+        "ellet päässyt dominoistasi eroon",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_says_the_rules_of_doubles_as_the_engine_plays_them(lang: str) -> None:
+    """The help said that a classic open double must be answered before anything else,
+    where the player who laid it may follow it up on another train in the same turn, and
+    that each double left open costs its player the penalty, where one who went out
+    scores 0 (the engine's own tests hold both)."""
+    t = Translator(lang)
+    anywhere, after_turn, classic_after_turn, unless_out = DOUBLES_AS_PLAYED[lang]
+    short = t("game.rules_short")
+    assert anywhere in short
+    assert after_turn in short
+    table = table_rules_text(Rules.preset("classic", unsatisfied_double_penalty=10), t)
+    assert classic_after_turn in t("game.help.preset.classic")
+    assert t("game.help.preset.classic") in table
+    assert unless_out in table
+
+
 def test_the_score_sheets_numbers_line_up_with_the_leaders_star() -> None:
     match = Match.new(Rules.preset("classic", rounds=[12, 11]), 3, random.Random(1))
     state = match.current
