@@ -1357,6 +1357,62 @@ def test_a_game_a_bot_played_through_for_someone_who_never_came_is_not_theirs(
         assert {p["name"] for p in stats["players"]} == {"Ana", "Ben"}
 
 
+def newer_state(version: int, m: dict[str, Any]) -> bool:
+    """A state past ``version``."""
+    return is_state(m) and m["version"] > version
+
+
+def test_the_seat_that_drew_is_told_its_tile_and_nobody_else_is(client: TestClient) -> None:
+    """A hand comes in order, where a drawn tile is lost among the others: the seat that
+    drew is told which tile of its hand it was (``you_drew_at``) until it plays or passes;
+    the others and a spectator, who see only that it drew, are told nothing of it."""
+    made = create(client, ["open"])
+    code = made["code"]
+    ben = client.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+    conns = {0: Conn(client, code, made["token"]), 1: Conn(client, code, ben["token"])}
+    watcher = Conn(client, code, None)
+    rng = random.Random(5)
+    drawn: list[str] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(drawn) < 3:
+            assert time.monotonic() < deadline, "too few draws"
+            mover = next((s for s, c in conns.items() if c.last and my_turn(s)(c.last)), None)
+            if mover is None:
+                for c in conns.values():
+                    c.drain()
+                time.sleep(0.005)
+                continue
+            conn = conns[mover]
+            m = conn.last
+            assert m is not None
+            if m["sheet"].get("complete"):
+                break
+            r = m["round"]
+            # (a play or a pass: any tile drawn before it is no longer news)
+            move = "draw" if "draw" in r["legal_moves"] else rng.choice(r["legal_moves"])
+            version = m["version"]
+            conn.send({"type": "action", "move": move, "version": version})
+            after = conn.until(functools.partial(newer_state, version))
+            at = after["round"].get("you_drew_at")
+            if move == "draw" and after["round"]["current_seat"] == mover:
+                new = set(after["round"]["hand"]) - set(r["hand"])
+                assert isinstance(at, int), after["round"]
+                assert [after["round"]["hand"][at]] == list(new), (at, new)
+                drawn.append(after["round"]["hand"][at])
+            else:
+                assert at is None, after["round"]
+            for s, other in (*conns.items(), (None, watcher)):
+                if s == mover:
+                    continue
+                seen = other.until(functools.partial(newer_state, after["version"] - 1))
+                assert "you_drew_at" not in seen["round"], (s, seen["round"])
+    finally:
+        for c in (*conns.values(), watcher):
+            c.close()
+    assert len(drawn) >= 3
+
+
 def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
     seated: tuple[Conn, dict[str, Any]],
 ) -> None:

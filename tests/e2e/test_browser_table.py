@@ -1470,6 +1470,108 @@ def test_a_round_over_asks_no_double_to_be_covered_first(
         shot(page, f"45-replay-double-left-open-{lang}")
 
 
+def _a_table_at(db: Any, code: str, wanted: Callable[[Any], bool]) -> dict[str, str]:
+    """A table of Ana and Ben (classic rules, a double-6 set), in play at a position where
+    ``wanted`` holds of the round and Ana is to move, written to the log of ``db`` as the
+    server keeps it: rounds are played with the engine (random moves, draws first) from
+    seed after seed until one comes there. Ana's token is returned, with the code."""
+    import random
+    import secrets
+
+    from mextrain.rules import Match, Rules
+    from mextrain.store import Store
+    from mextrain.web.tables import hash_token
+
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+    rules = Rules.from_spec(spec)
+    for k in range(500):
+        seed = f"{code}-{k}"
+        state = Match.new(rules, 2, random.Random(seed)).current
+        rng = random.Random(k)
+        moves: list[str] = []
+        while not state.is_over and not (state.current_seat == 0 and wanted(state)):
+            legal = state.legal_actions()
+            draws = [a for a in legal if a.kind == "draw"]
+            action = draws[0] if draws else rng.choice(legal)
+            moves.append(action.notation(state.current_seat))
+            state.apply(action, state.current_seat)
+        if not state.is_over:
+            break
+    else:
+        raise AssertionError(f"no round of 500 came to the position wanted for {code}")
+    tokens = [secrets.token_urlsafe(24) for _ in range(2)]
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("join", {"seat": 0, "name": "Ana", "token": hash_token(tokens[0])}),
+        ("join", {"seat": 1, "name": "Ben", "token": hash_token(tokens[1])}),
+        ("start", {"bots": {}}),
+        *(("action", {"action": move}) for move in moves),
+    ]
+    store = Store(db)
+    try:
+        table_id = store.create_table(code, {"rules": spec, "seats": ["open", "open"]}, seed)
+        for seq, (kind, data) in enumerate(events):
+            store.append(table_id, seq, kind, data)
+    finally:
+        store.close()
+    return {"code": code, "token": tokens[0]}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_tile_just_drawn_is_shown_with_what_may_be_done_with_it(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """The hand comes in order, where a tile just drawn was lost among the others: only a
+    screen reader was told which it was, and a player who could see it fitted nowhere did
+    not know why Pass was all that was left. The drawn tile is marked in the hand, and a
+    line says which it is and what may be done with it (play it, or pass), also after a
+    reload; once it is played, neither is left."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    def drew(fits: bool) -> Callable[[Any], bool]:
+        def wanted(state: Any) -> bool:
+            if state.drawn < 0:
+                return False
+            tile = state.ts.tiles[state.drawn]
+            playable = any(a.tile == tile for a in state.legal_actions() if a.kind == "play")
+            return playable == fits
+
+        return wanted
+
+    t = Translator(lang)
+    db = tmp_path / "drawn.sqlite3"
+    fits = _a_table_at(db, "DRAWNF", drew(True))
+    nowhere = _a_table_at(db, "DRAWNX", drew(False))
+    with running_server(db, 1) as base:
+        for made, key in ((nowhere, "drawn_tile_fits_nowhere"), (fits, "drawn_tile_only")):
+            seat_page(page, base, made, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            marked = page.locator(".hand-tile.drawn")
+            expect(marked).to_have_count(1)
+            tile = marked.get_attribute("data-tile") or ""
+            note = page.locator(".actions .drawn-note")
+            expect(note).to_have_text(t(f"game.error_you.{key}", drawn=tile))
+            # another tile chosen: the line still says why it is not that one
+            page.locator(".hand-tile:not(.drawn)").first.click()
+            expect(note).to_have_text(t(f"game.error_you.{key}", drawn=tile))
+            shot(page, f"46-drawn-tile-{key}-{lang}")
+            page.reload()
+            expect(page.locator(".hand-tile.drawn")).to_have_attribute("data-tile", tile)
+            if key == "drawn_tile_only":
+                expect(marked).to_have_class(re.compile(r"\bplayable\b"))
+                marked.click()
+                page.locator(".train.target").first.click()
+                expect(page.locator(".turn.mine")).to_have_count(0)
+            else:
+                expect(page.locator(".hand-tile.playable")).to_have_count(0)
+                page.get_by_role("button", name=t("game.pass")).click()
+                expect(page.locator(".turn.mine")).to_have_count(0)
+            expect(page.locator(".hand-tile.drawn")).to_have_count(0)
+            expect(note).to_have_count(0)
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first

@@ -1143,6 +1143,12 @@ class Table:
                 round_view["seat"] = None
                 round_view["hand"] = []
                 round_view["legal_actions"] = []
+            elif state.current_seat == seat and not state.is_over and state.drawn >= 0:
+                # which tile of its hand this seat has just drawn (the others see a draw,
+                # no tile): the hand is in order, where a drawn tile is lost among the rest
+                # (its place in the hand: no tile is written anywhere but there)
+                drawn = str(state.ts.tiles[state.drawn])
+                round_view["you_drew_at"] = round_view["hand"].index(drawn)
             round_view["legal_moves"] = [_move(a) for a in self._legal(seat)]
             del round_view["legal_actions"]
             # by move of `history`: the person whose seat moved, as they were named then

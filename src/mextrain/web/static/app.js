@@ -1017,6 +1017,16 @@ function TablePage({ code, big, lang }) {
   const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
   const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const targets = selected ? targetsFor(selected) : [];
+  // the tile this seat has just drawn (the server says which: the hand comes in order,
+  // where it was lost among the others), and what may be done with it, shown and said
+  const drawnTile = myTurn && view && Number.isInteger(view.you_drew_at) ? view.hand[view.you_drew_at] ?? null : null;
+  const drawnWords = (spoken) => {
+    const drawn = spoken ? tileSaid(drawnTile) : drawnTile;
+    if (playableTiles.has(drawnTile)) return t("game.error_you.drawn_tile_only", { drawn });
+    // (a house rule may have the seat draw again until a tile fits)
+    if (legal.includes("draw")) return `${t("web.you_drew", { tile: drawn })}.`;
+    return t("game.error_you.drawn_tile_fits_nowhere", { drawn });
+  };
   // the trains Tab stops on: those the chosen tile may go on, or with none chosen, those
   // a tile of the hand may go on (the others are still read, and clicked, as before)
   const stops = selected ? targets : legal.filter((m) => m.includes("@")).map((m) => m.split("@")[1]);
@@ -1032,7 +1042,8 @@ function TablePage({ code, big, lang }) {
   const chooseTile = (tile) => {
     if (!playableTiles.has(tile)) {
       setSelected(selected === tile ? null : tile);
-      if (selected !== tile) setSaid(t("web.no_train_for", { tile: tileSaid(tile) }));
+      // (after a draw, why: only the drawn tile may be played, or nothing but a pass)
+      if (selected !== tile) setSaid(drawnTile ? drawnWords(true) : t("web.no_train_for", { tile: tileSaid(tile) }));
       return;
     }
     const ts = targetsFor(tile);
@@ -1168,14 +1179,16 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
           <span class="hint" role="status">${hintNow && html`${shownSaid(hintText(false), hintText(true))}${
             others.length ? html`<span class="hint-more">${shownSaid(hintMore(false), hintMore(true))}</span>` : ""}`}</span>
-          ${selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
+          ${drawnTile ? html`<span class="tile-note drawn-note" aria-hidden="true">${drawnWords(false)}</span>`
+            : selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
             t("web.no_train_for", { tile: selected })}</span>`}
         </div>
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
             const playable = playableTiles.has(tile);
             const hinted = hintNow && hintNow.move.startsWith(tile + "@");
-            return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")}
+            return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")
+                + (tile === drawnTile ? " drawn" : "")}
                 data-tile=${tile} aria-pressed=${selected === tile}
                 aria-label=${sentences(tileLabel(tile), playable && tcap("web.playable"))}
                 onPointerDown=${(e) => onPointerDown(tile, e)}
