@@ -786,6 +786,31 @@ def test_jobs_past_what_the_machine_can_use_are_refused() -> None:
         del os.environ["RAY_ADDRESS"]
 
 
+def test_check_job_refuses_a_cluster_address_of_no_shape(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_job(..., backend="ray", address="bogus")`` returned a job that `simulate`
+    then refused: BOTS.md says it checks a job as `simulate` would. The address's shape is
+    checked there, with the argument (or RAY_ADDRESS) named; no cluster is asked."""
+    from mextrain.sim import check_job
+
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    rules = Rules.preset("classic")
+    job = (rules, 2, ["random", "random"], 2, 1)
+    with pytest.raises(SimulationError) as info:
+        check_job(*job, backend="ray", address="bogus")
+    assert str(info.value) == "address is written HOST:PORT, ray://HOST:PORT or auto, not 'bogus'"
+    assert (info.value.parameter, info.value.option) == ("address", "--address")
+    # a shape that reads is not asked after: nothing answers at port 1
+    check_job(*job, backend="ray", address="127.0.0.1:1")
+    check_job(*job, backend="ray", address="ray://127.0.0.1:1")
+    check_job(*job, backend="ray", address="auto")
+    monkeypatch.setenv("RAY_ADDRESS", "http://h:1")
+    with pytest.raises(SimulationError) as info:
+        check_job(*job, backend="ray")
+    assert str(info.value).startswith("RAY_ADDRESS is written HOST:PORT, ray://HOST:PORT")
+    assert (info.value.parameter, info.value.option) == (None, None)
+    check_job(*job)  # (the process pool: no cluster, whatever the variable says)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "words"),
     [

@@ -23,6 +23,7 @@ from .backends import (
     ProgressFn,
     ResultsFn,
     address_source,
+    check_address,
     check_cluster,
     chunk_games,
     cluster_address,
@@ -52,6 +53,7 @@ __all__ = [
     "SimReport",
     "SimulationError",
     "address_source",
+    "check_address",
     "check_cluster",
     "check_job",
     "chunk_games",
@@ -199,7 +201,9 @@ def check_job(
 ) -> SimConfig:
     """The job `simulate` would run, checked (`SimulationError`, `BotSpecError`,
     `RulesError`) without playing a game: an interface refuses a bad job before it makes
-    anything, a records directory included."""
+    anything, a records directory included. A Ray cluster's address (``address``, or
+    ``RAY_ADDRESS``) is checked for its shape; whether a cluster answers there is asked
+    by `check_cluster`, as `simulate` does before it starts."""
     # (the types say so already; a caller without a type checker is told, not misread)
     if isinstance(bots, str) or not isinstance(bots, Sequence):
         what = f"the string {bots!r}" if isinstance(bots, str) else repr(bots)
@@ -247,6 +251,11 @@ def check_job(
             option="--jobs",
             parameter="jobs",
         )
+    joining = cluster_address(backend, address)
+    if joining is not None:
+        # its shape only: whether a cluster answers there is asked when the run starts
+        # (`check_cluster`), not of every job checked
+        check_address(joining, address_source(address))
     return config
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "BACKENDS",
     "ProgressFn",
     "ResultsFn",
+    "check_address",
     "check_cluster",
     "chunk_games",
     "cluster_address",
@@ -313,8 +314,18 @@ def check_cluster(address: str, timeout: float = 10.0, source: str = "address") 
     something answering at ``HOST:PORT`` (Ray itself would retry for minutes). ``source``
     names where the address came from, for the message (`address_source`): the argument
     ``address``, the option ``--address`` or the variable ``RAY_ADDRESS``."""
+    where = check_address(address, source)
+    if where is not None:  # (None: ``auto``, Ray looks for a cluster on this machine)
+        _check_reachable(*where, address, timeout, source)
+
+
+def check_address(address: str, source: str = "address") -> tuple[str, int] | None:
+    """A Ray cluster's address checked for its shape alone, asking nothing of the network
+    (`check_job` does): ``HOST:PORT`` or ``ray://HOST:PORT``, whose host and port it
+    gives, or ``auto`` (None); a `SimulationError` in words otherwise, ``source`` naming
+    where the address came from, as for `check_cluster`."""
     if address == "auto":
-        return  # Ray looks for a cluster started on this machine
+        return None
     shape = f"{source} is written HOST:PORT, ray://HOST:PORT or auto, not {show_text(address)}"
     named = _named(source)
     scheme, sep, _ = address.partition("://")
@@ -327,7 +338,7 @@ def check_cluster(address: str, timeout: float = 10.0, source: str = "address") 
         raise SimulationError(shape, **named) from None
     if not host or port is None or parts.path or parts.query:
         raise SimulationError(shape, **named)
-    _check_reachable(host, port, address, timeout, source)
+    return host, port
 
 
 def _check_reachable(host: str, port: int, address: str, timeout: float, source: str) -> None:
