@@ -470,6 +470,9 @@ def test_solve_bad_input(args: tuple[str, ...], word: str) -> None:
         (("--delay", "nan"), "--delay"),
         (("--delay", "-1"), "--delay"),
         (("--delay", "1e308"), "--delay"),  # finite, and bots that never move all the same
+        # finite too, though past what a float holds: past the range, not "not finite"
+        (("--delay", "1e400"), "1e400 is not in the range 0<=x<=60."),
+        (("--delay", "9" * 400), "99999999…(400 digits) is not in the range 0<=x<=60."),
         (("--seats", "you,,expert"), "empty bot entry"),
         (("--seats", "you,iterations=5"), "does not follow a bot name"),
         (("--seats", "you,ismcts:iterations=5,iterations=6"), "given twice"),
@@ -579,6 +582,11 @@ def test_play_says_the_values_click_reads_wrong_in_the_players_language(
         (("--delay", "x"), "--delay", t("tui.cli.not_number", value="'x'")),
         (("--delay", "inf"), "--delay", t("tui.cli.not_finite", value="inf")),
         (("--delay", "99"), "--delay", t("tui.cli.out_of_range", value="99", low="0", high="60")),
+        (
+            ("--delay", "-1e400"),
+            "--delay",
+            t("tui.cli.out_of_range", value="-1e400", low="0", high="60"),
+        ),
         (("--players", "x"), "--players", t("tui.cli.not_whole", value="'x'")),
         (("--seed", "1.5"), "--seed", t("tui.cli.not_whole", value="'1.5'")),
     ]:
@@ -758,6 +766,7 @@ def test_play_resume_says_why_in_the_players_words(tmp_path: Path, lang: str) ->
         (("--messages-per-second", "inf"), "inf is not a finite number"),
         # finite, and a table that never deals again all the same
         (("--round-pause", "1e308"), "--round-pause"),
+        (("--bot-delay", "1" + "0" * 400), "(401 digits) is not in the range 0<=x<=60."),
         (("--bot-delay", "61"), "--bot-delay"),
         (("--takeover-after", "86401"), "--takeover-after"),
         (("--min-turn-time", "0"), "--min-turn-time"),

@@ -6,6 +6,7 @@ import importlib
 import json
 import math
 import os
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -117,11 +118,16 @@ class FiniteFloat(_QuotesShortened, click.FloatRange):
                 _quoted_shortened(err, value)
                 raise
             self.fail(t("tui.cli.not_number", value=show_text(str(value))), param, ctx)
-        # finite first: "inf is not a finite number" says more than a range would
-        if not math.isfinite(number):
+        # finite first: "inf is not a finite number" says more than a range would; but a
+        # number written out in digits is finite, however many ("1" and 400 zeros, which
+        # a float reads as inf): that one is past the range
+        if not math.isfinite(number) and not _written_in_digits(value):
             said = f"{value} is not a finite number"
             self.fail(said if t is None else t("tui.cli.not_finite", value=value), param, ctx)
         try:
+            if not math.isfinite(number):
+                message = f"{value} is not in the range {self._describe_range()}."
+                self.fail(message, param, ctx)
             return super().convert(number, param, ctx)
         except click.BadParameter:
             key = _range_key(self)
@@ -129,6 +135,16 @@ class FiniteFloat(_QuotesShortened, click.FloatRange):
                 raise  # (a range our words do not say: Click's own)
             low, high = _bounds(t, self)
             self.fail(t(f"tui.cli.out_of_{key}", value=value, low=low, high=high), param, ctx)
+
+
+#: a number in digits, as a float reads it (``1e400``, ``-99…9.5``): no ``inf`` or ``nan``
+_DIGITS = re.compile(r"\s*[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?\s*")
+
+
+def _written_in_digits(value: object) -> bool:
+    """Whether ``value`` (as typed) writes a number in digits rather than a word such as
+    ``inf`` or ``nan``: such a number is finite even where a float cannot hold it."""
+    return isinstance(value, str) and _DIGITS.fullmatch(value) is not None
 
 
 def _range_key(kind: click.IntRange | click.FloatRange) -> str | None:
