@@ -379,3 +379,43 @@ def test_an_action_that_is_no_action_is_refused_and_nothing_changes(action: Any)
     with pytest.raises(TypeError, match="an action is an Action"):
         state.apply(action)
     assert (state.history, state.seat, state.hands) == before
+
+
+def why_not(state: RoundState, tile: str) -> str | None:
+    """`RoundState.why_not`'s rule (its code), and the train it names if it names one
+    (-1: the Mexican train)."""
+    err = state.why_not(parse_tile(tile))
+    if err is None:
+        return None
+    train = err.params.get("train")
+    return err.code if train is None else f"{err.code} on {train}"
+
+
+def test_why_not_names_the_rule_that_keeps_a_tile_off_the_train_it_matches() -> None:
+    """A tile that fits nowhere now is explained by the rule in the way on a train it
+    matches, not by its own train's open end (`RoundState.why_not`)."""
+    # classic: 2-4 matches the Mexican train's 2, but the open double 3-3 comes first
+    state = deal(
+        CLASSIC6, [["3-6", "3-3", "2-5", "0-0", "0-1"], ["5-6", "1-2", "2-4", "4-4", "0-2"]]
+    )
+    play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0", "0:2-5@M")  # (the Mexican train ends in 2)
+    assert why_not(state, "2-4") == "open_double_first on 0"  # (3-3 is on seat 0's train)
+    # cardinal: 1-5 matches the Mexican train's 1 but not seat 2's own train (its 6)
+    spec = {"preset": "cardinal", "max_pip": 6, "hand_size": {"4": 5}}
+    hands = [
+        ["6-6", "1-6", "2-3", "0-0", "0-1"],
+        ["2-6", "2-2", "0-5", "4-5", "3-4"],
+        ["4-6", "1-5", "0-2", "3-3", "5-5"],
+        ["1-2", "1-3", "0-3", "2-4", "1-4"],
+    ]
+    state = deal(spec, hands, starter=None)
+    play(state, "0:1-6@M", "1:2-6@1", "1:pass")
+    assert why_not(state, "1-5") == "own_train_first on -1"  # (the Mexican train)
+    assert state.why_not(Tile(4, 6)) is None  # (it fits seat 2's own train)
+    assert why_not(state, "0-2") == "marker_down on 1"  # (seat 1's train ends in 2)
+    assert why_not(state, "3-3") == "wrong_end on 2"  # (no train ends in 3: its own's end)
+    # relaxed: after a double, 5-5 matches the Mexican train's 5 but is a double
+    spec = {"preset": "relaxed", "max_pip": 6, "hand_size": {"2": 5}}
+    state = deal(spec, [["3-6", "3-3", "5-5", "0-1", "1-2"], ["5-6", "2-4", "4-5", "1-4", "3-4"]])
+    play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0")
+    assert why_not(state, "5-5") == "follow_up_no_double"

@@ -426,3 +426,37 @@ def test_playable_tiles_are_the_plays_open_at_the_start_of_a_turn(
             assert state.playable_tiles(state.seat) == legal
         state.apply(rng.choice(state.legal_actions()))
         steps += 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(games())
+def test_why_not_names_a_rule_exactly_for_the_tiles_that_cannot_be_played(
+    game: tuple[Rules, int, int, int],
+) -> None:
+    """`RoundState.why_not(tile)`, at every decision of random games, for every tile of
+    the mover's hand: None exactly when some legal action plays the tile; else the
+    refusal of the tile on one of the trains, which every train refuses, and "its open
+    end is N" only when no train it matches has another rule to name."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    trains = (*range(players), MEXICAN)
+    steps = 0
+    while not state.is_over and steps < 300:
+        played = {a.tile for a in state.legal_actions() if a.tile is not None}
+        for tile in state.hand(state.seat):
+            err = state.why_not(tile)
+            assert (err is None) == (tile in played), tile
+            if err is None:
+                continue
+            refusals = []
+            for train in trains:
+                with pytest.raises(IllegalActionError) as info:
+                    state.copy().apply(Action.play(tile, train))
+                refusals.append(info.value)
+            assert (err.code, err.params) in [(r.code, r.params) for r in refusals]
+            matched = [r for r, t in zip(refusals, trains, strict=True) if tile.has(state.ends[t])]
+            if err.code == "wrong_end":
+                assert all(r.code == "wrong_end" for r in matched)
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1

@@ -896,6 +896,31 @@ class RoundState:
 
     # -- explaining a rejection ---------------------------------------------------------
 
+    def why_not(self, tile: Tile) -> IllegalActionError | None:
+        """Why the seat to move cannot play ``tile`` now on any train, or None if it can
+        play it somewhere: the rule that keeps it off a train whose open end it matches --
+        its own train first, then the Mexican train, then the others' in seat order -- in
+        preference to its own train's mere "its open end is N" (a tile that matches only
+        the Mexican train is told that its own train comes first, that a double may not
+        follow a double, that a marker is down...). What a player picking a tile that
+        fits nowhere needs to hear."""
+        if self.ended is not None:
+            return IllegalActionError("round_over", "the round is over: no more actions")
+        s = self.seat
+        tid = self.ts.ids.get(tile)
+        if tid is not None and any(mask >> tid & 1 for _, mask in self.legal_plays()):
+            return None
+        others = [t for t in range(self.n) if t != s]
+        first: IllegalActionError | None = None
+        for train in (s, MEXICAN, *others):
+            if train != s and not tile.has(self.ends[train]):
+                continue  # (a train it does not match says nothing new)
+            err = self._explain(Action.play(tile, train))
+            if err.code != "wrong_end":
+                return err
+            first = first or err
+        return first
+
     def _check(self, action: Action) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal."""
         try:

@@ -638,29 +638,13 @@ class TableScreen(Screen[None]):
         self.refresh_table()
 
     def why_not(self, view: SeatView, tile: Tile) -> str:
-        """The engine's reason ``tile`` cannot be played now, tried on a copy of the round:
-        on each train whose open end it matches, the seat's own first, then the Mexican
-        train, then the others' -- the first rule that is not "its open end is N" (a tile
-        that matches the Mexican train is told that it must go on its own train first, or
-        that a double may not follow a double, not only that its own train's end is
-        another); on its own train where none says more."""
-        others = sorted(
-            (tr for tr in view.trains if tr.owner != view.seat and tile.has(tr.open_end)),
-            key=lambda tr: not tr.is_mexican,
-        )
-        first: str | None = None
-        for train in [view.seat, *(tr.owner for tr in others)]:
-            trial = self.session.state.copy()
-            try:
-                trial.apply(Action.play(tile, train))
-            except IllegalActionError as err:
-                said = self.refusal(err, view.seat)
-                if err.code != "wrong_end":
-                    return said
-                first = first or said
-                continue
-            return self.t("tui.prompt.choose_tile")  # (it fits there: nothing to explain)
-        return first or self.t("tui.prompt.choose_tile")
+        """The engine's reason ``tile`` cannot be played now (`RoundState.why_not`: the rule
+        that keeps it off a train it matches, its own train's open end where none says
+        more)."""
+        err = self.session.state.why_not(tile)
+        if err is None:
+            return self.t("tui.prompt.choose_tile")  # (it fits somewhere: nothing to explain)
+        return self.refusal(err, view.seat)
 
     def refusal(self, err: IllegalActionError, reader: int | None) -> str:
         """The engine's refusal in the player's language, said to ``reader``, a number of
