@@ -4884,6 +4884,77 @@ def test_the_replay_viewer_wraps_a_hands_tiles_under_its_first_tile(lang: str, w
     run(scenario)
 
 
+def gone_out(seat_out: int) -> tuple[Match, RoundState]:
+    """A round of three seats played at random that ``seat_out`` ends by going out."""
+    seed = {0: 4, 1: 8, 2: 1}[seat_out]
+    match = Match.new(Rules.preset("classic", rounds=[12]), 3, random.Random(seed))
+    rng = random.Random(seed)
+    state = match.current
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    assert (state.ended, state.out_seat) == ("out", seat_out)
+    return match, state
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_rounds_end_writes_the_name_that_went_out_as_its_owner_wrote_it(lang: str) -> None:
+    """The round's end capitalised its sentence's first letter, a name's too: a seat named
+    "ana" or "greedy 5" read "Ana went out". The sentence starts with the name in every
+    language and the name is kept as written; a blocked round's sentence, which starts
+    with no name, still starts with a capital."""
+    t = Translator(lang)
+    names = ["ana", "greedy 5", "émile"]
+
+    class Host(App[None]):
+        CSS = app_module.CSS
+
+        def __init__(self, match: Match, state: RoundState, names: list[str]) -> None:
+            super().__init__()
+            self.shown = (match, state, names)
+
+        def on_mount(self) -> None:
+            self.push_screen(RoundEndScreen(*self.shown, t))
+
+    async def first_line(match: Match, state: RoundState, names: list[str]) -> str:
+        host = Host(match, state, names)
+        async with host.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            return plain(host.screen.query_one("#round-result", Static)).split("\n")[0]
+
+    for seat, name in enumerate(names):
+        match, state = gone_out(seat)
+        said = asyncio.run(first_line(match, state, names))
+        assert said == t("game.ended.out", who=name) + ".", said
+        assert said.startswith(name + " ")
+    blocked = asyncio.run(first_line(*blocked_with_big_hands(), ["ana", "ben"]))
+    words = t("game.ended.blocked")
+    assert blocked == words[:1].upper() + words[1:] + "."
+    assert blocked[:1].isupper()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewer_writes_the_name_that_went_out_as_the_record_has_it(lang: str) -> None:
+    """A simulator's record names its seats after their bots ("greedy 1", "greedy 2"): the
+    viewer's round's end read "Greedy 1 went out"."""
+    match, _ = gone_out(1)
+    record = GameRecord.from_match(match, ["greedy", "greedy", "ana"])
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = WatchApp(record, lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("end")
+            await pilot.pause()
+            assert app.state.is_over
+            name = app.names[1]
+            assert name == t("tui.name.bot", level="greedy", number=2)
+            assert name.startswith("greedy")
+            shown = plain(app.query_one("#w-hands", Static)).strip().split("\n")
+            assert shown[0] == t("game.ended.out", who=name) + ".", shown[:2]
+
+    run(scenario)
+
+
 def test_a_seats_tiles_and_the_points_besides_them_hang_under_its_first_tile() -> None:
     """The words after the tiles (a 0-0 left, doubles left open) go on as the tiles do, under
     the first tile, never past the width; where the name and points leave no room for a

@@ -31,6 +31,7 @@ from .palette import PaletteInWords
 from .render import (
     TILES_MARK,
     TRAIN_KEYS,
+    capitalised,
     describe_action,
     escape,
     hand_markup,
@@ -566,8 +567,8 @@ class TableScreen(Screen[None]):
             # (a name as its owner wrote it: "ana went out" stays)
             self.log_line(self.t("game.ended.out", who=self.names[state.out_seat]))
         else:
-            said = self.t("game.ended.blocked")
-            self.log_line(said[:1].upper() + said[1:])  # (a line of its own, as the others)
+            # (a line of its own, as the others)
+            self.log_line(capitalised(self.t("game.ended.blocked")))
 
     def after_round_end(self, _: None = None) -> None:
         session = self.session

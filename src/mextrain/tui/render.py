@@ -24,6 +24,7 @@ __all__ = [
     "TILES_MARK",
     "TRAIN_KEYS",
     "Unit",
+    "capitalised",
     "clip",
     "clip_name",
     "describe_action",
@@ -50,6 +51,13 @@ __all__ = [
 #: bot levels, weakest first: the start screen offers them in this order, and the
 #: statistics list the bots a person met in it
 BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "racer", "hard", "expert")
+
+
+def capitalised(text: str) -> str:
+    """A catalog's text starting a sentence of its own, its first letter a capital ("The
+    round is blocked"). Never a text that starts with a name: a name stays as its owner
+    wrote it ("ana went out", "greedy 5 went out"), whatever the sentence."""
+    return text[:1].upper() + text[1:]
 
 
 def fit(text: str, width: int, *, right: bool = False) -> str:
@@ -410,10 +418,12 @@ def round_result_markup(
     tiles too many for a line go on under its first tile, broken between two tiles."""
     parts = state.score_parts()
     if state.ended == "out" and state.out_seat is not None:
+        # the name starts the sentence in every language, as its owner wrote it: "ana
+        # went out", not "Ana" (the log keeps it so too)
         head = t("game.ended.out", who=escape(names[state.out_seat]))
     else:
-        head = t("game.ended.blocked")
-    lines = [f"[b]{head[:1].upper()}{head[1:]}.[/b]", ""]
+        head = capitalised(t("game.ended.blocked"))
+    lines = [f"[b]{head}.[/b]", ""]
     name_width = max(cell_len(n) for n in names)
     for seat, name in enumerate(names):
         part = parts[seat] if parts is not None else None
