@@ -4955,6 +4955,83 @@ def test_the_replay_viewer_writes_the_name_that_went_out_as_the_record_has_it(la
     run(scenario)
 
 
+def cardinal_record(names: list[str]) -> GameRecord:
+    """Two cardinal rounds at four seats (seed 6): nobody was dealt the first round's
+    12-12, and the draw cycles took 8 tiles before seat 1 drew it; seat 1 was dealt the
+    second round's 11-11."""
+    match = Match.new(Rules.preset("cardinal", rounds=[12, 11]), 4, random.Random(6))
+    rng = random.Random(6)
+    while True:
+        state = match.current
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        if match.is_complete:
+            break
+        match.next_round(rng)
+    first, second = (match.rounds[k].as_dealt() for k in (0, 1))
+    assert (first.bone_pos, first.starter) == (8, 0)
+    assert (second.bone_pos, second.starter) == (0, 0)
+    return GameRecord.from_match(match, names)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewer_says_who_held_the_engine_or_how_it_was_drawn(lang: str) -> None:
+    """At the start of a cardinal round the viewer said only "The tiles are dealt.", over
+    hands of 16 and 17 tiles where 15 are dealt: it says, as the table's log does, who held
+    the engine, or that nobody did and the seats drew in turn, how many tiles, and who
+    drew it. The line grows to hold it whole at 80x24, the keys still shown under it."""
+    t = Translator(lang)
+    names = ["Aleksanteri Suurimmainen", "Bo", "Cy", "Di"]
+    drawn = t.plural("tui.log.engine_drawn", 8, engine="12-12", who=names[0])
+    held = t("tui.log.engine_held", engine="11-11", who=names[0])
+
+    async def scenario() -> None:
+        app = WatchApp(cardinal_record(names), lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            last = app.query_one("#w-last", Static)
+
+            def shown() -> str:
+                return " ".join(line.strip() for line in rendered_lines(last))
+
+            assert plain(last) == drawn
+            assert shown() == drawn  # whole, over as many lines as it takes
+            assert last.region.height > 1
+            keys = app.query_one("#w-keys", Static)
+            assert keys.region.bottom == SIZE[1]
+            assert last.region.bottom <= keys.region.y
+            assert app.query_one("#w-body").region.height >= 12
+            hands = plain(app.query_one("#w-hands", Static))
+            assert f"{names[0]} (16)" in hands  # (15 dealt, 2 drawn, the engine laid)
+            await pilot.press("right")
+            seat, action = app.state.history[-1]
+            assert plain(last) == describe_action(
+                seat, action, t, app.names, laid_tiles(app.state.view(seat))
+            )
+            await pilot.press("home")
+            assert plain(last) == drawn
+            await pilot.press("pagedown")
+            assert app.round_index == 1
+            assert plain(last) == held
+            assert shown() == held
+
+    run(scenario)
+
+
+def test_the_replay_viewer_says_the_tiles_are_dealt_where_the_engine_is_set_aside() -> None:
+    record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            last = app.query_one("#w-last", Static)
+            assert plain(last) == Translator("en")("tui.watch.dealt")
+            assert last.region.height == 1
+
+    run(scenario)
+
+
 def test_a_seats_tiles_and_the_points_besides_them_hang_under_its_first_tile() -> None:
     """The words after the tiles (a 0-0 left, doubles left open) go on as the tiles do, under
     the first tile, never past the width; where the name and points leave no room for a

@@ -33,6 +33,7 @@ from .render import (
     TRAIN_KEYS,
     capitalised,
     describe_action,
+    engine_start_words,
     escape,
     hand_markup,
     hint_words,
@@ -406,15 +407,11 @@ class TableScreen(Screen[None]):
         or the draws that looked for it (a seat's hand grew by them)."""
         state = self.session.state
         self.log_line(self.t("tui.log.round", number=state.round_index + 1))
-        if state.rules.engine_setup != "holder_starts" or state.history:
+        if state.history:
             return
-        engine = f"{state.engine}-{state.engine}"
-        who = self.names[state.starter]
-        drawn = state.as_dealt().bone_pos  # the tiles the draw cycles took, in all
-        if drawn:
-            self.log_line(self.t.plural("tui.log.engine_drawn", drawn, engine=engine, who=who))
-        else:
-            self.log_line(self.t("tui.log.engine_held", engine=engine, who=who))
+        said = engine_start_words(state, self.t, self.names)
+        if said is not None:
+            self.log_line(said)
 
     # -- the flow of the game ------------------------------------------------------------
 

@@ -28,6 +28,7 @@ __all__ = [
     "clip",
     "clip_name",
     "describe_action",
+    "engine_start_words",
     "escape",
     "fit",
     "hand_markup",
@@ -405,6 +406,21 @@ def describe_action(
     where = to_train(action.train, seat, t, names)
     tile = laid.get(action.tile, str(action.tile)) if laid is not None else str(action.tile)
     return t("tui.log.play", who=who, tile=tile, train=where)
+
+
+def engine_start_words(state: RoundState, t: Translator, names: Sequence[str]) -> str | None:
+    """Where the engine's holder starts (``holder_starts``, cardinal): who was dealt the
+    round's engine, or, when nobody was, that every seat drew in turn until it turned up,
+    how many tiles in all (the hands are bigger by that) and who drew it. None where the
+    engine is set aside before the deal. The table's log and the replay say the same."""
+    if state.rules.engine_setup != "holder_starts":
+        return None
+    engine = f"{state.engine}-{state.engine}"
+    who = names[state.starter]
+    drawn = state.as_dealt().bone_pos  # the tiles the draw cycles took, in all
+    if drawn:
+        return t.plural("tui.log.engine_drawn", drawn, engine=engine, who=who)
+    return t("tui.log.engine_held", engine=engine, who=who)
 
 
 def round_result_markup(

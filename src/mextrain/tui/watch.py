@@ -18,6 +18,7 @@ from .palette import PaletteInWords
 from .render import (
     SHOWN_TILES,
     describe_action,
+    engine_start_words,
     escape,
     laid_tiles,
     round_result_markup,
@@ -34,7 +35,7 @@ __all__ = ["WatchApp", "watch_record"]
 WATCH_CSS = """
 #w-status { height: auto; max-height: 2; background: $primary; color: $text; text-style: bold; }
 #w-body { height: 1fr; }
-#w-last { height: 1; text-style: bold; }
+#w-last { height: auto; max-height: 3; text-style: bold; }
 #w-keys { height: auto; background: $boost; }
 """
 
@@ -160,7 +161,9 @@ class WatchApp(PaletteInWords):
             seat, action = state.history[-1]
             last = describe_action(seat, action, t, self.names, laid_tiles(view))
         else:
-            last = t("tui.watch.dealt")
+            # a cardinal round: who held the engine, or the draws that looked for it (the
+            # hands shown are bigger by them)
+            last = engine_start_words(state, t, self.names) or t("tui.watch.dealt")
         self.query_one("#w-last", Static).update(escape(last))
 
     def hands(self, width: int | None) -> str:
