@@ -83,6 +83,7 @@ from mextrain.tui.screens import (
     StartScreen,
     TrainsScreen,
     key_rows,
+    rules_in_short,
     saved_game_line,
     seat_names,
     table_rules_text,
@@ -4162,13 +4163,17 @@ def test_the_help_says_what_this_table_plays(lang: str) -> None:
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
             table = plain(app.screen.query_one("#help-table", Static))
-            # cardinal's own rules, the house rule turned on, and the game's length
+            # cardinal's own rules and the house rule turned on; the game's length is in
+            # the rules in short, above, and said once
             assert t("game.help.preset.cardinal") in table
             house = t("game.help.house.draw_until_playable")
             assert house[:1].upper() + house[1:] in table
-            assert t.plural("tui.start.rounds", 2) in table
-            assert "12-12" in table
-            assert "11-11" in table
+            rules_text = plain(app.screen.query_one("#help-rules", Static))
+            length = t.plural("game.rules_length.down", 2, first="12-12", last="11-11")
+            assert t.plural("tui.start.rounds", 2) in length
+            assert rules_text.startswith(length)
+            assert "12-12" not in table
+            assert "11-11" not in table
             assert t("game.help.preset.classic") not in table
 
     run(scenario)
@@ -4193,17 +4198,73 @@ def test_the_help_names_other_options_as_the_record_writes_them() -> None:
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_help_says_a_games_length_in_words_one_round_too(lang: str) -> None:
     t = Translator(lang)
-    one = table_rules_text(Rules.preset("classic", rounds=[12]), t)
-    assert t("tui.help.length_one", engine="12-12") in one.splitlines()
+    one = rules_in_short(Rules.preset("classic", rounds=[12]), t)
+    assert one.startswith(t("game.rules_length.single", engine="12-12"))
     assert one.count("12-12") == 1  # (not "from the 12-12 engine to 12-12")
-    three = table_rules_text(Rules.preset("classic", rounds=[12, 11, 10]), t)
-    said = t(
-        "tui.help.length",
-        rounds=t.plural("tui.start.rounds", 3),
-        first="12-12",
-        last="10-10",
+    three = rules_in_short(Rules.preset("classic", rounds=[12, 11, 10]), t)
+    said = t.plural("game.rules_length.down", 3, first="12-12", last="10-10")
+    assert t.plural("tui.start.rounds", 3) in said
+    assert three.startswith(said)
+    for rules in (Rules.preset("classic", rounds=[12]), Rules.preset("classic", rounds=3)):
+        assert "12-12" not in table_rules_text(rules, t)  # (said once, in the rules in short)
+
+
+def double6(**options: object) -> Rules:
+    """The double-6 set, its full game (7 rounds, 6-6 down to 0-0) unless told otherwise."""
+    return Rules.from_spec(
+        {"preset": "classic", "max_pip": 6, "hand_size": {"2": 7, "3": 5, "4": 5}, **options}
     )
-    assert said in three.splitlines()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_in_short_say_this_games_rounds_and_engines(lang: str) -> None:
+    """The help's rules in short said "13 rounds, from the 12-12 engine down to 0-0" for
+    a double-6 set, a short game or a sequence of one's own: they say the game's own
+    rounds and engines, the rest of them as they were; the presets' full game keeps its
+    words."""
+    t = Translator(lang)
+    short = t("game.rules_short")
+    full = t.plural("game.rules_length.full", 13, first="12-12")
+    assert short.startswith(full)
+    rest = short[len(full) :]
+    assert "13" not in rest
+    assert "12-12" not in rest
+    cases = [
+        (double6(), t.plural("game.rules_length.full", 7, first="6-6")),
+        (double6(rounds=2), t.plural("game.rules_length.down", 2, first="6-6", last="5-5")),
+        (
+            Rules.preset("classic", rounds=4),
+            t.plural("game.rules_length.down", 4, first="12-12", last="9-9"),
+        ),
+        (
+            Rules.preset("relaxed", rounds=[3, 7, 12, 12]),
+            t.plural("game.rules_length.list", 4, engines="3-3, 7-7, 12-12, 12-12"),
+        ),
+        (
+            Rules.preset("cardinal", rounds=[0, 1, 2]),
+            t.plural("game.rules_length.up", 3, first="0-0", last="2-2"),
+        ),
+        (Rules.preset("classic", rounds=[5]), t("game.rules_length.single", engine="5-5")),
+    ]
+    for rules, said in cases:
+        assert said != full
+        assert str(rules.round_count) in said or rules.round_count == 1
+        shown = asyncio.run(help_rules(rules, lang))
+        assert shown == said + rest, (rules.rounds, shown)
+        assert "13" not in shown
+    for preset in ("classic", "relaxed", "cardinal"):
+        assert asyncio.run(help_rules(Rules.preset(preset), lang)) == short
+
+
+async def help_rules(rules: Rules, lang: str) -> str:
+    """The rules in short of the help ("?") at a table of ``rules``."""
+    kinds = ("human", *["greedy"] * (rules.players[0] - 1))
+    app = app_for(GameSetup(rules, kinds, lang), seed=2)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        await pilot.press("question_mark")
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        return plain(app.screen.query_one("#help-rules", Static))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
