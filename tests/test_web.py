@@ -12,7 +12,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -255,6 +255,12 @@ def check_no_leaks(conn: Conn, seat: int | None, held: list[list[set[str]]]) -> 
         assert ("hands_left" in r) == bool(r["ended"]), r
         r.pop("hands_left", None)
         table_tiles = tiles_in(r["trains"]) | {f"{r['engine']}-{r['engine']}"}
+        # why a tile of its hand cannot be played: said to the seat to move alone, in the
+        # engine's words, which may name a tile of that hand ("You drew 0-2, which fits
+        # nowhere...") or of the table (an open double), never another
+        why_not = r.pop("why_not", [])
+        assert not why_not or r["current_seat"] == seat, (seat, why_not)
+        assert tiles_in(why_not) <= tiles_in(hand) | table_tiles, (why_not, hand)
         assert tiles_in(r) <= table_tiles, (tiles_in(r) - table_tiles, r)
         assert tiles_in({k: v for k, v in m.items() if k != "round"}) == set()
         if seat is None:
@@ -1411,6 +1417,170 @@ def test_the_seat_that_drew_is_told_its_tile_and_nobody_else_is(client: TestClie
         for c in (*conns.values(), watcher):
             c.close()
     assert len(drawn) >= 3
+
+
+NAMES = ("Ana", "Ben", "Cy", "Di")
+
+
+def table_at(
+    db: Path, code: str, spec: dict[str, Any], players: int, wanted: Callable[[Any], bool]
+) -> tuple[list[str], Any]:
+    """A table of people (Ana, Ben, ...) in play at a position of its first round where
+    ``wanted`` holds and Ana is to move, written to the store at ``db`` as the server keeps
+    it: rounds are played with the engine (random moves) from seed after seed until one
+    comes there. The seats' tokens are returned, with the round at that position."""
+    import secrets
+
+    from mextrain.rules import Match, Rules
+    from mextrain.web.tables import hash_token
+
+    rules = Rules.from_spec(spec)
+    for k in range(2000):
+        seed = f"{code}-{k}"
+        state = Match.new(rules, players, random.Random(seed)).current
+        rng = random.Random(k)
+        moves: list[str] = []
+        while not state.is_over and not (state.current_seat == 0 and wanted(state)):
+            action = rng.choice(state.legal_actions())
+            moves.append(action.notation(state.current_seat))
+            state.apply(action, state.current_seat)
+        if not state.is_over:
+            break
+    else:
+        raise AssertionError(f"no round came to the position wanted for {code}")
+    tokens = [secrets.token_urlsafe(24) for _ in range(players)]
+    events: list[tuple[str, dict[str, Any]]] = [
+        *(
+            ("join", {"seat": i, "name": NAMES[i], "token": hash_token(tokens[i])})
+            for i in range(players)
+        ),
+        ("start", {"bots": {}}),
+        *(("action", {"action": move}) for move in moves),
+    ]
+    store = Store(db)
+    try:
+        table_id = store.create_table(code, {"rules": spec, "seats": ["open"] * players}, seed)
+        for seq, (kind, data) in enumerate(events):
+            store.append(table_id, seq, kind, data)
+    finally:
+        store.close()
+    return tokens, state
+
+
+def refused_on(state: Any, tile: Any, train: int) -> Any:
+    """The engine's refusal of ``tile`` on ``train`` for the seat to move (None: legal)."""
+    from mextrain.rules import Action, IllegalActionError
+
+    try:
+        state.copy().apply(Action.play(tile, train), state.current_seat)
+    except IllegalActionError as err:
+        return err
+    return None
+
+
+def why_not_of(m: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The reasons a state gives, by the tile of the hand they are about."""
+    r = m["round"]
+    return {r["hand"][w["at"]]: w for w in r.get("why_not", [])}
+
+
+def test_a_tile_an_open_double_keeps_off_its_train_is_told_so_to_its_seat_alone(
+    db: Path,
+) -> None:
+    """Classic: while an open double must be answered first, a tile of the hand that
+    matches its own train's open end is told that rule in the engine's words, shown and
+    said (tiles in words), in the seat's language, again in a new one when the page
+    switches; the others and a spectator are told nothing of it. A tile that matches no
+    train has no reason: no train takes it."""
+    from mextrain.i18n import error_text
+    from mextrain.rules import MEXICAN
+
+    def wanted(state: Any) -> bool:
+        if not state.open_doubles or state.owe or state.drawn >= 0:
+            return False
+        own = state.ends[0]
+        return any(
+            tile.has(own) and refused_on(state, tile, 0) is not None for tile in state.hand(0)
+        )
+
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+    tokens, state = table_at(db, "WHYOD", spec, 2, wanted)
+    names = {0: "Ana", 1: "Ben"}
+    with TestClient(create_app(db, settings())) as tc:
+        conns = [Conn(tc, "WHYOD", tokens[0]), Conn(tc, "WHYOD", tokens[1])]
+        watcher = Conn(tc, "WHYOD", None)
+        try:
+            ana = conns[0].until(my_turn(0))
+            why = why_not_of(ana)
+            kept = [t for t in state.hand(0) if t.has(state.ends[0])]
+            assert kept
+            for tile in kept:
+                err = refused_on(state, tile, 0)
+                assert err.code == "open_double_first"
+                told = why[str(tile)]
+                assert told["message"] == error_text(err, "en", names, 0)
+                assert told["said"] == error_text(err, "en", names, 0, spoken=True)
+                d = state.ends[state.open_doubles[0]]
+                where = {0: "your train", 1: "Ben's train", MEXICAN: "the Mexican train"}
+                assert told["message"] == (
+                    f"The open double {d}-{d} on {where[state.open_doubles[0]]} must be"
+                    " answered first."
+                )
+                assert f"tile {d} and {d}" in told["said"]
+            # (every reason is for a tile that cannot be played)
+            playable = {x.split("@")[0] for x in ana["round"]["legal_moves"] if "@" in x}
+            assert not set(why) & playable
+            for m in (conns[1].until(is_state), watcher.until(is_state)):
+                assert "why_not" not in m["round"], m["round"]
+            # a page that switches to French is sent its state again, in French
+            conns[0].send({"type": "lang", "lang": "fr"})
+            english = why[str(kept[0])]["message"]
+            again = conns[0].until(
+                lambda m: is_state(m) and why_not_of(m)[str(kept[0])]["message"] != english
+            )
+            assert again["version"] == ana["version"]
+            for tile in kept:
+                err = refused_on(state, tile, 0)
+                assert why_not_of(again)[str(tile)]["message"] == error_text(err, "fr", names, 0)
+        finally:
+            for c in (*conns, watcher):
+                c.close()
+
+
+def test_a_tile_that_must_wait_for_its_own_train_is_told_so(db: Path) -> None:
+    """Cardinal: a tile that matches the Mexican train but not the seat's own train, while
+    a tile fits its own train, is told that its own train comes first (it was told only
+    that no train takes it), in French to a French page."""
+    from mextrain.i18n import error_text
+    from mextrain.rules import MEXICAN
+
+    def stuck(state: Any) -> list[Any]:
+        return [
+            tile
+            for tile in state.hand(0)
+            if tile.has(state.ends[MEXICAN])
+            and not tile.has(state.ends[0])
+            and getattr(refused_on(state, tile, MEXICAN), "code", None) == "own_train_first"
+        ]
+
+    def wanted(state: Any) -> bool:
+        return state.drawn < 0 and not state.owe and bool(stuck(state))
+
+    spec = {"preset": "cardinal", "max_pip": 6, "rounds": 1, "hand_size": {"4": 5}}
+    tokens, state = table_at(db, "WHYOT", spec, 4, wanted)
+    names = dict(enumerate(NAMES))
+    with TestClient(create_app(db, settings())) as tc:
+        conn = Conn(tc, "WHYOT", tokens[0], "fr")
+        try:
+            why = why_not_of(conn.until(my_turn(0)))
+            for tile in stuck(state):
+                err = refused_on(state, tile, MEXICAN)
+                assert why[str(tile)]["message"] == error_text(err, "fr", names, 0)
+                assert why[str(tile)]["message"] == Translator("fr")(
+                    "game.error_you.own_train_first"
+                )
+        finally:
+            conn.close()
 
 
 def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(

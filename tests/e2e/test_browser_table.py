@@ -1470,11 +1470,27 @@ def test_a_round_over_asks_no_double_to_be_covered_first(
         shot(page, f"45-replay-double-left-open-{lang}")
 
 
+#: the players of `_a_table_at`'s tables, by seat
+PLAYERS = ("Ana", "Ben", "Cy", "Di")
+
+
 def _a_table_at(db: Any, code: str, wanted: Callable[[Any], bool]) -> dict[str, str]:
     """A table of Ana and Ben (classic rules, a double-6 set), in play at a position where
     ``wanted`` holds of the round and Ana is to move, written to the log of ``db`` as the
     server keeps it: rounds are played with the engine (random moves, draws first) from
     seed after seed until one comes there. Ana's token is returned, with the code."""
+    return _a_round_at(db, code, wanted)[0]
+
+
+def _a_round_at(
+    db: Any,
+    code: str,
+    wanted: Callable[[Any], bool],
+    spec: dict[str, Any] | None = None,
+    players: int = 2,
+) -> tuple[dict[str, str], Any]:
+    """`_a_table_at` under other rules (``spec``) or with more players (Cy, Di), with
+    the round at that position as well."""
     import random
     import secrets
 
@@ -1482,11 +1498,12 @@ def _a_table_at(db: Any, code: str, wanted: Callable[[Any], bool]) -> dict[str, 
     from mextrain.store import Store
     from mextrain.web.tables import hash_token
 
-    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+    if spec is None:
+        spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
     rules = Rules.from_spec(spec)
     for k in range(500):
         seed = f"{code}-{k}"
-        state = Match.new(rules, 2, random.Random(seed)).current
+        state = Match.new(rules, players, random.Random(seed)).current
         rng = random.Random(k)
         moves: list[str] = []
         while not state.is_over and not (state.current_seat == 0 and wanted(state)):
@@ -1499,21 +1516,23 @@ def _a_table_at(db: Any, code: str, wanted: Callable[[Any], bool]) -> dict[str, 
             break
     else:
         raise AssertionError(f"no round of 500 came to the position wanted for {code}")
-    tokens = [secrets.token_urlsafe(24) for _ in range(2)]
+    tokens = [secrets.token_urlsafe(24) for _ in range(players)]
     events: list[tuple[str, dict[str, Any]]] = [
-        ("join", {"seat": 0, "name": "Ana", "token": hash_token(tokens[0])}),
-        ("join", {"seat": 1, "name": "Ben", "token": hash_token(tokens[1])}),
+        *(
+            ("join", {"seat": i, "name": PLAYERS[i], "token": hash_token(tokens[i])})
+            for i in range(players)
+        ),
         ("start", {"bots": {}}),
         *(("action", {"action": move}) for move in moves),
     ]
     store = Store(db)
     try:
-        table_id = store.create_table(code, {"rules": spec, "seats": ["open", "open"]}, seed)
+        table_id = store.create_table(code, {"rules": spec, "seats": ["open"] * players}, seed)
         for seq, (kind, data) in enumerate(events):
             store.append(table_id, seq, kind, data)
     finally:
         store.close()
-    return {"code": code, "token": tokens[0]}
+    return {"code": code, "token": tokens[0]}, state
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
@@ -1569,6 +1588,87 @@ def test_the_tile_just_drawn_is_shown_with_what_may_be_done_with_it(
                 page.get_by_role("button", name=t("game.pass")).click()
                 expect(page.locator(".turn.mine")).to_have_count(0)
             expect(page.locator(".hand-tile.drawn")).to_have_count(0)
+            expect(note).to_have_count(0)
+
+
+def _refused_on(state: Any, tile: Any, train: int) -> Any:
+    """The engine's refusal of ``tile`` on ``train`` for the seat to move (None: legal)."""
+    from mextrain.rules import Action, IllegalActionError
+
+    try:
+        state.copy().apply(Action.play(tile, train), state.current_seat)
+    except IllegalActionError as err:
+        return err
+    return None
+
+
+def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
+    """The tiles of Ana's hand that the rule ``code`` keeps off her own train (or the
+    Mexican train, one that does not match her own), a train whose open end they match."""
+    from mextrain.rules import MEXICAN
+
+    on = MEXICAN if mexican else 0
+
+    def kept(state: Any) -> list[Any]:
+        return [
+            tile
+            for tile in state.hand(0)
+            if tile.has(state.ends[on])
+            and (on == 0 or not tile.has(state.ends[0]))
+            and getattr(_refused_on(state, tile, on), "code", None) == code
+        ]
+
+    return kept
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_tile_chosen_that_cannot_be_played_says_the_rule_that_keeps_it_off(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """A tile that would fit a train but a rule keeps off it said only "No train takes
+    5-7 now": under classic, a tile that fits one's own train while an open double is to
+    be answered first; under cardinal, a tile that fits the Mexican train while a tile
+    fits one's own. Chosen, it now says the rule in the engine's words, shown beside the
+    buttons and told to a screen reader with its tiles in words."""
+    from playwright.sync_api import expect
+    from test_browser_access import HEAR_LIVE
+
+    from conftest import running_server
+    from mextrain.i18n import error_text
+    from mextrain.rules import MEXICAN
+
+    cardinal = {"preset": "cardinal", "max_pip": 6, "rounds": 1, "hand_size": {"4": 5}}
+    cases = [
+        # (code, rules, players, the rule, whether it keeps the tile off the Mexican train)
+        ("WHYOD", None, 2, "open_double_first", False),
+        ("WHYOT", cardinal, 4, "own_train_first", True),
+    ]
+    db = tmp_path / "why.sqlite3"
+    made = []
+    for code, spec, players, rule, mexican in cases:
+        kept = _kept_by(rule, mexican)
+
+        def wanted(state: Any, kept: Any = kept) -> bool:
+            return state.drawn < 0 and not state.owe and bool(kept(state))
+
+        made.append((*_a_round_at(db, code, wanted, spec, players), kept, players, mexican))
+    with running_server(db, 1) as base:
+        for table, state, kept, players, mexican in made:
+            seat_page(page, base, table, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            page.evaluate(HEAR_LIVE)
+            names = dict(enumerate(PLAYERS[:players]))
+            tile = kept(state)[0]
+            err = _refused_on(state, tile, MEXICAN if mexican else 0)
+            chosen = page.locator(f'.hand-tile[data-tile="{tile}"]')
+            expect(chosen).not_to_have_class(re.compile(r"\bplayable\b"))
+            chosen.click()
+            note = page.locator(".actions .tile-note")
+            expect(note).to_have_text(error_text(err, lang, names, 0))
+            said = error_text(err, lang, names, 0, spoken=True)
+            page.wait_for_function("w => window.heard.includes(w)", arg=said, timeout=5_000)
+            shot(page, f"47-why-not-{err.code}-{lang}")
+            chosen.click()  # (put back: the words go with it)
             expect(note).to_have_count(0)
 
 

@@ -629,6 +629,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
     elif isinstance(message, LangMessage):
         before, client.lang = client.lang, normalise_language(message.lang) or client.lang
         reword = client.refusal
+        if client.lang != before:  # (its state's words, then the error on show, if any)
+            table.word_again(client)
         if reword is not None and client.lang != before:  # the rule error on show, in
             # the page's new language (it shows it until the next state or error)
             client.send(_error("illegal", *reword(client.lang)))

@@ -35,8 +35,10 @@ from mextrain.rules import (
     ActionFormatError,
     IllegalActionError,
     Match,
+    RoundState,
     Rules,
     SeatView,
+    Tile,
     TileFormatError,
     parse_action,
 )
@@ -774,15 +776,7 @@ class Table:
             refused = err
 
             def reword(lang: str) -> tuple[str, str]:
-                # said to the seat that tried it: "You have a tile that fits..." (a number
-                # of more than 40 digits shortened, as replay shortens one, its count in
-                # the reader's words)
-                names = self.shown_names(lang)
-                words = Translator(lang).count_words
-                return (
-                    shorten_numbers(error_text(refused, lang, names, seat_no), words),
-                    shorten_numbers(error_text(refused, lang, names, seat_no, spoken=True), words),
-                )
+                return self.refusal_words(refused, lang, seat_no)
 
             raise TableError("illegal", *reword(client.lang), reword=reword) from None
         self._record_action(seat_no, action)  # (they are back: `_apply_event`)
@@ -1051,6 +1045,18 @@ class Table:
         never came: they made no move, so it is not in their statistics)."""
         return [self.person(i) or s.name or f"Seat {i + 1}" for i, s in enumerate(self.seats)]
 
+    def refusal_words(self, err: IllegalActionError, lang: str, seat: int) -> tuple[str, str]:
+        """A rule's refusal of a move, said to ``seat``, which tried it ("You have a tile
+        that fits..."), in ``lang``: shown and said (a tile in words). A number of more
+        than 40 digits is shortened, as replay shortens one, its count in the reader's
+        words."""
+        names = self.shown_names(lang)
+        words = Translator(lang).count_words
+        return (
+            shorten_numbers(error_text(err, lang, names, seat), words),
+            shorten_numbers(error_text(err, lang, names, seat, spoken=True), words),
+        )
+
     def shown_names(self, lang: str) -> dict[int, str]:
         """Seat → name as a page in ``lang`` shows it: people by their own names, bots as
         "Robot 2" (the records' "Bot 2 (beginner)" is English); an empty seat is left out,
@@ -1132,23 +1138,34 @@ class Table:
         self._log("rematch", {"code": code})
         self.broadcast()
 
-    def message_for(self, seat: int | None) -> dict[str, Any]:
-        """The state message for one seat (None: a spectator, who sees no hand)."""
+    def message_for(self, seat: int | None, lang: str = "en") -> dict[str, Any]:
+        """The state message for one seat (None: a spectator, who sees no hand), its
+        words in ``lang``."""
         round_view: dict[str, Any] | None = None
         sheet: dict[str, Any] = {"engines": list(self.rules.rounds), "rounds": [], "totals": []}
         if self.match is not None:
             state = self.match.current
-            round_view = state.view(0 if seat is None else seat).to_dict()
+            view = state.view(0 if seat is None else seat)
+            round_view = view.to_dict()
             if seat is None:
                 round_view["seat"] = None
                 round_view["hand"] = []
                 round_view["legal_actions"] = []
-            elif state.current_seat == seat and not state.is_over and state.drawn >= 0:
-                # which tile of its hand this seat has just drawn (the others see a draw,
-                # no tile): the hand is in order, where a drawn tile is lost among the rest
-                # (its place in the hand: no tile is written anywhere but there)
-                drawn = str(state.ts.tiles[state.drawn])
-                round_view["you_drew_at"] = round_view["hand"].index(drawn)
+            elif state.current_seat == seat and not state.is_over:
+                if state.drawn >= 0:
+                    # which tile of its hand this seat has just drawn (the others see a
+                    # draw, no tile): the hand is in order, where a drawn tile is lost
+                    # among the rest (its place in the hand: no tile is written anywhere
+                    # but there)
+                    drawn = str(state.ts.tiles[state.drawn])
+                    round_view["you_drew_at"] = round_view["hand"].index(drawn)
+                # why each tile of its hand that cannot be played now cannot, where a
+                # rule keeps it off a train it matches, in the engine's words
+                why_not = []
+                for at, err in kept_off(state, view):
+                    shown, said = self.refusal_words(err, lang, seat)
+                    why_not.append({"at": at, "message": shown, "said": said})
+                round_view["why_not"] = why_not
             round_view["legal_moves"] = [_move(a) for a in self._legal(seat)]
             del round_view["legal_actions"]
             # by move of `history`: the person whose seat moved, as they were named then
@@ -1181,6 +1198,13 @@ class Table:
             else {"seat": self._to_move(), "left": round(max(left, 0.0), 1)},
         }
 
+    def word_again(self, client: Client) -> None:
+        """``client``'s page reads in another language now: the words its state carries
+        (why a tile of its hand cannot be played) are sent again in it, if it has any."""
+        message = self.message_for(client.seat, client.lang)
+        if message["round"] is not None and message["round"].get("why_not"):
+            client.send(message)
+
     def _legal(self, seat: int | None) -> list[Action]:
         if seat is None or self.match is None:
             return []
@@ -1197,18 +1221,59 @@ class Table:
                 # the game could not be kept (the disk, the database): everyone is still
                 # told the result, and the next broadcast tries again
                 log.exception("table %s: the finished game could not be saved", self.code)
-        cache: dict[int | None, dict[str, Any]] = {}
+        cache: dict[tuple[int | None, str], dict[str, Any]] = {}
         cut = []
         for client in self.clients():
-            if client.seat not in cache:
-                cache[client.seat] = self.message_for(client.seat)
-            client.send(cache[client.seat])
+            key = (client.seat, client.lang)
+            if key not in cache:
+                cache[key] = self.message_for(*key)
+            client.send(cache[key])
             if client.closed:
                 cut.append(client)
         # a connection too slow to read its messages has been cut off: it no longer holds
         # its seat (a bot takes over in time), whatever its transport is still waiting on
         for client in cut:
             self.disconnect(client)
+
+
+def kept_off(state: RoundState, view: SeatView) -> list[tuple[int, IllegalActionError]]:
+    """The tiles of the hand of the seat to move (``view``'s) that cannot be played now,
+    by their place in the hand, each with the rule that keeps it off a train it matches,
+    asked of the engine on a copy of the round: the tile is tried on each train whose
+    open end it matches, the seat's own first, then the Mexican train, then the others',
+    and the first refusal that is not "its open end is N" is its reason (a tile that
+    matches the Mexican train is told that it must go on its own train first, or that an
+    open double must be answered first, not only that its own train's end is another),
+    as the terminal tells a tile picked. A tile that nothing but open ends keeps off (it
+    matches no train) has no reason here: no train takes it."""
+    playable = {action.tile for action in view.legal_actions if action.kind == "play"}
+    out = []
+    for at, tile in enumerate(view.hand):
+        if tile in playable:
+            continue
+        reason = _kept_off_by(state, view, tile)
+        if reason is not None:
+            out.append((at, reason))
+    return out
+
+
+def _kept_off_by(state: RoundState, view: SeatView, tile: Tile) -> IllegalActionError | None:
+    """The rule that keeps ``tile`` off a train it matches (`kept_off`), if any."""
+    seat = view.seat
+    others = sorted(
+        (tr for tr in view.trains if tr.owner != seat and tile.has(tr.open_end)),
+        key=lambda tr: not tr.is_mexican,
+    )
+    for train in [seat, *(tr.owner for tr in others)]:
+        trial = state.copy()
+        try:
+            trial.apply(Action.play(tile, train), seat)
+        except IllegalActionError as err:
+            if err.code != "wrong_end":
+                return err
+            continue
+        return None  # (it may be played there: nothing keeps it off)
+    return None
 
 
 def _move(action: Action) -> str:

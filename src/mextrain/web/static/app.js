@@ -1027,6 +1027,16 @@ function TablePage({ code, big, lang }) {
     if (legal.includes("draw")) return `${t("web.you_drew", { tile: drawn })}.`;
     return t("game.error_you.drawn_tile_fits_nowhere", { drawn });
   };
+  // why a tile of the hand cannot be played now, where a rule keeps it off a train it
+  // matches: the engine's words, from the server (shown, and ``said`` with the tiles in
+  // words); none for a tile that matches no train
+  const whyNot = (tile) => (view && view.why_not || []).find((w) => view.hand[w.at] === tile) || null;
+  // the chosen tile that cannot be played: why, for all to see (after a draw, the drawn
+  // tile's line says it, unless the rule is another)
+  const stuck = selected && !playableTiles.has(selected) ? whyNot(selected) : null;
+  const stuckNote = !selected || playableTiles.has(selected) ? null
+    : stuck ? (drawnTile && stuck.message === drawnWords(false) ? null : stuck.message)
+    : drawnTile ? null : t("web.no_train_for", { tile: selected });
   // the trains Tab stops on: those the chosen tile may go on, or with none chosen, those
   // a tile of the hand may go on (the others are still read, and clicked, as before)
   const stops = selected ? targets : legal.filter((m) => m.includes("@")).map((m) => m.split("@")[1]);
@@ -1042,8 +1052,12 @@ function TablePage({ code, big, lang }) {
   const chooseTile = (tile) => {
     if (!playableTiles.has(tile)) {
       setSelected(selected === tile ? null : tile);
-      // (after a draw, why: only the drawn tile may be played, or nothing but a pass)
-      if (selected !== tile) setSaid(drawnTile ? drawnWords(true) : t("web.no_train_for", { tile: tileSaid(tile) }));
+      // why: the rule that keeps it off a train it matches (after a draw, only the drawn
+      // tile may be played, or nothing but a pass), else that it matches no train
+      const why = whyNot(tile);
+      if (selected !== tile) {
+        setSaid(why ? why.said : drawnTile ? drawnWords(true) : t("web.no_train_for", { tile: tileSaid(tile) }));
+      }
       return;
     }
     const ts = targetsFor(tile);
@@ -1179,9 +1193,8 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
           <span class="hint" role="status">${hintNow && html`${shownSaid(hintText(false), hintText(true))}${
             others.length ? html`<span class="hint-more">${shownSaid(hintMore(false), hintMore(true))}</span>` : ""}`}</span>
-          ${drawnTile ? html`<span class="tile-note drawn-note" aria-hidden="true">${drawnWords(false)}</span>`
-            : selected && !playableTiles.has(selected) && html`<span class="tile-note" aria-hidden="true">${
-            t("web.no_train_for", { tile: selected })}</span>`}
+          ${drawnTile && html`<span class="tile-note drawn-note" aria-hidden="true">${drawnWords(false)}</span>`}
+          ${stuckNote && html`<span class="tile-note" aria-hidden="true">${stuckNote}</span>`}
         </div>
         <div class="hand" role="group" aria-label=${t("web.your_hand")}>
           ${view.hand.map((tile) => {
