@@ -1583,6 +1583,97 @@ def test_a_tile_that_must_wait_for_its_own_train_is_told_so(db: Path) -> None:
             conn.close()
 
 
+def test_the_seat_to_move_is_told_the_open_double_it_must_answer_first(db: Path) -> None:
+    """Classic: once the turn that played it has ended, the oldest open double must be
+    answered before anything else; the seat to move is told which train holds it
+    (`answer_first`), and only it, for the page to say so; while the seat that played it
+    owes its follow-up (which may go anywhere), nothing is to be answered first."""
+    from mextrain.rules import MEXICAN
+
+    def blocked(state: Any) -> bool:
+        return bool(state.open_doubles) and not state.owe and state.drawn < 0
+
+    def owing(state: Any) -> bool:
+        return bool(state.open_doubles) and state.owe and state.drawn < 0
+
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+    blocked_tokens, blocked_state = table_at(db, "ANSWER", spec, 2, blocked)
+    owing_tokens, _ = table_at(db, "OWING", spec, 2, owing)
+    with TestClient(create_app(db, settings())) as tc:
+        conns = [Conn(tc, "ANSWER", blocked_tokens[0]), Conn(tc, "ANSWER", blocked_tokens[1])]
+        watcher = Conn(tc, "ANSWER", None)
+        follow = Conn(tc, "OWING", owing_tokens[0])
+        try:
+            oldest = blocked_state.open_doubles[0]
+            r = conns[0].until(my_turn(0))["round"]
+            assert r["answer_first"] == ("M" if oldest == MEXICAN else oldest)
+            assert not r["owes_follow_up"]
+            for m in (conns[1].until(is_state), watcher.until(is_state)):
+                assert "answer_first" not in m["round"], m["round"]
+            r = follow.until(my_turn(0))["round"]
+            assert r["owes_follow_up"]
+            assert "answer_first" not in r, r
+        finally:
+            for c in (*conns, watcher, follow):
+                c.close()
+
+
+def test_the_seat_on_its_first_turn_run_is_told_so(db: Path) -> None:
+    """Cardinal: on a seat's first turn it may lay a run of tiles on its own train, and
+    pass after the first; the seat to move is told it is on that run (`first_turn_run`),
+    before its first tile and after it, and the others are not."""
+    from mextrain.rules import Action
+
+    def starting(state: Any) -> bool:
+        # (a tile that fits Ana's own train, and another that will after it)
+        if state.turn_state().plays or not state.turn_state().run or state.drawn >= 0:
+            return False
+        own = [a for a in state.legal_actions() if a.kind == "play" and a.train == 0]
+        return any(
+            any(
+                t != a.tile and t.has(a.tile.other_end(state.ends[0]))
+                for t in state.hand(0)
+                if not t.is_double
+            )
+            for a in own
+            if a.tile is not None and not a.tile.is_double
+        )
+
+    spec = {"preset": "cardinal", "max_pip": 6, "rounds": 1, "hand_size": {"4": 6}}
+    tokens, state = table_at(db, "RUNRUN", spec, 4, starting)
+    with TestClient(create_app(db, settings())) as tc:
+        ana = Conn(tc, "RUNRUN", tokens[0])
+        ben = Conn(tc, "RUNRUN", tokens[1])
+        try:
+            m = ana.until(my_turn(0))
+            assert m["round"]["first_turn_run"] is True
+            assert "pass" not in m["round"]["legal_moves"]
+            assert "first_turn_run" not in ben.until(is_state)["round"]
+            end = state.ends[0]
+            move = next(
+                a
+                for a in state.legal_actions()
+                if a.kind == "play"
+                and a.train == 0
+                and a.tile is not None
+                and not a.tile.is_double
+                and any(
+                    t != a.tile and t.has(a.tile.other_end(end)) and not t.is_double
+                    for t in state.hand(0)
+                )
+            )
+            assert isinstance(move, Action)
+            ana.send({"type": "action", "move": f"{move.tile}@0", "version": m["version"]})
+            after = ana.until(functools.partial(newer_state, m["version"]))
+            r = after["round"]
+            assert r["current_seat"] == 0  # (the run goes on: a tile still fits)
+            assert r["first_turn_run"] is True
+            assert "pass" in r["legal_moves"]
+        finally:
+            ana.close()
+            ben.close()
+
+
 def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(
     seated: tuple[Conn, dict[str, Any]],
 ) -> None:

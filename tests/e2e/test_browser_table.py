@@ -1672,6 +1672,90 @@ def test_a_tile_chosen_that_cannot_be_played_says_the_rule_that_keeps_it_off(
             expect(note).to_have_count(0)
 
 
+def _run_goes_on(state: Any) -> Any:
+    """A play of Ana's on her own train after which her first-turn run goes on (another
+    tile of hers fits the end it leaves), if there is one (no double: it would owe)."""
+    end = state.ends[0]
+    for action in state.legal_actions():
+        tile = action.tile
+        if action.kind != "play" or action.train != 0 or tile is None or tile.is_double:
+            continue
+        left = tile.other_end(end)
+        if any(x != tile and not x.is_double and x.has(left) for x in state.hand(0)):
+            return action
+    return None
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_turn_says_what_it_asks_beyond_your_turn(tmp_path: Any, page: Any, lang: str) -> None:
+    """Only "Your turn" was lit where the terminal says more: a double just played asks
+    for another tile, the first-turn run lets you lay more on your own train or pass, and
+    under classic the oldest open double must be answered first. A line above the buttons
+    says it, in the page's language, and a screen reader is told it once, as it comes."""
+    from playwright.sync_api import expect
+    from test_browser_access import HEAR_LIVE
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+    from mextrain.rules import MEXICAN
+
+    t = Translator(lang)
+
+    def blocked(state: Any) -> bool:
+        return bool(state.open_doubles) and not state.owe and state.drawn < 0
+
+    def owing(state: Any) -> bool:
+        plays = [a for a in state.legal_actions() if a.kind == "play"]
+        return bool(state.open_doubles) and state.owe and state.drawn < 0 and bool(plays)
+
+    def starting(state: Any) -> bool:
+        turn = state.turn_state()
+        return turn.run and not turn.plays and state.drawn < 0 and _run_goes_on(state) is not None
+
+    cardinal = {"preset": "cardinal", "max_pip": 6, "rounds": 1, "hand_size": {"4": 6}}
+    db = tmp_path / "prompts.sqlite3"
+    answer, blocked_state = _a_round_at(db, "ANSWER", blocked)
+    follow, _ = _a_round_at(db, "FOLLOW", owing)
+    run, run_state = _a_round_at(db, "RUNRUN", starting, cardinal, 4)
+    oldest = blocked_state.open_doubles[0]
+    train = (
+        t("game.train.mexican_the")
+        if oldest == MEXICAN
+        else t("game.train.own")
+        if oldest == 0
+        else t("game.train.of", name="\u2068Ben\u2069")
+    )
+    prompt = page.locator(".hand-area .turn-prompt")
+    with running_server(db, 1) as base:
+        for made, said in (
+            (answer, t("web.prompt.answer_first", train=train)),
+            (follow, t("web.prompt.follow_up")),
+        ):
+            seat_page(page, base, made, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            expect(prompt).to_have_text(said)
+            shot(page, f"48-turn-prompt-{made['code'].lower()}-{lang}")
+        seat_page(page, base, run, lang)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        expect(prompt).to_have_text(t("web.prompt.run_start"))
+        page.evaluate(HEAR_LIVE)
+        move = _run_goes_on(run_state)
+        page.locator(f'.hand-tile[data-tile="{move.tile}"]').click()
+        page.locator('.train.target[data-train="0"]').click()
+        more = t("web.prompt.run_more")
+        expect(prompt).to_have_text(more)
+        shot(page, f"48-turn-prompt-run-{lang}")
+        # told once: a tile chosen and put back does not tell it again
+        stuck = page.locator(".hand-tile").first
+        stuck.click()
+        stuck.click()
+        page.wait_for_timeout(300)
+        assert page.evaluate("w => window.heard.filter((x) => x === w).length", more) == 1
+        page.get_by_role("button", name=t("game.pass")).click()
+        expect(page.locator(".turn.mine")).to_have_count(0)
+        expect(prompt).to_have_text("")
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first

@@ -1161,6 +1161,14 @@ class Table:
                     round_view["you_drew_at"] = round_view["hand"].index(drawn)
                 # why each tile of its hand that cannot be played now cannot, where a
                 # rule keeps it off a train it matches, in the engine's words
+                # what the turn asks of it beyond a tile that fits, as the terminal's
+                # prompt says it: to answer the oldest open double first, or that it is on
+                # its first-turn run (a double owed is the view's `owes_follow_up`)
+                first = answer_first(state, view)
+                if first is not None:
+                    round_view["answer_first"] = "M" if first == MEXICAN else first
+                if state.turn_state().run:
+                    round_view["first_turn_run"] = True
                 why_not = []
                 for at, err in kept_off(state, view):
                     shown, said = self.refusal_words(err, lang, seat)
@@ -1255,6 +1263,25 @@ def kept_off(state: RoundState, view: SeatView) -> list[tuple[int, IllegalAction
         if reason is not None:
             out.append((at, reason))
     return out
+
+
+def answer_first(state: RoundState, view: SeatView) -> int | None:
+    """The train whose open double the seat to move (``view``'s) must answer before any
+    other play now, if one must be, asked of the engine on a copy of the round: a tile of
+    its hand on another train is refused for that double (the rules say when: the oldest
+    open double, once the turn that played it has ended, under ``open_doubles_block``)."""
+    if not view.open_doubles or not view.hand:
+        return None
+    elsewhere = view.seat if view.seat != view.open_doubles[0] else MEXICAN
+    trial = state.copy()
+    try:
+        trial.apply(Action.play(view.hand[0], elsewhere), view.seat)
+    except IllegalActionError as err:
+        if err.code == "open_double_first":
+            train = err.params["train"]
+            assert isinstance(train, int)
+            return train
+    return None
 
 
 def _kept_off_by(state: RoundState, view: SeatView, tile: Tile) -> IllegalActionError | None:

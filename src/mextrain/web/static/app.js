@@ -1037,6 +1037,26 @@ function TablePage({ code, big, lang }) {
   const stuckNote = !selected || playableTiles.has(selected) ? null
     : stuck ? (drawnTile && stuck.message === drawnWords(false) ? null : stuck.message)
     : drawnTile ? null : t("web.no_train_for", { tile: selected });
+  // what the turn asks beyond "Your turn", as the server says the round stands (a double
+  // owed its follow-up, the first-turn run, the oldest open double to answer first) and
+  // the legal moves allow; after a draw the drawn tile's line says what is left to do
+  const turnPrompt = (() => {
+    if (!myTurn || !view) return "";
+    const plays = legal.some((m) => m.includes("@"));
+    if (view.owes_follow_up) {
+      return plays ? t("web.prompt.follow_up") : legal.includes("draw") ? t("web.prompt.follow_up_draw") : "";
+    }
+    if (view.first_turn_run && plays && legal.includes("pass")) return t("web.prompt.run_more");
+    if (view.first_turn_run && legal.some((m) => m.endsWith(`@${you}`))) return t("web.prompt.run_start");
+    if (view.answer_first !== undefined) {
+      const owner = view.answer_first;
+      return t("web.prompt.answer_first", { train: owner === "M" ? t("game.train.mexican_the")
+        : owner === you ? t("game.train.own") : t("game.train.of", { name: iso(names[owner]) }) });
+    }
+    if (drawnTile || plays) return "";
+    if (legal.includes("draw")) return t("web.prompt.must_draw");
+    return legal.includes("pass") ? t("web.prompt.must_pass") : "";
+  })();
   // the trains Tab stops on: those the chosen tile may go on, or with none chosen, those
   // a tile of the hand may go on (the others are still read, and clicked, as before)
   const stops = selected ? targets : legal.filter((m) => m.includes("@")).map((m) => m.split("@")[1]);
@@ -1187,6 +1207,7 @@ function TablePage({ code, big, lang }) {
         </div>
       </div>
       ${you !== null && view && html`<div class="hand-area">
+        <p class="turn-prompt" role="status" aria-live="polite">${turnPrompt}</p>
         <div class="actions">
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
