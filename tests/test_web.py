@@ -1423,12 +1423,18 @@ NAMES = ("Ana", "Ben", "Cy", "Di")
 
 
 def table_at(
-    db: Path, code: str, spec: dict[str, Any], players: int, wanted: Callable[[Any], bool]
+    db: Path,
+    code: str,
+    spec: dict[str, Any],
+    players: int,
+    wanted: Callable[[Any], bool],
+    over: bool = False,
 ) -> tuple[list[str], Any]:
     """A table of people (Ana, Ben, ...) in play at a position of its first round where
-    ``wanted`` holds and Ana is to move, written to the store at ``db`` as the server keeps
-    it: rounds are played with the engine (random moves) from seed after seed until one
-    comes there. The seats' tokens are returned, with the round at that position."""
+    ``wanted`` holds and Ana is to move (``over``: at the round's end, where it holds),
+    written to the store at ``db`` as the server keeps it: rounds are played with the
+    engine (random moves) from seed after seed until one comes there. The seats' tokens
+    are returned, with the round at that position."""
     import secrets
 
     from mextrain.rules import Match, Rules
@@ -1440,11 +1446,11 @@ def table_at(
         state = Match.new(rules, players, random.Random(seed)).current
         rng = random.Random(k)
         moves: list[str] = []
-        while not state.is_over and not (state.current_seat == 0 and wanted(state)):
+        while not state.is_over and not (not over and state.current_seat == 0 and wanted(state)):
             action = rng.choice(state.legal_actions())
             moves.append(action.notation(state.current_seat))
             state.apply(action, state.current_seat)
-        if not state.is_over:
+        if state.is_over == over and (not over or wanted(state)):
             break
     else:
         raise AssertionError(f"no round came to the position wanted for {code}")
@@ -1672,6 +1678,52 @@ def test_the_seat_on_its_first_turn_run_is_told_so(db: Path) -> None:
         finally:
             ana.close()
             ben.close()
+
+
+def test_a_round_result_says_the_points_that_are_not_the_pips_left(db: Path) -> None:
+    """With a 0-0 worth points and a penalty for doubles left open, a round's score is not
+    the pips of the tiles left: the sheet says, by round and seat, the points of each part
+    the engine added (`extra`), so that the result can say what was added; so does the
+    replay, by round."""
+    from mextrain.rules import Tile
+
+    blank = Tile.of(0, 0)
+
+    def wanted(state: Any) -> bool:
+        parts = state.score_parts()
+        return any(p.double_blank for p in parts) and any(p.penalty for p in parts)
+
+    spec = {
+        "preset": "classic",
+        "max_pip": 6,
+        "rounds": 1,
+        "hand_size": {"2": 7},
+        "double_blank_points": 25,
+        "unsatisfied_double_penalty": 10,
+    }
+    tokens, state = table_at(db, "EXTRA", spec, 2, wanted, over=True)
+    with TestClient(create_app(db, settings())) as tc:
+        conn = Conn(tc, "EXTRA", tokens[1])
+        try:
+            m = conn.until(lambda m: is_state(m) and m["table"]["game_id"] is not None)
+        finally:
+            conn.close()
+        replay = tc.get(f"/api/games/{m['table']['game_id']}/replay").json()
+    sheet = m["sheet"]
+    parts = state.score_parts()
+    expected = [
+        {"double_blank": p.double_blank, "penalty": p.penalty, "open_doubles": p.open_doubles}
+        for p in parts
+    ]
+    assert sheet["extra"] == [expected]
+    assert replay["rounds"][0]["extra"] == expected  # (the replay's round end says it too)
+    left = m["round"]["hands_left"]
+    for seat, extra in enumerate(sheet["extra"][0]):
+        pips = sum(sum(int(x) for x in tile.split("-")) for tile in left[seat])
+        assert sheet["rounds"][0][seat] == pips + extra["double_blank"] + extra["penalty"]
+        assert bool(extra["double_blank"]) == (str(blank) in left[seat])
+    assert any(x["double_blank"] == 25 for x in sheet["extra"][0])
+    assert any(x["penalty"] == 10 * x["open_doubles"] > 0 for x in sheet["extra"][0])
 
 
 def test_a_hint_is_one_of_the_legal_moves_and_only_on_your_turn(

@@ -1756,6 +1756,105 @@ def test_the_turn_says_what_it_asks_beyond_your_turn(tmp_path: Any, page: Any, l
         expect(prompt).to_have_text("")
 
 
+def _going_out(part: str) -> Callable[[Any], Any]:
+    """A play of Ana's last tile after which Ben's score is not the pips he is left with
+    (``part``: "double_blank", a 0-0 among them; "penalty", a double of his left open),
+    with the round as it ends; None if there is none."""
+
+    def find(state: Any) -> Any:
+        if state.current_seat != 0 or len(state.hand(0)) != 1:
+            return None
+        for action in state.legal_actions():
+            if action.kind != "play":
+                continue
+            ended = state.copy()
+            ended.apply(action, 0)
+            if getattr(ended.score_parts()[1], part):
+                return action, ended
+        return None
+
+    return find
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_round_result_says_what_was_added_to_the_pips_left(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """With a 0-0 worth points and a penalty for doubles left open, a round's result
+    showed a score that was not the pips of the tiles beside it, with no word of why. The
+    score now says what the engine added ("+50: double blank", "+10: 1 double left
+    open")."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    spec = {
+        "max_pip": 6,
+        "rounds": 1,
+        "hand_size": {"2": 7},
+        "double_blank_points": 50,
+        "unsatisfied_double_penalty": 10,
+    }
+    db = tmp_path / "extra.sqlite3"
+    found = []
+    # (a double of Ben's left open as Ana goes out: under relaxed rules, where it does not
+    # have to be answered first)
+    for kind, preset in (("double_blank", "classic"), ("penalty", "relaxed")):
+        going_out = _going_out(kind)
+        made, state = _a_round_at(
+            db,
+            f"X{kind[:5].upper()}",
+            lambda s, f=going_out: f(s) is not None,
+            {**spec, "preset": preset},
+        )
+        found.append((made, *going_out(state)))
+    with running_server(db, 1) as base:
+        for made, action, ended in found:
+            seat_page(page, base, made, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            tile = page.locator(f'.hand-tile[data-tile="{action.tile}"]')
+            tile.click()
+            train = "M" if action.train < 0 else str(action.train)
+            target = page.locator(f'.train.target[data-train="{train}"]')
+            expect(target).to_have_count(1)
+            target.click()
+            dialog = page.get_by_role("dialog")
+            expect(dialog).to_be_visible(timeout=15_000)
+            rows = dialog.locator("tbody tr")
+            for seat, part in enumerate(ended.score_parts()):
+                words = []
+                if part.double_blank:
+                    words.append(t("web.score_extra.double_blank", points=part.double_blank))
+                if part.penalty:
+                    count = part.open_doubles
+                    words.append(t.plural("web.score_extra.penalty", count, points=part.penalty))
+                extra = rows.nth(seat).locator(".score-extra")
+                if words:
+                    expect(extra).to_have_text(" · ".join(words))
+                    expect(rows.nth(seat).locator("td").first).to_contain_text(str(part.total))
+                else:
+                    expect(extra).to_have_count(0)
+            shot(page, f"49-round-extra-{made['code'].lower()}-{lang}")
+            # the replay's round end says it as well
+            notes = [
+                f"\u2068{name}\u2069 {part.total}"
+                f" ({rows.nth(seat).locator('.score-extra').inner_text()})"
+                for seat, part in enumerate(ended.score_parts())
+                for name in [PLAYERS[seat]]
+                if part.double_blank or part.penalty
+            ]
+            dialog.locator("a[href^='/replay/']").click()
+            slider = page.locator(".replay input[type=range]")
+            expect(slider).to_be_visible(timeout=10_000)
+            slider.focus()
+            page.keyboard.press("End")
+            for note in notes:
+                expect(page.locator(".replay-scores")).to_contain_text(note)
+            shot(page, f"49-replay-extra-{made['code'].lower()}-{lang}")
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first

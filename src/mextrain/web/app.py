@@ -61,6 +61,7 @@ from .tables import (
     TableManager,
     bot_level_of,
     bot_levels,
+    score_extras,
 )
 
 __all__ = ["create_app"]
@@ -753,7 +754,15 @@ def _replay_frames(
         for seat, action in played.history:
             state.apply(action, seat)
             frames.append(_frame(state, action.notation(seat)))
-        out.append({"engine": state.engine, "scores": state.scores(), "frames": frames})
+        out.append(
+            {
+                "engine": state.engine,
+                "scores": state.scores(),
+                # (by seat: the points that are not the pips left, `score_extras`)
+                "extra": score_extras(state),
+                "frames": frames,
+            }
+        )
     return {"players": players, "rounds": out, "totals": totals, "winners": winners}
 
 

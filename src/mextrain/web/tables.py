@@ -1187,6 +1187,14 @@ class Table:
             sheet = {
                 "engines": list(self.rules.rounds),
                 "rounds": self.match.round_scores(),
+                # by finished round and seat, the points of its score that are not the
+                # pips of the tiles left: a 0-0 left (``double_blank_points``), doubles it
+                # left open (``unsatisfied_double_penalty``), as the engine scores them
+                "extra": [
+                    extra
+                    for extra in (score_extras(played) for played in self.match.rounds)
+                    if extra is not None
+                ],
                 "totals": self.match.totals,
                 "winners": self.match.winners if self.match.is_complete else [],
                 "complete": self.match.is_complete,
@@ -1242,6 +1250,24 @@ class Table:
         # its seat (a bot takes over in time), whatever its transport is still waiting on
         for client in cut:
             self.disconnect(client)
+
+
+def score_extras(state: RoundState) -> list[dict[str, int]] | None:
+    """By seat, the points of its score for a round over that are not the pips of the
+    tiles left, as the engine scores them: ``double_blank`` (a 0-0 left, under
+    ``double_blank_points``), ``penalty`` for its ``open_doubles`` left open (under
+    ``unsatisfied_double_penalty``); None while the round is in play."""
+    parts = state.score_parts()
+    if parts is None:
+        return None
+    return [
+        {
+            "double_blank": part.double_blank,
+            "penalty": part.penalty,
+            "open_doubles": part.open_doubles,
+        }
+        for part in parts
+    ]
 
 
 def kept_off(state: RoundState, view: SeatView) -> list[tuple[int, IllegalActionError]]:

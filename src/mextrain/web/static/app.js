@@ -1496,6 +1496,7 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
     };
   }, []);
   const scores = sheet.rounds[dialog.round] || [];
+  const extras = (sheet.extra || [])[dialog.round] || [];
   const complete = sheet.complete;
   // Tab goes round the dialog's buttons and links (a modal dialog would let it out to
   // the browser's own controls past the last one)
@@ -1520,7 +1521,8 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
         <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th>
         ${dialog.left && html`<th scope="col" class="left-col">${t("web.tiles_left")}</th>`}</tr></thead>
         <tbody>${names.map((n, s) => html`<tr><th scope="row"><span class="who" title=${n}>${n}</span></th>
-        <td>${scores[s]}</td><td>${sheet.totals[s]}</td>
+        <td>${scores[s]}${extraNote(extras[s]) && html` <span class="score-extra">${extraNote(extras[s])}</span>`}</td>
+        <td>${sheet.totals[s]}</td>
         ${dialog.left && html`<td class="left-tiles">${dialog.left[s].length
           ? dialog.left[s].map((x) => html`<${Tile} tile=${x} big=${big} />`) : t("web.tiles_left_none")}</td>`}</tr>`)}</tbody></table>
       ${complete && html`<${GameResult} table=${table} sheet=${sheet} names=${names} />`}
@@ -1532,6 +1534,15 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
 }
 
 // -- replay viewer ----------------------------------------------------------------------
+
+// The points of a seat's score for a round that are not the pips of the tiles left, as
+// the server scored them ("+25: double blank · +10: 1 double left open"; "" for none).
+function extraNote(extra) {
+  if (!extra) return "";
+  return [extra.double_blank && t("web.score_extra.double_blank", { points: extra.double_blank }),
+    extra.penalty && tn("web.score_extra.penalty", extra.open_doubles, { points: extra.penalty })]
+    .filter(Boolean).join(" · ");
+}
 
 // An open double's look: under open_doubles_block the oldest one must be covered before
 // anything else (a red frame), the later ones after it (dashed); without that rule an
@@ -1608,7 +1619,8 @@ function ReplayPage({ id, big }) {
         ${tr.open_double && html`<span class="open-double-mark" role="img" aria-label=${openDoubleWords(frame.ended)}>‼</span>`}</span>
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p class="replay-scores"><strong>${t("web.round_over")}</strong> ${rnd.scores
-      && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>`}
+      && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })
+        + (extraNote((rnd.extra || [])[s]) ? ` (${extraNote(rnd.extra[s])})` : "")).join(" · ")}</p>`}
   </section>`;
 }
 
