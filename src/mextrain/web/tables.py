@@ -38,7 +38,6 @@ from mextrain.rules import (
     RoundState,
     Rules,
     SeatView,
-    Tile,
     TileFormatError,
     parse_action,
 )
@@ -1272,21 +1271,16 @@ def score_extras(state: RoundState) -> list[dict[str, int]] | None:
 
 def kept_off(state: RoundState, view: SeatView) -> list[tuple[int, IllegalActionError]]:
     """The tiles of the hand of the seat to move (``view``'s) that cannot be played now,
-    by their place in the hand, each with the rule that keeps it off a train it matches,
-    asked of the engine on a copy of the round: the tile is tried on each train whose
-    open end it matches, the seat's own first, then the Mexican train, then the others',
-    and the first refusal that is not "its open end is N" is its reason (a tile that
+    by their place in the hand, each with the rule that keeps it off a train it matches
+    (the engine's `RoundState.why_not`, as the terminal tells a tile picked: a tile that
     matches the Mexican train is told that it must go on its own train first, or that an
-    open double must be answered first, not only that its own train's end is another),
-    as the terminal tells a tile picked. A tile that nothing but open ends keeps off (it
-    matches no train) has no reason here: no train takes it."""
-    playable = {action.tile for action in view.legal_actions if action.kind == "play"}
+    open double must be answered first, not only that its own train's end is another).
+    A tile that nothing but open ends keeps off (it matches no train) has no reason here:
+    no train takes it."""
     out = []
     for at, tile in enumerate(view.hand):
-        if tile in playable:
-            continue
-        reason = _kept_off_by(state, view, tile)
-        if reason is not None:
+        reason = state.why_not(tile)
+        if reason is not None and reason.code != "wrong_end":
             out.append((at, reason))
     return out
 
@@ -1307,25 +1301,6 @@ def answer_first(state: RoundState, view: SeatView) -> int | None:
             train = err.params["train"]
             assert isinstance(train, int)
             return train
-    return None
-
-
-def _kept_off_by(state: RoundState, view: SeatView, tile: Tile) -> IllegalActionError | None:
-    """The rule that keeps ``tile`` off a train it matches (`kept_off`), if any."""
-    seat = view.seat
-    others = sorted(
-        (tr for tr in view.trains if tr.owner != seat and tile.has(tr.open_end)),
-        key=lambda tr: not tr.is_mexican,
-    )
-    for train in [seat, *(tr.owner for tr in others)]:
-        trial = state.copy()
-        try:
-            trial.apply(Action.play(tile, train), seat)
-        except IllegalActionError as err:
-            if err.code != "wrong_end":
-                return err
-            continue
-        return None  # (it may be played there: nothing keeps it off)
     return None
 
 
