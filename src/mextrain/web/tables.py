@@ -1158,8 +1158,6 @@ class Table:
                     # but there)
                     drawn = str(state.ts.tiles[state.drawn])
                     round_view["you_drew_at"] = round_view["hand"].index(drawn)
-                # why each tile of its hand that cannot be played now cannot, where a
-                # rule keeps it off a train it matches, in the engine's words
                 # what the turn asks of it beyond a tile that fits, as the terminal's
                 # prompt says it: to answer the oldest open double first, or that it is on
                 # its first-turn run (a double owed is the view's `owes_follow_up`)
@@ -1168,6 +1166,8 @@ class Table:
                     round_view["answer_first"] = "M" if first == MEXICAN else first
                 if state.turn_state().run:
                     round_view["first_turn_run"] = True
+                # why each tile of its hand that cannot be played now cannot, where a
+                # rule keeps it off a train it matches, in the engine's words
                 why_not = []
                 for at, err in kept_off(state, view):
                     shown, said = self.refusal_words(err, lang, seat)
