@@ -1533,8 +1533,6 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
     </div></dialog>`;
 }
 
-// -- replay viewer ----------------------------------------------------------------------
-
 // The points of a seat's score for a round that are not the pips of the tiles left, as
 // the server scored them ("+25: double blank · +10: 1 double left open"; "" for none).
 function extraNote(extra) {
@@ -1543,6 +1541,8 @@ function extraNote(extra) {
     extra.penalty && tn("web.score_extra.penalty", extra.open_doubles, { points: extra.penalty })]
     .filter(Boolean).join(" · ");
 }
+
+// -- replay viewer ----------------------------------------------------------------------
 
 // An open double's look: under open_doubles_block the oldest one must be covered before
 // anything else (a red frame), the later ones after it (dashed); without that rule an
