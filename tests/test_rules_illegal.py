@@ -202,7 +202,10 @@ def test_follow_up_may_not_be_a_double_under_relaxed() -> None:
     refuse(state, "0:pass", "draw")
 
 
-def test_own_train_first() -> None:
+def cardinal_at_seat_2() -> RoundState:
+    """Cardinal, double-6, four seats: seat 0 (the engine's holder) opened the Mexican
+    train with 1-6, seat 1 started its own train with 2-6 and passed; seat 2 is to move,
+    its own train unstarted (the engine's 6), holding 4-6, 1-5, 0-2, 3-3, 5-5."""
     spec = {"preset": "cardinal", "max_pip": 6, "hand_size": {"4": 5}}
     hands = [
         ["6-6", "1-6", "2-3", "0-0", "0-1"],
@@ -213,7 +216,11 @@ def test_own_train_first() -> None:
     state = deal(spec, hands, starter=None)
     assert state.starter == 0
     play(state, "0:1-6@M", "1:2-6@1", "1:pass")
-    refuse(state, "2:1-5@M", "own train")
+    return state
+
+
+def test_own_train_first() -> None:
+    refuse(cardinal_at_seat_2(), "2:1-5@M", "own train")
 
 
 def test_run_tiles_go_on_the_own_train() -> None:
@@ -401,15 +408,7 @@ def test_why_not_names_the_rule_that_keeps_a_tile_off_the_train_it_matches() -> 
     play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0", "0:2-5@M")  # (the Mexican train ends in 2)
     assert why_not(state, "2-4") == "open_double_first on 0"  # (3-3 is on seat 0's train)
     # cardinal: 1-5 matches the Mexican train's 1 but not seat 2's own train (its 6)
-    spec = {"preset": "cardinal", "max_pip": 6, "hand_size": {"4": 5}}
-    hands = [
-        ["6-6", "1-6", "2-3", "0-0", "0-1"],
-        ["2-6", "2-2", "0-5", "4-5", "3-4"],
-        ["4-6", "1-5", "0-2", "3-3", "5-5"],
-        ["1-2", "1-3", "0-3", "2-4", "1-4"],
-    ]
-    state = deal(spec, hands, starter=None)
-    play(state, "0:1-6@M", "1:2-6@1", "1:pass")
+    state = cardinal_at_seat_2()
     assert why_not(state, "1-5") == "own_train_first on -1"  # (the Mexican train)
     assert state.why_not(Tile(4, 6)) is None  # (it fits seat 2's own train)
     assert why_not(state, "0-2") == "marker_down on 1"  # (seat 1's train ends in 2)
