@@ -29,7 +29,7 @@ from textual.widgets import Button, Checkbox, Input, RichLog, Select, Static
 
 from mextrain.bots import BotSpecError
 from mextrain.cli import main
-from mextrain.i18n import LANGUAGES, Translator, error_text
+from mextrain.i18n import LANGUAGES, Translator, error_text, rules_in_short
 from mextrain.records import GameRecord, load_record, replay_record
 from mextrain.rules import (
     DRAW,
@@ -83,7 +83,6 @@ from mextrain.tui.screens import (
     StartScreen,
     TrainsScreen,
     key_rows,
-    rules_in_short,
     saved_game_line,
     seat_names,
     table_rules_text,

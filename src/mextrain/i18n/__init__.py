@@ -26,7 +26,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from importlib import resources
 from typing import Final
 
-from mextrain.rules import MEXICAN, IllegalActionError, RulesError, Shortened
+from mextrain.rules import MEXICAN, IllegalActionError, Rules, RulesError, Shortened
 
 __all__ = [
     "DEFAULT_LANGUAGE",
@@ -40,11 +40,14 @@ __all__ = [
     "error_text",
     "is_visible_text",
     "latin_key",
+    "length_key",
+    "length_words",
     "name_key",
     "name_keys",
     "normalise_language",
     "plural_form",
     "rules_error_text",
+    "rules_in_short",
     "same_name",
     "terminal_safe",
     "whole_percent",
@@ -303,6 +306,53 @@ class Translator:
         merged = dict(catalog(namespace, DEFAULT_LANGUAGE))
         merged.update(catalog(namespace, self.lang))
         return merged
+
+
+def length_key(rules: Rules) -> tuple[str, int | None, dict[str, str]]:
+    """The words for a game's rounds and their engines, as the rules in short say them:
+    the ``game.rules_length`` key, the count its plural form is chosen by (None: a single
+    round's key, which has no plural forms) and its other parameters. A set's full game
+    ("A full game is 13 rounds, from the 12-12 engine down to 0-0"; a double-6 set's: 7
+    rounds from 6-6), a run down or up a pip a round ("This game is 4 rounds, from the
+    12-12 engine down to 9-9"), the engines one by one for any other sequence, and a single
+    round's one engine. The terminal says them with `length_words`; the web server sends
+    them to the page, which says them in its own language."""
+    engines = rules.rounds
+    count = len(engines)
+    first, last = (f"{pip}-{pip}" for pip in (engines[0], engines[-1]))
+    if count == 1:  # (not "from the 12-12 engine down to 12-12")
+        return "game.rules_length.single", None, {"engine": first}
+    if engines == tuple(range(rules.max_pip, -1, -1)):
+        return "game.rules_length.full", count, {"first": first}
+    if engines == tuple(range(engines[0], engines[-1] - 1, -1)):
+        return "game.rules_length.down", count, {"first": first, "last": last}
+    if engines == tuple(range(engines[0], engines[-1] + 1)):
+        return "game.rules_length.up", count, {"first": first, "last": last}
+    listed = ", ".join(f"{pip}-{pip}" for pip in engines)
+    return "game.rules_length.list", count, {"engines": listed}
+
+
+def length_words(rules: Rules, t: Translator) -> str:
+    """A game's rounds and their engines in words (`length_key`)."""
+    key, count, params = length_key(rules)
+    return t(key, **params) if count is None else t.plural(key, count, **params)
+
+
+def rules_in_short(rules: Rules | None, t: Translator) -> str:
+    """The rules in short (``game.rules_short``, the browser's too), whose first words say
+    a full game's 13 rounds from the 12-12 engine down to 0-0: for other rounds (a double-6
+    set, ``rounds=4``, a sequence of one's own), those words say this game's."""
+    short = t("game.rules_short")
+    if rules is None:
+        return short
+    full = length_words(Rules.preset(rules.preset_name), t)
+    said = length_words(rules, t)
+    if said == full:
+        return short
+    if short.startswith(full):
+        return said + short[len(full) :]
+    # (a translation whose text starts otherwise: this game's length before it)
+    return said + ".\n" + short
 
 
 def error_text(

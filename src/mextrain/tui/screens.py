@@ -34,6 +34,7 @@ from mextrain.i18n import (
     name_keys,
     os_error_text,
     rules_error_text,
+    rules_in_short,
     terminal_safe,
 )
 from mextrain.records import IllegalRecordError, RecordFormatError
@@ -1048,44 +1049,6 @@ def table_rules_text(rules: Rules, t: Translator) -> str:
         if other:
             lines.append("• " + ", ".join(other))
     return "\n".join(lines)
-
-
-def length_words(rules: Rules, t: Translator) -> str:
-    """The rounds of a game and their engines, as the rules in short say them: "A full
-    game is 13 rounds, from the 12-12 engine down to 0-0" (a double-6 set's full game, 7
-    rounds from 6-6), "This game is 4 rounds, from the 12-12 engine down to 9-9", the
-    engines one by one for a sequence that does not go down (or up) a pip a round, and a
-    single round's one engine."""
-    engines = rules.rounds
-    count = len(engines)
-    first, last = (f"{pip}-{pip}" for pip in (engines[0], engines[-1]))
-    if count == 1:  # (not "from the 12-12 engine down to 12-12")
-        return t("game.rules_length.single", engine=first)
-    if engines == tuple(range(rules.max_pip, -1, -1)):
-        return t.plural("game.rules_length.full", count, first=first)
-    if engines == tuple(range(engines[0], engines[-1] - 1, -1)):
-        return t.plural("game.rules_length.down", count, first=first, last=last)
-    if engines == tuple(range(engines[0], engines[-1] + 1)):
-        return t.plural("game.rules_length.up", count, first=first, last=last)
-    listed = ", ".join(f"{pip}-{pip}" for pip in engines)
-    return t.plural("game.rules_length.list", count, engines=listed)
-
-
-def rules_in_short(rules: Rules | None, t: Translator) -> str:
-    """The rules in short (``game.rules_short``, the browser's too), whose first words say
-    a full game's 13 rounds from the 12-12 engine down to 0-0: for other rounds (a double-6
-    set, ``rounds=4``, a sequence of one's own), those words say this game's."""
-    short = t("game.rules_short")
-    if rules is None:
-        return short
-    full = length_words(Rules.preset(rules.preset_name), t)
-    said = length_words(rules, t)
-    if said == full:
-        return short
-    if short.startswith(full):
-        return said + short[len(full) :]
-    # (a translation whose text starts otherwise: this game's length before it)
-    return said + ".\n" + short
 
 
 def _on(rules: Rules, flag: str) -> bool:
