@@ -1488,9 +1488,10 @@ def _a_round_at(
     wanted: Callable[[Any], bool],
     spec: dict[str, Any] | None = None,
     players: int = 2,
+    names: tuple[str, ...] = PLAYERS,
 ) -> tuple[dict[str, str], Any]:
-    """`_a_table_at` under other rules (``spec``) or with more players (Cy, Di), with
-    the round at that position as well."""
+    """`_a_table_at` under other rules (``spec``) or with more players (Cy, Di), or
+    other ``names``, with the round at that position as well."""
     import random
     import secrets
 
@@ -1519,7 +1520,7 @@ def _a_round_at(
     tokens = [secrets.token_urlsafe(24) for _ in range(players)]
     events: list[tuple[str, dict[str, Any]]] = [
         *(
-            ("join", {"seat": i, "name": PLAYERS[i], "token": hash_token(tokens[i])})
+            ("join", {"seat": i, "name": names[i], "token": hash_token(tokens[i])})
             for i in range(players)
         ),
         ("start", {"bots": {}}),
@@ -2923,3 +2924,52 @@ def test_a_refusal_before_the_tables_first_position_is_shown_while_the_page_trie
         expect(page.get_by_role("heading", level=1)).to_contain_text(made["code"], timeout=10_000)
         expect(page.locator(".waiting")).to_contain_text("Ana")
         expect(alert).to_have_count(0)
+
+
+def test_a_name_is_written_as_its_player_typed_it_where_it_starts_a_sentence(
+    tmp_path: Any, page: Any
+) -> None:
+    """The round's end said "Ana went out" for a player who called herself "ana", and a
+    screen reader heard "Émile's train" for "émile"'s, at the table and in the replay: a
+    sentence that starts with a name leaves it as typed; one that starts with a word of
+    the language ("Le train d'émile", "Your train") still starts with a capital."""
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    def last_tile_fits(state: Any) -> bool:
+        return len(state.hand(0)) == 1 and any(a.kind == "play" for a in state.legal_actions())
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    db = tmp_path / "names.sqlite3"
+    made, _ = _a_round_at(db, "LOWER", last_tile_fits, names=("ana", "émile"))
+    with running_server(db, 1) as base:
+        seat_page(page, base, made)
+        expect(page.locator(".hand-tile.playable")).to_have_count(1, timeout=15_000)
+        expect(page.locator('.train[data-train="1"]')).to_have_attribute(
+            "aria-label", re.compile("^émile's train")
+        )
+        expect(page.locator('.train[data-train="0"]')).to_have_attribute(
+            "aria-label", re.compile("^Your train")
+        )
+        make_a_move(page)  # ana's last tile: she goes out, and the game is over
+        dialog = page.get_by_role("dialog")
+        expect(dialog.locator(".how-ended")).to_have_text("ana went out.", timeout=15_000)
+        shot(page, "46-a-lower-case-name-goes-out")
+        with urllib.request.urlopen(base + "/api/games") as res:
+            game = json.load(res)[0]["id"]
+        page.goto(f"{base}/replay/{game}")
+        replay = page.locator(".replay")
+        expect(replay.locator('.train[aria-label^="ana\'s train"]')).to_have_count(1)
+        expect(replay.locator('.train[aria-label^="émile\'s train"]')).to_have_count(1)
+        expect(replay.locator(".replay-hand.current")).to_have_attribute(
+            "aria-label", re.compile(r"(ana|émile)'s turn$")
+        )
+        page.get_by_label("Language").select_option("fr")
+        expect(replay.locator('.train[aria-label^="Le train d\'émile"]')).to_have_count(1)
+        expect(replay.locator('.train[aria-label^="Le train d\'ana"]')).to_have_count(1)
+        page.get_by_label("Langue").select_option("en")
+    assert not errors, errors

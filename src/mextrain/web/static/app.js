@@ -1098,7 +1098,9 @@ function TablePage({ code, big, lang }) {
     drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
   };
   live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
-  const trainLabel = (owner) => (owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[owner] }));
+  // (``start``: the label begins a sentence, its own first word a capital, never a name)
+  const trainLabel = (owner, start = false) => (start ? tcap : t)(
+    owner === "M" ? "game.train.mexican" : "game.train.of", { name: names[owner] });
   const turnName = view ? names[view.current_seat] : "";
   // a move in words, as shown ("9-5 on your train") or as said (``spoken``: "tile 9 and 5
   // ..."), its tile as it would lie on the train it names, the matching end first ("2-12"
@@ -1166,8 +1168,8 @@ function TablePage({ code, big, lang }) {
           const cls = ["train", isTarget ? "target" : "", doubled,
             tr.owner === "M" ? "mexican" : "", tr.owner === view.current_seat && !view.ended ? "current" : "",
             tr.owner === you ? "own" : ""].join(" ");
-          const who = tr.owner === you ? t("game.train.own") : trainLabel(tr.owner);
-          const label = sentences(`${cap(who)}` +
+          const who = tr.owner === you ? tcap("game.train.own") : trainLabel(tr.owner, true);
+          const label = sentences(who +
             (seatInfo && seatInfo.kind === "bot" && seatInfo.bot ? ` (${t(`web.bot.${seatInfo.bot}`)})` : "") +
             // (one's own train says so only while the page is offline)
             (seatInfo && seatInfo.kind === "human" && (tr.owner !== you || !online)
@@ -1515,8 +1517,8 @@ function EndDialog({ dialog, sheet, names, table, you, send, onClose, big, live 
     <div class="dialog">
       ${live}
       <h2 id="end-title" ref=${heading} tabindex="-1">${complete ? t("web.match_over") : t("web.round_end", { number: dialog.round + 1 })}</h2>
-      ${dialog.ended && html`<p class="how-ended">${cap(dialog.ended === "out" && dialog.out >= 0
-        ? t("game.ended.out", { who: names[dialog.out] }) : t("game.ended.blocked"))}.</p>`}
+      ${dialog.ended && html`<p class="how-ended">${dialog.ended === "out" && dialog.out >= 0
+        ? tcap("game.ended.out", { who: names[dialog.out] }) : tcap("game.ended.blocked")}.</p>`}
       <table class="sheet small"><thead><tr><th scope="col">${t("web.stats.player")}</th>
         <th scope="col">${cap(t("game.round"))} ${dialog.round + 1}</th><th scope="col">${cap(t("game.total"))}</th>
         ${dialog.left && html`<th scope="col" class="left-col">${t("web.tiles_left")}</th>`}</tr></thead>
@@ -1611,7 +1613,7 @@ function ReplayPage({ id, big }) {
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
       ${frame.trains.map((tr) => html`<div class=${["train", doubleClass(tr.owner, frame.open_doubles, data.open_doubles_block, Boolean(frame.ended)),
           tr.owner === "M" ? "mexican" : ""].join(" ")}
-        role="group" aria-label=${sentences(cap(tr.owner === "M" ? t("game.train.mexican") : t("game.train.of", { name: names[tr.owner] })),
+        role="group" aria-label=${sentences(tr.owner === "M" ? tcap("game.train.mexican") : tcap("game.train.of", { name: names[tr.owner] }),
           tn("web.train_tiles", tr.tiles.length), tcap("web.open_end", { pip: tr.open_end }),
           tr.marker && tcap("web.marker_up"), tr.open_double && cap(openDoubleWords(frame.ended)))}>
       <span class="train-owner">${tr.owner === "M" ? cap(t("game.train.mexican"))
