@@ -3719,3 +3719,54 @@ def test_a_players_clock_waits_for_their_page_to_come(db: Path) -> None:
             assert not mine["table"]["seats"][0]["timed_out"]
         finally:
             ana.close()
+
+
+def _said(t: Translator, length: dict[str, Any]) -> str:
+    """Words a table's ``length`` stands for, as the help page says them."""
+    if length["count"] is None:
+        return t(length["key"], **length["params"])
+    return t.plural(length["key"], length["count"], **length["params"])
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (
+            {"max_pip": 6, "rounds": None},
+            "A full game is 7 rounds, from the 6-6 engine down to 0-0",
+        ),
+        ({"max_pip": 12, "rounds": 4}, "This game is 4 rounds, from the 12-12 engine down to 9-9"),
+        (
+            {"max_pip": 12, "rounds": [3, 4, 5]},
+            "This game is 3 rounds, from the 3-3 engine up to 5-5",
+        ),
+        ({"max_pip": 12, "rounds": [7]}, "This game is a single round, with the 7-7 engine"),
+        (
+            {"max_pip": 12, "rounds": None},
+            "A full game is 13 rounds, from the 12-12 engine down to 0-0",
+        ),
+    ],
+)
+def test_a_table_says_its_rounds_in_the_words_of_the_rules_in_short(
+    client: TestClient, options: dict[str, Any], words: str
+) -> None:
+    """The help's rules in short said "13 rounds, from 12-12 down to 0-0" at every table:
+    a table is sent with the words for its rounds (a catalogue key and its parameters) and
+    those of its preset's full game, which the rules in short start with, so the page says
+    them in its language as the terminal's help does."""
+    from mextrain.i18n import length_words, rules_in_short
+    from mextrain.rules import Rules
+
+    spec = {k: v for k, v in {**SHORT, **options}.items() if v is not None}
+    body = {"name": "Ana", "preset": "classic", "options": spec, "seats": ["bot:greedy"]}
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201, made.text
+    length = client.get(f"/api/tables/{made.json()['code']}").json()["length"]
+    assert _said(Translator("en"), length) == words
+    rules = Rules.from_spec({"preset": "classic", **spec})
+    for lang in LANGUAGES:
+        t = Translator(lang)
+        assert _said(t, length) == length_words(rules, t)
+        assert _said(t, length["full"]) == length_words(Rules.preset("classic"), t)
+        assert t("game.rules_short").startswith(_said(t, length["full"]))
+        assert rules_in_short(rules, t).startswith(_said(t, length))

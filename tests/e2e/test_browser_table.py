@@ -2973,3 +2973,52 @@ def test_a_name_is_written_as_its_player_typed_it_where_it_starts_a_sentence(
         expect(replay.locator('.train[aria-label^="Le train d\'ana"]')).to_have_count(1)
         page.get_by_label("Langue").select_option("en")
     assert not errors, errors
+
+
+def test_the_help_from_a_table_says_its_own_rounds(server: str, page: Any) -> None:
+    """The help's rules in short said "A full game is 13 rounds, from the 12-12 engine down
+    to 0-0" whatever the table: opened from a table, they say its own rounds, in the
+    page's language; the help opened from the lobby still says the full game's."""
+    from playwright.sync_api import expect
+
+    from mextrain.i18n import Translator, rules_in_short
+    from mextrain.rules import Rules
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    options = {"max_pip": 6, "rounds": 4, "hand_size": {"2": 7}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": options})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    with page.context.expect_page() as opened:
+        page.locator("header").get_by_text("How to play").click()
+    other = opened.value
+    rules = other.locator(".help p").first
+    expect(rules).to_have_text(
+        "This game is 4 rounds, from the 6-6 engine down to 3-3; each round, the tiles left"
+        " in your hand count against you, and the lowest total wins.",
+        timeout=10_000,
+    )
+    shot(other, "47-help-of-a-short-double-6-table")
+    other.get_by_label("Language").select_option("fr")
+    said = rules_in_short(Rules.from_spec({"preset": "classic", **options}), Translator("fr"))
+    expect(rules).to_have_text(said.split("\n")[0])
+    other.get_by_label("Langue").select_option("en")
+    other.close()
+    # a double-6 set's full game, from the link under the board
+    double_6 = {"max_pip": 6, "hand_size": {"2": 7}}
+    made = create_via_api(server, {"name": "Ana", "seats": ["bot:greedy"], "options": double_6})
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    with page.context.expect_page() as opened:
+        page.locator(".table-rules a").click()
+    other = opened.value
+    expect(other.locator(".help p").first).to_contain_text(
+        "A full game is 7 rounds, from the 6-6 engine down to 0-0;", timeout=10_000
+    )
+    other.close()
+    page.goto(server + "/help")
+    expect(page.locator(".help p").first).to_contain_text(
+        "A full game is 13 rounds, from the 12-12 engine down to 0-0;"
+    )
+    assert not errors, errors

@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, Literal
 
 from mextrain.bots import Bot, bot_names, make_bot
-from mextrain.i18n import Translator, error_text, name_key, same_name
+from mextrain.i18n import Translator, error_text, length_key, name_key, same_name
 from mextrain.records import GameRecord, shorten_numbers
 from mextrain.rules import (
     MEXICAN,
@@ -1084,6 +1084,9 @@ class Table:
             "rules": self.config["rules"],
             "round_count": self.rules.round_count,
             "max_pip": self.rules.max_pip,
+            # the game's rounds and engines in words, for the help's rules in short (which
+            # say the preset's full game: ``full``), as the page's language says them
+            "length": _length_of(self.rules),
             # whether an open double must be covered before anything else (the page
             # marks it so only then)
             "open_doubles_block": self.rules.open_doubles_block,
@@ -1596,6 +1599,17 @@ class TableManager:
             self._sweeper = None
         for table in self.tables.values():
             await table.close()
+
+
+def _length_of(rules: Rules) -> dict[str, Any]:
+    """The words for a game's rounds (`mextrain.i18n.length_key`) as the page is sent them,
+    a catalogue key, its count (null: no plural forms) and its parameters, with those of
+    its preset's full game (``full``), which the rules in short start with."""
+
+    def said(key: str, count: int | None, params: dict[str, str]) -> dict[str, Any]:
+        return {"key": key, "count": count, "params": params}
+
+    return {**said(*length_key(rules)), "full": said(*length_key(Rules.preset(rules.preset_name)))}
 
 
 def _json_ready(value: Any) -> Any:

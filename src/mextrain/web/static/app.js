@@ -296,15 +296,44 @@ const newTab = () => html`<span class="sr-only"> (${t("web.new_tab")})</span>`;
 
 // "How to play": from a table it opens in a new tab, so the game (and its connection)
 // stays where it is.
+// (with the table's code, for the rules in short to say its rounds)
 function HelpLink({ path }) {
   if (path && path.startsWith("/t/")) {
-    return html`<a href="/help" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a>`;
+    const href = `/help?table=${encodeURIComponent(path.slice(3).replace(/\/$/, ""))}`;
+    return html`<a href=${href} target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a>`;
   }
   return html`<a href="/help" onClick=${(e) => { e.preventDefault(); go("/help"); }}>${t("web.help.title")}</a>`;
 }
 
+// The words for a game's rounds and engines a table is sent with (mextrain.i18n's
+// length_key): a catalogue key, its count (null: no plural forms) and its parameters.
+const lengthWords = (l) => (l.count === null ? t(l.key, l.params) : tn(l.key, l.count, l.params));
+
+// The rules in short, whose first words say a full game's 13 rounds from the 12-12 engine
+// down to 0-0: for a table of other rounds (``length``, as the server sends it), those
+// words say its own, as the terminal's help does (mextrain.i18n.rules_in_short).
+function rulesInShort(length) {
+  const short = t("game.rules_short");
+  if (!length || !length.full) return short;
+  const full = lengthWords(length.full);
+  const said = lengthWords(length);
+  if (said === full) return short;
+  return short.startsWith(full) ? said + short.slice(full.length) : `${said}.\n${short}`;
+}
+
 function HelpPage() {
   useEffect(() => { document.title = `${t("web.help.title")} · ${t("game.name")}`; }, [LANG]);
+  // opened from a table ("/help?table=AB3CD"): the rules in short say its rounds
+  const code = new URLSearchParams(location.search).get("table");
+  const [length, setLength] = useState(null);
+  useEffect(() => {
+    if (!code || !/^[A-Za-z0-9]{1,12}$/.test(code)) return undefined;
+    let gone = false;
+    fetch(`/api/tables/${code}`).then((res) => (res.ok ? res.json() : null))
+      .then((info) => { if (!gone && info && info.length) setLength(info.length); })
+      .catch(() => {});  // (the help as it is for any game)
+    return () => { gone = true; };
+  }, [code]);
   // a link to a part of the page ("/help#rule-sets"): there once the page is drawn
   useEffect(() => {
     const part = location.hash && document.getElementById(location.hash.slice(1));
@@ -314,7 +343,7 @@ function HelpPage() {
   return html`<section class="help">
     <h1>${t("web.help.title")}</h1>
     <h2>${t("game.rules_short_title")}</h2>
-    ${paras(t("game.rules_short"))}
+    ${paras(rulesInShort(length))}
     <h2 id="rule-sets">${t("web.help.presets_title")}</h2>
     <dl>${["classic", "relaxed", "cardinal"].map((p) => html`<dt>${t(`web.preset.${p}`)}</dt>
       <dd>${t(`game.help.preset.${p}`)}</dd>`)}</dl>
@@ -1244,7 +1273,7 @@ function TablePage({ code, big, lang }) {
     ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
-      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href="/help#rule-sets" target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
+      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href=${`/help?table=${code}#rule-sets`} target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
     ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
