@@ -3722,10 +3722,14 @@ def test_a_players_clock_waits_for_their_page_to_come(db: Path) -> None:
 
 
 def _said(t: Translator, length: dict[str, Any]) -> str:
-    """Words a table's ``length`` stands for, as the help page says them."""
-    if length["count"] is None:
-        return t(length["key"], **length["params"])
-    return t.plural(length["key"], length["count"], **length["params"])
+    """Words a table's ``length`` stands for, as the help page says them: its key's
+    parameters are its engines'."""
+    engines = [f"{pip}-{pip}" for pip in length["engines"]]
+    params = {"engine": engines[0], "first": engines[0], "last": engines[-1]}
+    params["engines"] = ", ".join(engines)
+    if length["key"] == "game.rules_length.single":
+        return t(length["key"], **params)
+    return t.plural(length["key"], len(engines), **params)
 
 
 @pytest.mark.parametrize(
@@ -3770,3 +3774,4 @@ def test_a_table_says_its_rounds_in_the_words_of_the_rules_in_short(
         assert _said(t, length["full"]) == length_words(Rules.preset("classic"), t)
         assert t("game.rules_short").startswith(_said(t, length["full"]))
         assert rules_in_short(rules, t).startswith(_said(t, length))
+    assert not tiles_in(length)  # (no engine written as a tile: payloads show none)

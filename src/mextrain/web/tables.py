@@ -1602,14 +1602,17 @@ class TableManager:
 
 
 def _length_of(rules: Rules) -> dict[str, Any]:
-    """The words for a game's rounds (`mextrain.i18n.length_key`) as the page is sent them,
-    a catalogue key, its count (null: no plural forms) and its parameters, with those of
-    its preset's full game (``full``), which the rules in short start with."""
-
-    def said(key: str, count: int | None, params: dict[str, str]) -> dict[str, Any]:
-        return {"key": key, "count": count, "params": params}
-
-    return {**said(*length_key(rules)), "full": said(*length_key(Rules.preset(rules.preset_name)))}
+    """The words for a game's rounds (`mextrain.i18n.length_key`) as the page is sent them:
+    the catalogue key and the game's engines as numbers, the key's count and parameters
+    being theirs (never "6-6" written as a tile, which no payload shows unless it lies on
+    the table or in the seat's hand), with those of its preset's full game (``full``),
+    which the rules in short start with."""
+    full = Rules.preset(rules.preset_name)
+    return {
+        "key": length_key(rules)[0],
+        "engines": list(rules.rounds),
+        "full": {"key": length_key(full)[0], "engines": list(full.rounds)},
+    }
 
 
 def _json_ready(value: Any) -> Any:

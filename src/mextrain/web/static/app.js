@@ -305,9 +305,16 @@ function HelpLink({ path }) {
   return html`<a href="/help" onClick=${(e) => { e.preventDefault(); go("/help"); }}>${t("web.help.title")}</a>`;
 }
 
-// The words for a game's rounds and engines a table is sent with (mextrain.i18n's
-// length_key): a catalogue key, its count (null: no plural forms) and its parameters.
-const lengthWords = (l) => (l.count === null ? t(l.key, l.params) : tn(l.key, l.count, l.params));
+// The words for a game's rounds and engines a table is sent with: the catalogue key
+// mextrain.i18n's length_key chooses, and the engines, whose count and first and last say
+// its parameters, as length_key gives them ("6-6", "12-12, 3-3, 7-7").
+function lengthWords({ key, engines }) {
+  const double = (pip) => `${pip}-${pip}`;
+  const first = double(engines[0]);
+  const params = { engine: first, first, last: double(engines[engines.length - 1]),
+    engines: engines.map(double).join(", ") };
+  return key === "game.rules_length.single" ? t(key, params) : tn(key, engines.length, params);
+}
 
 // The rules in short, whose first words say a full game's 13 rounds from the 12-12 engine
 // down to 0-0: for a table of other rounds (``length``, as the server sends it), those
