@@ -27,6 +27,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
+from stored_tables import NAMES, store_table
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
 #: a one-round game over in a few moves (for playing again)
@@ -1419,9 +1420,6 @@ def test_the_seat_that_drew_is_told_its_tile_and_nobody_else_is(client: TestClie
     assert len(drawn) >= 3
 
 
-NAMES = ("Ana", "Ben", "Cy", "Di")
-
-
 def table_at(
     db: Path,
     code: str,
@@ -1435,10 +1433,8 @@ def table_at(
     written to the store at ``db`` as the server keeps it: rounds are played with the
     engine (random moves) from seed after seed until one comes there. The seats' tokens
     are returned, with the round at that position."""
-    import secrets
 
     from mextrain.rules import Match, Rules
-    from mextrain.web.tables import hash_token
 
     rules = Rules.from_spec(spec)
     for k in range(2000):
@@ -1454,23 +1450,7 @@ def table_at(
             break
     else:
         raise AssertionError(f"no round came to the position wanted for {code}")
-    tokens = [secrets.token_urlsafe(24) for _ in range(players)]
-    events: list[tuple[str, dict[str, Any]]] = [
-        *(
-            ("join", {"seat": i, "name": NAMES[i], "token": hash_token(tokens[i])})
-            for i in range(players)
-        ),
-        ("start", {"bots": {}}),
-        *(("action", {"action": move}) for move in moves),
-    ]
-    store = Store(db)
-    try:
-        table_id = store.create_table(code, {"rules": spec, "seats": ["open"] * players}, seed)
-        for seq, (kind, data) in enumerate(events):
-            store.append(table_id, seq, kind, data)
-    finally:
-        store.close()
-    return tokens, state
+    return store_table(db, code, spec, seed, moves, NAMES[:players]), state
 
 
 def refused_on(state: Any, tile: Any, train: int) -> Any:

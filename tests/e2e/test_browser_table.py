@@ -26,6 +26,8 @@ from browser_kit import (
     shot,
 )
 
+from stored_tables import NAMES, store_table
+
 pytestmark = pytest.mark.browser
 
 # (label, viewport, seats after the creator's, language)
@@ -1378,11 +1380,8 @@ def _a_round_over_with_a_double_open(db: Any) -> dict[str, str]:
     moves that favour doubles) until one ends with a double open. Ana's token is returned,
     with the train the double was left on (as the page names it: "M" or the seat)."""
     import random
-    import secrets
 
     from mextrain.rules import MEXICAN, Match, Rules
-    from mextrain.store import Store
-    from mextrain.web.tables import hash_token
 
     spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
     rules = Rules.from_spec(spec)
@@ -1402,21 +1401,8 @@ def _a_round_over_with_a_double_open(db: Any) -> dict[str, str]:
     else:
         raise AssertionError("no round of 500 ended with a double open")
     assert rules.open_doubles_block  # (the rules under which one is to be covered first)
-    tokens = [secrets.token_urlsafe(24) for _ in range(2)]
-    events: list[tuple[str, dict[str, Any]]] = [
-        ("join", {"seat": 0, "name": "Ana", "token": hash_token(tokens[0])}),
-        ("join", {"seat": 1, "name": "Ben", "token": hash_token(tokens[1])}),
-        ("start", {"bots": {}}),
-        *(("action", {"action": move}) for move in moves),
-    ]
-    store = Store(db)
-    try:
-        code = "DBLEFT"
-        table_id = store.create_table(code, {"rules": spec, "seats": ["open", "open"]}, seed)
-        for seq, (kind, data) in enumerate(events):
-            store.append(table_id, seq, kind, data)
-    finally:
-        store.close()
+    code = "DBLEFT"
+    tokens = store_table(db, code, spec, seed, moves)
     owner = state.open_doubles[0]
     return {"code": code, "token": tokens[0], "open": "M" if owner == MEXICAN else str(owner)}
 
@@ -1470,10 +1456,6 @@ def test_a_round_over_asks_no_double_to_be_covered_first(
         shot(page, f"45-replay-double-left-open-{lang}")
 
 
-#: the players of `_a_table_at`'s tables, by seat
-PLAYERS = ("Ana", "Ben", "Cy", "Di")
-
-
 def _a_table_at(db: Any, code: str, wanted: Callable[[Any], bool]) -> dict[str, str]:
     """A table of Ana and Ben (classic rules, a double-6 set), in play at a position where
     ``wanted`` holds of the round and Ana is to move, written to the log of ``db`` as the
@@ -1488,16 +1470,13 @@ def _a_round_at(
     wanted: Callable[[Any], bool],
     spec: dict[str, Any] | None = None,
     players: int = 2,
-    names: tuple[str, ...] = PLAYERS,
+    names: tuple[str, ...] = NAMES,
 ) -> tuple[dict[str, str], Any]:
     """`_a_table_at` under other rules (``spec``) or with more players (Cy, Di), or
     other ``names``, with the round at that position as well."""
     import random
-    import secrets
 
     from mextrain.rules import Match, Rules
-    from mextrain.store import Store
-    from mextrain.web.tables import hash_token
 
     if spec is None:
         spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
@@ -1517,22 +1496,7 @@ def _a_round_at(
             break
     else:
         raise AssertionError(f"no round of 500 came to the position wanted for {code}")
-    tokens = [secrets.token_urlsafe(24) for _ in range(players)]
-    events: list[tuple[str, dict[str, Any]]] = [
-        *(
-            ("join", {"seat": i, "name": names[i], "token": hash_token(tokens[i])})
-            for i in range(players)
-        ),
-        ("start", {"bots": {}}),
-        *(("action", {"action": move}) for move in moves),
-    ]
-    store = Store(db)
-    try:
-        table_id = store.create_table(code, {"rules": spec, "seats": ["open"] * players}, seed)
-        for seq, (kind, data) in enumerate(events):
-            store.append(table_id, seq, kind, data)
-    finally:
-        store.close()
+    tokens = store_table(db, code, spec, seed, moves, names[:players])
     return {"code": code, "token": tokens[0]}, state
 
 
@@ -1658,7 +1622,7 @@ def test_a_tile_chosen_that_cannot_be_played_says_the_rule_that_keeps_it_off(
             seat_page(page, base, table, lang)
             expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
             page.evaluate(HEAR_LIVE)
-            names = dict(enumerate(PLAYERS[:players]))
+            names = dict(enumerate(NAMES[:players]))
             tile = kept(state)[0]
             err = _refused_on(state, tile, MEXICAN if mexican else 0)
             chosen = page.locator(f'.hand-tile[data-tile="{tile}"]')
@@ -1843,7 +1807,7 @@ def test_a_round_result_says_what_was_added_to_the_pips_left(
                 f"\u2068{name}\u2069 {part.total}"
                 f" ({rows.nth(seat).locator('.score-extra').inner_text()})"
                 for seat, part in enumerate(ended.score_parts())
-                for name in [PLAYERS[seat]]
+                for name in [NAMES[seat]]
                 if part.double_blank or part.penalty
             ]
             dialog.locator("a[href^='/replay/']").click()
