@@ -44,3 +44,15 @@ def store_table(
     finally:
         store.close()
     return tokens
+
+
+def refused_on(state: Any, tile: Any, train: int) -> Any:
+    """The engine's refusal of ``tile`` on ``train`` for the seat to move of ``state``, a
+    round at such a position (None: legal)."""
+    from mextrain.rules import Action, IllegalActionError
+
+    try:
+        state.copy().apply(Action.play(tile, train), state.current_seat)
+    except IllegalActionError as err:
+        return err
+    return None

@@ -27,7 +27,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
-from stored_tables import NAMES, store_table
+from stored_tables import NAMES, refused_on, store_table
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
 #: a one-round game over in a few moves (for playing again)
@@ -1451,17 +1451,6 @@ def table_at(
     else:
         raise AssertionError(f"no round came to the position wanted for {code}")
     return store_table(db, code, spec, seed, moves, NAMES[:players]), state
-
-
-def refused_on(state: Any, tile: Any, train: int) -> Any:
-    """The engine's refusal of ``tile`` on ``train`` for the seat to move (None: legal)."""
-    from mextrain.rules import Action, IllegalActionError
-
-    try:
-        state.copy().apply(Action.play(tile, train), state.current_seat)
-    except IllegalActionError as err:
-        return err
-    return None
 
 
 def why_not_of(m: dict[str, Any]) -> dict[str, dict[str, Any]]:

@@ -26,7 +26,7 @@ from browser_kit import (
     shot,
 )
 
-from stored_tables import NAMES, store_table
+from stored_tables import NAMES, refused_on, store_table
 
 pytestmark = pytest.mark.browser
 
@@ -1556,17 +1556,6 @@ def test_the_tile_just_drawn_is_shown_with_what_may_be_done_with_it(
             expect(note).to_have_count(0)
 
 
-def _refused_on(state: Any, tile: Any, train: int) -> Any:
-    """The engine's refusal of ``tile`` on ``train`` for the seat to move (None: legal)."""
-    from mextrain.rules import Action, IllegalActionError
-
-    try:
-        state.copy().apply(Action.play(tile, train), state.current_seat)
-    except IllegalActionError as err:
-        return err
-    return None
-
-
 def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
     """The tiles of Ana's hand that the rule ``code`` keeps off her own train (or the
     Mexican train, one that does not match her own), a train whose open end they match."""
@@ -1580,7 +1569,7 @@ def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
             for tile in state.hand(0)
             if tile.has(state.ends[on])
             and (on == 0 or not tile.has(state.ends[0]))
-            and getattr(_refused_on(state, tile, on), "code", None) == code
+            and getattr(refused_on(state, tile, on), "code", None) == code
         ]
 
     return kept
@@ -1624,7 +1613,7 @@ def test_a_tile_chosen_that_cannot_be_played_says_the_rule_that_keeps_it_off(
             page.evaluate(HEAR_LIVE)
             names = dict(enumerate(NAMES[:players]))
             tile = kept(state)[0]
-            err = _refused_on(state, tile, MEXICAN if mexican else 0)
+            err = refused_on(state, tile, MEXICAN if mexican else 0)
             chosen = page.locator(f'.hand-tile[data-tile="{tile}"]')
             expect(chosen).not_to_have_class(re.compile(r"\bplayable\b"))
             chosen.click()
