@@ -151,3 +151,21 @@ def play_all_until_over(pages: list[Any], seconds: float = 120) -> None:
                 make_a_move_and_wait(page)
             else:
                 page.wait_for_timeout(50)
+
+
+def replay_to_the_end(page: Any) -> None:
+    """Take the replay page's slider to the round's last step (the keyboard's End, as a
+    person would), again until it is there: a key pressed while the page is still settling
+    after it loaded can be lost (seen once in CI, the replay left at its first step)."""
+    slider = page.locator(".replay input[type=range]")
+    slider.wait_for(state="visible", timeout=10_000)
+    deadline = time.monotonic() + 15
+    while True:
+        slider.focus()
+        page.keyboard.press("End")
+        last = slider.get_attribute("max")
+        if slider.input_value() == last and last is not None:
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the replay's slider stays at {slider.input_value()} of {last}")
+        time.sleep(0.2)

@@ -22,6 +22,7 @@ from browser_kit import (
     need_browser,
     play_all_until_over,
     play_until_over,
+    replay_to_the_end,
     seat_page,
     shot,
 )
@@ -1441,9 +1442,7 @@ def test_a_round_over_asks_no_double_to_be_covered_first(
         with urllib.request.urlopen(base + "/api/games") as res:
             game = json.load(res)[0]["id"]
         page.goto(f"{base}/replay/{game}")
-        slider = page.locator(".replay input[type=range]")
-        slider.focus()
-        page.keyboard.press("End")
+        replay_to_the_end(page)
         expect(page.locator(".replay p strong")).to_be_visible()  # (the round is over)
         expect(page.locator(".replay .train.open-double")).to_have_count(0)
         expect(page.locator(".replay .train.open-double-free")).to_have_count(1)
@@ -1800,10 +1799,7 @@ def test_a_round_result_says_what_was_added_to_the_pips_left(
                 if part.double_blank or part.penalty
             ]
             dialog.locator("a[href^='/replay/']").click()
-            slider = page.locator(".replay input[type=range]")
-            expect(slider).to_be_visible(timeout=10_000)
-            slider.focus()
-            page.keyboard.press("End")
+            replay_to_the_end(page)
             for note in notes:
                 expect(page.locator(".replay-scores")).to_contain_text(note)
             shot(page, f"49-replay-extra-{made['code'].lower()}-{lang}")
