@@ -12,7 +12,7 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
-from stored_tables import NAMES, refused_on, store_table
+from stored_tables import NAMES, refused_on, table_at
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
 #: a one-round game over in a few moves (for playing again)
@@ -1418,39 +1418,6 @@ def test_the_seat_that_drew_is_told_its_tile_and_nobody_else_is(client: TestClie
         for c in (*conns.values(), watcher):
             c.close()
     assert len(drawn) >= 3
-
-
-def table_at(
-    db: Path,
-    code: str,
-    spec: dict[str, Any],
-    players: int,
-    wanted: Callable[[Any], bool],
-    over: bool = False,
-) -> tuple[list[str], Any]:
-    """A table of people (Ana, Ben, ...) in play at a position of its first round where
-    ``wanted`` holds and Ana is to move (``over``: at the round's end, where it holds),
-    written to the store at ``db`` as the server keeps it: rounds are played with the
-    engine (random moves) from seed after seed until one comes there. The seats' tokens
-    are returned, with the round at that position."""
-
-    from mextrain.rules import Match, Rules
-
-    rules = Rules.from_spec(spec)
-    for k in range(2000):
-        seed = f"{code}-{k}"
-        state = Match.new(rules, players, random.Random(seed)).current
-        rng = random.Random(k)
-        moves: list[str] = []
-        while not state.is_over and not (not over and state.current_seat == 0 and wanted(state)):
-            action = rng.choice(state.legal_actions())
-            moves.append(action.notation(state.current_seat))
-            state.apply(action, state.current_seat)
-        if state.is_over == over and (not over or wanted(state)):
-            break
-    else:
-        raise AssertionError(f"no round came to the position wanted for {code}")
-    return store_table(db, code, spec, seed, moves, NAMES[:players]), state
 
 
 def why_not_of(m: dict[str, Any]) -> dict[str, dict[str, Any]]:

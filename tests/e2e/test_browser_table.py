@@ -27,7 +27,7 @@ from browser_kit import (
     shot,
 )
 
-from stored_tables import NAMES, refused_on, store_table
+from stored_tables import NAMES, refused_on, store_table, table_at
 
 pytestmark = pytest.mark.browser
 
@@ -1484,29 +1484,11 @@ def _a_round_at(
 ) -> tuple[dict[str, str], Any]:
     """`_a_table_at` under other rules (``spec``) or with more players (Cy, Di), or
     other ``names``, with the round at that position as well."""
-    import random
-
-    from mextrain.rules import Match, Rules
-
     if spec is None:
         spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
-    rules = Rules.from_spec(spec)
-    for k in range(500):
-        seed = f"{code}-{k}"
-        state = Match.new(rules, players, random.Random(seed)).current
-        rng = random.Random(k)
-        moves: list[str] = []
-        while not state.is_over and not (state.current_seat == 0 and wanted(state)):
-            legal = state.legal_actions()
-            draws = [a for a in legal if a.kind == "draw"]
-            action = draws[0] if draws else rng.choice(legal)
-            moves.append(action.notation(state.current_seat))
-            state.apply(action, state.current_seat)
-        if not state.is_over:
-            break
-    else:
-        raise AssertionError(f"no round of 500 came to the position wanted for {code}")
-    tokens = store_table(db, code, spec, seed, moves, names[:players])
+    tokens, state = table_at(
+        db, code, spec, players, wanted, draws_first=True, tries=500, names=names
+    )
     return {"code": code, "token": tokens[0]}, state
 
 
