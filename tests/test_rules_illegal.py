@@ -194,6 +194,51 @@ def test_open_double_must_be_satisfied() -> None:
     assert "3-3" in message
 
 
+def test_answer_first_names_the_open_double_to_answer_before_any_other_play() -> None:
+    """`RoundState.answer_first()`: under classic's open doubles block, the oldest open
+    double's train once the turn that played it has ended -- for the seat to move, the
+    double's own player too, before and after a draw -- and nothing while its player owes
+    the follow-up (which may go anywhere) nor once it is answered; never under relaxed."""
+    hands = [["3-6", "3-3", "2-5", "0-0", "0-1"], ["5-6", "1-2", "2-4", "4-4", "0-2"]]
+    state = deal(CLASSIC6, hands, top=("4-5", "3-4"))
+    play(state, "0:3-6@0", "1:5-6@M")
+    assert state.answer_first() is None  # (no double open)
+    play(state, "0:3-3@0")
+    assert state.answer_first() is None  # its follow-up may go anywhere
+    assert Action.play(Tile(2, 5), MEXICAN) in state.legal_actions()
+    play(state, "0:2-5@M")
+    assert state.answer_first() == 0  # 3-3, on seat 0's train, for seat 1
+    refuse(state, "1:2-4@M", "open double", "3-3")  # (2-4 fits the Mexican train's 2)
+    assert state.legal_actions() == [DRAW]
+    play(state, "1:draw")  # 4-5: no 3
+    assert state.answer_first() == 0
+    play(state, "1:pass")
+    assert state.answer_first() == 0  # the double's own player answers it too
+    play(state, "0:draw")  # 3-4 fits the double, and is all that may be played
+    assert state.answer_first() == 0
+    assert state.legal_actions() == [Action.play(Tile(3, 4), 0)]
+    play(state, "0:3-4@0")
+    assert state.answer_first() is None  # answered
+    assert Action.play(Tile(2, 4), MEXICAN) in state.legal_actions()
+    # a double on the Mexican train, which found no follow-up: answered first there
+    hands = [["3-6", "2-5", "2-3", "0-0", "0-1"], ["5-6", "2-2", "1-3", "4-4", "0-4"]]
+    state = deal(CLASSIC6, hands, top=("4-5",))
+    play(state, "0:3-6@0", "1:5-6@M", "0:2-5@M", "1:2-2@M")
+    assert state.answer_first() is None
+    play(state, "1:draw", "1:pass")
+    assert state.answer_first() == MEXICAN
+    refuse(state, "0:2-3@0", "open double", "2-2", "Mexican")  # (2-3 fits its own 3)
+    assert state.legal_actions() == [Action.play(Tile(2, 3), MEXICAN)]
+    # relaxed: open doubles do not block, whoever is to move
+    spec = {"preset": "relaxed", "max_pip": 6, "hand_size": {"2": 5}}
+    hands = [["3-6", "3-3", "2-5", "0-0", "0-1"], ["5-6", "1-2", "2-4", "4-4", "0-2"]]
+    state = deal(spec, hands, top=("4-5", "3-4"))
+    play(state, "0:3-6@0", "1:5-6@M", "0:3-3@0", "0:2-5@M")
+    assert state.open_doubles == (0,)
+    assert state.answer_first() is None
+    assert Action.play(Tile(2, 4), MEXICAN) in state.legal_actions()
+
+
 def test_follow_up_may_not_be_a_double_under_relaxed() -> None:
     spec = {"preset": "relaxed", "max_pip": 6, "hand_size": {"2": 5}}
     state = deal(spec, [["3-6", "3-3", "5-5", "0-1", "1-2"], ["5-6", "2-4", "4-5", "1-4", "3-4"]])

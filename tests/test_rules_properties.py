@@ -460,3 +460,71 @@ def test_why_not_names_a_rule_exactly_for_the_tiles_that_cannot_be_played(
                 assert all(r.code == "wrong_end" for r in matched)
         state.apply(rng.choice(state.legal_actions()))
         steps += 1
+
+
+@st.composite
+def games_any_doubles_rule(draw: st.DrawFn) -> tuple[Rules, int, int, int]:
+    """`games`, with open doubles blocking or not whatever the preset says, and now and
+    then another rule that changes what a seat may play around a double (own train
+    first, no double to follow a double, the marker rule)."""
+    preset = draw(st.sampled_from(sorted(PRESET_SEATS)))
+    players = draw(st.sampled_from(list(PRESET_SEATS[preset])))
+    house = dict(draw(st.sampled_from(HOUSE)))
+    block = draw(st.sampled_from([None, True, False]))
+    if block is not None:
+        house["open_doubles_block"] = block
+    house.update(
+        draw(
+            st.sampled_from(
+                [
+                    {},
+                    {"own_train_first": True},
+                    {"double_follow_up": "no_double"},
+                    {"marker_rule": "no_own_play"},
+                ]
+            )
+        )
+    )
+    rules = Rules.preset(preset, **house)
+    return rules, players, draw(st.integers(0, 12)), draw(st.integers(0, 2**32))
+
+
+@settings(max_examples=80, deadline=None)
+@given(games_any_doubles_rule())
+def test_answer_first_is_the_open_double_the_engine_holds_to(
+    game: tuple[Rules, int, int, int],
+) -> None:
+    """`RoundState.answer_first()`, at every decision of random games of every preset and
+    house rule, agrees with the engine: when it names a train, that is the oldest open
+    double's under ``open_doubles_block``, every legal play goes there, and every tile of
+    the hand played on any other train is refused with ``open_double_first`` naming it;
+    when it names none, no play of a tile of the hand anywhere is refused so."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    trains = (*range(players), MEXICAN)
+    steps = 0
+    while not state.is_over and steps < 300:
+        first = state.answer_first()
+        plays = [a for a in state.legal_actions() if a.kind == "play"]
+        if first is not None:
+            assert rules.open_doubles_block
+            assert first == state.open_doubles[0]
+            assert all(a.train == first for a in plays), plays
+        for tile in state.hand(state.seat):
+            for train in trains:
+                action = Action.play(tile, train)
+                if action in plays:
+                    continue
+                with pytest.raises(IllegalActionError) as info:
+                    state.copy().apply(action)
+                said_first = info.value.code == "open_double_first"
+                if first is not None and train != first:
+                    assert said_first, info.value
+                    assert info.value.params["train"] == first
+                else:
+                    assert not said_first, (first, info.value)
+        state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    if state.is_over:
+        assert state.answer_first() is None

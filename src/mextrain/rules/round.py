@@ -557,6 +557,31 @@ class RoundState:
         """The train whose open double was played first, if any stands open."""
         return self.open_doubles[0] if self.open_doubles else None
 
+    def answer_first(self) -> int | None:
+        """The train (a seat, or `MEXICAN`) whose open double the seat to move must answer
+        before any other play now, or None when none must be.
+
+        Under ``open_doubles_block`` it is the oldest open double, wherever it stands --
+        except within the turn that played a double, while the seat owes its follow-up
+        (the follow-ups go anywhere the other rules allow), and on a first-turn run once
+        its first tile is down (the run's tiles go on the seat's own train); after a draw
+        it is still that double (only the drawn tile may go there). Without
+        ``open_doubles_block`` open doubles never come first, and once the round is over
+        nothing is to be answered. The engine asks it too: the legal plays are the tiles
+        that fit that train, and a tile played elsewhere is refused with
+        ``open_double_first`` naming it, so the interfaces never work it out themselves.
+        """
+        if self.ended is not None or self.owe or (self.run and self.plays):
+            return None
+        return self._double_first()
+
+    def _double_first(self) -> int | None:
+        """The train whose open double any seat must answer first at the start of its
+        turn, with the table as it stands (`answer_first` is this within the turn)."""
+        if self.open_doubles and self.rules.open_doubles_block:
+            return self.open_doubles[0]
+        return None
+
     def score_parts(self) -> list[ScoreParts] | None:
         """Each seat's points for the round once it has ended, part by part: the pips left
         in its hand, the extra points of a 0-0 left (``double_blank_points``) and the
@@ -687,7 +712,8 @@ class RoundState:
                     found.append((train, mask))
             plays = tuple(found)
         else:
-            plays = self._start_plays(s, self.turns, only)
+            avail = self._avail(s, follow_up=False) & only
+            plays = self._plays_within(s, avail, self.turns, self.answer_first())
         if plays:
             legal: _Legal = (plays, False, bool(self.run and self.plays and not self.owe))
         else:
@@ -712,10 +738,16 @@ class RoundState:
         """Plays open to ``seat`` at the start of a turn (``turns`` turns completed before),
         with the tiles of ``only`` (a mask; all by default)."""
         avail = self._avail(seat, follow_up=False) & only
-        if self.open_doubles and self.rules.open_doubles_block:
-            train = self.open_doubles[0]
-            mask = avail & self._pm[self.ends[train]]
-            return ((train, mask),) if mask else ()
+        return self._plays_within(seat, avail, turns, self._double_first())
+
+    def _plays_within(
+        self, seat: int, avail: int, turns: int, first: int | None
+    ) -> tuple[tuple[int, int], ...]:
+        """The plays of the tiles ``avail`` on the trains open to ``seat``: only on
+        ``first`` when an open double there must be answered first."""
+        if first is not None:
+            mask = avail & self._pm[self.ends[first]]
+            return ((first, mask),) if mask else ()
         return self._access_plays(seat, avail, turns)
 
     def _mexican_open(self, seat: int, turns: int) -> bool:
@@ -1012,14 +1044,8 @@ class RoundState:
         # an open double that blocks is the first thing in the way, whether or not the
         # tile fits the train chosen (a player told only "its open end is 3" tries
         # another tile there, and is refused again)
-        if (
-            not self.owe
-            and not (self.run and self.plays)
-            and self.open_doubles
-            and self.rules.open_doubles_block
-            and train != self.open_doubles[0]
-        ):
-            d = self.open_doubles[0]
+        d = self.answer_first()
+        if d is not None and train != d:
             pip = self.ends[d]
             return err(
                 "open_double_first",

@@ -1290,21 +1290,12 @@ def kept_off(state: RoundState, view: SeatView) -> list[tuple[int, IllegalAction
 
 def answer_first(state: RoundState, view: SeatView) -> int | None:
     """The train whose open double the seat to move (``view``'s) must answer before any
-    other play now, if one must be, asked of the engine on a copy of the round: a tile of
-    its hand on another train is refused for that double (the rules say when: the oldest
-    open double, once the turn that played it has ended, under ``open_doubles_block``)."""
-    if not view.open_doubles or not view.hand:
+    other play now, if one must be: the engine's `RoundState.answer_first` (the rules say
+    when: the oldest open double, once the turn that played it has ended, under
+    ``open_doubles_block``); None for any other seat."""
+    if view.seat != state.current_seat:
         return None
-    elsewhere = view.seat if view.seat != view.open_doubles[0] else MEXICAN
-    trial = state.copy()
-    try:
-        trial.apply(Action.play(view.hand[0], elsewhere), view.seat)
-    except IllegalActionError as err:
-        if err.code == "open_double_first":
-            train = err.params["train"]
-            assert isinstance(train, int)
-            return train
-    return None
+    return state.answer_first()
 
 
 def _move(action: Action) -> str:
