@@ -979,6 +979,141 @@ def test_a_double_just_played_is_followed_up_anywhere_then_answered_first(lang: 
     assert t("tui.table.open_doubles_after_turn", trains="").rstrip() not in banner
 
 
+def ana_at(rules: Rules, bots: int, wanted: Callable[[RoundState], bool]) -> GameSession:
+    """A round at Ana's turn (seat 0, the one person; greedy bots at the other seats)
+    where ``wanted(state)`` holds: Ana plays at random, seed after seed, until it does."""
+    for seed in range(80):
+        seats = [SeatSpec("human", "Ana"), *(SeatSpec("greedy", f"Bot{n}") for n in range(bots))]
+        session = GameSession.new(rules, seats, seed=seed, save=False)
+        state = session.state
+        rng = random.Random(seed)
+        while not state.is_over:
+            seat = state.current_seat
+            if seat == 0:
+                if wanted(state):
+                    return session
+                session.apply(rng.choice(state.legal_actions()))
+            else:
+                session.apply(session.bot_action(seat, session.view(seat)))
+    raise AssertionError("no such position in 80 rounds")
+
+
+def has_play(state: RoundState) -> bool:
+    return any(a.kind == "play" for a in state.legal_actions())
+
+
+async def prompt_at(session: GameSession, lang: str) -> tuple[str, str]:
+    """The message line and the trains, as the table shows them at Ana's turn."""
+    app = PlayApp(session=session, lang=lang, delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, app)
+        table = app.table
+        assert table is not None
+        assert table.my_view() is not None
+        return plain(table.query_one("#message", Static)), plain(table.query_one("#trains", Static))
+
+
+def train_told(t: Translator, session: GameSession, train: int) -> str:
+    """A train as Ana is told of it: "your train", "the Mexican train", "Bot0's train"."""
+    if train == 0:
+        return t("tui.table.your_train_the")
+    return t.train_label(train, -2, dict(enumerate(session.names)))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_prompt_says_the_first_turn_run(lang: str) -> None:
+    """Cardinal: on her first turn the prompt tells Ana she may lay a run on her own
+    train, and once it is going, that she may play more there or end it with p -- as the
+    browser's prompt does (the terminal said only "pick a tile", then "Or p to end your
+    turn")."""
+    t = Translator(lang)
+    rules = Rules.preset("cardinal")
+
+    def run_start(state: RoundState) -> bool:
+        own = any(a.kind == "play" and a.train == 0 for a in state.legal_actions())
+        return state.run and not state.plays and own
+
+    def run_more(state: RoundState) -> bool:
+        return state.run and state.plays > 0 and not state.owe and has_play(state)
+
+    said, _ = asyncio.run(prompt_at(ana_at(rules, 3, run_start), lang))
+    assert said == t("tui.prompt.run_start")
+    session = ana_at(rules, 3, run_more)
+    assert PASS in session.state.legal_actions()
+    said, _ = asyncio.run(prompt_at(session, lang))
+    assert said == f"{t('tui.prompt.run_more')} {t('tui.prompt.or_pass')}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_prompt_names_the_open_double_to_answer_first(lang: str) -> None:
+    """Classic: when the oldest open double must be answered before anything else, the
+    prompt names its train (the engine's `answer_first`) and says what Ana can do about
+    it -- play a tile on it, draw, or pass -- as the browser's prompt does; the line under
+    the trains still names it too."""
+    t = Translator(lang)
+    rules = Rules.preset("classic")
+    small = Rules.from_spec({"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"4": 6}})
+
+    def blocked(state: RoundState) -> bool:
+        return state.answer_first() is not None and state.drawn < 0
+
+    def can_answer(state: RoundState) -> bool:
+        return blocked(state) and has_play(state)
+
+    def must_draw(state: RoundState) -> bool:
+        return blocked(state) and DRAW in state.legal_actions()
+
+    def must_pass(state: RoundState) -> bool:
+        return blocked(state) and state.legal_actions() == [PASS]
+
+    asked = [
+        (ana_at(rules, 1, can_answer), "tui.prompt.answer_first"),
+        (ana_at(rules, 1, must_draw), "tui.prompt.answer_first_draw"),
+        (ana_at(small, 3, must_pass), "tui.prompt.answer_first_pass"),
+    ]
+    for session, key in asked:
+        train = train_told(t, session, session.state.open_doubles[0])
+        said, trains = asyncio.run(prompt_at(session, lang))
+        assert said == t(key, train=train)
+        assert t("tui.table.open_doubles", trains="").rstrip() in trains
+
+
+def test_the_prompt_names_the_open_double_after_a_draw_too() -> None:
+    """Ana draws, for no tile fits the open double she must answer first: the prompt says
+    the tile she drew, then still names the double where that tile goes (it is all that
+    may be played), or says that it fits nowhere."""
+    t = Translator("en")
+    for fits in (True, False):
+        session = ana_at(
+            Rules.preset("classic"),
+            1,
+            lambda state, fits=fits: (
+                state.answer_first() is not None and state.drawn >= 0 and has_play(state) == fits
+            ),
+        )
+        state = session.state
+        drew = t("tui.prompt.drew", tile=str(state.ts.tiles[state.drawn]))
+        train = train_told(t, session, state.open_doubles[0])
+        said, _ = asyncio.run(prompt_at(session, "en"))
+        if fits:
+            assert said == f"{drew} {t('tui.prompt.answer_first', train=train)}"
+        else:
+            assert said == f"{drew} {t('tui.prompt.drew_must_pass')}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_prompt_says_to_draw_when_no_tile_follows_a_double(lang: str) -> None:
+    """Ana played a double and no tile of hers follows it: the prompt says so and that d
+    draws, as the browser's does (the terminal said "No tile fits" as at any turn)."""
+    t = Translator(lang)
+
+    def stuck(state: RoundState) -> bool:
+        return state.owe and state.drawn < 0 and DRAW in state.legal_actions()
+
+    said, _ = asyncio.run(prompt_at(ana_at(Rules.preset("classic"), 1, stuck), lang))
+    assert said == t("tui.prompt.follow_up_draw")
+
+
 def test_only_a_playable_tile_is_underlined() -> None:
     """Tiles and trains are clickable links; a link's own underline would mark every one,
     where the underline is to mark the tiles that can be played now."""
@@ -4568,6 +4703,9 @@ def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
         t("tui.start.keys"),
         t("tui.start.keys_saved"),
         f"{t('tui.prompt.choose_tile')} {t('tui.prompt.or_pass')}",
+        t("tui.prompt.run_start"),
+        f"{t('tui.prompt.run_more')} {t('tui.prompt.or_pass')}",
+        t("tui.prompt.follow_up_draw"),
     ):
         assert cell_len(line) <= 80, (lang, line)
 

@@ -366,10 +366,33 @@ class TableScreen(Screen[None]):
             if mine.seat not in trains:
                 ask += "_elsewhere"
             return t(ask, tile=str(self.chosen), keys=keys)
-        if any(a.kind == "play" for a in legal):
-            extra = " " + t("tui.prompt.or_pass") if PASS in legal else ""
-            ask = "tui.prompt.follow_up" if mine.owes_follow_up else "tui.prompt.choose_tile"
-            return drew + t(ask) + extra
+        # what the turn asks, as the browser's prompt says it: a double owed its
+        # follow-up, the first-turn run, the oldest open double to answer first
+        plays = [a for a in legal if a.kind == "play"]
+        extra = " " + t("tui.prompt.or_pass") if plays and PASS in legal else ""
+        if mine.owes_follow_up:
+            if plays:
+                return drew + t("tui.prompt.follow_up") + extra
+            if DRAW in legal:
+                return drew + t("tui.prompt.follow_up_draw")
+        elif state.turn_state().run and plays and PASS in legal:
+            return drew + t("tui.prompt.run_more") + extra
+        elif state.turn_state().run and any(a.train == mine.seat for a in plays):
+            return drew + t("tui.prompt.run_start") + extra
+        elif (first := state.answer_first()) is not None:
+            train = (
+                t("tui.table.your_train_the")
+                if first == mine.seat
+                else t.train_label(first, -2, dict(enumerate(self.names)))
+            )
+            if plays:
+                return drew + t("tui.prompt.answer_first", train=train)
+            if DRAW in legal:
+                return drew + t("tui.prompt.answer_first_draw", train=train)
+            if not drew:
+                return t("tui.prompt.answer_first_pass", train=train)
+        if plays:
+            return drew + t("tui.prompt.choose_tile") + extra
         if DRAW in legal:  # (again, under draw_until_playable: the tile drawn said too)
             return drew + t("tui.prompt.must_draw")
         if drew:  # (not "you can't draw": the seat has drawn this turn)
