@@ -1798,6 +1798,80 @@ def test_a_round_result_says_what_was_added_to_the_pips_left(
             shot(page, f"49-replay-extra-{made['code'].lower()}-{lang}")
 
 
+# a cell's words as a screen reader gets them (what is hidden from it left out)
+SPOKEN = (
+    "el => { const copy = el.cloneNode(true);"
+    " copy.querySelectorAll('[aria-hidden=true]').forEach((x) => x.remove());"
+    " return copy.textContent; }"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_score_sheet_marks_a_score_that_is_more_than_the_pips_left(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """The round's result and the replay said what the rules added to a score ("+50:
+    double blank"), but the score sheet beside the table, which stays, showed the number
+    alone. A score with points added has a mark, whose words are shown on hover and said
+    after the score to a screen reader; the others have none."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    spec = {
+        "max_pip": 6,
+        "rounds": 1,
+        "hand_size": {"2": 7},
+        "double_blank_points": 50,
+        "unsatisfied_double_penalty": 10,
+    }
+    db = tmp_path / "sheet-extra.sqlite3"
+    found = []
+    for kind, preset in (("double_blank", "classic"), ("penalty", "relaxed")):
+        going_out = _going_out(kind)
+        made, state = _a_round_at(
+            db,
+            f"S{kind[:5].upper()}",
+            lambda s, f=going_out: f(s) is not None,
+            {**spec, "preset": preset},
+        )
+        found.append((made, *going_out(state)))
+    with running_server(db, 1) as base:
+        for made, action, ended in found:
+            seat_page(page, base, made, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            page.locator(f'.hand-tile[data-tile="{action.tile}"]').click()
+            train = "M" if action.train < 0 else str(action.train)
+            target = page.locator(f'.train.target[data-train="{train}"]')
+            expect(target).to_have_count(1)
+            target.click()
+            dialog = page.get_by_role("dialog")
+            expect(dialog).to_be_visible(timeout=15_000)
+            dialog.get_by_role("button", name=t("web.continue")).click()
+            expect(dialog).to_have_count(0)
+            cells = page.locator("aside table.sheet tbody tr").first.locator("td")
+            for seat, part in enumerate(ended.score_parts()):
+                words = []
+                if part.double_blank:
+                    words.append(t("web.score_extra.double_blank", points=part.double_blank))
+                if part.penalty:
+                    count = part.open_doubles
+                    words.append(t.plural("web.score_extra.penalty", count, points=part.penalty))
+                cell = cells.nth(seat)
+                mark = cell.locator(".extra-mark")
+                if words:
+                    note = " · ".join(words)
+                    expect(mark).to_be_visible()
+                    expect(mark).to_have_attribute("title", note)
+                    assert cell.evaluate(SPOKEN) == f"{part.total} ({note})", seat
+                else:
+                    expect(mark).to_have_count(0)
+                    assert cell.evaluate(SPOKEN) == str(part.total), seat
+            shot(page, f"49-sheet-extra-{made['code'].lower()}-{lang}")
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first

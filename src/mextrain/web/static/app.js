@@ -1464,6 +1464,14 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draf
   </section>`;
 }
 
+// A score of the sheet that is more than the pips left (``note``: what the rules added,
+// as `extraNote` says it): a mark beside it, the words on hover, and said after the score
+// to a screen reader ("62 (+50: double blank)"), as the round's result shows them.
+function extraMark(note) {
+  if (!note) return null;
+  return html`<sup class="extra-mark" title=${note} aria-hidden="true">*</sup><span class="sr-only"> (${note})</span>`;
+}
+
 function ScoreSheet({ sheet, names }) {
   const played = sheet.rounds.length;
   // four seats or more: on a phone the names stand upright so that every column fits
@@ -1475,7 +1483,8 @@ function ScoreSheet({ sheet, names }) {
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
       <th scope="row">${shownSaid(`${e}-${e}`, tileLabel(`${e}-${e}`))}</th>
-      ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}</td>`)}</tr>`)}</tbody>
+      ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}${k < played
+        && extraMark(extraNote(((sheet.extra || [])[k] || [])[s]))}</td>`)}</tr>`)}</tbody>
     <tfoot><tr><th scope="row">${t("game.total")}</th>
       ${names.map((_, s) => html`<td class=${(sheet.winners || []).includes(s) ? "winner" : ""}>${sheet.totals[s] ?? 0}</td>`)}</tr></tfoot>
   </table>`;
