@@ -1702,6 +1702,115 @@ def test_the_turn_says_what_it_asks_beyond_your_turn(tmp_path: Any, page: Any, l
         expect(prompt).to_have_text("")
 
 
+def _out_then_no_tile_fits(db: Any, code: str) -> tuple[dict[str, str], Any]:
+    """A table of Ana and Ben, two rounds, stored where a play of Ana's (returned) ends
+    the first round, whose second round, dealt by the server after it, starts with Ana's
+    turn and no tile of hers that fits: she must draw."""
+    import random
+
+    from mextrain.rules import Match, Rules
+
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 2, "hand_size": {"2": 7}}
+    rules = Rules.from_spec(spec)
+
+    def ends(state: Any, action: Any) -> bool:
+        after = state.copy()
+        after.apply(action, 0)
+        return bool(after.is_over)
+
+    for k in range(2000):
+        seed = f"{code}-{k}"
+        deals = random.Random(seed)  # (the server's: it deals the rounds, nothing else)
+        match = Match.new(rules, 2, deals)
+        state = match.current
+        rng = random.Random(k)
+        moves: list[str] = []
+        last = None
+        while not state.is_over:
+            legal = state.legal_actions()
+            if state.current_seat == 0:
+                last = next((a for a in legal if a.kind == "play" and ends(state, a)), None)
+                if last is not None:
+                    break
+            draws = [a for a in legal if a.kind == "draw"]
+            action = draws[0] if draws else rng.choice(legal)
+            moves.append(action.notation(state.current_seat))
+            state.apply(action, state.current_seat)
+        if last is None:
+            continue
+        state.apply(last, 0)
+        second = match.next_round(deals)
+        legal = second.legal_actions()
+        if (
+            second.current_seat == 0
+            and not any(a.kind == "play" for a in legal)
+            and any(a.kind == "draw" for a in legal)
+        ):
+            tokens = store_table(db, code, spec, seed, moves)
+            return {"code": code, "token": tokens[0]}, last
+    raise AssertionError(f"no deal of 2000 came to the position wanted for {code}")
+
+
+# what the turn's prompt says from now on, with whether the page was inert then (a modal
+# dialog open that it is not in): words said to an inert page are heard by no one
+HEAR_PROMPT = (
+    "() => { window.prompts = []; const now = () => { const el = document.querySelector("
+    "'.turn-prompt'); return el ? el.textContent.trim() : ''; }; let last = now();"
+    " new MutationObserver(() => { const el = document.querySelector('.turn-prompt');"
+    " const text = now(); if (text === last) return; last = text;"
+    " const modal = document.querySelector('dialog[open]');"
+    " if (text) window.prompts.push({text, inert: Boolean(modal && !modal.contains(el))}); })"
+    ".observe(document.body, {subtree: true, childList: true, characterData: true}); }"
+)
+
+
+def test_a_turn_prompt_that_came_during_the_rounds_result_is_heard_once_it_closes(
+    tmp_path: Any, page: Any
+) -> None:
+    """The next round may be dealt while the last one's result is open, the player's
+    turn asking something ("No tile fits: draw."): the prompt's live region, outside the
+    result (a modal dialog: the rest of the page is inert), changed then, to no one, and
+    was the same once the result closed, so a screen reader never told it. It is told
+    once the result is closed, and once only."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    t = Translator("en")
+    db = tmp_path / "prompt-after.sqlite3"
+    made, last = _out_then_no_tile_fits(db, "AFTER")
+    draw = t("web.prompt.must_draw")
+    prompt = page.locator(".hand-area .turn-prompt")
+    with running_server(db, 1) as base:
+        seat_page(page, base, made)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        page.evaluate(HEAR_PROMPT)
+        page.locator(f'.hand-tile[data-tile="{last.tile}"]').click()
+        train = "M" if last.train < 0 else str(last.train)
+        target = page.locator(f'.train.target[data-train="{train}"]')
+        expect(target).to_have_count(1)
+        target.click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog).to_be_visible(timeout=15_000)
+        # the second round is dealt while the first one's result is open: Ana's turn
+        expect(page.locator(".status")).to_contain_text("Round 2 / 2", timeout=15_000)
+        expect(page.locator(".turn.mine")).to_be_visible()
+        expect(page.get_by_role("button", name=t("game.draw"))).to_be_enabled()
+        page.wait_for_timeout(300)
+        expect(dialog).to_be_visible()
+        dialog.get_by_role("button", name=t("web.continue")).click()
+        expect(dialog).to_have_count(0)
+        expect(prompt).to_have_text(draw)
+        # told once: a tile chosen and put back does not tell it again
+        stuck = page.locator(".hand-tile").first
+        stuck.click()
+        stuck.click()
+        page.wait_for_timeout(300)
+        assert page.evaluate("window.prompts") == [{"text": draw, "inert": False}]
+        shot(page, "48-turn-prompt-after-result")
+
+
 def _going_out(part: str) -> Callable[[Any], Any]:
     """A play of Ana's last tile after which Ben's score is not the pips he is left with
     (``part``: "double_blank", a 0-0 among them; "penalty", a double of his left open),

@@ -669,6 +669,13 @@ function TablePage({ code, big, lang }) {
   const [selected, setSelected] = useState(null);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
+  // whether the turn's prompt (a live region of its own, outside the round's result) may
+  // speak: not while the result is open, a modal dialog that makes the rest of the page
+  // inert (the next round's first turn, dealt meanwhile, was told to no one, and its words
+  // were not heard once the result closed, being the same), and only once the page is no
+  // longer inert after it closed, when the words come and are heard, once
+  const [promptFree, setPromptFree] = useState(true);
+  useEffect(() => { setPromptFree(!dialog); }, [dialog]);
   const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
   const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
   const [copied, setCopied] = useState(false);
@@ -1245,7 +1252,7 @@ function TablePage({ code, big, lang }) {
         </div>
       </div>
       ${you !== null && view && html`<div class="hand-area">
-        <p class="turn-prompt" role="status" aria-live="polite">${turnPrompt}</p>
+        <p class="turn-prompt" role="status" aria-live="polite">${dialog || !promptFree ? "" : turnPrompt}</p>
         <div class="actions">
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
