@@ -3711,3 +3711,30 @@ def test_a_table_says_its_rounds_in_the_words_of_the_rules_in_short(
         assert t("game.rules_short").startswith(_said(t, length["full"]))
         assert rules_in_short(rules, t).startswith(_said(t, length))
     assert not tiles_in(length)  # (no engine written as a tile: payloads show none)
+
+
+def test_a_table_read_back_from_the_store_says_its_own_rounds(db: Path) -> None:
+    """The help opened from a table (``/help?table=CODE``) says that table's rounds from
+    its `GET /api/tables/CODE`, which also answers for a table no longer in memory: a
+    finished one, and one waiting for its players, read back after a restart. (The
+    listing describes a finished table from the store without its rounds, to stay cheap;
+    the help must not be answered that way, or it says a full game's 13 rounds.)"""
+    with TestClient(create_app(db, settings())) as tc:
+        finished = create(tc, ["bot:greedy"], **TINY)
+        conn = Conn(tc, finished["code"], finished["token"])
+        try:
+            play_out({0: conn}, random.Random(3))
+        finally:
+            conn.close()
+        waiting = create(tc, ["open"], max_pip=6, rounds=[6, 4, 2])
+    t = Translator("en")
+    with TestClient(create_app(db, settings())) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        for made, words in (
+            (finished, "This game is a single round, with the 3-3 engine"),
+            (waiting, "This game is 3 rounds, with these engines in turn: 6-6, 4-4, 2-2"),
+        ):
+            assert manager.in_memory(made["code"]) is None
+            info = tc.get(f"/api/tables/{made['code']}").json()
+            assert _said(t, info["length"]) == words
+            assert _said(t, info["length"]["full"]).startswith("A full game is 13 rounds")
