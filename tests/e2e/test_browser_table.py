@@ -1811,6 +1811,54 @@ def test_a_turn_prompt_that_came_during_the_rounds_result_is_heard_once_it_close
         shot(page, "48-turn-prompt-after-result")
 
 
+def _tables_going_out(db: Any, prefix: str) -> list[tuple[dict[str, str], Any, Any]]:
+    """Two tables of Ana and Ben (a double-6 set, a 0-0 worth 50, 10 a double left open)
+    written to ``db``, codes starting with ``prefix``, each where Ana's play (`_going_out`)
+    ends the round with Ben's score more than his pips: a 0-0 left (classic), a double of
+    his left open (relaxed, where it does not have to be answered first). By table: the
+    seat's page's table, the play, the round as it ends."""
+    spec = {
+        "max_pip": 6,
+        "rounds": 1,
+        "hand_size": {"2": 7},
+        "double_blank_points": 50,
+        "unsatisfied_double_penalty": 10,
+    }
+    found = []
+    for kind, preset in (("double_blank", "classic"), ("penalty", "relaxed")):
+        going_out = _going_out(kind)
+        made, state = _a_round_at(
+            db,
+            f"{prefix}{kind[:5].upper()}",
+            lambda s, f=going_out: f(s) is not None,
+            {**spec, "preset": preset},
+        )
+        found.append((made, *going_out(state)))
+    return found
+
+
+def _play(page: Any, action: Any) -> None:
+    """Play ``action`` on ``page`` by clicking its tile, then its one train."""
+    from playwright.sync_api import expect
+
+    page.locator(f'.hand-tile[data-tile="{action.tile}"]').click()
+    train = "M" if action.train < 0 else str(action.train)
+    target = page.locator(f'.train.target[data-train="{train}"]')
+    expect(target).to_have_count(1)
+    target.click()
+
+
+def _extra_words(t: Any, part: Any) -> list[str]:
+    """What the page says the rules added to a seat's score (its `ScoreParts`)."""
+    words = []
+    if part.double_blank:
+        words.append(t("web.score_extra.double_blank", points=part.double_blank))
+    if part.penalty:
+        count = part.open_doubles
+        words.append(t.plural("web.score_extra.penalty", count, points=part.penalty))
+    return words
+
+
 def _going_out(part: str) -> Callable[[Any], Any]:
     """A play of Ana's last tile after which Ben's score is not the pips he is left with
     (``part``: "double_blank", a 0-0 among them; "penalty", a double of his left open),
@@ -1845,46 +1893,18 @@ def test_a_round_result_says_what_was_added_to_the_pips_left(
     from mextrain.i18n import Translator
 
     t = Translator(lang)
-    spec = {
-        "max_pip": 6,
-        "rounds": 1,
-        "hand_size": {"2": 7},
-        "double_blank_points": 50,
-        "unsatisfied_double_penalty": 10,
-    }
     db = tmp_path / "extra.sqlite3"
-    found = []
-    # (a double of Ben's left open as Ana goes out: under relaxed rules, where it does not
-    # have to be answered first)
-    for kind, preset in (("double_blank", "classic"), ("penalty", "relaxed")):
-        going_out = _going_out(kind)
-        made, state = _a_round_at(
-            db,
-            f"X{kind[:5].upper()}",
-            lambda s, f=going_out: f(s) is not None,
-            {**spec, "preset": preset},
-        )
-        found.append((made, *going_out(state)))
+    found = _tables_going_out(db, "X")
     with running_server(db, 1) as base:
         for made, action, ended in found:
             seat_page(page, base, made, lang)
             expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
-            tile = page.locator(f'.hand-tile[data-tile="{action.tile}"]')
-            tile.click()
-            train = "M" if action.train < 0 else str(action.train)
-            target = page.locator(f'.train.target[data-train="{train}"]')
-            expect(target).to_have_count(1)
-            target.click()
+            _play(page, action)
             dialog = page.get_by_role("dialog")
             expect(dialog).to_be_visible(timeout=15_000)
             rows = dialog.locator("tbody tr")
             for seat, part in enumerate(ended.score_parts()):
-                words = []
-                if part.double_blank:
-                    words.append(t("web.score_extra.double_blank", points=part.double_blank))
-                if part.penalty:
-                    count = part.open_doubles
-                    words.append(t.plural("web.score_extra.penalty", count, points=part.penalty))
+                words = _extra_words(t, part)
                 extra = rows.nth(seat).locator(".score-extra")
                 if words:
                     expect(extra).to_have_text(" · ".join(words))
@@ -1929,45 +1949,20 @@ def test_the_score_sheet_marks_a_score_that_is_more_than_the_pips_left(
     from mextrain.i18n import Translator
 
     t = Translator(lang)
-    spec = {
-        "max_pip": 6,
-        "rounds": 1,
-        "hand_size": {"2": 7},
-        "double_blank_points": 50,
-        "unsatisfied_double_penalty": 10,
-    }
     db = tmp_path / "sheet-extra.sqlite3"
-    found = []
-    for kind, preset in (("double_blank", "classic"), ("penalty", "relaxed")):
-        going_out = _going_out(kind)
-        made, state = _a_round_at(
-            db,
-            f"S{kind[:5].upper()}",
-            lambda s, f=going_out: f(s) is not None,
-            {**spec, "preset": preset},
-        )
-        found.append((made, *going_out(state)))
+    found = _tables_going_out(db, "S")
     with running_server(db, 1) as base:
         for made, action, ended in found:
             seat_page(page, base, made, lang)
             expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
-            page.locator(f'.hand-tile[data-tile="{action.tile}"]').click()
-            train = "M" if action.train < 0 else str(action.train)
-            target = page.locator(f'.train.target[data-train="{train}"]')
-            expect(target).to_have_count(1)
-            target.click()
+            _play(page, action)
             dialog = page.get_by_role("dialog")
             expect(dialog).to_be_visible(timeout=15_000)
             dialog.get_by_role("button", name=t("web.continue")).click()
             expect(dialog).to_have_count(0)
             cells = page.locator("aside table.sheet tbody tr").first.locator("td")
             for seat, part in enumerate(ended.score_parts()):
-                words = []
-                if part.double_blank:
-                    words.append(t("web.score_extra.double_blank", points=part.double_blank))
-                if part.penalty:
-                    count = part.open_doubles
-                    words.append(t.plural("web.score_extra.penalty", count, points=part.penalty))
+                words = _extra_words(t, part)
                 cell = cells.nth(seat)
                 mark = cell.locator(".extra-mark")
                 if words:
