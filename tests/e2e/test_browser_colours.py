@@ -1,0 +1,261 @@
+"""The page's colours in the light and the dark scheme the system asks for: every word
+read against what is behind it, and a dark page that really is dark."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import replay_to_the_end, seat_page, shot
+
+from stored_tables import table_at
+
+pytestmark = pytest.mark.browser
+
+#: every word seen in ``root`` (the page's body when null) that does not reach WCAG AA
+#: against what is behind it: 4.5:1, 3:1 for large text (24 px, or 18.66 px bold) and for
+#: a pictogram of no letter or digit (the marker's ⚑, a graphic to WCAG). What
+#: is behind a word is its element's background laid over its ancestors' ones, down to
+#: the first opaque one (a train's veil over the felt). Words hidden, or clipped for a
+#: screen reader alone, and the tiles' own drawing (an SVG) are left out; a field's value
+#: is a word too. With how many words were read.
+READ_ALL = """(root) => {
+  const rgba = (c) => {
+    const v = (c.match(/[\\d.]+/g) || []).map(Number);
+    return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
+  const lum = (c) => c.map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const behind = (el) => {
+    const layers = [];
+    for (; el; el = el.parentElement) {
+      const c = rgba(getComputedStyle(el).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    let colour = [255, 255, 255];
+    for (const layer of layers.reverse()) colour = over(layer, colour);
+    return colour;
+  };
+  const hidden = (el) => {
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return true;
+    const box = el.getBoundingClientRect();
+    if (box.width < 2 || box.height < 2) return true;
+    for (let a = el; a; a = a.parentElement) {
+      if (getComputedStyle(a).clip !== "auto") return true;
+    }
+    return false;
+  };
+  const fields = "input:not([type=checkbox]):not([type=radio]):not([type=range]), select, textarea";
+  const words = (el) => el.matches(fields)
+    ? (el.tagName === "SELECT" ? el.selectedOptions[0]?.textContent : el.value) || ""
+    : [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join("");
+  const bad = [];
+  let read = 0;
+  for (const el of (root || document.body).querySelectorAll("*")) {
+    if (el.closest("svg, script, style, noscript, option")) continue;
+    const text = words(el).trim();
+    if (!text && !el.matches(fields)) continue;
+    if (hidden(el)) continue;
+    const style = getComputedStyle(el);
+    const back = behind(el);
+    const fore = over(rgba(style.color), back);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (size >= 18.66 && Number(style.fontWeight) >= 700);
+    const symbol = !/[\\p{L}\\p{N}]/u.test(text);  // (a pictogram, as the marker's ⚑)
+    const need = large || symbol ? 3 : 4.5;
+    const got = ratio(fore, back);
+    read += 1;
+    if (got < need) {
+      bad.push({ text: text.slice(0, 40), where: el.tagName.toLowerCase() + "."
+        + String(el.className.baseVal ?? el.className).trim().split(/ +/).join("."),
+        ratio: Math.round(got * 100) / 100, need,
+        colour: fore.map(Math.round), behind: back.map(Math.round) });
+    }
+  }
+  return { bad, read };
+}"""
+
+#: the page's own background, its relative luminance (0 black, 1 white), and every box
+#: of ``root`` (the page's body when null) larger than a few words whose own background
+#: is light (luminance over 0.4): on a dark page, a white card, sheet or dialog left
+#: over; the tiles (pictures of real, paper-coloured tiles) are not boxes
+LIGHT_BOXES = """(root) => {
+  const rgba = (c) => {
+    const v = (c.match(/[\\d.]+/g) || []).map(Number);
+    return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const lum = (c) => c.slice(0, 3).map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const boxes = [];
+  for (const el of (root || document.body).querySelectorAll("*")) {
+    if (el.closest("svg")) continue;
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] < 0.5 || lum(c) <= 0.4) continue;
+    if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width * box.height < 4000) continue;
+    boxes.push(el.tagName.toLowerCase() + "." + String(el.className).trim().split(/ +/).join("."));
+  }
+  const page = rgba(getComputedStyle(document.documentElement).backgroundColor);
+  return { page: page[3] < 1 ? null : lum(page), boxes };
+}"""
+
+#: how a mark on a tile of the hand (``[selector, property]``: its frame, its outline)
+#: stands out from what is behind the hand (3:1 for a graphic, to WCAG)
+MARK = """([selector, side]) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);
+  const lum = (c) => c.map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [x, y] = [getComputedStyle(document.querySelector(selector))[side],
+    getComputedStyle(document.querySelector(".hand-area")).backgroundColor]
+    .map((c) => lum(rgb(c))).sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}"""
+
+
+SCREENS = {"desktop": (1280, 800), "phone": (375, 740)}
+
+
+def check(page: Any, scheme: str, name: str, within: str | None = None) -> None:
+    """Every word of the page (or of ``within``) reads, at a desktop's and a phone's
+    size, and the page is as light or as dark as ``scheme``, with no light box left over
+    on a dark one; a screenshot of each."""
+    for screen, (width, height) in SCREENS.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(100)  # (laid out again at the new size)
+        root = page.locator(within).first.element_handle() if within else None
+        shot(page, f"60-{scheme}-{name}-{screen}", full_page=False)
+        read = page.evaluate(READ_ALL, root)
+        assert read["read"] > 3, (name, screen, read)
+        assert not read["bad"], (scheme, name, screen, read["bad"])
+        look = page.evaluate(LIGHT_BOXES, root)
+        assert look["page"] is not None, (name, screen, look)
+        if scheme == "dark":
+            assert look["page"] < 0.03, (name, screen, look)
+            assert not look["boxes"], (name, screen, look)
+        else:
+            assert look["page"] > 0.5, (name, screen, look)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+def _tables(db: Any) -> tuple[dict[str, str], dict[str, str], str, Any]:
+    """Two tables of Ana and Ben (classic, a double-6 set, one round) written to ``db``:
+    one where Ana is to move and an open double must be answered first (the turn's prompt
+    says so), a tile of hers fitting somewhere; one where her last tile, played, ends the
+    round. Ana's seat at each, Ben's token at the first, and the play that goes out."""
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 7}}
+
+    def plays(state: Any) -> list[Any]:
+        return [a for a in state.legal_actions() if a.kind == "play"]
+
+    def answering(state: Any) -> bool:
+        return bool(state.open_doubles) and not state.owe and state.drawn < 0 and bool(plays(state))
+
+    def going_out(state: Any) -> bool:
+        return len(state.hand(0)) == 1 and not state.owe and bool(plays(state))
+
+    tokens, _ = table_at(db, "DARKA", spec, 2, answering, draws_first=True, tries=500)
+    out, state = table_at(db, "DARKB", spec, 2, going_out, draws_first=True, tries=500)
+    return (
+        {"code": "DARKA", "token": tokens[0]},
+        {"code": "DARKB", "token": out[0]},
+        tokens[1],
+        plays(state)[0],
+    )
+
+
+#: Ben, at the table of the page, says ``text`` (from a connection of his own)
+BEN_SAYS = """([code, token, text]) => new Promise((done) => {
+  const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token, lang: "en" }));
+  ws.onmessage = (ev) => {
+    const m = JSON.parse(ev.data);
+    if (m.type === "state") ws.send(JSON.stringify({ type: "chat", text }));
+    if (m.type === "chat") { ws.close(); done(); }
+  };
+})"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_page_reads_in_the_light_and_the_dark_scheme(
+    tmp_path: Any, page: Any, scheme: str
+) -> None:
+    """The page had a light look only: a player whose system asks for a dark one got a
+    bright page at night. It follows the system's scheme: in each, the lobby, a table in
+    play (a hint, a tile chosen, the turn's prompt, a line said and its toast, the score
+    sheet), a round's result, the game over, its replay, the help and the statistics have
+    every word at AA contrast with what is behind it, and the dark page is dark, with no
+    white box left over (the tiles stay paper-coloured, as real ones)."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    page.emulate_media(color_scheme=scheme)
+    db = tmp_path / "colours.sqlite3"
+    playing, going_out, ben, last = _tables(db)
+    with running_server(db, 1) as base:
+        page.goto(base + "/")
+        expect(page.locator(".lobby .card").first).to_be_visible(timeout=10_000)
+        check(page, scheme, "lobby")
+
+        seat_page(page, base, playing)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        expect(page.locator(".hand-area .turn-prompt")).not_to_be_empty()
+        page.get_by_role("button", name="Hint").click()
+        expect(page.locator(".hand-area .hint")).not_to_be_empty(timeout=15_000)
+        expect(page.locator(".hand-tile.hinted")).to_have_count(1)
+        # the marks stand out from the page: the playable tiles' frame, the hint's
+        # dashed one, and (below) the chosen tile's
+        assert page.evaluate(MARK, [".hand-tile.playable", "borderTopColor"]) >= 3
+        assert page.evaluate(MARK, [".hand-tile.hinted", "outlineColor"]) >= 3
+        page.locator(".hand-tile.playable").first.click()
+        expect(page.locator(".hand-tile.selected")).to_have_count(1)
+        expect(page.locator(".train.target").first).to_be_visible()
+        page.evaluate(BEN_SAYS, [playing["code"], ben, "Good luck, Ana!"])
+        expect(page.locator(".chat-toast")).to_be_visible()
+        expect(page.locator(".chat-lines li")).to_have_count(1)
+        expect(page.locator("aside table.sheet")).to_be_visible()
+        check(page, scheme, "table")
+        if scheme == "dark":  # (on the light page the chosen tile is lifted and filled too)
+            assert page.evaluate(MARK, [".hand-tile.selected", "borderTopColor"]) >= 3
+        # Windows' high-contrast mode still has its say over either scheme
+        page.emulate_media(color_scheme=scheme, forced_colors="active")
+        framed = page.locator(".hand-tile.playable").first.evaluate(
+            "e => getComputedStyle(e).borderTopStyle + ' ' + getComputedStyle(e).borderTopWidth"
+        )
+        assert framed == "solid 3px", framed
+        page.emulate_media(color_scheme=scheme, forced_colors="none")
+
+        seat_page(page, base, going_out)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        page.locator(f'.hand-tile[data-tile="{last.tile}"]').click()
+        train = "M" if last.train < 0 else str(last.train)
+        page.locator(f'.train.target[data-train="{train}"]').click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog.locator(".sheet")).to_be_visible(timeout=15_000)
+        check(page, scheme, "result", ".dialog")
+        replay = dialog.locator("a[href^='/replay/']").get_attribute("href")
+        dialog.get_by_role("button", name="Continue").click()
+        expect(dialog).to_have_count(0)
+        expect(page.locator(".again")).to_be_visible()
+        check(page, scheme, "game-over")
+
+        page.goto(base + str(replay))
+        replay_to_the_end(page)
+        expect(page.locator(".replay-scores")).to_be_visible()
+        check(page, scheme, "replay")
+        page.goto(base + "/help")
+        expect(page.locator(".help p").first).to_be_visible(timeout=10_000)
+        check(page, scheme, "help")
+        page.goto(base + "/stats")
+        expect(page.locator(".stats table.sheet")).to_be_visible(timeout=10_000)
+        check(page, scheme, "stats")
