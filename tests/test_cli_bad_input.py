@@ -692,6 +692,29 @@ def test_a_range_open_below_is_refused_and_shown_in_the_language(lang: str) -> N
         assert t("tui.cli.help.range_above", low="0", high=hour) in shown
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_play_refuses_a_module_it_cannot_import_as_simulate_does(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``play --import`` of a module that cannot be imported was a command line to mend
+    (status 2, "Try ... --help"), where ``simulate --import`` refuses the job (status 1)
+    as BOTS.md says: both now refuse it, with Python's reason and the option named, and
+    no --help to read (the command line is right; the module is not)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", list(sys.path))  # (the import puts the folder on it)
+    (tmp_path / "broken_bots_mod.py").write_text("1 / 0\n", encoding="utf-8")
+    for module, reason in [
+        ("no_such_module_at_all", "No module named"),
+        ("broken_bots_mod", "ZeroDivisionError"),
+        ("missing.py", "no such file"),
+    ]:
+        played = invoke("play", "--lang", lang, "--import", module)
+        simulated = invoke(*SIM_BOTS, "--import", module)
+        assert_clean_error(played, f"'{module}'", reason, "--import")
+        assert played.exit_code == simulated.exit_code == 1, played.output
+        assert "--help" not in played.output, played.output
+
+
 def test_play_resume_of_a_file_nested_too_deep_to_read_is_a_clean_error(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text('{"a": ' + "[" * 100_000 + "1" + "]" * 100_000 + "}")
@@ -1452,8 +1475,8 @@ LONG_TEXTS = [
         True,
         False,
     ),
-    ("module", ("play", "--import", LONG_TEXT), 2, True, False),
-    ("module file", ("play", "--import", f"{LONG_TEXT}.py"), 2, True, False),
+    ("module", ("play", "--import", LONG_TEXT), 1, True, False),
+    ("module file", ("play", "--import", f"{LONG_TEXT}.py"), 1, True, False),
     ("saved game", ("play", "--resume", "--file", LONG_TEXT), 2, True, False),
     ("language", ("play", "--lang", LONG_TEXT), 2, False, False),
     ("players", ("play", "--players", LONG_TEXT), 2, True, False),

@@ -308,9 +308,11 @@ class _Refusal(click.ClickException):
         #: the option the refusal is about (for ``--json``), whatever the words name
         self.named = option
         message = err.message
-        # (a value refused: "Invalid value for" its option; Click's own words for a command
-        # line it cannot read, said in the language too)
-        self.option = option if isinstance(err, click.BadParameter) else None
+        # (a value refused, by Click or by the command (`OptionError`'s ``value``): "Invalid
+        # value for" its option; Click's own words for a command line it cannot read, said
+        # in the language too)
+        value = isinstance(err, click.BadParameter) or getattr(err, "value", False) is True
+        self.option = option if value else None
         if isinstance(err, click.MissingParameter):
             message, self.option = t("tui.cli.missing", option=option), None
         elif isinstance(err, click.NoSuchOption):

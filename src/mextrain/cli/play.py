@@ -33,6 +33,7 @@ from ._common import (
     FiniteFloat,
     ImportFailed,
     LanguageCommand,
+    OptionError,
     SavedFile,
     WholeNumber,
     import_modules,
@@ -197,11 +198,10 @@ def play(
     given = click.get_current_context().get_parameter_source
     try:
         import_modules(imports)  # (first: their bots may be named in --seats, or be saved)
-    except ImportFailed as err:
-        raise click.BadParameter(
-            t("tui.cli.import_failed", module=show_text(err.module), detail=err.detail),
-            param_hint="--import",
-        ) from None
+    except ImportFailed as err:  # (a refused job, status 1, as in simulate: not a slip
+        # in the command line, which --help would mend)
+        why = t("tui.cli.import_failed", module=show_text(err.module), detail=err.detail)
+        raise OptionError(why, "--import", value=True) from None
     if file is not None and not resume:
         raise click.BadParameter(t("tui.cli.file_needs_resume"), param_hint="--file")
     if resume:
