@@ -46,6 +46,7 @@ CASES: list[tuple[str, Callable[[], object]]] = [
     ("not_a_number", lambda: make_bot("ismcts:time_ms=abc")),
     ("not_whole", lambda: make_bot("ismcts:iterations=10.5")),
     ("not_finite", lambda: make_bot("planner:extra_cost=nan")),
+    ("too_large", lambda: make_bot("ismcts:time_ms=1e400")),
     ("not_true_false", lambda: make_bot("greedy:random_ties=1")),
     ("plugin_failed", _make_a_broken_installed_bot),
     ("too_many_seats", lambda: parse_seats("you,greedy,greedy", 2)),

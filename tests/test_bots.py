@@ -83,6 +83,17 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
         ("planner:extra_cost=inf", "extra_cost must be a finite number, not inf"),
         ("planner:extra_cost=-inf", "extra_cost must be a finite number, not -inf"),
         ("ismcts:exploration=NaN", "exploration must be a finite number, not nan"),
+        # digits that a float cannot hold are read as inf: quoted as written, and why
+        (
+            "ismcts:time_ms=1e400",
+            "time_ms must be a finite number, and 1e400 is too large to be one",
+        ),
+        (
+            "planner:extra_cost=-1e400",
+            "extra_cost must be a finite number, and -1e400 is too large to be one",
+        ),
+        ("ismcts:iterations=1e400", "iterations must be a whole number, not 1e400"),
+        ("ismcts:iterations=1e5", "iterations must be a whole number, not 1e5"),
         ("ismcts:infer_warm=3", "infer_warm must be true or false, not 3"),
         ("greedy:random_ties=1", "random_ties must be true or false"),
         ("ismcts:iterations=5,iterations=6", "'iterations' is given twice"),

@@ -97,6 +97,24 @@ def test_simulate_out_of_range_bot_parameter(bots: str) -> None:
     assert_clean_error(sim(bots=bots), "must be")
 
 
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_a_bot_parameter_too_large_for_a_number_is_quoted_as_written(lang: str) -> None:
+    """``time_ms=1e400`` (which Python reads as inf) was refused as "must be a finite
+    number, not inf", quoting a value the user never wrote: it is quoted as written, with
+    why (too large), by simulate and by play in the player's language."""
+    from mextrain.i18n import Translator
+
+    simulated = sim(bots="random,ismcts:time_ms=1e400")
+    assert_clean_error(simulated, "time_ms", "1e400 is too large")
+    assert "not inf" not in simulated.output
+    played = invoke("play", "--lang", lang, "--seats", "you,ismcts:time_ms=1e400")
+    said = Translator(lang)(
+        "game.bot_error.too_large", name="'ismcts'", param="time_ms", shown="1e400"
+    )
+    assert_clean_error(played, said)
+    assert " inf" not in played.output
+
+
 # text where a number is wanted: the error names the parameter
 def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
     result = sim(bots="random,ismcts:time_ms=abc")

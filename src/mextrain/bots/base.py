@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import math
 import random
+import re
 import sys
 import typing
 import warnings
@@ -200,10 +201,18 @@ def split_bot_list(text: str) -> list[str]:
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"ismcts:iterations=200,policy=planner"`` → ``("ismcts", {...})``."""
+    name, params, _ = _parse_bot_spec(spec)
+    return name, params
+
+
+def _parse_bot_spec(spec: str) -> tuple[str, dict[str, Any], dict[str, str]]:
+    """`parse_bot_spec`, and each parameter's value as written (``1e400``, where the
+    value read is ``inf``): a refusal quotes what was written."""
     if not isinstance(spec, str):  # (not "'NoneType' object has no attribute 'strip'")
         raise TypeError(f"a bot spec is text such as 'planner', not {spec!r}")
     name, colon, rest = spec.strip().partition(":")
     params: dict[str, Any] = {}
+    written: dict[str, str] = {}
     if colon and not name.strip():  # (":x=1": parameters with no bot before them)
         raise BotSpecError(
             f"parameter {show_text(rest)} does not follow a bot name with ':'",
@@ -228,13 +237,14 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
                     spec=show_text(spec),
                 )
             params[key.strip()] = _coerce(value.strip())
-    return name, params
+            written[key.strip()] = value.strip()
+    return name, params, written
 
 
 def make_bot(spec: str) -> Bot:
     """Build a bot from ``name`` or ``name:key=value,...``."""
     _load_builtin()
-    name, params = parse_bot_spec(spec)
+    name, params, written = _parse_bot_spec(spec)
     if name not in _REGISTRY:
         known = ", ".join(sorted(_REGISTRY))
         raise BotSpecError(
@@ -246,7 +256,7 @@ def make_bot(spec: str) -> Bot:
     factory = _REGISTRY[name]
     if factory is _not_loaded:
         factory = _load_plugin(name)
-    _check_numbers(name, factory, params)
+    _check_numbers(name, factory, params, written)
     try:
         return factory(**params)
     except (TypeError, ValueError) as err:  # an unknown parameter, or a value out of range
@@ -281,13 +291,26 @@ def _signature(factory: BotFactory) -> inspect.Signature | None:
     return signature
 
 
-def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> None:
+#: a number written in digits (``10.5``, ``1e400``, ``-1_000``), not a word (``inf``)
+_DIGITS = re.compile(r"[+-]?(?:[0-9_]+\.?[0-9_]*|\.[0-9_]+)(?:[eE][+-]?[0-9_]+)?")
+
+
+def _in_digits(text: str) -> bool:
+    """Whether ``text`` writes a number in digits rather than a word (``inf``, ``nan``)."""
+    return _DIGITS.fullmatch(text) is not None
+
+
+def _check_numbers(
+    name: str, factory: BotFactory, params: dict[str, Any], written: dict[str, str]
+) -> None:
     """Refuse a parameter the factory does not take, naming the ones it does, and a value
     of the wrong kind -- text where it wants a number (``time_ms=abc``), ``true`` where it
     wants a number, a fraction where it wants a whole number (``iterations=10.5``), a
     number where it wants true or false, ``nan`` or ``inf`` where it wants a number
-    (``extra_cost=nan``) -- rather than take it or fail inside the bot with Python's
-    words."""
+    (``extra_cost=nan``), a number too large for a float to hold (``time_ms=1e400``, which
+    Python reads as ``inf``) -- rather than take it or fail inside the bot with Python's
+    words. A number is quoted as ``written`` has it (``1e400``, ``1e5``; not ``inf``,
+    ``100000.0``)."""
     signature = _signature(factory)
     if signature is None:  # pragma: no cover - no signature to read
         return
@@ -327,6 +350,9 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
                 wrong = ("not_a_number", "must be a number")
             elif isinstance(value, float) and float not in kinds:
                 wrong = ("not_whole", "must be a whole number")
+            elif isinstance(value, float) and _in_digits(written.get(key, "")):
+                if not math.isfinite(value):  # (digits that a float cannot hold: 1e400)
+                    wrong = ("too_large", "must be a finite number")
             elif isinstance(value, float) and not math.isfinite(value):  # nan, inf
                 wrong = ("not_finite", "must be a finite number")
         elif bool in kinds and not isinstance(value, bool):
@@ -335,8 +361,13 @@ def _check_numbers(name: str, factory: BotFactory, params: dict[str, Any]) -> No
             shown = str(value).lower() if isinstance(value, bool) else repr(value)
             if isinstance(value, str):  # (a text: quoted, a long one shortened)
                 shown = show_text(value)
+            elif _in_digits(written.get(key, "")):  # (a number as written: 1e400, not inf)
+                shown = written[key]
+            said = f"{key} {wrong[1]}, not {shown}"
+            if wrong[0] == "too_large":  # (not "not inf": what was written, and why)
+                said = f"{key} {wrong[1]}, and {shown} is too large to be one"
             raise BotSpecError(
-                f"bad parameters for bot {show_text(name)}: {key} {wrong[1]}, not {shown}",
+                f"bad parameters for bot {show_text(name)}: {said}",
                 code=wrong[0],
                 name=show_text(name),
                 param=key,
