@@ -2010,8 +2010,8 @@ def test_a_resumed_game_goes_on_in_the_language_it_was_played_in(
     # once the screen closes on the game still in play, where it is kept and how to go on
     for result, lang in ((fi, "fi"), (it, "it")):
         assert result.exit_code == 0
-        said = Translator(lang)("tui.cli.saved_to_resume", path=str(path))
-        assert result.output.splitlines()[-1] == said
+        said = Translator(lang)("tui.cli.saved_to_resume")
+        assert result.output.splitlines()[-2:] == [said, f"  {path}"]
     fi, it = Translator("fi"), Translator("it")
     assert opened == [
         (
@@ -2120,7 +2120,44 @@ def test_resume_speaks_of_a_save_in_the_language_its_game_was_played_in(
     good.path.unlink()
     result = CliRunner().invoke(main, ["play", "--resume"])
     assert result.exit_code == 1
-    assert it("tui.cli.last_game_over", path=later) in result.output.replace("\n", " ")
+    over = it("tui.cli.last_game_over")
+    assert f"{over}\n  mextrain replay {later} --watch" in result.output
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_where_a_game_is_kept_is_said_on_a_line_of_its_own(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The line said as the screen closed on a game in play held the save's whole path
+    before the command to go on ("Game saved (/home/…/games/2026….json): mextrain play
+    --resume carries on with it."): past 80 columns, where the terminal broke the command
+    mid-word ("mextrain play --" / "resume"). The words and the command now fit 80
+    columns, the path on a line of its own under them; and the command that goes through
+    a finished game names its file as a shell reads it, a space in the folder and all."""
+    folder = tmp_path / "Application Support" / "a-rather-long-user-name" / "mextrain"
+    monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(folder))
+    t = Translator(lang)
+    first_sitting(setup_of(("human", "greedy"), lang), 1)
+    path = latest_unfinished()
+    assert path is not None
+    assert len(str(path)) > 80
+    monkeypatch.setattr(PlayApp, "run", lambda self: None)
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    result = CliRunner().invoke(main, ["play", "--resume"])
+    assert result.exit_code == 0, result.output
+    said, where = result.output.splitlines()[-2:]
+    assert said == t("tui.cli.saved_to_resume")
+    assert "mextrain play --resume" in said
+    assert cell_len(said) <= 80
+    assert where == f"  {path}"
+    # a game over: the command that goes through it, to copy, on its own line
+    drive(GameSession.load(path))
+    result = CliRunner().invoke(main, ["play", "--resume"])
+    assert result.exit_code == 1
+    said, command = result.output.splitlines()[-2:]
+    assert said == t("tui.cli.error", message=t("tui.cli.last_game_over"))
+    assert cell_len(said) <= 80
+    assert command == f"  mextrain replay '{path}' --watch"
 
 
 def test_resume_with_more_seats_than_the_newest_game_is_refused_not_passed_over(

@@ -9,6 +9,9 @@ unfinished one.
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -268,7 +271,8 @@ def play(
                     raise click.ClickException(cannot_resume(newest, broken, said))
                 if over is not None:
                     said = in_its_language(over)
-                    raise click.ClickException(said("tui.cli.last_game_over", path=over))
+                    how = _on_its_own_line(f"mextrain replay {_shell_word(over)} --watch")
+                    raise click.ClickException(said("tui.cli.last_game_over") + how)
                 raise click.ClickException(t("tui.cli.no_saved_game"))
             # the saves passed over are said in the language of the game that goes on
             said = Translator(session.lang) if lang is None and session.lang else t
@@ -361,7 +365,24 @@ def _say_where_saved(app: PlayApp) -> None:
     if session.match.is_complete:
         return
     if session.path.exists():
-        click.echo(t("tui.cli.saved_to_resume", path=terminal_safe(str(session.path))))
+        click.echo(t("tui.cli.saved_to_resume") + _on_its_own_line(str(session.path)))
+
+
+def _on_its_own_line(text: str) -> str:
+    """``text`` (a save's path, a command naming one) on a line of its own under the
+    words before it, indented: a path is long (``~/.local/share/mextrain/games/...``),
+    and within the sentence it pushed the command to copy past 80 columns, where the
+    terminal broke it mid-word ("mextrain play --" / "resume")."""
+    return f"\n  {terminal_safe(text)}"
+
+
+def _shell_word(path: Path) -> str:
+    """``path`` as a shell reads it as one word in a command to copy (a data directory
+    may have a space in it: ``~/Library/Application Support`` on macOS; Windows's
+    shells take double quotes)."""
+    if os.name == "nt":  # pragma: no cover - Windows
+        return subprocess.list2cmdline([str(path)])
+    return shlex.quote(str(path))
 
 
 def _ready_to_play(t: Translator) -> None:
