@@ -3475,6 +3475,36 @@ def test_the_replay_viewer_steps_through_a_record_with_every_hand_shown() -> Non
     run(scenario)
 
 
+def test_the_replay_viewers_page_down_in_the_last_round_goes_to_its_end() -> None:
+    """PgDn in the last round (no next one) went back to that round's start, the place
+    read to lost; it goes to the round's end, the game's, as End does. PgUp in the first
+    round goes to its start, as before."""
+    path = Path(__file__).parent / "records" / "double6_in_progress.json"
+    record = load_record(path.read_bytes())
+    last = len(record.rounds) - 1
+    assert last > 0
+
+    async def scenario() -> None:
+        app = WatchApp(record, "en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("right", "right", "pagedown")
+            assert (app.round_index, app.step) == (1, 0)
+            await pilot.press(*["pagedown"] * (last - 1), "right", "right")
+            assert (app.round_index, app.step) == (last, 2)
+            await pilot.press("pagedown")
+            assert app.round_index == last
+            assert app.at_end()  # (the last move of the record: its round in play)
+            assert app.step == len(app.states(last)) - 1 > 2
+            await pilot.press("pageup")
+            assert (app.round_index, app.step) == (last - 1, 0)
+            await pilot.press(*["pageup"] * last, "right", "pageup")
+            assert (app.round_index, app.step) == (0, 0)
+            await pilot.press("q")
+
+    run(scenario)
+
+
 def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names() -> None:
     # Finnish, six planners named as the game names them: the line is longer than 80
     # cells, and wraps rather than lose "siirto N/M"

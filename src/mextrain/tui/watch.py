@@ -201,8 +201,15 @@ class WatchApp(PaletteInWords):
         self.show()
 
     def action_round(self, delta: int) -> None:
-        self.round_index = max(0, min(self.round_index + delta, len(self.record.rounds) - 1))
-        self.step = 0
+        """The next (``delta`` 1) or previous (-1) round, from its start; with no round
+        that way, the end of the last one (PgDn went back to its start, losing the place
+        read to) or the start of the first."""
+        target = self.round_index + delta
+        if 0 <= target < len(self.record.rounds):
+            self.round_index = target
+            self.step = 0
+        else:
+            self.step = len(self.states(self.round_index)) - 1 if delta > 0 else 0
         self.show()
 
     def action_start(self) -> None:
