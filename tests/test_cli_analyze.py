@@ -133,6 +133,37 @@ def test_text_report_names_the_seat_to_move_once(tmp_path: Path) -> None:
     assert "before action 0: seat 1 to move, holding" in out
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_default_names_are_said_in_the_tables_language(lang: str, tmp_path: Path) -> None:
+    """A game saved by ``mextrain play`` names its seats by default in the language it
+    was played in ("Player 1", "Planner 2"): analyzed in French, the table said "à Player
+    1 (place 0) de jouer". The default names are given in the table's language, as
+    ``replay --watch`` and ``play --resume`` give them; a name someone chose stays."""
+    t, english = Translator(lang), Translator("en")
+    player = english("tui.name.player", number=1)  # "Player 1"
+    planner = english("tui.name.bot", level=english("tui.level.planner"), number=2)
+    doc = json.loads(IN_PROGRESS.read_text())
+    doc["players"] = [player, planner]
+    saved = tmp_path / "saved.json"
+    saved.write_text(json.dumps(doc))
+    for action, seat, name in [
+        ("0", 0, t("tui.name.player", number=1)),
+        ("1", 1, t("tui.name.bot", level=t("tui.level.planner"), number=2)),
+    ]:
+        args = ("--round", "0", "--action", action, "--iterations", "5", "--lang", lang)
+        shown = _say(str(saved), *args)
+        assert shown.exit_code == 0, shown.output
+        first = shown.stdout.splitlines()[0]
+        assert t("tui.analyze.named_seat", name=name, seat=seat) in first
+        if lang != "en":
+            assert player not in shown.stdout
+            assert planner not in shown.stdout
+    doc["players"] = [player, "Ben"]  # (a name chosen: as it is)
+    saved.write_text(json.dumps(doc))
+    shown = _say(str(saved), "--round", "0", "--action", "1", "--iterations", "5", "--lang", lang)
+    assert t("tui.analyze.named_seat", name="Ben", seat=1) in shown.stdout
+
+
 def test_the_command_lines_budgets_are_the_searchs() -> None:
     from mextrain.cli import analyze as command
     from mextrain.search import ismcts

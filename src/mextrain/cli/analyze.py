@@ -220,7 +220,7 @@ def analyze(
     if as_json:
         _print_json(out)
         return
-    names = [terminal_safe(name) for name in replayed.players]
+    names = _names_in_language([terminal_safe(name) for name in replayed.players], t)
     name = names[seat]
     # (not "seat 1 (seat 1)")
     who = (
@@ -287,6 +287,19 @@ def _cells(text: str) -> int:
             continue
         width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
     return width
+
+
+def _names_in_language(names: list[str], t: Translator) -> list[str]:
+    """The record's seat names with its default ones in ``t``'s language, as ``replay
+    --watch`` and ``play --resume`` give them ("Player 1" saved in English is "Joueur 1"
+    in French, "Planner 2" "Stratège 2"; a name someone chose as it is): the table said
+    "à Player 1 (place 0) de jouer" and "12-5 sur le train de Planner 2". Without the
+    terminal game installed, the names as saved."""
+    try:
+        from mextrain.tui.screens import names_in_language
+    except ImportError:  # pragma: no cover - depends on the installed extras
+        return names
+    return names_in_language(names, t)
 
 
 def _action_words(action: Action, view: SeatView, names: Sequence[str], t: Translator) -> str:
