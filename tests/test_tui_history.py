@@ -269,6 +269,38 @@ def test_a_very_long_name_from_elsewhere_is_cut_in_the_table() -> None:
     assert max(len(line) for line in table) <= 80
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_fits_80_columns_with_the_longest_name_a_player_may_choose(lang: str) -> None:
+    """A name of 24 characters (the most a player may choose) pushed the French, Italian
+    and Finnish rows to 85-90 columns, and an 80-column terminal broke every row of the
+    table in two. The names' column gives way: a name too long is cut with "…" on its
+    row, and stays whole on the line of whom they met; the start screen's window, 74
+    columns inside at 80, the same."""
+    from rich.cells import cell_len
+
+    from mextrain.tui.render import SHEET_WIDTH
+
+    long = "Maximiliana Wolfeschlege"
+    assert len(long) == 24
+    played([("human", long), ("human", "Ana"), ("expert", "Expert 3")], 1)
+    history = read_history()
+    t = Translator(lang)
+    people = summarize(history.games, t=t)
+    for width in (79, SHEET_WIDTH):
+        # (the command's own: 79 columns by default)
+        text = stats_text(history, people, t) if width == 79 else None
+        lines = (text or stats_text(history, people, t, width=width)).splitlines()
+        table = lines[2:5]
+        assert table[0].startswith(t("tui.stats.head.player"))
+        assert max(cell_len(line) for line in table) <= width, "\n".join(table)
+        (row,) = [line for line in table[1:] if line.startswith("Maxim")]
+        assert long in row or "…" in row
+        assert any(line.startswith(long) for line in lines[5:])  # (whom they met: whole)
+        ana = next(line for line in table if line.startswith("Ana "))
+        # the columns still line up: each row's figures end where the heading's do
+        assert cell_len(ana) == cell_len(row)
+
+
 def test_the_start_screen_shows_the_statistics() -> None:
     played([("human", "Ana"), ("expert", "Expert 2")], 3)
 

@@ -21,7 +21,7 @@ from mextrain.rules import show_text
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import person_key, shown_person
 
-from .render import BOT_LEVELS, MAX_NAME, clip, fit
+from .render import BOT_LEVELS, MAX_NAME, clip, clip_name, fit
 from .session import _EXTRA_FIELD, HUMAN, games_dir
 
 __all__ = [
@@ -234,12 +234,24 @@ def summarize(
     return sorted(people.values(), key=lambda p: (-p.games, -p.unfinished, p.name.casefold()))
 
 
+#: the columns `stats_text` lays its table out in: an 80-column terminal's, less the last
+#: (where a full line would wrap in some terminals)
+STATS_WIDTH = 79
+
+
 def stats_text(
-    history: History, people: Sequence[PersonStats], t: Translator, name: str | None = None
+    history: History,
+    people: Sequence[PersonStats],
+    t: Translator,
+    name: str | None = None,
+    width: int = STATS_WIDTH,
 ) -> str:
     """The statistics as plain text in the player's language: where the games are, one
     line per person, then whom each met (``name``: the person asked for, if one was).
-    Fits 80 columns for names up to 12 characters."""
+    The table's rows fit ``width`` columns in every language: a name too long for that
+    (a person may choose 24 characters) is cut with "…" on its row, kept whole on the
+    line of whom they met -- at full length a French, Italian or Finnish row ran past 80
+    columns, and the terminal broke every row of the table in two."""
     finished = sum(g.complete for g in history.games)
     lines = [
         t(
@@ -276,11 +288,16 @@ def stats_text(
             ]
         )
     widths = [max(cell_len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]
+    over = sum(widths) + len(_GAP) * (len(widths) - 1) - width
+    if over > 0:  # (the names' column gives way, down to its heading's width)
+        widths[0] = max(cell_len(heads[0]), widths[0] - over)
+        for row in rows:
+            row[0] = clip_name(row[0], widths[0])
 
     def line(cells: list[str]) -> str:
         first = fit(cells[0], widths[0])
         rest = (fit(c, w, right=True) for c, w in zip(cells[1:], widths[1:], strict=True))
-        return "  ".join([first, *rest]).rstrip()
+        return _GAP.join([first, *rest]).rstrip()
 
     lines += ["", line(heads), *(line(r) for r in rows)]
     met = [p for p in people if p.opponents]
@@ -308,4 +325,6 @@ def _met_order(o: Opponent) -> tuple[int, int, str]:
     return -o.games, rank, o.level
 
 
+#: between two columns of the table
+_GAP = "  "
 _COLUMNS = ("player", "games", "won", "rate", "average", "best", "rounds")

@@ -52,6 +52,7 @@ from .history import level_name, read_history, stats_text, summarize
 from .render import (
     BOT_LEVELS,
     MAX_NAME,
+    SHEET_WIDTH,
     Unit,
     escape,
     open_doubles_markup,
@@ -942,7 +943,8 @@ class StatsScreen(Closable):
         with VerticalScroll(classes="dialog"):
             yield Static(f"[b]{self.t('tui.stats.title')}[/b]")
             people = summarize(history.games, t=self.t)
-            yield Static(escape(stats_text(history, people, self.t)), id="stats")
+            text = stats_text(history, people, self.t, width=SHEET_WIDTH)  # (in the window)
+            yield Static(escape(text), id="stats")
         yield KeyLine(self.t("tui.close"), classes="dialog-keys")
 
 
