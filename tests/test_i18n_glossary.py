@@ -293,6 +293,7 @@ _HAND_KEYS = {
     "tui.watching.no_hand",
     "tui.watch.hands",
     "tui.pass.body",
+    "tui.pass.keys",
     "tui.hand.tiles.one",
     "tui.hand.tiles.other",
     "web.hand_count.one",

@@ -931,6 +931,32 @@ def test_enter_meant_for_the_last_player_does_not_show_the_next_ones_hand(
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pass_the_keyboard_screen_says_its_keys(lang: str) -> None:
+    """Between two people's turns the screen that hides the table said only to press
+    Enter, while q saves and quits there too (as on a round's end, whose keys are said at
+    its foot): its keys are said at its foot, and q does what they say."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "human"), lang, ("Ana", "Ben"))
+        app = app_for(setup, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, PassScreen)
+            keys = app.screen.query_one(".dialog-keys", Static)
+            assert plain(keys) == t("tui.pass.keys")
+            assert keys.region.height == 1  # (one line at 80 columns)
+            await pilot.press("q")
+            await pilot.pause()
+        assert app.return_code == 0
+        assert app.session is not None
+        assert app.session.path is not None
+        assert app.session.path.exists()
+
+    run(scenario)
+
+
 def _follows_elsewhere(state: RoundState, double: Action) -> bool:
     """Whether, after ``double``, a follow-up fits a train other than the double's."""
     after = state.copy()

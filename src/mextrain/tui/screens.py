@@ -801,6 +801,8 @@ class PassScreen(Screen[None]):
                 f"{t('tui.pass.body', name=escape(self.seat_name))}",
                 id="pass-text",
             )
+        # (q works here too, as on a round's end, where the keys are said)
+        yield KeyLine(t("tui.pass.keys"), classes="dialog-keys")
 
     def on_mount(self) -> None:
         hold_keys(self.app)  # the last player's Enter does not show the next one's hand
