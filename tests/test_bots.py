@@ -94,6 +94,9 @@ def test_bot_parameters_are_parsed_and_passed() -> None:
         ),
         ("ismcts:iterations=1e400", "iterations must be a whole number, not 1e400"),
         ("ismcts:iterations=1e5", "iterations must be a whole number, not 1e5"),
+        # a parameter that takes text gets the text as written, not the number it reads as
+        ("ismcts:policy=1e400", r"unknown bot '1e400'"),
+        ("ismcts:fallback=12", r"unknown bot '12'"),
         ("ismcts:infer_warm=3", "infer_warm must be true or false, not 3"),
         ("greedy:random_ties=1", "random_ties must be true or false"),
         ("ismcts:iterations=5,iterations=6", "'iterations' is given twice"),

@@ -310,7 +310,7 @@ def _check_numbers(
     (``extra_cost=nan``), a number too large for a float to hold (``time_ms=1e400``, which
     Python reads as ``inf``) -- rather than take it or fail inside the bot with Python's
     words. A number is quoted as ``written`` has it (``1e400``, ``1e5``; not ``inf``,
-    ``100000.0``)."""
+    ``100000.0``), and a parameter that takes text alone gets the text as written."""
     signature = _signature(factory)
     if signature is None:  # pragma: no cover - no signature to read
         return
@@ -343,6 +343,11 @@ def _check_numbers(
             continue
         kinds = typing.get_args(param.annotation) or (param.annotation,)
         if str in kinds:
+            # text, and nothing else a value is read as: the text as written, not the
+            # number it reads as (policy=1e400 was "not inf"; policy=12 "not 12", the
+            # bot's check of a text given a number, rather than "unknown bot '12'")
+            if not {int, float, bool} & set(kinds) and key in written:
+                params[key] = written[key]
             continue
         wrong = None
         if int in kinds or float in kinds:
