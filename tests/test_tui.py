@@ -3402,6 +3402,18 @@ def test_the_score_sheet_fits_80_columns_and_its_head_its_columns(lang: str, pla
     assert all(lines[0][m.end()] == " " for m in numbers[:-1]), lines[:2]
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_score_sheets_first_two_headings_stand_apart(lang: str) -> None:
+    """The round's heading and the engine's stood one cell apart in Italian ("Round
+    Stazione", read as one heading), where the other languages have two or more."""
+    t = Translator(lang)
+    match = Match.new(Rules.preset("classic"), 4, random.Random(1))
+    head = Content.from_markup(score_sheet_markup(match, t, ["A", "B", "C", "D"])).plain
+    engine = t("game.engine")
+    engine = engine[:1].upper() + engine[1:]
+    assert re.match(rf"{re.escape(t('game.round'))} {{2,}}{re.escape(engine)} ", head), head
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_score_sheet_gives_default_names_whole_where_there_is_room(players: int) -> None:
     """At 80 columns "Giocatore 1" was cut to "Giocato… 1" with two seats."""

@@ -542,9 +542,10 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     round_word = t("game.round")
     engine_word = t("game.engine")
     engine_word = engine_word[:1].upper() + engine_word[1:]
-    # the left part: the round's number, then its engine (as wide as the words need)
+    # the left part: the round's number, then its engine (as wide as the words need, and
+    # two cells apart at the least: Italian's "Round Stazione" read as one heading)
     left_a = max(6, cell_len(round_word) + 1)
-    left_b = max(7, cell_len(engine_word))
+    left_b = max(7, cell_len(engine_word) + 1)
     left = left_a + left_b + 1
     # (up to 14: "Giocatore 1", "Joueur 10" whole where there is room)
     col = max(4, min(14, (SHEET_WIDTH - left) // max(n, 1) - 1))
