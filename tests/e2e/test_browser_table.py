@@ -1976,6 +1976,83 @@ def test_the_score_sheet_marks_a_score_that_is_more_than_the_pips_left(
             shot(page, f"49-sheet-extra-{made['code'].lower()}-{lang}")
 
 
+def _going_out_plainly(state: Any) -> Any:
+    """A play of Ana's last tile after which every score is the pips left (nothing added
+    by the rules), with the round as it ends; None if there is none."""
+    if state.current_seat != 0 or len(state.hand(0)) != 1:
+        return None
+    for action in state.legal_actions():
+        if action.kind != "play":
+            continue
+        ended = state.copy()
+        ended.apply(action, 0)
+        if not any(p.double_blank or p.penalty for p in ended.score_parts()):
+            return action, ended
+    return None
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_the_score_sheet_says_under_it_what_its_mark_means(
+    tmp_path: Any, page: Any, lang: str
+) -> None:
+    """The * of a score the rules added to had its words on hover only, which a touch
+    screen never does: once the sheet beside the table has a *, a line under it, no wider
+    than the sheet, says what it means; a sheet without one has no such line."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    db = tmp_path / "sheet-note.sqlite3"
+    found = _tables_going_out(db, "N")
+    made, state = _a_round_at(
+        db,
+        "NPLAIN",
+        lambda s: _going_out_plainly(s) is not None,
+        {
+            "preset": "classic",
+            "max_pip": 6,
+            "rounds": 1,
+            "hand_size": {"2": 7},
+            "double_blank_points": 50,
+            "unsatisfied_double_penalty": 10,
+        },
+    )
+    found.append((made, *_going_out_plainly(state)))
+    with running_server(db, 1) as base:
+        for made, action, ended in found:
+            seat_page(page, base, made, lang)
+            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+            note = page.locator("aside .sheet-note")
+            expect(note).to_have_count(0)  # (no round played yet)
+            _play(page, action)
+            dialog = page.get_by_role("dialog")
+            expect(dialog).to_be_visible(timeout=15_000)
+            dialog.get_by_role("button", name=t("web.continue")).click()
+            expect(dialog).to_have_count(0)
+            sheet = page.locator("aside table.sheet")
+            expect(sheet.locator("tbody tr").first.locator("td").first).to_have_text(
+                str(ended.score_parts()[0].total)
+            )
+            added = any(_extra_words(t, part) for part in ended.score_parts())
+            assert added == (made["code"] != "NPLAIN"), made
+            if added:
+                expect(sheet.locator(".extra-mark").first).to_be_visible()
+                expect(note).to_be_visible()
+                expect(note).to_have_text(f"* {t('web.score_extra.note')}")
+                box = note.bounding_box()
+                table = sheet.bounding_box()
+                assert box is not None
+                assert table is not None
+                assert box["y"] >= table["y"] + table["height"] - 1, (box, table)
+                assert box["width"] <= table["width"] + 1, (box, table)
+            else:
+                expect(sheet.locator(".extra-mark")).to_have_count(0)
+                expect(note).to_have_count(0)
+            shot(page, f"50-sheet-note-{made['code'].lower()}-{lang}")
+
+
 def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page: Any) -> None:
     """Options only the API takes (a 0-0 worth 50, a penalty for open doubles, another
     set and its hand size, engines in another order, the Mexican train after the first
@@ -2024,12 +2101,13 @@ def test_every_option_a_table_changes_is_shown_to_its_players(server: str, page:
 
 
 def assert_sheet_fits(page: Any) -> None:
-    """The page's first sheet ends inside the screen and needs no sideways scrolling."""
+    """The page's first sheet ends inside the screen and needs no sideways scrolling (in
+    the column beside a table, which holds it with the line that may come under it)."""
     fits = page.evaluate(
         "() => { const t = document.querySelector('table.sheet');"
         " const r = t.getBoundingClientRect();"
         " return {right: r.right, view: innerWidth, wide: t.scrollWidth,"
-        " box: t.parentElement.clientWidth}; }"
+        " box: (t.closest('aside.side') || t.parentElement).clientWidth}; }"
     )
     assert fits["right"] <= fits["view"], fits
     assert fits["wide"] <= fits["box"], fits

@@ -1485,7 +1485,10 @@ function ScoreSheet({ sheet, names }) {
   // (four names of 7rem, "Robot 4" in French, ran past a phone's 390 pixels); three share
   // what the phone's width leaves them (three names of 7rem ran past it too)
   const seats = names.length > 3 ? "sheet many" : names.length === 3 ? "sheet three" : "sheet";
-  return html`<table class=${seats} aria-label=${t("web.score_sheet")}>
+  // a * is explained on hover only, which a touch screen never does: once the sheet has
+  // one, a line under it says what it means (a screen reader has the words in each cell)
+  const marked = sheet.rounds.some((_, k) => names.some((_, s) => extraNote(((sheet.extra || [])[k] || [])[s])));
+  return html`<div class="sheet-box"><table class=${seats} aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
     <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
@@ -1494,7 +1497,7 @@ function ScoreSheet({ sheet, names }) {
         && extraMark(extraNote(((sheet.extra || [])[k] || [])[s]))}</td>`)}</tr>`)}</tbody>
     <tfoot><tr><th scope="row">${t("game.total")}</th>
       ${names.map((_, s) => html`<td class=${(sheet.winners || []).includes(s) ? "winner" : ""}>${sheet.totals[s] ?? 0}</td>`)}</tr></tfoot>
-  </table>`;
+  </table>${marked && html`<p class="sheet-note" aria-hidden="true">* ${t("web.score_extra.note")}</p>`}</div>`;
 }
 
 // Play again: the first seated player to ask opens a new table (same rules, same bots);
