@@ -312,6 +312,69 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     assert not errors, errors
 
 
+def test_the_replay_says_at_each_rounds_end_how_it_ended_the_totals_and_the_winners(
+    server: str, page: Any
+) -> None:
+    """The table's result says how a round ended, the totals and, at the game's end, who
+    won; the replay's round end gave the round's points alone, so that a game watched
+    again never said who won it. Each round's last step says how it ended (who went out,
+    or blocked), the totals after it and, after the last round, the winners."""
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}},
+        },
+    )
+    seat_page(page, server, made)
+    for _ in range(2):
+        expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        play_until_over(page)
+        dialog = page.get_by_role("dialog")
+        if page.locator(".result-links").count():
+            break
+        dialog.get_by_role("button", name="Continue").click()
+        expect(dialog).to_have_count(0)
+    link = page.get_by_role("dialog").get_by_role("link", name="Replay")
+    game = int((link.get_attribute("href") or "").rsplit("/", 1)[1])
+    with urllib.request.urlopen(f"{server}/api/games/{game}/replay") as res:
+        data = json.load(res)
+    names = ["Ana", "Bot 2 (beginner)"]
+    link.click()
+    totals = [0, 0]
+    for k, rnd in enumerate(data["rounds"]):
+        page.locator(".replay .controls select").select_option(str(k))
+        replay_to_the_end(page)
+        end = rnd["frames"][-1]
+        if end["ended"] == "out":
+            how = f"\u2068{names[end['hand_sizes'].index(0)]}\u2069 went out."
+        else:
+            how = "The round is blocked."
+        expect(page.locator(".replay .how-ended")).to_have_text(how)
+        totals = [a + b for a, b in zip(totals, rnd["scores"], strict=True)]
+        said = " · ".join(f"\u2068{n}\u2069 {p}" for n, p in zip(names, totals, strict=True))
+        expect(page.locator(".replay-totals")).to_have_text(f"Total {said}")
+        winners = page.locator(".replay .winners")
+        if k < len(data["rounds"]) - 1:
+            expect(winners).to_have_count(0)
+            # (a step before the end says none of it)
+            page.locator(".replay input[type=range]").fill("0")
+            expect(page.locator(".replay .how-ended")).to_have_count(0)
+            expect(page.locator(".replay-totals")).to_have_count(0)
+        else:
+            assert totals == data["totals"], (totals, data["totals"])
+            won = ", ".join(f"\u2068{names[s]}\u2069" for s in data["winners"])
+            expect(winners).to_have_text(
+                f"Winner: {won}" if len(data["winners"]) == 1 else f"Winners: {won}"
+            )
+    shot(page, "13-replay-end-totals-winners")
+
+
 def _laid(page: Any, within: str) -> set[str]:
     """The tiles on the trains as the page draws them ("4-1": laid on a 4)."""
     tiles = page.locator(f"{within} .train-tiles [role=img]")

@@ -1641,6 +1641,11 @@ function ReplayPage({ id, big }) {
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
   const names = gameNames(data.players, data.bots);
+  // at a round's end, as the table's result said it: how the round ended, the totals so
+  // far, and after the last round the winners
+  const out = frame.ended === "out" ? frame.hand_sizes.indexOf(0) : -1;
+  const totals = names.map((_, s) => data.rounds.slice(0, round + 1)
+    .reduce((sum, r) => sum + ((r.scores || [])[s] || 0), 0));
   return html`<section class="replay">
     <div class="replay-head"><h1>${t("web.replay")} #${id}</h1>
       <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
@@ -1677,7 +1682,11 @@ function ReplayPage({ id, big }) {
       <span class="train-tiles">${tr.tiles.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</span></div>`)}</div>
     ${frame.ended && html`<p class="replay-scores"><strong>${t("web.round_over")}</strong> ${rnd.scores
       && rnd.scores.map((p, s) => t("web.score_of", { name: iso(names[s]), points: p })
-        + (extraNote((rnd.extra || [])[s]) ? ` (${extraNote(rnd.extra[s])})` : "")).join(" · ")}</p>`}
+        + (extraNote((rnd.extra || [])[s]) ? ` (${extraNote(rnd.extra[s])})` : "")).join(" · ")}</p>
+      <p class="how-ended">${out >= 0 ? tcap("game.ended.out", { who: iso(names[out]) }) : tcap("game.ended.blocked")}.</p>
+      <p class="replay-totals"><strong>${cap(t("game.total"))}</strong> ${totals.map((p, s) =>
+        t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>
+      ${round === data.rounds.length - 1 && html`<p class="winners">${winnersLine((data.winners || []).map((s) => iso(names[s])))}</p>`}`}
   </section>`;
 }
 
