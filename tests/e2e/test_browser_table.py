@@ -312,15 +312,9 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
     assert not errors, errors
 
 
-def test_the_replay_says_at_each_rounds_end_how_it_ended_the_totals_and_the_winners(
-    server: str, page: Any
-) -> None:
-    """The table's result says how a round ended, the totals and, at the game's end, who
-    won; the replay's round end gave the round's points alone, so that a game watched
-    again never said who won it. Each round's last step says how it ended (who went out,
-    or blocked), the totals after it and, after the last round, the winners."""
-    import urllib.request
-
+def _a_game_of_two_rounds(server: str, page: Any) -> int:
+    """A game of two short rounds of Ana's against a bot, played on ``page`` by clicking
+    to its end, where the page is left with the game's result open; its game's id."""
     from playwright.sync_api import expect
 
     made = create_via_api(
@@ -341,11 +335,25 @@ def test_the_replay_says_at_each_rounds_end_how_it_ended_the_totals_and_the_winn
         dialog.get_by_role("button", name="Continue").click()
         expect(dialog).to_have_count(0)
     link = page.get_by_role("dialog").get_by_role("link", name="Replay")
-    game = int((link.get_attribute("href") or "").rsplit("/", 1)[1])
+    return int((link.get_attribute("href") or "").rsplit("/", 1)[1])
+
+
+def test_the_replay_says_at_each_rounds_end_how_it_ended_the_totals_and_the_winners(
+    server: str, page: Any
+) -> None:
+    """The table's result says how a round ended, the totals and, at the game's end, who
+    won; the replay's round end gave the round's points alone, so that a game watched
+    again never said who won it. Each round's last step says how it ended (who went out,
+    or blocked), the totals after it and, after the last round, the winners."""
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    game = _a_game_of_two_rounds(server, page)
     with urllib.request.urlopen(f"{server}/api/games/{game}/replay") as res:
         data = json.load(res)
     names = ["Ana", "Bot 2 (beginner)"]
-    link.click()
+    page.get_by_role("dialog").get_by_role("link", name="Replay").click()
     totals = [0, 0]
     for k, rnd in enumerate(data["rounds"]):
         page.locator(".replay .controls select").select_option(str(k))
@@ -373,6 +381,52 @@ def test_the_replay_says_at_each_rounds_end_how_it_ended_the_totals_and_the_winn
                 f"Winner: {won}" if len(data["winners"]) == 1 else f"Winners: {won}"
             )
     shot(page, "13-replay-end-totals-winners")
+
+
+def test_the_replay_steps_on_from_a_rounds_end_to_the_next_rounds_deal(
+    server: str, page: Any
+) -> None:
+    """At a round's last step the replay's forward button (and the right arrow key) did
+    nothing, and at a deal its back button (and the left arrow) did nothing: the round's
+    list was the only way on. Forward from a round's end goes to the next round's deal,
+    back from a deal to the round before's end."""
+    from playwright.sync_api import expect
+
+    game = _a_game_of_two_rounds(server, page)
+    page.goto(f"{server}/replay/{game}")
+    rounds = page.locator(".replay .controls select")
+    slider = page.locator(".replay input[type=range]")
+    expect(slider).to_be_visible(timeout=10_000)
+    replay_to_the_end(page)
+    expect(rounds).to_have_value("0")
+    last = slider.get_attribute("max")
+    page.get_by_role("button", name="Forward one step").click()
+    expect(rounds).to_have_value("1")
+    expect(slider).to_have_value("0")
+    page.get_by_role("button", name="Back one step").click()
+    expect(rounds).to_have_value("0")
+    expect(slider).to_have_value(last or "")
+    expect(page.locator(".replay-scores")).to_be_visible()  # (the round's end, as shown)
+    # the page's own keys, off the slider, go the same way
+    page.locator("body").click(position={"x": 5, "y": 300})
+    page.keyboard.press("ArrowRight")
+    expect(rounds).to_have_value("1")
+    expect(slider).to_have_value("0")
+    page.keyboard.press("ArrowLeft")
+    expect(rounds).to_have_value("0")
+    expect(slider).to_have_value(last or "")
+    # the game's first step and last step stay where they are
+    page.get_by_role("button", name="First step").click()
+    page.get_by_role("button", name="Back one step").click()
+    expect(rounds).to_have_value("0")
+    expect(slider).to_have_value("0")
+    rounds.select_option("1")
+    replay_to_the_end(page)
+    end = slider.input_value()
+    page.get_by_role("button", name="Forward one step").click()
+    expect(rounds).to_have_value("1")
+    expect(slider).to_have_value(end)
+    shot(page, "13-replay-steps-across-rounds")
 
 
 def _laid(page: Any, within: str) -> set[str]:

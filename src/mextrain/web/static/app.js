@@ -1624,12 +1624,25 @@ function ReplayPage({ id, big }) {
   const [round, setRound] = useState(0);
   const [step, setStep] = useState(0);
   useEffect(() => { api(`/api/games/${id}/replay`).then(setData).catch((e) => setError(e.message)); }, [id]);
+  // one step on or back; past a round's last step, on to the next round's deal, and back
+  // from a deal to the round before's end (the buttons and keys did nothing there, the
+  // round's list the only way on)
+  const forward = () => {
+    if (step < data.rounds[round].frames.length - 1) setStep(step + 1);
+    else if (round < data.rounds.length - 1) { setRound(round + 1); setStep(0); }
+  };
+  const back = () => {
+    if (step > 0) setStep(step - 1);
+    else if (round > 0) { setRound(round - 1); setStep(data.rounds[round - 1].frames.length - 1); }
+  };
+  // (the keys reach the steps of the latest render, whenever the listener was set)
+  const steps = useRef(null);
+  steps.current = { forward, back };
   useEffect(() => {
     const onKey = (e) => {
       if (!data || !isShortcut(e)) return;  // the slider steps by itself when focused
-      const n = data.rounds[round].frames.length;
-      if (e.key === "ArrowRight") setStep((s) => Math.min(s + 1, n - 1));
-      if (e.key === "ArrowLeft") setStep((s) => Math.max(s - 1, 0));
+      if (e.key === "ArrowRight") steps.current.forward();
+      if (e.key === "ArrowLeft") steps.current.back();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
@@ -1654,11 +1667,11 @@ function ReplayPage({ id, big }) {
         ${data.rounds.map((r, k) => html`<option value=${k} aria-label=${`${k + 1} (${tileLabel(`${r.engine}-${r.engine}`)})`}>${
           k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
-      <button onClick=${() => setStep(Math.max(step - 1, 0))} aria-label=${t("web.replay.back")}>◀</button>
+      <button onClick=${back} aria-label=${t("web.replay.back")}>◀</button>
       <input type="range" min="0" max=${rnd.frames.length - 1} value=${step} aria-label=${t("web.replay.step")}
         aria-valuetext=${`${step} / ${rnd.frames.length - 1}: ${frame.action ? moveWords(frame.action, names, undefined, frame.trains, true) : t("web.replay.deal")}`}
         onInput=${(e) => setStep(Number(e.target.value))} />
-      <button onClick=${() => setStep(Math.min(step + 1, rnd.frames.length - 1))} aria-label=${t("web.replay.forward")}>▶</button>
+      <button onClick=${forward} aria-label=${t("web.replay.forward")}>▶</button>
       <span>${step} / ${rnd.frames.length - 1}</span>
       <span class="muted replay-move" role="status" aria-live="polite">${frame.action
         ? shownSaid(moveWords(frame.action, names, undefined, frame.trains), moveWords(frame.action, names, undefined, frame.trains, true))
