@@ -1122,6 +1122,16 @@ def test_http_validation(client: TestClient) -> None:
     assert strings["game.rules_short"].startswith("Täysi peli on 13 kierrosta")
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_help_names_every_mark_the_table_shows(lang: str) -> None:
+    """The help's list of marks named the trains' (a marker up, an open double) but not
+    the score sheet's * by a score the rules added to, which a touch screen cannot hover
+    to read: each language names all three."""
+    marks = catalog("web", lang)["web.help.page"].splitlines()[-1]
+    for mark in ("⚑", "‼", "* "):
+        assert marks.count(mark) == 1, (lang, mark, marks)
+
+
 @pytest.mark.parametrize(
     ("option", "value", "rule"),
     [
