@@ -2788,6 +2788,32 @@ def test_typing_as_a_round_ends_does_not_close_its_result_unread(server: str, pa
     expect(page.get_by_role("dialog")).to_have_count(0)
 
 
+def test_the_statistics_write_a_games_date_with_its_month_in_words(server: str, page: Any) -> None:
+    """A recent game's date was written in digits, in English "12/5/2026, 7:32:22 AM":
+    the 5th of December to some readers, the 12th of May to others. It comes with its
+    month in words, to the minute."""
+    import datetime
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}}
+    made = create_via_api(server, {"name": "Dora", "seats": ["bot:greedy"], "options": tiny})
+    seat_page(page, server, made)
+    play_until_over(page)
+    with urllib.request.urlopen(server + "/api/games?name=Dora") as res:
+        game = json.load(res)[0]
+    page.goto(server + "/stats")
+    line = page.locator(".recent li").filter(has=page.locator(f'a[href="/replay/{game["id"]}"]'))
+    expect(line).to_have_count(1)
+    text = line.inner_text()
+    # (the page and this test on one machine, in one time zone)
+    when = datetime.datetime.fromtimestamp(game["finished"])
+    assert f"{when:%b} {when.day}, {when.year}" in text, text
+    assert not re.search(r"\d:\d\d:\d\d", text), text  # (no seconds)
+    assert not re.search(r"\d+/\d+/\d+", text), text  # (no month in digits)
+
+
 def test_the_statistics_say_so_when_no_game_has_finished(tmp_path: Any, page: Any) -> None:
     from playwright.sync_api import expect
 

@@ -1709,6 +1709,11 @@ function ReplayPage({ id, big }) {
 const interval = ([low, high]) => shownSaid(`${pct(low)}–${pct(high)}`,
   t("web.stats.interval", { low: pct(low), high: pct(high) }));
 
+// When a game finished, its month in words ("Dec 5, 2026, 7:32 AM", "5 déc. 2026, 07:32"):
+// English in digits was "12/5/2026, 7:32:22 AM", the 5th of December or the 12th of May
+// by who reads it
+const finishedWhen = (at) => new Date(at * 1000).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
@@ -1727,7 +1732,7 @@ function StatsPage() {
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
-      ${` ${new Date(g.finished * 1000).toLocaleString(LANG)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
+      ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
       ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
   </section>`;
 }
