@@ -512,6 +512,24 @@ def test_the_lobby_offers_only_the_seats_the_rules_are_for(server: str, page: An
     shot(page, "lobby-cardinal-three-fi")
 
 
+def test_the_lobby_keeps_the_name_box_and_its_focus_clear_of_the_cards(
+    server: str, page: Any
+) -> None:
+    """The name box sat on the cards' top edge, and its focus halo (6 px) lay over the
+    "New table" card: the box and its halo end above the cards, wide and on a phone."""
+    page.goto(server + "/")
+    name = page.get_by_label("Your name")
+    name.focus()
+    for width, height in ((1280, 800), (375, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        box = name.bounding_box()
+        cards = page.locator(".lobby .cards").bounding_box()
+        assert box is not None
+        assert cards is not None
+        assert box["y"] + box["height"] + 6 <= cards["y"], (width, box, cards)
+    shot(page, "lobby-name-clear")
+
+
 def test_the_lobby_refuses_an_empty_rounds_box_as_it_refuses_a_wrong_number(
     server: str, page: Any
 ) -> None:
