@@ -1589,7 +1589,8 @@ def test_a_round_over_asks_no_double_to_be_covered_first(
             game = json.load(res)[0]["id"]
         page.goto(f"{base}/replay/{game}")
         replay_to_the_end(page)
-        expect(page.locator(".replay p strong")).to_be_visible()  # (the round is over)
+        # (the round is over)
+        expect(page.locator(".replay .replay-scores strong")).to_have_text(t("web.round_over"))
         expect(page.locator(".replay .train.open-double")).to_have_count(0)
         expect(page.locator(".replay .train.open-double-free")).to_have_count(1)
         marks = page.locator(".replay .open-double-mark")
