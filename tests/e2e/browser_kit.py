@@ -26,6 +26,20 @@ ARGS = [
 ]
 
 
+#: WCAG's relative luminance of a colour (``[r, g, b]``, 0 to 255; an alpha after them is
+#: not read) and the contrast ratio of two, as JavaScript functions ``lum`` and ``ratio``
+#: for the pages' contrast checks to start with
+WCAG_JS = """
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+"""
+
+
 def need_browser() -> None:
     if not Path(CHROMIUM).exists():
         if os.environ.get("MEXTRAIN_REQUIRE_BROWSER") == "1":

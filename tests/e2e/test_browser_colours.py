@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import replay_to_the_end, seat_page, shot
+from browser_kit import WCAG_JS, replay_to_the_end, seat_page, shot
 
 from stored_tables import table_at
 
@@ -19,20 +19,16 @@ pytestmark = pytest.mark.browser
 #: the first opaque one (a train's veil over the felt). Words hidden, or clipped for a
 #: screen reader alone, and the tiles' own drawing (an SVG) are left out; a field's value
 #: is a word too. With how many words were read.
-READ_ALL = """(root) => {
+READ_ALL = (
+    """(root) => {
   const rgba = (c) => {
     const v = (c.match(/[\\d.]+/g) || []).map(Number);
     return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
   };
   const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
-  const lum = (c) => c.map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
-  const behind = (el) => {
+"""
+    + WCAG_JS
+    + """  const behind = (el) => {
     const layers = [];
     for (; el; el = el.parentElement) {
       const c = rgba(getComputedStyle(el).backgroundColor);
@@ -81,20 +77,20 @@ READ_ALL = """(root) => {
   }
   return { bad, read };
 }"""
+)
 
 #: the page's own background, its relative luminance (0 black, 1 white), and every box
 #: of ``root`` (the page's body when null) larger than a few words whose own background
 #: is light (luminance over 0.4): on a dark page, a white card, sheet or dialog left
 #: over; the tiles (pictures of real, paper-coloured tiles) are not boxes
-LIGHT_BOXES = """(root) => {
+LIGHT_BOXES = (
+    """(root) => {
   const rgba = (c) => {
     const v = (c.match(/[\\d.]+/g) || []).map(Number);
     return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
-  };
-  const lum = (c) => c.slice(0, 3).map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const boxes = [];
+  };"""
+    + WCAG_JS
+    + """  const boxes = [];
   for (const el of (root || document.body).querySelectorAll("*")) {
     if (el.closest("svg")) continue;
     const c = rgba(getComputedStyle(el).backgroundColor);
@@ -107,19 +103,18 @@ LIGHT_BOXES = """(root) => {
   const page = rgba(getComputedStyle(document.documentElement).backgroundColor);
   return { page: page[3] < 1 ? null : lum(page), boxes };
 }"""
+)
 
 #: how a mark on a tile of the hand (``[selector, property]``: its frame, its outline)
 #: stands out from what is behind the hand (3:1 for a graphic, to WCAG)
-MARK = """([selector, side]) => {
-  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);
-  const lum = (c) => c.map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const [x, y] = [getComputedStyle(document.querySelector(selector))[side],
-    getComputedStyle(document.querySelector(".hand-area")).backgroundColor]
-    .map((c) => lum(rgb(c))).sort((p, q) => q - p);
-  return (x + 0.05) / (y + 0.05);
+MARK = (
+    """([selector, side]) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);"""
+    + WCAG_JS
+    + """  return ratio(rgb(getComputedStyle(document.querySelector(selector))[side]),
+    rgb(getComputedStyle(document.querySelector(".hand-area")).backgroundColor));
 }"""
+)
 
 
 SCREENS = {"desktop": (1280, 800), "phone": (375, 740)}

@@ -15,6 +15,7 @@ import pytest
 from browser_kit import (
     ARGS,
     CHROMIUM,
+    WCAG_JS,
     create_via_api,
     join_via_api,
     make_a_move,
@@ -225,6 +226,23 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
     assert not errors, errors
 
 
+def _a_short_game(page: Any, server: str, rounds: int) -> None:
+    """Ana's table against a greedy bot, ``rounds`` short rounds of a double-4 set with
+    hands of 4, opened on ``page`` and dealt (her hand in sight)."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "seats": ["bot:greedy"],
+            "options": {"rounds": rounds, "max_pip": 4, "hand_size": {"2": 4}},
+        },
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+
+
 #: one winner is "Winner", a tie "Winners"
 WINNERS = re.compile(r"^(Winner: (Ana|Bot 2)|Winners: \u2068?Ana\u2069?, \u2068?Bot 2)")
 
@@ -234,16 +252,7 @@ def test_the_round_ends_in_words_and_the_replay_steps_once(server: str, page: An
 
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
-    made = create_via_api(
-        server,
-        {
-            "name": "Ana",
-            "seats": ["bot:greedy"],
-            "options": {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}},
-        },
-    )
-    seat_page(page, server, made)
-    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    _a_short_game(page, server, rounds=1)
     play_until_over(page, double_click=True)  # a second click is never a stale move
     assert page.locator(".error").count() == 0
     log = page.locator(".move-log li").first.inner_text()
@@ -317,15 +326,7 @@ def _a_game_of_two_rounds(server: str, page: Any) -> int:
     to its end, where the page is left with the game's result open; its game's id."""
     from playwright.sync_api import expect
 
-    made = create_via_api(
-        server,
-        {
-            "name": "Ana",
-            "seats": ["bot:greedy"],
-            "options": {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}},
-        },
-    )
-    seat_page(page, server, made)
+    _a_short_game(page, server, rounds=2)
     for _ in range(2):
         expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
         play_until_over(page)
@@ -442,16 +443,7 @@ def test_the_last_moves_write_a_tile_as_it_lies_on_its_train(server: str, page: 
     # the trains showed 4-1 laid on the 4-4 engine, the last moves "1-4"
     from playwright.sync_api import expect
 
-    made = create_via_api(
-        server,
-        {
-            "name": "Ana",
-            "seats": ["bot:greedy"],
-            "options": {"rounds": 1, "max_pip": 4, "hand_size": {"2": 4}},
-        },
-    )
-    seat_page(page, server, made)
-    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    _a_short_game(page, server, rounds=1)
     high_first = 0
     deadline = time.monotonic() + 120
     while not page.locator(".overlay").is_visible():
@@ -1999,6 +1991,12 @@ def _going_out(part: str) -> Callable[[Any], Any]:
     """A play of Ana's last tile after which Ben's score is not the pips he is left with
     (``part``: "double_blank", a 0-0 among them; "penalty", a double of his left open),
     with the round as it ends; None if there is none."""
+    return _going_out_where(lambda parts: getattr(parts[1], part))
+
+
+def _going_out_where(scored: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A play of Ana's last tile after which the round's ``score_parts()`` are ``scored``
+    as wanted, with the round as it ends; None if there is none."""
 
     def find(state: Any) -> Any:
         if state.current_seat != 0 or len(state.hand(0)) != 1:
@@ -2008,7 +2006,7 @@ def _going_out(part: str) -> Callable[[Any], Any]:
                 continue
             ended = state.copy()
             ended.apply(action, 0)
-            if getattr(ended.score_parts()[1], part):
+            if scored(ended.score_parts()):
                 return action, ended
         return None
 
@@ -2112,19 +2110,11 @@ def test_the_score_sheet_marks_a_score_that_is_more_than_the_pips_left(
             shot(page, f"49-sheet-extra-{made['code'].lower()}-{lang}")
 
 
-def _going_out_plainly(state: Any) -> Any:
-    """A play of Ana's last tile after which every score is the pips left (nothing added
-    by the rules), with the round as it ends; None if there is none."""
-    if state.current_seat != 0 or len(state.hand(0)) != 1:
-        return None
-    for action in state.legal_actions():
-        if action.kind != "play":
-            continue
-        ended = state.copy()
-        ended.apply(action, 0)
-        if not any(p.double_blank or p.penalty for p in ended.score_parts()):
-            return action, ended
-    return None
+#: a play of Ana's last tile after which every score is the pips left (nothing added by
+#: the rules), with the round as it ends; None if there is none
+_going_out_plainly = _going_out_where(
+    lambda parts: not any(p.double_blank or p.penalty for p in parts)
+)
 
 
 @pytest.mark.parametrize("lang", ["en", "fi"])
@@ -2451,16 +2441,7 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     is shown again, with its points, not lost until the next deal."""
     from playwright.sync_api import expect
 
-    made = create_via_api(
-        paused_server,
-        {
-            "name": "Ana",
-            "seats": ["bot:greedy"],
-            "options": {"rounds": 2, "max_pip": 4, "hand_size": {"2": 4}},
-        },
-    )
-    seat_page(page, paused_server, made)
-    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    _a_short_game(page, paused_server, rounds=2)
     play_until_over(page)
     dialog = page.get_by_role("dialog")
     expect(dialog.locator(".how-ended")).to_be_visible()
@@ -2498,16 +2479,11 @@ def focus_ring(element: Any) -> dict[str, str]:
 
 #: the WCAG contrast ratio of an element's text (``color``) and of its border to what is
 #: behind it (its background, or the first ancestor's that has one)
-CONTRAST = """e => {
-  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
-  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255)
-    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4))
-    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
-  const ratio = (a, b) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
-  const behind = (el) => {
+CONTRAST = (
+    """e => {
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);"""
+    + WCAG_JS
+    + """  const behind = (el) => {
     for (; el; el = el.parentElement) {
       const c = rgb(getComputedStyle(el).backgroundColor);
       if (c.length < 4 || c[3] > 0) return c.slice(0, 3);
@@ -2518,6 +2494,7 @@ CONTRAST = """e => {
   return {text: ratio(rgb(style.color), behind(e)),
           border: ratio(rgb(style.borderTopColor), behind(e.parentElement))};
 }"""
+)
 
 
 def test_a_disabled_button_does_not_look_like_an_enabled_one(server: str, page: Any) -> None:
