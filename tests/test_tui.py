@@ -443,7 +443,8 @@ def test_undo_passes_over_forced_moves_to_the_last_choice() -> None:
     assert len(session.state.legal_actions()) > 1  # Ana faces a choice again
 
 
-SMALL = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={2: 7, 3: 6})
+SMALL_OPTIONS: dict[str, object] = {"max_pip": 6, "rounds": [6, 5, 4], "hand_size": {2: 7, 3: 6}}
+SMALL = Rules.preset("classic", **SMALL_OPTIONS)
 SMALL_4 = Rules.preset("classic", max_pip=6, rounds=[6, 5, 4], hand_size={4: 5})
 
 
@@ -2163,7 +2164,8 @@ def test_where_a_game_is_kept_is_said_on_a_line_of_its_own(
     folder = tmp_path / "Application Support" / "a-rather-long-user-name" / "mextrain"
     monkeypatch.setenv("MEXTRAIN_DATA_DIR", str(folder))
     t = Translator(lang)
-    first_sitting(setup_of(("human", "greedy"), lang), 1)
+    # (a game of three short rounds: the game over below is played to its end)
+    first_sitting(setup_of(("human", "greedy"), lang, **SMALL_OPTIONS), 1)
     path = latest_unfinished()
     assert path is not None
     assert len(str(path)) > 80
