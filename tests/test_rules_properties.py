@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import given, settings
@@ -428,6 +429,21 @@ def test_playable_tiles_are_the_plays_open_at_the_start_of_a_turn(
         steps += 1
 
 
+def _walk(game: tuple[Rules, int, int, int], actions: int = 300) -> Iterator[RoundState]:
+    """The round of ``game`` (rules, players, round, seed), at each of its positions as
+    random legal actions are played, for up to ``actions`` actions: its end too, if it
+    comes. Each position is taken on as soon as the loop asks for the next."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    for _ in range(actions):
+        yield state
+        if state.is_over:
+            return
+        state.apply(rng.choice(state.legal_actions()))
+    yield state
+
+
 @settings(max_examples=40, deadline=None)
 @given(games())
 def test_why_not_names_a_rule_exactly_for_the_tiles_that_cannot_be_played(
@@ -437,12 +453,10 @@ def test_why_not_names_a_rule_exactly_for_the_tiles_that_cannot_be_played(
     the mover's hand: None exactly when some legal action plays the tile; else the
     refusal of the tile on one of the trains, which every train refuses, and "its open
     end is N" only when no train it matches has another rule to name."""
-    rules, players, round_index, seed = game
-    rng = random.Random(seed)
-    state = RoundState.new(rules, players, round_index, rng)
-    trains = (*range(players), MEXICAN)
-    steps = 0
-    while not state.is_over and steps < 300:
+    trains = (*range(game[1]), MEXICAN)
+    for state in _walk(game):
+        if state.is_over:
+            break
         played = {a.tile for a in state.legal_actions() if a.tile is not None}
         for tile in state.hand(state.seat):
             err = state.why_not(tile)
@@ -458,8 +472,6 @@ def test_why_not_names_a_rule_exactly_for_the_tiles_that_cannot_be_played(
             matched = [r for r, t in zip(refusals, trains, strict=True) if tile.has(state.ends[t])]
             if err.code == "wrong_end":
                 assert all(r.code == "wrong_end" for r in matched)
-        state.apply(rng.choice(state.legal_actions()))
-        steps += 1
 
 
 @st.composite
@@ -499,13 +511,13 @@ def test_answer_first_is_the_open_double_the_engine_holds_to(
     double's under ``open_doubles_block``, every legal play goes there, and every tile of
     the hand played on any other train is refused with ``open_double_first`` naming it;
     when it names none, no play of a tile of the hand anywhere is refused so."""
-    rules, players, round_index, seed = game
-    rng = random.Random(seed)
-    state = RoundState.new(rules, players, round_index, rng)
+    rules, players = game[:2]
     trains = (*range(players), MEXICAN)
-    steps = 0
-    while not state.is_over and steps < 300:
+    for state in _walk(game):
         first = state.answer_first()
+        if state.is_over:
+            assert first is None
+            break
         plays = [a for a in state.legal_actions() if a.kind == "play"]
         if first is not None:
             assert rules.open_doubles_block
@@ -524,7 +536,3 @@ def test_answer_first_is_the_open_double_the_engine_holds_to(
                     assert info.value.params["train"] == first
                 else:
                     assert not said_first, (first, info.value)
-        state.apply(rng.choice(state.legal_actions()))
-        steps += 1
-    if state.is_over:
-        assert state.answer_first() is None

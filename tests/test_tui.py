@@ -10,7 +10,8 @@ import json
 import random
 import re
 import sys
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -1029,14 +1030,21 @@ def has_play(state: RoundState) -> bool:
     return any(a.kind == "play" for a in state.legal_actions())
 
 
-async def prompt_at(session: GameSession, lang: str) -> tuple[str, str]:
-    """The message line and the trains, as the table shows them at Ana's turn."""
+@asynccontextmanager
+async def at_anas_turn(session: GameSession, lang: str) -> AsyncIterator[tuple[Pilot[Any], Any]]:
+    """``session`` opened in the terminal game, at Ana's turn: the pilot and the table."""
     app = PlayApp(session=session, lang=lang, delay=0)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, app)
         table = app.table
         assert table is not None
         assert table.my_view() is not None
+        yield pilot, table
+
+
+async def prompt_at(session: GameSession, lang: str) -> tuple[str, str]:
+    """The message line and the trains, as the table shows them at Ana's turn."""
+    async with at_anas_turn(session, lang) as (_, table):
         return plain(table.query_one("#message", Static)), plain(table.query_one("#trains", Static))
 
 
@@ -1491,12 +1499,7 @@ def test_a_tile_that_matches_another_train_is_told_the_rule_that_keeps_it_off(la
     names = dict(enumerate(session.names))
 
     async def scenario() -> None:
-        app = PlayApp(session=session, lang=lang, delay=0)
-        async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
-            assert table.my_view() is not None
+        async with at_anas_turn(session, lang) as (pilot, table):
             await pilot.press("home", *["right"] * table.hand().index(tile), "enter")
             said = plain(table.query_one("#message", Static))
             assert said == error_text(refused.value, lang, names, reader=0)

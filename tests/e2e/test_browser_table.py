@@ -1914,13 +1914,7 @@ def test_a_turn_prompt_that_came_during_the_rounds_result_is_heard_once_it_close
         seat_page(page, base, made)
         expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
         page.evaluate(HEAR_PROMPT)
-        page.locator(f'.hand-tile[data-tile="{last.tile}"]').click()
-        train = "M" if last.train < 0 else str(last.train)
-        target = page.locator(f'.train.target[data-train="{train}"]')
-        expect(target).to_have_count(1)
-        target.click()
-        dialog = page.get_by_role("dialog")
-        expect(dialog).to_be_visible(timeout=15_000)
+        dialog = _play(page, last)
         # the second round is dealt while the first one's result is open: Ana's turn
         expect(page.locator(".status")).to_contain_text("Round 2 / 2", timeout=15_000)
         expect(page.locator(".turn.mine")).to_be_visible()
@@ -1965,15 +1959,20 @@ def _tables_going_out(db: Any, prefix: str) -> list[tuple[dict[str, str], Any, A
     return found
 
 
-def _play(page: Any, action: Any) -> None:
-    """Play ``action`` on ``page`` by clicking its tile, then its one train."""
+def _play(page: Any, action: Any) -> Any:
+    """Play ``action``, the last tile of the seat on ``page``, once its turn has come, by
+    clicking its tile, then its one train; the round's result, open."""
     from playwright.sync_api import expect
 
+    expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
     page.locator(f'.hand-tile[data-tile="{action.tile}"]').click()
     train = "M" if action.train < 0 else str(action.train)
     target = page.locator(f'.train.target[data-train="{train}"]')
     expect(target).to_have_count(1)
     target.click()
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_be_visible(timeout=15_000)
+    return dialog
 
 
 def _extra_words(t: Any, part: Any) -> list[str]:
@@ -2032,10 +2031,7 @@ def test_a_round_result_says_what_was_added_to_the_pips_left(
     with running_server(db, 1) as base:
         for made, action, ended in found:
             seat_page(page, base, made, lang)
-            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
-            _play(page, action)
-            dialog = page.get_by_role("dialog")
-            expect(dialog).to_be_visible(timeout=15_000)
+            dialog = _play(page, action)
             rows = dialog.locator("tbody tr")
             for seat, part in enumerate(ended.score_parts()):
                 words = _extra_words(t, part)
@@ -2088,10 +2084,7 @@ def test_the_score_sheet_marks_a_score_that_is_more_than_the_pips_left(
     with running_server(db, 1) as base:
         for made, action, ended in found:
             seat_page(page, base, made, lang)
-            expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
-            _play(page, action)
-            dialog = page.get_by_role("dialog")
-            expect(dialog).to_be_visible(timeout=15_000)
+            dialog = _play(page, action)
             dialog.get_by_role("button", name=t("web.continue")).click()
             expect(dialog).to_have_count(0)
             cells = page.locator("aside table.sheet tbody tr").first.locator("td")
@@ -2152,9 +2145,7 @@ def test_the_score_sheet_says_under_it_what_its_mark_means(
             expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
             note = page.locator("aside .sheet-note")
             expect(note).to_have_count(0)  # (no round played yet)
-            _play(page, action)
-            dialog = page.get_by_role("dialog")
-            expect(dialog).to_be_visible(timeout=15_000)
+            dialog = _play(page, action)
             dialog.get_by_role("button", name=t("web.continue")).click()
             expect(dialog).to_have_count(0)
             sheet = page.locator("aside table.sheet")
