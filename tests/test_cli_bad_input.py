@@ -136,6 +136,8 @@ def test_simulate_non_numeric_bot_parameter_names_the_parameter() -> None:
         # (a preset's name in JSON is a name: '"classic"' is played, '"nosuch"' unknown)
         ('"nosuch"', 'unknown preset "nosuch"'),
         ("1", 'unknown preset "1"'),
+        ('{"preset":"classic","hand_size":7}', 'like {"2": 7, "3": 6, "4": 5}, not 7'),
+        ('{"preset":"classic","max_pip":9}', 'like {"2": 7, "3": 6, "4": 5}; the set has 54'),
     ],
 )
 def test_simulate_bad_rules(rules: str, word: str) -> None:
@@ -515,6 +517,8 @@ def test_play_bad_options(args: tuple[str, ...], word: str) -> None:
         (("--seats", "you,greedy,greedy", "--players", "2"), "3 places données pour 2 joueurs"),
         (("--option", "rounds=14"), "rounds\u00a0: un jeu double-12 n'a que 13 moyeux"),
         (("--rules", "nosuch"), 'preset\u00a0: variante "nosuch" inconnue\u00a0; choisissez parmi'),
+        (("--option", "max_pip=6"), 'par exemple {"2": 7, "3": 6, "4": 5}\u00a0; le jeu a 27 '),
+        (("--option", "hand_size=7"), 'par exemple {"2": 7, "3": 6, "4": 5}, pas 7'),
     ],
 )
 def test_play_refusals_in_the_players_language(args: tuple[str, ...], word: str) -> None:

@@ -3,6 +3,7 @@ it in the player's language: the English catalogue says exactly what ``str(err)`
 
 from __future__ import annotations
 
+import json
 import pickle
 import re
 from collections.abc import Callable
@@ -63,6 +64,7 @@ CASES: list[tuple[str, str, Callable[[], object]]] = [
     ),
     ("seat_pair", "players", lambda: Rules.preset("classic", players="x")),
     ("hand_size_table", "hand_size", lambda: Rules.preset("classic", hand_size={})),
+    ("hand_size_table", "hand_size", lambda: Rules.preset("classic", hand_size=7)),
     ("hand_size_count", "hand_size", lambda: Rules.preset("classic", hand_size={"x": 3})),
     ("hand_size_entry", "hand_size", lambda: Rules.preset("classic", hand_size={"1": 3})),
     (
@@ -115,7 +117,12 @@ def test_each_fault_is_said_in_each_language(
     text = rules_error_text(err, lang)
     assert text != str(err)
     assert text.startswith(option)
-    assert "{" not in text.replace("{'", "").replace("{}", "")  # every field filled
+    # every field filled: no brace left but those of the values put in (an example table)
+    left = text
+    for value in sorted(map(str, err.params.values()), key=len, reverse=True):
+        left = left.replace(value, "")
+    assert "{" not in left
+    assert "}" not in left
     for value in err.params.values():
         if isinstance(value, int) and key != "game.rules_error.seat_range":
             assert str(value) in text
@@ -131,6 +138,40 @@ def test_words_of_one_fault() -> None:
         rules_error_text(err, "fr")
         == "players\u00a0: ces règles se jouent de 4 à 10 joueurs, pas à 2"
     )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_set_size_or_hand_size_says_what_a_table_looks_like(lang: str) -> None:
+    """`--option max_pip=6` and `--option hand_size=7` were refused without saying what
+    the hand_size table is written like; a table entry out of range, without its bounds."""
+    example = '{"2": 7, "3": 6, "4": 5}'
+    text = rules_error_text(fault(lambda: Rules.preset("classic", max_pip=6)), lang)
+    assert example in text
+    assert "27" in text
+    assert Rules.preset("classic", max_pip=6, hand_size=json.loads(example)).max_pip == 6
+    text = rules_error_text(fault(lambda: Rules.preset("classic", hand_size=7)), lang)
+    assert example in text
+    assert text.endswith(" 7")
+    text = rules_error_text(fault(lambda: Rules.preset("classic", hand_size={"1": 3})), lang)
+    assert re.search(r"\D2 .*\D1 ", text), text
+    text = rules_error_text(fault(lambda: Rules.preset("classic", max_pip=40)), lang)
+    assert re.search(r"\b1\b.*\b30\b", text), text
+
+
+@pytest.mark.parametrize("preset", ["classic", "cardinal"])
+def test_the_table_a_refused_set_size_shows_is_one_that_set_plays(preset: str) -> None:
+    for max_pip in range(1, 31):
+        if max_pip == 12:
+            continue
+        err = fault(lambda pip=max_pip: Rules.preset(preset, max_pip=pip))
+        assert err.code == "hand_size_needed"
+        table = json.loads(str(err.params["example"]))
+        assert table
+        assert set(table) <= {"2", "3", "4"}
+        rules = Rules.preset(preset, max_pip=max_pip, hand_size=table)
+        assert str(err.params["example"]) in str(err)
+        assert f"has {err.params['have']} tiles to deal" in str(err)
+        assert rules.hand_size_for(int(min(table))) >= 1
 
 
 def test_a_fault_without_words_falls_back_to_english() -> None:

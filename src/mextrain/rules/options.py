@@ -7,6 +7,7 @@ never a silent fallback.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any, Literal
@@ -42,6 +43,8 @@ _POINTS = ("double_blank_points", "unsatisfied_double_penalty")
 MAX_PENALTY = 1000
 #: the most rounds a match may have: any engine sequence, repeats allowed, within reason
 MAX_ROUNDS = 100
+#: what a hand_size table looks like, as a refusal shows it (players to tiles per hand)
+HAND_SIZE_EXAMPLE = '{"2": 7, "3": 6, "4": 5}'
 
 
 class RulesError(ValueError):
@@ -174,12 +177,18 @@ class Rules:
                 )
             changes["rounds"] = tuple(range(max_pip, max_pip - rounds, -1))
         if "max_pip" in changes and "hand_size" not in changes and changes["max_pip"] != 12:
+            setup = changes.get("engine_setup", self.engine_setup)
+            have = tile_set(changes["max_pip"]).size - (setup == "set_aside")
+            example = _hand_size_example(have)
             raise RulesError(
                 "hand_size",
                 f"a double-{changes['max_pip']} set needs its own hand_size table "
-                "(the preset's sizes are for double-12)",
+                f"(the preset's sizes are for double-12): tiles per hand by number of "
+                f"players, like {example}; the set has {have} tiles to deal",
                 code="hand_size_needed",
                 max_pip=changes["max_pip"],
+                example=example,
+                have=have,
             )
         if "hand_size" in changes and "players" not in changes:
             counts = [n for n, _ in changes["hand_size"]]
@@ -373,6 +382,14 @@ def _json_value(name: str, value: Any) -> Any:
     return value
 
 
+def _hand_size_example(have: int) -> str:
+    """A hand_size table that a set with ``have`` tiles to deal can play, for 2 to 4
+    players (`HAND_SIZE_EXAMPLE`, its hands made smaller where the set is too small)."""
+    table = json.loads(HAND_SIZE_EXAMPLE)
+    sizes = {n: min(size, have // int(n)) for n, size in table.items()}
+    return json.dumps({n: size for n, size in sizes.items() if size >= 1})
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -444,7 +461,12 @@ def _normalise(key: str, value: Any) -> Any:
     if key == "hand_size":
         if not isinstance(value, Mapping) or not value:
             raise RulesError(
-                key, "must be a table of player count to tiles per hand", code="hand_size_table"
+                key,
+                f"must be a table of player count to tiles per hand, like {HAND_SIZE_EXAMPLE}, "
+                f"not {show_value(value)}",
+                code="hand_size_table",
+                example=HAND_SIZE_EXAMPLE,
+                value=show_value(value),
             )
         table: dict[int, int] = {}
         for k, v in value.items():
@@ -462,10 +484,13 @@ def _normalise(key: str, value: Any) -> Any:
             if isinstance(k, bool) or n < 2 or not _is_int(v) or v < 1:
                 raise RulesError(
                     key,
-                    f"{show_value(k)}: {show_value(v)} is not a player count and hand size",
+                    f"{show_value(k)}: {show_value(v)} is not a player count and hand size "
+                    "(2 players or more, 1 tile or more)",
                     code="hand_size_entry",
                     entry=show_value(k),
                     value=show_value(v),
+                    fewest=2,
+                    least=1,
                 )
             if n in table:  # "2" and "02": two sizes for one count contradict each other
                 raise RulesError(
