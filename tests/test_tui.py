@@ -2973,7 +2973,11 @@ def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
                 "tui.start.saved",
                 round=1,
                 total=2,
-                seats=fr("tui.start.saved_and", first="Joueur 1, Moyen 2", last="Difficile 3"),
+                seats=fr(
+                    "tui.start.saved_and",
+                    first="Joueur\u00a01, Moyen\u00a02",
+                    last="Difficile\u00a03",
+                ),
             )
             assert screen.query_one("#resume", Button).display
             assert plain(screen.query_one("#start-keys", Static)) == fr("tui.start.keys_saved")
@@ -3031,10 +3035,10 @@ def test_the_start_screen_goes_on_with_no_game_another_terminal_has_begun_playin
 @pytest.mark.parametrize(
     ("lang", "bots", "ending"),
     [
-        ("en", ["medium", "expert"], "Medium 2 and Expert 3."),
-        ("it", ["medium", "expert"], "Medio 2 ed Esperto 3."),
-        ("it", ["expert", "medium"], "Esperto 2 e Medio 3."),
-        ("fi", ["medium", "expert"], "Keskitaso 2 ja Mestari 3."),
+        ("en", ["medium", "expert"], "Medium\u00a02 and Expert\u00a03."),
+        ("it", ["medium", "expert"], "Medio\u00a02 ed Esperto\u00a03."),
+        ("it", ["expert", "medium"], "Esperto\u00a02 e Medio\u00a03."),
+        ("fi", ["medium", "expert"], "Keskitaso\u00a02 ja Mestari\u00a03."),
     ],
 )
 def test_the_saved_games_seats_are_listed_as_the_language_joins_words(
@@ -3046,6 +3050,40 @@ def test_the_saved_games_seats_are_listed_as_the_language_joins_words(
     seats = [SeatSpec(k, n) for k, n in zip(kinds, names, strict=True)]
     session = GameSession.new(SMALL, seats, seed=1, save=False)
     assert saved_game_line(session, t).endswith(ending)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ("human", "human", "medium", "expert"),
+        ("human", "medium", "expert", "hard", "easy"),
+        ("human", "human", "human", "human"),
+    ],
+)
+def test_the_saved_games_line_never_parts_a_seats_name_from_its_number(
+    lang: str, kinds: tuple[str, ...]
+) -> None:
+    """At 80 columns the Finnish line broke as "... Keskitaso 3 ja Mestari" and "4.": each
+    seat's name stays whole on one line, in every language."""
+    t = Translator(lang)
+    names = seat_names(kinds, t)
+    session = GameSession.new(
+        Rules.preset("classic"), [SeatSpec(k, n) for k, n in zip(kinds, names, strict=True)]
+    )
+    session.save()
+
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), lang), lang=lang, delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            saved = screen.query_one("#start-saved", Static)
+            assert saved.display
+            lines = [line.replace("\u00a0", " ") for line in rendered_lines(saved)]
+            for name in names:
+                assert any(name in line for line in lines), (name, lines)
+
+    run(scenario)
 
 
 def test_the_start_screen_offers_nothing_without_an_unfinished_game(data_dir: Path) -> None:

@@ -21,7 +21,7 @@ from textual.geometry import Region
 from textual.widgets import RichLog, Static
 
 from mextrain.i18n import NAMESPACES, Translator, catalog
-from mextrain.tui.typography import NO_BREAK_SPACES, keep_no_break_spaces
+from mextrain.tui.typography import NO_BREAK_SPACES, keep_no_break_spaces, unbroken
 
 #: what never starts a line in French (the no-break space before it holds it to its word)
 _HIGH = tuple(":;!?»")
@@ -144,3 +144,9 @@ def test_the_pattern_replaced_is_richs_own_and_once_is_enough() -> None:
         "b\u202fc ",
         "d",
     ]
+
+
+def test_unbroken_text_has_no_breaking_space_left() -> None:
+    assert unbroken("Mestari 4") == "Mestari\u00a04"
+    assert unbroken("Ana Maria 2") == "Ana\u00a0Maria\u00a02"
+    assert unbroken("Ana") == "Ana"

@@ -73,6 +73,7 @@ from .session import (
     latest_if_finished,
     passed_worth_saying,
 )
+from .typography import unbroken
 
 __all__ = [
     "BOT_LEVELS",
@@ -190,7 +191,8 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     offer to go on with it)."""
     shown = copy.copy(session)  # (its default names as the game will give them in ``t``)
     rename_default_names(shown, t)
-    names = shown.names
+    # each name kept whole on its line: "Mestari" and its "4." never part (no-break spaces)
+    names = [unbroken(name) for name in shown.names]
     # (Italian writes "ed" before a word that starts with an e: "Medio 2 ed Esperto 3")
     joined = "tui.start.saved_and_e" if names[-1][:1] in ("e", "E") else "tui.start.saved_and"
     seats = t(joined, first=", ".join(names[:-1]), last=names[-1])

@@ -23,10 +23,17 @@ from typing import Final
 
 import rich._wrap
 
-__all__ = ["NO_BREAK_SPACES", "keep_no_break_spaces"]
+__all__ = ["NO_BREAK_SPACES", "keep_no_break_spaces", "unbroken"]
 
 #: the spaces no line breaks at: no-break space, figure space, narrow no-break space
 NO_BREAK_SPACES: Final = "\u00a0\u2007\u202f"
+
+
+def unbroken(text: str) -> str:
+    """``text`` that no line breaks inside: its spaces made no-break spaces (a seat's name
+    and its number, "Mestari 4", stay on one line)."""
+    return text.replace(" ", "\u00a0")
+
 
 #: Rich's own pattern: a word, with any whitespace before it (at the start of the text)
 #: and after it
