@@ -71,6 +71,7 @@ from mextrain.tui.render import (
     round_result_markup,
     score_sheet_markup,
     seat_tiles_lines,
+    status_markup,
     tiles_that_fit,
     to_train,
     train_key,
@@ -4856,6 +4857,99 @@ def test_the_one_line_bars_fit_80_columns(lang: str) -> None:
         t("tui.prompt.follow_up_draw"),
     ):
         assert cell_len(line) <= 80, (lang, line)
+
+
+#: the longest name a player may choose, in Finnish (24 characters)
+LONG_FINNISH_NAME = "Äänekoskenpelaajamestari"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("max_pip", [18, 24, 30])
+def test_the_status_line_fits_80_columns_whatever_the_set_and_the_name(
+    lang: str, max_pip: int
+) -> None:
+    """A 24-character name with a double-18 set or larger (a boneyard in the hundreds)
+    ran the status line past 80 columns in Finnish from round 10 on, and a name of wide
+    letters in every language: the name gives way, cut with "…", a seat number kept; the
+    rest of the line stays whole, and a name that fits is shown whole."""
+    t = Translator(lang)
+    rules = Rules.preset(
+        "classic", max_pip=max_pip, hand_size={str(n): 7 for n in range(2, 11)}
+    ).with_options(rounds=[max_pip] * 100)
+    assert len(LONG_FINNISH_NAME) == 24
+    cut = 0
+    for players, name in [
+        (2, LONG_FINNISH_NAME),
+        (10, "Äänekoskenpelaajamestar 10"),  # (a record's name, from elsewhere)
+        (2, "李" * 24),  # (48 cells)
+        (2, "Ana"),
+    ]:
+        for round_index in (0, 9, 99):
+            state = RoundState.new(rules, players, round_index, random.Random(1))
+            view = state.view(state.current_seat)
+            names = [name] * players
+            match = Match(rules, players)
+            line = Content.from_markup(status_markup(match, view, t, names)).plain
+            assert cell_len(line) <= 80, (lang, line)
+            head = " · ".join(
+                [
+                    t("tui.status.round", number=round_index + 1, total=100),
+                    t("tui.status.engine", engine=f"{max_pip}-{max_pip}"),
+                    t("tui.status.boneyard", count=view.boneyard_size),
+                ]
+            )
+            assert line.startswith(f"{head} · ")
+            whole = f"{head} · {t('tui.status.turn', name=name)}"
+            if cell_len(whole) <= 80:
+                assert line == whole
+            else:
+                cut += 1
+                assert "…" in line
+                assert name[:3] in line
+                if players == 10:
+                    assert "… 10" in line
+                # a wider screen shows the name whole
+                wide = status_markup(match, view, t, names, width=cell_len(whole))
+                assert Content.from_markup(wide).plain == whole
+    assert cut >= (4 if lang == "fi" else 3)  # (Finnish: the long name at round 100)
+
+
+def test_the_status_line_on_screen_is_one_line_at_80_columns_in_finnish(data_dir: Path) -> None:
+    """A game of the double-18 set, its engine 18-18 each of 100 rounds, resumed at its
+    round 10, in Finnish, by a player of the longest name: the status line (81 cells)
+    took two lines of the one it has; it stays one line of 80 columns at most."""
+    names = [LONG_FINNISH_NAME, LONG_FINNISH_NAME[:-1] + "x"]
+    rules = Rules.preset("classic", max_pip=18, hand_size={"2": 7}, rounds=[18] * 100)
+    match = Match.new(rules, 2, random.Random(3))
+    rng = random.Random(4)
+    while match.round_index < 8 or not match.current.is_over:
+        if match.current.is_over:
+            match.next_round(rng)
+        match.current.apply(rng.choice(match.current.legal_actions()))
+    match.next_round(rng)
+    games = data_dir / "games"
+    games.mkdir(parents=True, exist_ok=True)
+    (games / "20260101-000000-000000.json").write_text(
+        GameRecord.from_match(match, names).to_json(), encoding="utf-8"
+    )
+
+    async def scenario() -> None:
+        app = PlayApp(setup=setup_of(("human", "greedy"), "fi"), lang="fi", delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await start_screen_settled(pilot, app)
+            await pilot.press("ctrl+r")
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            status = table.query_one("#status", Static)
+            lines = rendered_lines(status)
+            assert len(lines) == 1
+            assert lines[0] == plain(status)
+            assert cell_len(lines[0]) <= 80
+            assert lines[0].startswith("Kierros 10/100 · Keskus 18-18 · Ratapiha 175 · ")
+            assert "…" in lines[0]
+
+    run(scenario)
 
 
 def test_play_imports_a_module_of_yours_whose_bots_take_seats(

@@ -294,7 +294,7 @@ class TableScreen(Screen[None]):
         playable = playable_tiles(mine) if mine is not None else {}
         targets = playable.get(self.chosen, []) if self.chosen is not None else []
         self.query_one("#status", Static).update(
-            status_markup(self.session.match, view, t, self.names)
+            status_markup(self.session.match, view, t, self.names, self.app.size.width)
         )
         self.query_one("#trains", Static).update(
             trains_markup(

@@ -252,7 +252,16 @@ def open_doubles_markup(
     return f"[reverse b]‼ {t(key, trains=doubles)}[/reverse b]"
 
 
-def status_markup(match: Match, view: SeatView, t: Translator, names: Sequence[str]) -> str:
+#: the fewest cells a name on the status line keeps, however little room the rest leaves
+_STATUS_NAME_MIN = 6
+
+
+def status_markup(
+    match: Match, view: SeatView, t: Translator, names: Sequence[str], width: int = 80
+) -> str:
+    """The line over the table: round, engine, boneyard and whose turn it is, in ``width``
+    cells (at least 80): a name too long for what the rest leaves is cut with "…", its
+    seat number kept (`clip_name`), whatever the set, the rounds and the language."""
     k = view.round_index
     parts = [
         t("tui.status.round", number=k + 1, total=match.rules.round_count),
@@ -260,7 +269,10 @@ def status_markup(match: Match, view: SeatView, t: Translator, names: Sequence[s
         t("tui.status.boneyard", count=view.boneyard_size),
     ]
     if view.ended is None:
-        parts.append(t("tui.status.turn", name=escape(names[view.current_seat])))
+        rest = cell_len(" · ".join([*parts, t("tui.status.turn", name="")]))
+        room = max(max(width, 80) - rest, _STATUS_NAME_MIN)
+        name = clip_name(names[view.current_seat], room)
+        parts.append(t("tui.status.turn", name=escape(name)))
     else:
         parts.append(t("tui.status.round_over"))
     return " · ".join(parts)

@@ -140,7 +140,7 @@ class WatchApp(PaletteInWords):
         state = self.state
         view = state.view(state.current_seat)
         total = len(self.states(self.round_index)) - 1
-        status = status_markup(self.match_so_far(), view, t, self.names)
+        status = status_markup(self.match_so_far(), view, t, self.names, self.app.size.width)
         status += " · " + t("tui.watch.step", step=self.step, total=total)
         self.query_one("#w-status", Static).update(status)
         # (made again at the panel's width, as the table does at the screen's: a wider
