@@ -89,7 +89,7 @@ from mextrain.tui.screens import (
     seat_names,
     table_rules_text,
 )
-from mextrain.tui.session import latest_unfinished
+from mextrain.tui.session import asks_more_time, latest_unfinished
 
 SIZE = (80, 24)
 
@@ -4950,6 +4950,92 @@ def test_the_status_line_on_screen_is_one_line_at_80_columns_in_finnish(data_dir
             assert "…" in lines[0]
 
     run(scenario)
+
+
+#: a search bot asking for 5 s a move (few iterations: it answers at once all the same)
+SLOW_BOT = "ismcts:time_ms=5000,iterations=10"
+
+
+@pytest.mark.parametrize(
+    ("kind", "more"),
+    [
+        ("ismcts:time_ms=5000", True),
+        ("expert:time_ms=3001", True),
+        ("ismcts:time_ms=3000", False),
+        ("ismcts:time_ms=200", False),
+        ("expert", False),
+        ("greedy", False),
+        ("human", False),
+        ("nosuch:time_ms=9000", False),
+    ],
+)
+def test_which_bots_ask_more_time_a_move_than_the_terminal_gives(kind: str, more: bool) -> None:
+    assert asks_more_time(kind) is more
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screen_says_a_bot_asking_more_than_3_s_a_move_is_stopped_sooner(
+    lang: str,
+) -> None:
+    """A seat given ``ismcts:time_ms=5000`` (kept from the last game begun there, or
+    given to the screen) was stopped after 3 s a move without a word: the screen says so,
+    on one line at 80 columns, while such a seat is chosen."""
+    t = Translator(lang)
+    said = t("tui.start.time_capped", seconds=3)
+    assert "3" in said
+
+    async def scenario(seats: tuple[str, ...], shown: bool) -> None:
+        app = PlayApp(setup=setup_of(seats, lang), lang=lang, delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            line = screen.query_one("#start-time", Static)
+            assert line.display is shown
+            if not shown:
+                return
+            assert plain(line) == said
+            assert rendered_lines(line) == [said]
+            # another bot for that seat: nothing to say
+            screen.query_one("#seat-1", Select).value = "medium"
+            await pilot.pause()
+            assert not line.display
+            screen.query_one("#seat-1", Select).value = SLOW_BOT
+            await pilot.pause()
+            assert line.display
+
+    run(partial(scenario, ("human", SLOW_BOT), True))
+    run(partial(scenario, ("human", "ismcts:time_ms=3000,iterations=10"), False))
+    run(partial(scenario, ("human", "medium"), False))
+
+
+def test_a_bot_asking_more_than_3_s_a_move_on_the_command_line_is_told_at_the_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--seats you,ismcts:time_ms=5000`` opens the table without the start screen: the
+    game's log says first that the terminal stops each bot move after 3 s."""
+    started: list[PlayApp] = []
+    monkeypatch.setattr(PlayApp, "run", lambda self: started.append(self))
+    monkeypatch.setattr("mextrain.cli.play._has_terminal", lambda: True)
+    args = ["play", "--lang", "fi", "--delay", "0", "--seats", f"you,{SLOW_BOT}"]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    (app,) = started
+    assert app.setup.seats == ("human", SLOW_BOT)
+    fi = Translator("fi")
+
+    async def scenario(seats: tuple[str, ...], told: bool) -> None:
+        app = app_for(setup_of(seats, "fi"))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            text = log_text(table.query_one("#log", RichLog))
+            said = " ".join(fi("tui.log.time_capped", seconds=3).split())
+            assert (said in text) is told
+            if told:
+                assert text.startswith(said)
+
+    run(partial(scenario, app.setup.seats, True))
+    run(partial(scenario, ("human", "medium"), False))
 
 
 def test_play_imports_a_module_of_yours_whose_bots_take_seats(

@@ -59,7 +59,7 @@ from .screens import (
     keys_held,
     seat_names,
 )
-from .session import GameInUse, GameSession, SeatSpec
+from .session import BOT_TIME_MS, GameInUse, GameSession, SeatSpec, asks_more_time
 
 __all__ = [
     "DEFAULT_DELAY",
@@ -247,6 +247,10 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#log", GameLog).anchor()
+        # a bot given a longer time a move than the terminal lets it (``--seats
+        # you,ismcts:time_ms=5000``, or on the start screen, which said it too)
+        if any(asks_more_time(spec.kind) for spec in self.session.seats):
+            self.log_line(self.t("tui.log.time_capped", seconds=BOT_TIME_MS // 1000))
         self.log_round_start()
         # a resumed round: what was played before the game was put away, so that the
         # player sees what the bots did last (the log started empty)

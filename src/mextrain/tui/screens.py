@@ -63,11 +63,13 @@ from .render import (
     wrap_units,
 )
 from .session import (
+    BOT_TIME_MS,
     HUMAN,
     GameInUse,
     GameSession,
     NoRoundError,
     StartChoices,
+    asks_more_time,
     find_resumable,
     keep_start_choices,
     latest_if_finished,
@@ -388,6 +390,9 @@ class TickBox(Checkbox):
         return super()._button
 
 
+#: the seconds a bot's move may think in the terminal, as the player is told them
+BOT_TIME_S = BOT_TIME_MS // 1000
+
 #: the bot a seat added on the start screen gets until someone chooses
 DEFAULT_BOT = "medium"
 
@@ -548,6 +553,10 @@ class StartScreen(Screen[GameSetup | GameSession]):
                     name.tooltip = t("tui.start.name")
                     name.display = kind == HUMAN  # a name box for people only
                     yield name
+            # a bot asking to think longer a move than the terminal lets it is told so
+            time = Static(t("tui.start.time_capped", seconds=BOT_TIME_S), id="start-time")
+            time.display = self._asks_more_time()
+            yield time
             yield Static(t("tui.start.house"), classes="section")
             for flag in HOUSE_FLAGS:
                 yield TickBox(t(f"tui.house.{flag}"), self.flags[flag], id=f"flag-{flag}")
@@ -585,6 +594,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
                 self.level = str(value)
             if seat < len(self.seats):
                 self.seats[seat] = str(value)
+            with contextlib.suppress(NoMatches):
+                self.query_one("#start-time", Static).display = self._asks_more_time()
             return
         self._collect_safely()
         if sid == "lang":
@@ -609,6 +620,15 @@ class StartScreen(Screen[GameSetup | GameSession]):
         self.refresh(recompose=True)
         # the screen is built anew: the list just changed keeps the focus
         self.call_after_refresh(self._focus_field, sid)
+
+    def _asks_more_time(self) -> bool:
+        """Whether a seat chosen is a bot asking to think longer a move than the terminal
+        lets it (``ismcts:time_ms=5000``, from the seats given or kept)."""
+        kinds = [
+            self.seats[seat] if seat < len(self.seats) else self.level
+            for seat in range(self.players)
+        ]
+        return any(asks_more_time(kind) for kind in kinds)
 
     def _focus_field(self, field: str) -> None:
         found = self.query(f"#{field}")

@@ -36,7 +36,7 @@ from mextrain.records import (
 )
 from mextrain.records.files import sync_directory, write_synced
 from mextrain.rules import Action, Match, RoundState, Rules, SeatView
-from mextrain.search import cap_think_time
+from mextrain.search import ISMCTSBot, cap_think_time
 from mextrain.sim.games import derive_seed
 from mextrain.store import DATA_DIR_ENV, data_dir
 
@@ -52,6 +52,7 @@ __all__ = [
     "GameSession",
     "SeatSpec",
     "StartChoices",
+    "asks_more_time",
     "data_dir",
     "game_in_use",
     "games_dir",
@@ -71,6 +72,23 @@ _EXTRA_FIELD: Final = "play"
 #: on the usual hands, but took 7 s on a 2-seat move against a hand of 21 tiles, 45 s
 #: under draw_until_playable, while the player watched nothing happen
 BOT_TIME_MS: Final = 3000
+
+
+def asks_more_time(kind: str) -> bool:
+    """Whether a seat's bot asks to think longer a move (its ``time_ms``, as in
+    ``ismcts:time_ms=5000``) than the terminal lets it (`BOT_TIME_MS`): the player is told
+    it stops sooner. A person, a bot without a time of its own or with one within the cap,
+    a bot the cap does not stop, or a spec that names no bot: False."""
+    if kind == HUMAN or "time_ms" not in kind:
+        return False
+    try:
+        bot = make_bot(kind)
+    except (BotSpecError, ValueError):
+        return False
+    if not isinstance(bot, ISMCTSBot):  # (`cap_think_time` stops the search bots alone)
+        return False
+    own = bot.config.time_ms
+    return own is not None and own > BOT_TIME_MS
 
 
 @dataclass(frozen=True, slots=True)
