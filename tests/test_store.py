@@ -133,6 +133,60 @@ def test_statistics_of_a_database_kept_before_people_were_read_without_case(
     again.close()
 
 
+def test_a_game_a_person_left_before_its_end_is_not_in_their_statistics(store: Store) -> None:
+    """A seat a bot finished for a person (its last move the bot's) counted as that
+    person's win or loss. It is a game they left: listed among their games, counted in
+    ``left`` alone; a person with no other game has no row."""
+    t1, t2, t3 = (store.create_table(f"LFT23{n}", {}, "s") for n in range(3))
+    store.save_game(t1, "{}", ["Ana", "Ben"], [True, True], [0, 40], [0], left=[True, False])
+    store.save_game(t2, "{}", ["Ana", "Ben"], [True, True], [30, 10], [1])
+    g3 = store.save_game(t3, "{}", ["Cy", "Ben"], [True, True], [0, 9], [0], left=[True, False])
+    stats = {p.name: p for p in store.player_stats()}
+    assert set(stats) == {"Ana", "Ben"}  # (Cy's one game is one he left)
+    ana, ben = stats["Ana"], stats["Ben"]
+    assert (ana.games, ana.wins, ana.average, ana.left) == (1, 0, 30.0, 1)
+    assert (ben.games, ben.wins, ben.average, ben.left) == (3, 1, 59 / 3, 0)
+    assert ana.to_dict()["left"] == 1
+    assert store.player_stats("Cy") == []
+    assert [g.id for g in store.recent_games(name="Cy")] == [g3]  # still theirs to see
+    assert store.recent_games(name="Cy")[0].left == (True, False)
+    assert store.recent_games()[1].left == (False, False)
+
+
+def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before(
+    tmp_path: Path,
+) -> None:
+    """A results table without the column of games left: the column is added, its games
+    count as they did, and a connection that knows nothing of it still writes results."""
+    path = tmp_path / "before.sqlite3"
+    Store(path).close()
+    plain = sqlite3.connect(path)
+    plain.execute("ALTER TABLE results DROP COLUMN left_game")
+    plain.execute(
+        "INSERT INTO tables (code, created, config, seed) VALUES ('OLD234', 0, '{}', 's')"
+    )
+    plain.execute(
+        "INSERT INTO games (table_id, finished, players, record) VALUES (1, 0, '[]', '{}')"
+    )
+    plain.execute(
+        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (1, 0, 'Ana', 1, 5, 1)"
+    )
+    plain.commit()
+    plain.close()
+    again = Store(path)
+    assert [(p.name, p.games, p.wins, p.left) for p in again.player_stats()] == [("Ana", 1, 1, 0)]
+    again.close()
+    older = sqlite3.connect(path)  # (an older server's insert, naming its own columns)
+    older.execute(
+        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (1, 1, 'Ben', 1, 9, 0)"
+    )
+    older.commit()
+    older.close()
+    last = Store(path)
+    assert [p.name for p in last.player_stats()] == ["Ana", "Ben"]
+    last.close()
+
+
 # -- tables rebuilt from their logs -------------------------------------------------------
 
 

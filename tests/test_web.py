@@ -1374,6 +1374,108 @@ def test_a_game_a_bot_played_through_for_someone_who_never_came_is_not_theirs(
         assert {p["name"] for p in stats["players"]} == {"Ana", "Ben"}
 
 
+def play_until(
+    conns: dict[int, Conn], rng: random.Random, done: Any, limit: float = 60.0
+) -> dict[str, Any]:
+    """Play random legal moves for the seats of ``conns`` until ``done(state)`` holds for
+    the latest state of one of them (that state)."""
+    deadline = time.monotonic() + limit
+    sent: dict[int, int] = {}
+    while time.monotonic() < deadline:
+        for conn in conns.values():
+            conn.drain()
+            if conn.last is not None and done(conn.last):
+                return conn.last
+        for seat, conn in conns.items():
+            m = conn.last
+            r = m and m["round"]
+            mine = m and r and r["current_seat"] == seat and r["legal_moves"]
+            if mine and m and sent.get(seat) != m["version"]:
+                sent[seat] = m["version"]
+                move = rng.choice(r["legal_moves"])
+                conn.send({"type": "action", "move": move, "version": m["version"]})
+        time.sleep(0.005)
+    raise AssertionError("the table did not get there in time")
+
+
+def seat_moves(tc: TestClient, code: str, seat: int) -> list[bool]:
+    """The moves of ``seat`` at table ``code`` as its log keeps them, in order: True for
+    one a bot made, False for its own player's."""
+    store = tc.app.state.store  # type: ignore[attr-defined]
+    events = store.events(store.table(code).id)
+    return [
+        bool(e.data.get("bot"))
+        for e in events
+        if e.kind == "action" and e.data["action"].startswith(f"{seat}:")
+    ]
+
+
+def test_a_game_a_bot_finished_for_someone_who_left_is_not_their_result(db: Path) -> None:
+    """Ana plays, then closes her page for good and a bot finishes her seat: the game
+    counted as her win or loss, her points in her average. It is a game she left now:
+    among her games, in her ``left``, not in her games, wins or average. In the next she
+    goes away, a bot moves for her, she comes back and makes her seat's last move: hers,
+    as Ben's games, played to the end, are his."""
+    rng = random.Random(4)
+
+    def moved_by_ana(m: dict[str, Any]) -> bool:
+        return any(h.startswith("0:") for h in (m["round"] or {}).get("history", []))
+
+    with TestClient(create_app(db, settings(takeover_after=0.1, bot_delay=0.01))) as tc:
+        # she leaves: her seat's last move is the bot's
+        made = create(tc, ["open"])
+        ben_seat = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
+        ana, ben = Conn(tc, made["code"], made["token"]), Conn(tc, made["code"], ben_seat["token"])
+        try:
+            play_until({0: ana, 1: ben}, rng, moved_by_ana)
+            ana.close()
+            first = play_out({1: ben}, rng)
+        finally:
+            ana.close()
+            ben.close()
+        moves = seat_moves(tc, made["code"], 0)
+        assert moves[0] is False  # (hers, then the bot's to the end)
+        assert moves[-1] is True
+        assert tc.get("/api/stats?name=Ana").json()["players"] == []
+        games = tc.get("/api/games?name=Ana").json()
+        assert [g["id"] for g in games] == [first["table"]["game_id"]]  # still hers to see
+        assert (games[0]["humans"], games[0]["left"]) == ([True, True], [True, False])
+
+        # she comes back: a bot moved for her while she was away, she made the last move
+        for _ in range(10):
+            made = create(tc, ["open"])
+            ben_seat = tc.post(f"/api/tables/{made['code']}/join", json={"name": "Ben"}).json()
+            code = made["code"]
+            ana, ben = Conn(tc, code, made["token"]), Conn(tc, code, ben_seat["token"])
+            try:
+                play_until({0: ana, 1: ben}, rng, moved_by_ana)
+                ana.close()
+                play_until({1: ben}, rng, lambda m, c=code: True in seat_moves(tc, c, 0))
+                ana = Conn(tc, code, made["token"])
+                second = play_out({0: ana, 1: ben}, rng)
+            finally:
+                ana.close()
+                ben.close()
+            moves = seat_moves(tc, code, 0)
+            if moves[-1] is False:  # (else the game ended before her turn came again)
+                break
+        else:
+            pytest.fail("in 10 games Ana never had a turn after she came back")
+        assert True in moves
+        games = tc.get("/api/games?name=Ana").json()
+        assert games[0]["id"] == second["table"]["game_id"]
+        assert games[0]["left"] == [False, False]
+        stats = {p["name"]: p for p in tc.get("/api/stats").json()["players"]}
+        totals = second["sheet"]["totals"]
+        assert stats["Ana"]["games"] == 1
+        assert stats["Ana"]["left"] == 1
+        assert stats["Ana"]["wins"] == int(0 in second["sheet"]["winners"])
+        assert stats["Ana"]["average"] == totals[0]
+        assert (stats["Ben"]["games"], stats["Ben"]["left"]) == (2, 0)
+        both = first["sheet"]["totals"][1] + totals[1]
+        assert stats["Ben"]["average"] == round(both / 2, 2)
+
+
 def newer_state(version: int, m: dict[str, Any]) -> bool:
     """A state past ``version``."""
     return is_state(m) and m["version"] > version

@@ -60,6 +60,7 @@ CREATE TABLE IF NOT EXISTS results (
     human   INTEGER NOT NULL,
     total   INTEGER NOT NULL,
     won     INTEGER NOT NULL,
+    left_game INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, seat)
 );
 CREATE INDEX IF NOT EXISTS results_by_name ON results(name);
@@ -135,6 +136,9 @@ class GameSummary:
     winners: tuple[int, ...]
     #: per seat: a person (True) or a bot at the game's end
     humans: tuple[bool, ...] = ()
+    #: per seat: a person played it but left before its end, a bot making its last move
+    #: for them (not in their statistics: `Store.save_game`)
+    left: tuple[bool, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -144,15 +148,21 @@ class GameSummary:
             "totals": list(self.totals),
             "winners": list(self.winners),
             "humans": list(self.humans),
+            "left": list(self.left),
         }
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
+    """One person's finished games: ``games`` counted (they made their seat's last move),
+    their ``wins`` and ``average`` total; ``left``: the games they left before the end, a
+    bot making their seat's last move, which count in none of the others."""
+
     name: str
     games: int
     wins: int
     average: float
+    left: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -160,6 +170,7 @@ class PlayerStats:
             "games": self.games,
             "wins": self.wins,
             "average": round(self.average, 2),
+            "left": self.left,
         }
 
 
@@ -177,6 +188,12 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(results)")}
+        if "left_game" not in columns:
+            # a database kept before games left were told apart: its games count as they
+            # did (who made a seat's last move was not kept), and an older server still
+            # writes and reads it (the column has a default, and is named where it is read)
+            self._db.execute("ALTER TABLE results ADD COLUMN left_game INTEGER NOT NULL DEFAULT 0")
         # who a result is of, for the statistics: worked out as they are read, from the
         # names kept as played (only this connection knows the function: nothing stored
         # depends on it, so the file stays readable by any SQLite and by older versions)
@@ -282,9 +299,14 @@ class Store:
         humans: Sequence[bool],
         totals: Sequence[int],
         winners: Sequence[int],
+        left: Sequence[bool] = (),
     ) -> int:
         """Keep a finished game's record and results, and mark its table finished, in one
-        transaction."""
+        transaction. Per seat, ``humans``: a person played it (made a move of the game);
+        ``left``: that person did not finish it, a bot making the seat's last move for them
+        (they were away, or their time ran out) -- the game is theirs to see, not counted
+        in their statistics."""
+        gone = list(left) or [False] * len(players)
         now = time.time()
         with self._lock:
             db = self._db
@@ -297,10 +319,18 @@ class Store:
                 game_id = cur.lastrowid
                 assert game_id is not None
                 db.executemany(
-                    "INSERT INTO results (game_id, seat, name, human, total, won) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO results (game_id, seat, name, human, total, won, left_game) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [
-                        (game_id, seat, name, int(humans[seat]), totals[seat], int(seat in winners))
+                        (
+                            game_id,
+                            seat,
+                            name,
+                            int(humans[seat]),
+                            totals[seat],
+                            int(seat in winners),
+                            int(humans[seat] and gone[seat]),
+                        )
                         for seat, name in enumerate(players)
                     ],
                 )
@@ -341,7 +371,8 @@ class Store:
         out = []
         for (game_id,) in ids:
             rows = self._read(
-                "SELECT r.seat, r.name, r.total, r.won, g.finished, r.human FROM results r "
+                "SELECT r.seat, r.name, r.total, r.won, g.finished, r.human, r.left_game "
+                "FROM results r "
                 "JOIN games g ON g.id = r.game_id WHERE r.game_id = ? ORDER BY r.seat",
                 (game_id,),
             )
@@ -353,6 +384,7 @@ class Store:
                     totals=tuple(r[2] for r in rows),
                     winners=tuple(r[0] for r in rows if r[3]),
                     humans=tuple(bool(r[5]) for r in rows),
+                    left=tuple(bool(r[6]) for r in rows),
                 )
             )
         return out
@@ -368,24 +400,32 @@ class Store:
         """Games, wins and average total per person (bots are not counted), or of the one
         person ``name`` is. A person is a name read as `person_key` reads it ("Ana", "ana"
         and " Ana " are one), shown as they spelt it in their latest game; the most games
-        first."""
+        first. A game a person left before its end (a bot made their seat's last move) is
+        no game, win or points of theirs: it counts in their ``left`` alone, and a person
+        with no game but those is not listed (they have no result to show)."""
         sql = (
-            "SELECT r.name, r.won, r.total FROM results r JOIN games g ON g.id = r.game_id "
-            "WHERE r.human = 1"
+            "SELECT r.name, r.won, r.total, r.left_game FROM results r "
+            "JOIN games g ON g.id = r.game_id WHERE r.human = 1"
             + (f" AND {_PERSON_SQL}(r.name) = ?" if name is not None else "")
             + " ORDER BY g.finished, g.id"
         )
         rows = self._read(sql, (person_key(name),) if name is not None else ())
-        people: dict[str, list[Any]] = {}  # key: [shown, games, wins, points]
-        for who, won, total in rows:
-            person = people.setdefault(person_key(who), ["", 0, 0, 0])
+        people: dict[str, list[Any]] = {}  # key: [shown, games, wins, points, left]
+        for who, won, total, gone in rows:
+            person = people.setdefault(person_key(who), ["", 0, 0, 0, 0])
             person[0] = shown_person(who)  # (the latest game's spelling stays)
+            if gone:
+                person[4] += 1
+                continue
             person[1] += 1
             person[2] += won
             person[3] += total
         return [
-            PlayerStats(shown, games, wins, points / games)
-            for shown, games, wins, points in sorted(people.values(), key=lambda p: (-p[1], p[0]))
+            PlayerStats(shown, games, wins, points / games, left)
+            for shown, games, wins, points, left in sorted(
+                people.values(), key=lambda p: (-p[1], p[0])
+            )
+            if games
         ]
 
 

@@ -334,6 +334,10 @@ class Table:
         self.next_code: str | None = None
         #: the seats whose own player made a move of this game (not a bot for them)
         self.moved: set[int] = set()
+        #: the seats whose latest move a bot made (for a bot seat, or for a person away or
+        #: out of time): a person's game is theirs in the statistics only if they made
+        #: their seat's last move themselves (`finish`)
+        self.bot_moved_last: set[int] = set()
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
         self._bot_task: asyncio.Task[None] | None = None
@@ -417,6 +421,7 @@ class Table:
             self.held.pop(data["seat"], None)  # a kept seat is kept no more once taken
             self._bots.pop(data["seat"], None)
             self.moved.discard(data["seat"])  # the newcomer has made no move yet
+            self.bot_moved_last.discard(data["seat"])
             self.strikes.pop(data["seat"], None)
             if self._to_move() == data["seat"]:  # a late joiner on turn: a full clock
                 self._new_turn()
@@ -434,6 +439,10 @@ class Table:
             self.match.current.apply(action, seat_no)
             mover = self.seats[seat_no]
             self.movers.append(self.person(seat_no))
+            if data.get("bot"):  # (the seat's last move so far: `finish`)
+                self.bot_moved_last.add(seat_no)
+            else:
+                self.bot_moved_last.discard(seat_no)
             if not data.get("bot"):  # logs from before the mark count every move as theirs
                 self.moved.add(seat_no)
                 # a move of their own, even one that beats the bot thinking for them after
@@ -482,6 +491,7 @@ class Table:
             self.left[index] = self.left.get(index, 0) + 1
             self.held.pop(index, None)  # a player who leaves gives up the seat kept for them
             self.moved.discard(index)  # (their moves are not whoever sits here next)
+            self.bot_moved_last.discard(index)
             if data.get("bot"):  # in play: a bot keeps the seat warm for a late joiner
                 seat.kind, seat.bot, seat.name = "bot", data["bot"], _bot_name(data["bot"], index)
             else:  # before the start: the seat is open again
@@ -1015,15 +1025,20 @@ class Table:
             else:
                 names = self.names_list()
                 record = GameRecord.from_match(self.match, names)
+                # a person counts as one who played if they made a move: a game a bot
+                # played through for someone who never came is not theirs
+                humans = [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)]
                 self.game_id = self.store.save_game(
                     self.id,
                     record.to_json(),
                     names,
-                    # a person counts as one who played if they made a move: a game a
-                    # bot played through for someone who never came is not theirs
-                    [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)],
+                    humans,
                     self.match.totals,
                     self.match.winners,
+                    # and the game counts in their statistics only if they made its last
+                    # move of their seat: one a bot finished for them (away, or out of
+                    # time) is a game they left, whatever they played before it
+                    left=[human and i in self.bot_moved_last for i, human in enumerate(humans)],
                 )
         return self.game_id
 
