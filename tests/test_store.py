@@ -7,6 +7,7 @@ import asyncio
 import logging
 import random
 import sqlite3
+import threading
 import unicodedata
 from pathlib import Path
 
@@ -187,6 +188,38 @@ def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before
     last.close()
 
 
+def test_a_read_neither_waits_for_a_write_nor_holds_one_up(tmp_path: Path) -> None:
+    """Every call went through one connection under one lock: a long read on a worker
+    thread (the statistics) held up the event loop's next write, and a long write every
+    read. Reads have a connection per thread now (WAL: each sees what was committed
+    before it): one goes on while a write holds the lock, and a write made meanwhile is
+    seen by the next read."""
+    store = Store(tmp_path / "threads.sqlite3")
+    table = store.create_table("THR234", {}, "s")
+    store.save_game(table, "{}", ["Ana", "Bot"], [True, False], [3, 9], [0])
+    found: list[list[str]] = []
+
+    def read() -> None:
+        found.append([p.name for p in store.player_stats()])
+
+    with store._lock:  # a write under way (a game being kept, waiting on the disk)
+        reader = threading.Thread(target=read)
+        reader.start()
+        reader.join(5)
+        assert found == [["Ana"]], "the read waited for the write"
+    other = store.create_table("THR235", {}, "s")
+    store.save_game(other, "{}", ["Ben"], [True], [1], [0])
+    reader = threading.Thread(target=read)  # (a thread of its own: its own connection)
+    reader.start()
+    reader.join(5)
+    assert found[-1] == ["Ana", "Ben"]
+    read()
+    assert found[-1] == ["Ana", "Ben"]
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError):  # (its connections are all closed)
+        store.player_stats()
+
+
 # -- tables rebuilt from their logs -------------------------------------------------------
 
 
@@ -359,6 +392,10 @@ async def _bots_play_through_a_store_that_fails(path: Path, kinds: set[str]) -> 
         if not state.is_over and state.current_seat == 0:
             table.act(ana, table.message_for(0)["round"]["legal_moves"][0], table.version)
     assert table.match.is_complete, f"stalled at version {table.version} after {failed}"
+    for _ in range(200):  # (the game is kept on a worker thread, at once)
+        if table.game_id is not None:
+            break
+        await asyncio.sleep(0.005)
     assert table.game_id is not None
     log = [e.kind for e in store.events(table.id)]
     assert log.count("deal") == 1  # (round 2's: the first is dealt at the start)

@@ -3087,6 +3087,117 @@ def test_a_finished_game_never_saved_is_kept_when_the_server_comes_back(
         assert tc.get(f"/api/games/{table['game_id']}/record").status_code == 200
 
 
+def answered_meanwhile(tc: TestClient, code: str) -> bool:
+    """Whether, within a few seconds, the server answers a lobby request and a message on
+    a new connection to table ``code`` (on a thread of its own: a server whose event loop
+    is held up answers neither, and the test goes on to let it go)."""
+    answered = threading.Event()
+
+    def ask() -> None:
+        assert tc.get("/api/options").status_code == 200
+        watcher = Conn(tc, code, None)
+        try:
+            watcher.send({"type": "ping"})
+            if watcher.until(lambda m: m["type"] == "pong", timeout=10):
+                answered.set()
+        finally:
+            watcher.close()
+
+    threading.Thread(target=ask, daemon=True).start()
+    return answered.wait(5)
+
+
+def test_a_slow_read_of_the_store_holds_up_nothing_else(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The statistics, the list of games and a game's record were read from the store on
+    the server's event loop: while one took its time (years of games), no table moved,
+    no request or message was answered. They are read on a worker thread now."""
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy"], **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            game_id = play_out({0: ana}, random.Random(5))["table"]["game_id"]
+        finally:
+            ana.close()
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        for path, method in [
+            ("/api/stats", "player_stats"),
+            ("/api/games?name=Ana", "recent_games"),
+            (f"/api/games/{game_id}/record", "game"),
+            (f"/api/games/{game_id}/replay", "game"),
+        ]:
+            with monkeypatch.context() as patch:
+                reading, go_on = threading.Event(), threading.Event()
+                patch.setattr(store, method, held(getattr(store, method), reading, go_on))
+                answer: list[Any] = []
+                asking = threading.Thread(target=lambda p=path, a=answer: a.append(tc.get(p)))
+                asking.start()
+                try:
+                    assert reading.wait(5)
+                    assert answered_meanwhile(tc, made["code"]), f"{path} held the server up"
+                finally:
+                    go_on.set()
+                    asking.join(10)
+            assert answer[0].status_code == 200, path
+
+
+def held(real: Any, started: threading.Event, go_on: threading.Event) -> Any:
+    """``real``, which says when it is called (``started``) and waits for ``go_on``."""
+
+    def slow(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        go_on.wait(10)
+        return real(*args, **kwargs)
+
+    return slow
+
+
+def test_a_game_is_kept_off_the_event_loop_and_before_the_server_stops(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Keeping a finished game (a transaction waiting on the disk) ran on the event loop:
+    every table waited for it. It runs on a worker thread; everyone is told the end with
+    the game's number once it is kept; and a server stopping meanwhile waits for it, so
+    the game is kept all the same."""
+    keeping, go_on = threading.Event(), threading.Event()
+    with TestClient(create_app(db, settings())) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        monkeypatch.setattr(store, "save_game", held(store.save_game, keeping, go_on))
+        made = create(tc, ["bot:greedy"], **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            play_until({0: ana}, random.Random(5), lambda m: keeping.is_set())
+            assert answered_meanwhile(tc, made["code"]), "keeping the game held the server up"
+            ana.drain()
+            assert ana.last is not None
+            assert not ana.last["sheet"].get("complete")  # (told once it is kept)
+        finally:
+            ana.close()
+            threading.Timer(0.3, go_on.set).start()  # the server stops meanwhile
+    kept = Store(db)
+    try:
+        stored = kept.table(made["code"])
+        assert stored is not None
+        game = kept.game_of_table(stored.id)
+        assert game is not None
+        assert replay_record(load_record(game.record)).complete
+    finally:
+        kept.close()
+
+
+def test_the_end_of_a_game_is_told_with_its_number(client: TestClient) -> None:
+    made = create(client, ["bot:greedy"], **TINY)
+    ana = Conn(client, made["code"], made["token"])
+    try:
+        play_until({0: ana}, random.Random(5), lambda m: m["table"]["status"] == "finished")
+        ends = [m for m in ana.seen if is_state(m) and m["table"]["status"] == "finished"]
+    finally:
+        ana.close()
+    assert ends
+    assert all(m["table"]["game_id"] is not None for m in ends)
+
+
 # -- the turn clock -------------------------------------------------------------------------
 
 

@@ -175,8 +175,14 @@ class PlayerStats:
 
 
 class Store:
-    """One SQLite database. Safe to share between threads (one connection, one lock):
-    every write is a short transaction committed before the call returns."""
+    """One SQLite database, safe to share between threads. Every write goes through one
+    connection under one lock, a short transaction committed before the call returns, so
+    writes never interleave and keep the order they were made in. Reads go through a
+    connection of the reading thread's own (WAL mode: a read sees every write committed
+    before it and neither waits for a write nor holds one up), so that a long read on a
+    worker thread -- the statistics, a list of games -- never stops the server's event
+    loop at the write lock (an in-memory database, which a second connection would not
+    see, is read through the one connection, under the lock)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -184,6 +190,12 @@ class Store:
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        #: each thread's reading connection (`_reader`), and all of them, to close (under a
+        #: lock of their own: a thread's first read does not wait for a write)
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -200,7 +212,11 @@ class Store:
         self._db.create_function(_PERSON_SQL, 1, person_key, deterministic=True)
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
+            self._closed = True
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
             self._db.close()
 
     def _write(self, sql: str, params: Sequence[Any]) -> sqlite3.Cursor:
@@ -208,8 +224,30 @@ class Store:
             return self._db.execute(sql, params)
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            return list(self._db.execute(sql, params).fetchall())
+        reader = self._reader()
+        if reader is None:
+            with self._lock:
+                return list(self._db.execute(sql, params).fetchall())
+        return list(reader.execute(sql, params).fetchall())
+
+    def _reader(self) -> sqlite3.Connection | None:
+        """The calling thread's reading connection, opened on its first read (None for an
+        in-memory database)."""
+        if self.path == ":memory:":
+            return None
+        reader: sqlite3.Connection | None = getattr(self._local, "reader", None)
+        if reader is None:
+            # (closed by `close`, from whichever thread: hence check_same_thread off)
+            reader = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            reader.execute("PRAGMA query_only=ON")
+            reader.create_function(_PERSON_SQL, 1, person_key, deterministic=True)
+            with self._readers_lock:
+                if self._closed:
+                    reader.close()
+                    raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+                self._readers.append(reader)
+            self._local.reader = reader
+        return reader
 
     # -- tables and their logs ---------------------------------------------------------
 

@@ -411,14 +411,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     # -- records, replays, statistics ----------------------------------------------------
 
+    # (the store's reads for these run on a worker thread, not the event loop: a long
+    # one -- the statistics of years of games -- held up every table meanwhile)
+
     @app.get("/api/games")
     async def games(request: Request, name: str | None = None, limit: int = 20) -> list[Any]:
         limit = max(1, min(limit, 100))
-        return [_summary(g) for g in store_of(request).recent_games(limit, _asked_name(name))]
+        found = await asyncio.to_thread(store_of(request).recent_games, limit, _asked_name(name))
+        return [_summary(g) for g in found]
 
     @app.get("/api/games/{game_id}/record")
     async def record(game_id: int, request: Request) -> Response:
-        game = store_of(request).game(game_id)
+        game = await asyncio.to_thread(store_of(request).game, game_id)
         if game is None:
             raise _refuse(404, "no_game", "no such game")
         return Response(
@@ -430,30 +434,22 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.get("/api/games/{game_id}/replay")
     async def replay(game_id: int, request: Request) -> dict[str, Any]:
         """Every position of a finished game, all hands shown, for the replay viewer."""
-        game = store_of(request).game(game_id)
+        game = await asyncio.to_thread(store_of(request).game, game_id)
         if game is None:
             raise _refuse(404, "no_game", "no such game")
         result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
         frames = await asyncio.to_thread(
             _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
         )
-        frames["bots"] = _bots(game.players, store_of(request).humans_of(game_id))
+        humans = await asyncio.to_thread(store_of(request).humans_of, game_id)
+        frames["bots"] = _bots(game.players, humans)
         frames["open_doubles_block"] = result.record.rules.open_doubles_block
         return frames
 
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
-        store = store_of(request)
-        name = _asked_name(name)
-        players = []
-        for p in store.player_stats(name):
-            row = p.to_dict()
-            # a win shared on equal lowest totals counts as a win, as in the terminal's
-            lo, hi = wilson_interval(p.wins, p.games) if p.games else (0.0, 1.0)
-            row["win_rate"] = round(p.wins / p.games, 4) if p.games else 0.0
-            row["win_interval"] = [round(lo, 4), round(hi, 4)]
-            players.append(row)
-        return {"players": players, "recent": [_summary(g) for g in store.recent_games(10, name)]}
+        players, recent = await asyncio.to_thread(_stats, store_of(request), _asked_name(name))
+        return {"players": players, "recent": [_summary(g) for g in recent]}
 
     # -- play ------------------------------------------------------------------------
 
@@ -737,6 +733,20 @@ def _asked_name(name: str | None) -> str | None:
     if name is None or not name.strip():
         return None
     return name.strip()
+
+
+def _stats(store: Store, name: str | None) -> tuple[list[dict[str, Any]], list[GameSummary]]:
+    """``/api/stats``' reading of the store, on a worker thread (it reads every result
+    kept): every person's (or ``name``'s) statistics, and the recent games."""
+    players = []
+    for p in store.player_stats(name):
+        row = p.to_dict()
+        # a win shared on equal lowest totals counts as a win, as in the terminal's
+        lo, hi = wilson_interval(p.wins, p.games) if p.games else (0.0, 1.0)
+        row["win_rate"] = round(p.wins / p.games, 4) if p.games else 0.0
+        row["win_interval"] = [round(lo, 4), round(hi, 4)]
+        players.append(row)
+    return players, store.recent_games(10, name)
 
 
 def _summary(game: GameSummary) -> dict[str, Any]:

@@ -346,6 +346,10 @@ class Table:
         #: the timer is the pause before the next deal: comings and goings leave it running
         self._timer_deals = False
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the finished game being kept (`_keep`), and the set of such tasks the server
+        #: waits for before it stops (the manager's, shared by its tables)
+        self._keeping: asyncio.Task[None] | None = None
+        self.keeping: set[asyncio.Task[None]] = set()
         #: the turn clock: turns are counted (a new one when another seat is to move or a
         #: round is dealt), each decision's clock starts at `_decision_since`, and a turn
         #: whose clock ran out (`_timed_out`) is the takeover bot's to finish
@@ -1015,32 +1019,64 @@ class Table:
             self._schedule()
 
     def finish(self) -> int | None:
-        """Keep the finished game as a record with its results (once)."""
+        """Keep the finished game as a record with its results (once), now: when a table
+        is read back (`restore`). At play the game is kept off the event loop (`_keep`)."""
         if self.match is None or not self.match.is_complete:
             return None
         if self.game_id is None:
-            existing = self.store.game_of_table(self.id)
-            if existing is not None:
-                self.game_id = existing.id
-            else:
-                names = self.names_list()
-                record = GameRecord.from_match(self.match, names)
-                # a person counts as one who played if they made a move: a game a bot
-                # played through for someone who never came is not theirs
-                humans = [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)]
-                self.game_id = self.store.save_game(
-                    self.id,
-                    record.to_json(),
-                    names,
-                    humans,
-                    self.match.totals,
-                    self.match.winners,
-                    # and the game counts in their statistics only if they made its last
-                    # move of their seat: one a bot finished for them (away, or out of
-                    # time) is a game they left, whatever they played before it
-                    left=[human and i in self.bot_moved_last for i, human in enumerate(humans)],
-                )
+            self.game_id = _keep_game(self.store, self._game_to_keep())
         return self.game_id
+
+    def _game_to_keep(self) -> GameToKeep:
+        """What `Store.save_game` is given for the finished game (worked out on the event
+        loop, which owns the table)."""
+        assert self.match is not None
+        names = self.names_list()
+        record = GameRecord.from_match(self.match, names)
+        # a person counts as one who played if they made a move: a game a bot played
+        # through for someone who never came is not theirs
+        humans = [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)]
+        return GameToKeep(
+            self.id,
+            record.to_json(),
+            names,
+            humans,
+            self.match.totals,
+            self.match.winners,
+            # and the game counts in their statistics only if they made its last move of
+            # their seat: one a bot finished for them (away, or out of time) is a game
+            # they left, whatever they played before it
+            [human and i in self.bot_moved_last for i, human in enumerate(humans)],
+        )
+
+    def _start_keeping(self) -> bool:
+        """Start keeping the finished game on a worker thread (`_keep`), unless it is on
+        its way already; False where there is no event loop to wait on it (the caller
+        keeps it itself)."""
+        if self._keeping is not None and not self._keeping.done():
+            return True
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+        self._keeping = task = loop.create_task(self._keep())
+        # (the manager waits for it before the server stops: `TableManager.close`)
+        self.keeping.add(task)
+        task.add_done_callback(self.keeping.discard)
+        return True
+
+    async def _keep(self) -> None:
+        """Keep the finished game, the database's write (a transaction waiting on the
+        disk) on a worker thread, not the event loop; then tell everyone the result, its
+        game's number with it. If it cannot be kept, they are told the result all the
+        same, and the next change at the table tries again (`broadcast`)."""
+        try:
+            if self.game_id is None:
+                to_keep = self._game_to_keep()
+                self.game_id = await asyncio.to_thread(_keep_game, self.store, to_keep)
+        except Exception:
+            log.exception("table %s: the finished game could not be saved", self.code)
+        self.broadcast(keep=False)
 
     async def close(self) -> None:
         self._cancel_timer()
@@ -1050,6 +1086,9 @@ class Table:
                 await self._bot_task
         for client in self.clients():
             client.close()
+        if self._keeping is not None:  # a game finished just now is kept before the end
+            with contextlib.suppress(Exception):
+                await self._keeping
 
     # -- what each connection sees ---------------------------------------------------
 
@@ -1246,9 +1285,14 @@ class Table:
             return []
         return state.legal_actions()
 
-    def broadcast(self) -> None:
-        if self.status == "finished" and self.game_id is None:
-            try:
+    def broadcast(self, keep: bool = True) -> None:
+        """Send every connection its state. A game just finished is kept first (``keep``:
+        `_keep`, which then tells everyone): its end is told with its number, for the
+        page's links to its record and replay."""
+        if keep and self.status == "finished" and self.game_id is None:
+            if self._start_keeping():
+                return
+            try:  # (no event loop: kept here and now)
                 self.finish()
             except Exception:
                 # the game could not be kept (the disk, the database): everyone is still
@@ -1267,6 +1311,36 @@ class Table:
         # its seat (a bot takes over in time), whatever its transport is still waiting on
         for client in cut:
             self.disconnect(client)
+
+
+@dataclass(frozen=True)
+class GameToKeep:
+    """A finished game as `Store.save_game` keeps it."""
+
+    table_id: int
+    record_json: str
+    players: list[str]
+    humans: list[bool]
+    totals: list[int]
+    winners: list[int]
+    left: list[bool]
+
+
+def _keep_game(store: Store, game: GameToKeep) -> int:
+    """Keep a finished game in ``store`` unless it is there already (a table read back
+    whose game was kept); its number. Any thread."""
+    existing = store.game_of_table(game.table_id)
+    if existing is not None:
+        return existing.id
+    return store.save_game(
+        game.table_id,
+        game.record_json,
+        game.players,
+        game.humans,
+        game.totals,
+        game.winners,
+        left=game.left,
+    )
 
 
 def score_extras(state: RoundState) -> list[dict[str, int]] | None:
@@ -1369,6 +1443,9 @@ class TableManager:
         #: table's page asked for again is not rebuilt from its log each time
         self.recent: OrderedDict[str, Table] = OrderedDict()
         self._sweeper: asyncio.Task[None] | None = None
+        #: finished games being kept by its tables (`Table._keep`): waited for at `close`,
+        #: so that a game that ends as the server stops is kept all the same
+        self.keeping: set[asyncio.Task[None]] = set()
 
     def restore(self) -> None:
         """Rebuild every game in play (started, not finished): its bots, deals and clocks
@@ -1389,6 +1466,7 @@ class TableManager:
             return None
         table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
+        table.keeping = self.keeping
         try:
             table.restore()
         except sqlite3.Error:
@@ -1502,6 +1580,7 @@ class TableManager:
         assert stored.id == table_id
         table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
+        table.keeping = self.keeping
         self.tables[code] = table
         return table
 
@@ -1603,8 +1682,12 @@ class TableManager:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._sweeper
             self._sweeper = None
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
             await table.close()
+        # (a finished table that left the list, its last visitor gone, may still be
+        # keeping its game; and a game may have ended while the tables were closed)
+        while self.keeping:
+            await asyncio.gather(*self.keeping, return_exceptions=True)
 
 
 def _length_of(rules: Rules) -> dict[str, Any]:
