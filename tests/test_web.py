@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import html
 import itertools
 import json
 import queue
@@ -1120,6 +1121,106 @@ def test_http_validation(client: TestClient) -> None:
     assert strings["game.draw"]
     # the help page's rules in short come with the page's strings
     assert strings["game.rules_short"].startswith("Täysi peli on 13 kierrosta")
+
+
+#: what a browser sends when it opens an address
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize(
+    ("asked", "lang"),
+    [
+        (None, "en"),
+        ("fr-CH, fr;q=0.9, en;q=0.8", "fr"),
+        ("de-DE, it;q=0.7, fi;q=0.9", "fi"),  # (by weight, not by place)
+        ("it-IT,it", "it"),
+        ("de, *;q=0.5", "en"),  # (none of ours)
+        ("fr;q=0, en-GB", "en"),  # (q=0: not wanted)
+    ],
+)
+def test_an_address_of_no_page_opened_in_a_browser_is_a_page_that_says_so(
+    client: TestClient, asked: str | None, lang: str
+) -> None:
+    """A browser that opened "/STATS", "/nope" or a file of no page got the API's JSON
+    refusal: it gets a small page of the page's look (its style sheet, no script) in the
+    language it asks for first, as the page picks one, with a link back to the lobby."""
+    headers = {"accept": BROWSER_ACCEPT}
+    if asked is not None:
+        headers["accept-language"] = asked
+    t = Translator(lang)
+    for path in ("/STATS", "/nope", "/t/ABCDEF/more", "/replay/1/2", "/static/nothing.css"):
+        res = client.get(path, headers=headers)
+        assert res.status_code == 404, path
+        assert res.headers["content-type"] == "text/html; charset=utf-8", path
+        assert res.headers["vary"] == "Accept, Accept-Language", path
+        assert "frame-ancestors 'none'" in res.headers["content-security-policy"], path
+        page = res.text
+        assert page.startswith("<!doctype html>"), path
+        assert f'<html lang="{lang}">' in page, path
+        assert '<link rel="stylesheet" href="/static/style.css">' in page, path
+        assert f"<h1>{html.escape(t('web.not_found.title'))}</h1>" in page, path
+        assert f"<p>{html.escape(t('web.not_found.text'))}</p>" in page, path
+        assert f'<a href="/">{html.escape(t("web.not_found.back"))}</a>' in page, path
+        assert f"<title>{t('web.not_found.title')} – {t('game.name')}</title>" in page, path
+        assert "<script" not in page, path
+        assert " style=" not in page, path
+        head = client.head(path, headers=headers)
+        assert (head.status_code, head.content) == (404, b""), path
+        assert head.headers["content-type"] == res.headers["content-type"], path
+    # the pages themselves are still the page
+    assert client.get("/stats", headers=headers).text == client.get("/").text
+
+
+def test_an_address_of_no_page_fetched_by_a_script_and_the_apis_refusals_stay_json(
+    client: TestClient,
+) -> None:
+    """The API's refusals are JSON whatever the asker accepts, as they were; an address
+    of no page asked for by a script (no HTML accepted) is refused in JSON too."""
+    not_found = {"detail": {"code": "not_found", "message": "Not Found"}}
+    for accept in (BROWSER_ACCEPT, "text/html", "application/json", "*/*"):
+        res = client.get("/api/nowhere", headers={"accept": accept})
+        assert (res.status_code, res.json()) == (404, not_found), accept
+        assert res.headers["content-type"] == "application/json", accept
+        assert "vary" not in res.headers, accept
+        res = client.get("/api", headers={"accept": accept})
+        assert (res.status_code, res.json()) == (404, not_found), accept
+        for path, code in (
+            ("/api/tables/NOSUCH", "no_table"),
+            ("/api/games/999/record", "no_game"),
+            ("/api/games/999/replay", "no_game"),
+        ):
+            res = client.get(path, headers={"accept": accept})
+            assert (res.status_code, refusal(res)) == (404, code), (accept, path)
+            assert res.headers["content-type"] == "application/json", (accept, path)
+    for accept in ("application/json", "*/*", "text/html;q=0", "image/avif,image/*"):
+        res = client.get("/nope", headers={"accept": accept})
+        assert (res.status_code, res.json()) == (404, not_found), accept
+        assert res.headers["vary"] == "Accept, Accept-Language", accept
+    # (a method the page does not take is refused as before)
+    assert refusal(client.post("/stats", headers={"accept": BROWSER_ACCEPT})) == "method"
+
+
+def test_the_tabs_icon_is_a_domino_of_the_pages_own_where_a_browser_looks_for_one(
+    client: TestClient,
+) -> None:
+    """``/favicon.ico``, where a browser looks for an icon by habit, answered the API's
+    JSON: it is the page's own icon, a domino, which the page links to."""
+    from mextrain.web.app import STATIC
+
+    page = client.get("/").text
+    linked = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', page)
+    assert linked is not None, page
+    icon = client.get(linked.group(1))
+    assert icon.status_code == 200
+    assert icon.headers["content-type"] == "image/svg+xml"
+    assert icon.content == (STATIC / "icon.svg").read_bytes()
+    assert icon.content.startswith(b"<svg ")
+    for ask in ("*/*", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"):
+        habit = client.get("/favicon.ico", headers={"accept": ask})
+        assert habit.status_code == 200, ask
+        assert habit.headers["content-type"] == "image/svg+xml", ask
+        assert habit.content == icon.content, ask
+    assert client.head("/favicon.ico").status_code == 200
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

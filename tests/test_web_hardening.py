@@ -70,6 +70,7 @@ def test_every_answer_carries_the_security_headers(
     assert policy["script-src"] == ["'self'"]
     assert policy["style-src"] == ["'self'"]
     assert policy["connect-src"] == ["'self'"]
+    assert policy["img-src"] == ["'self'"]  # (the tab's icon is a file of its own)
     assert policy["object-src"] == ["'none'"]
     assert policy["base-uri"] == ["'none'"]
     assert policy["frame-ancestors"] == ["'none'"]

@@ -187,9 +187,10 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
     """The page had a light look only: a player whose system asks for a dark one got a
     bright page at night. It follows the system's scheme: in each, the lobby, a table in
     play (a hint, a tile chosen, the turn's prompt, a line said and its toast, the score
-    sheet), a round's result, the game over, its replay, the help and the statistics have
-    every word at AA contrast with what is behind it, and the dark page is dark, with no
-    white box left over (the tiles stay paper-coloured, as real ones)."""
+    sheet), a round's result, the game over, its replay, the help, the statistics and the
+    page for an address of no page have every word at AA contrast with what is behind
+    it, and the dark page is dark, with no white box left over (the tiles stay
+    paper-coloured, as real ones)."""
     from playwright.sync_api import expect
 
     from conftest import running_server
@@ -254,3 +255,11 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         page.goto(base + "/stats")
         expect(page.locator(".stats table.sheet")).to_be_visible(timeout=10_000)
         check(page, scheme, "stats")
+        # an address of no page: a page of the page's look that says so, not JSON
+        answer = page.goto(base + "/nope")
+        assert answer is not None
+        assert answer.status == 404
+        expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+        back = page.get_by_role("link", name="Back to the home page")
+        expect(back).to_have_attribute("href", "/")
+        check(page, scheme, "not-found")

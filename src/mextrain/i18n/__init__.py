@@ -34,6 +34,7 @@ __all__ = [
     "LANGUAGE_NAMES",
     "NAMESPACES",
     "Translator",
+    "accepted_language",
     "bot_error_text",
     "catalog",
     "detect_language",
@@ -84,6 +85,30 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
             lang = normalise_language(part)
             if lang:
                 return lang
+    return DEFAULT_LANGUAGE
+
+
+def accepted_language(header: str | None) -> str:
+    """The language of ours a browser asks for first in its ``Accept-Language`` header
+    (``"de-CH, fr;q=0.9, en;q=0.8"`` → ``"fr"``), as the page picks one from the
+    browser's list of languages; English when it asks for none of ours."""
+    asked: list[tuple[float, str]] = []
+    for part in (header or "").split(","):
+        tag, *params = (piece.strip() for piece in part.split(";"))
+        weight = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    weight = float(value)
+                except ValueError:
+                    weight = 0.0
+        if weight > 0 and not math.isnan(weight):
+            asked.append((weight, tag))
+    for _, tag in sorted(asked, key=lambda pair: -pair[0]):  # (stable: in order at equal q)
+        lang = normalise_language(tag)
+        if lang:
+            return lang
     return DEFAULT_LANGUAGE
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import json
 import logging
 import sqlite3
 from collections import Counter
-from collections.abc import AsyncIterator, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Mapping, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -21,13 +22,19 @@ from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
 
 from mextrain import __version__
-from mextrain.i18n import LANGUAGE_NAMES, LANGUAGES, Translator, normalise_language
+from mextrain.i18n import (
+    LANGUAGE_NAMES,
+    LANGUAGES,
+    Translator,
+    accepted_language,
+    normalise_language,
+)
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
@@ -86,7 +93,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "default-src 'self'",
         "script-src 'self'",
         "style-src 'self'",
-        "img-src 'self' data:",  # (the tab's icon is a data: address)
+        "img-src 'self'",
         "connect-src 'self'",
         "object-src 'none'",
         "base-uri 'none'",
@@ -209,12 +216,18 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         given: object = exc.detail  # (typed as text; ours are objects)
         if isinstance(given, dict):
             return JSONResponse({"detail": given}, exc.status_code, headers=exc.headers)
+        headers = exc.headers
+        if exc.status_code == 404 and _outside_the_api(request):
+            # an address of no page: a browser opening it gets a page that says so
+            if _html_accepted(request):
+                return _not_found_page(request, headers)
+            headers = {**(headers or {}), **NOT_FOUND_VARY}
         code = {404: "not_found", 405: "method"}.get(exc.status_code, "http")
         if exc.status_code == 400 and given == "There was an error parsing the body":
             # (the framework's words for a body that is no text: bytes that are not UTF-8)
             code, given = "invalid", "body: not JSON (not UTF-8 text)"
         detail = {"code": code, "message": str(given)}
-        return JSONResponse({"detail": detail}, exc.status_code, headers=exc.headers)
+        return JSONResponse({"detail": detail}, exc.status_code, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -285,6 +298,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.api_route("/help", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+    # the tab's icon where a browser looks for one by habit (a bookmark, a page of ours
+    # it has no icon link for): the page's own
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    async def icon() -> FileResponse:
+        return FileResponse(STATIC / "icon.svg", media_type="image/svg+xml")
 
     # -- lobby --------------------------------------------------------------------------
 
@@ -668,6 +687,69 @@ def _rule_fault(err: RulesError) -> dict[str, Any]:
     if shortened:
         fault["shortened"] = shortened
     return fault
+
+
+def _outside_the_api(request: Request) -> bool:
+    """Whether ``request`` is a GET or HEAD of an address outside the API (whose
+    refusals are JSON, whatever the asker accepts)."""
+    path = request.url.path
+    api = path == "/api" or path.startswith("/api/")
+    return not api and request.method in ("GET", "HEAD")
+
+
+def _html_accepted(request: Request) -> bool:
+    """Whether ``request`` accepts HTML (``Accept: text/html``, not at ``q=0``): a
+    browser opening an address, not a script fetching it."""
+    for media in request.headers.get("accept", "").split(","):
+        kind, *params = (piece.strip().lower() for piece in media.split(";"))
+        refused = any(p.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000") for p in params)
+        if kind == "text/html" and not refused:
+            return True
+    return False
+
+
+#: an address of no page answers a browser with a page, a script with JSON: a cache
+#: must keep the two apart (and the page's language)
+NOT_FOUND_VARY = {"Vary": "Accept, Accept-Language"}
+
+
+#: the page for an address of no page (`_not_found_page`): the page's look, no script
+NOT_FOUND_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="color-scheme" content="light dark">
+  <title>{title} – {game}</title>
+  <link rel="stylesheet" href="/static/style.css">
+  <link rel="icon" href="/static/icon.svg" type="image/svg+xml">
+</head>
+<body>
+  <header class="topbar"><a href="/" class="brand">{game}</a></header>
+  <main><section>
+    <h1>{title}</h1>
+    <p>{text}</p>
+    <p><a href="/">{back}</a></p>
+  </section></main>
+</body>
+</html>
+"""
+
+
+def _not_found_page(request: Request, headers: Mapping[str, str] | None = None) -> Response:
+    """A 404 for a browser: a small page in the language it asks for (its
+    ``Accept-Language``, as the page picks one from the browser's languages) with a link
+    to the lobby, not the API's JSON."""
+    t = Translator(accepted_language(request.headers.get("accept-language")))
+    words = {
+        "lang": t.lang,
+        "game": t("game.name"),
+        "title": t("web.not_found.title"),
+        "text": t("web.not_found.text"),
+        "back": t("web.not_found.back"),
+    }
+    body = NOT_FOUND_PAGE.format(**{key: html.escape(value) for key, value in words.items()})
+    return HTMLResponse(body, 404, headers={**(headers or {}), **NOT_FOUND_VARY})
 
 
 def _refuse(status: int, code: str, message: str, **more: object) -> HTTPException:
