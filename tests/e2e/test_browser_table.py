@@ -2460,6 +2460,42 @@ def test_coming_back_during_the_pause_after_a_round_shows_its_end(
     expect(page.get_by_role("dialog")).to_have_count(0)
 
 
+#: the round the score sheet beside the table marks as the one now (its row's index, -1:
+#: none), how many it marks, and what the status line says of the turn, read at once
+SHEET_NOW = """() => {
+    const rows = [...document.querySelectorAll('aside table.sheet tbody tr')];
+    return {now: rows.findIndex((r) => r.classList.contains('now')),
+            marked: rows.filter((r) => r.classList.contains('now')).length,
+            turn: document.querySelector('.status .turn').textContent};
+}"""
+
+
+def test_the_score_sheet_marks_the_next_engine_only_once_its_round_is_dealt(
+    tmp_path: Any, page: Any
+) -> None:
+    """During the pause after a round the sheet beside the table already marked the next
+    round's engine, while the table still showed the round just over: that round's row
+    stays the one marked until the next round is dealt, then the next engine's is."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    with running_server(tmp_path / "sheet-now.sqlite3", 8) as base:
+        _a_short_game(page, base, rounds=2)
+        first = page.evaluate(SHEET_NOW)
+        assert (first["now"], first["marked"]) == (0, 1), first
+        play_until_over(page)
+        expect(page.get_by_role("dialog")).to_be_visible()
+        during = page.evaluate(SHEET_NOW)
+        shot(page, "28-sheet-during-the-pause", full_page=False)
+        assert during == {"now": 0, "marked": 1, "turn": "Round over"}, during
+        page.get_by_role("dialog").get_by_role("button", name="Continue").click()
+        expect(page.locator(".status")).to_contain_text("Round 2 / 2", timeout=20_000)
+        dealt = page.evaluate(SHEET_NOW)
+        assert (dealt["now"], dealt["marked"]) == (1, 1), dealt
+        assert dealt["turn"] != "Round over", dealt
+
+
 def focus_ring(element: Any) -> dict[str, str]:
     """How ``element`` draws its focus: its outline's style and its box shadow."""
     ring: dict[str, str] = element.evaluate(

@@ -1277,7 +1277,7 @@ function TablePage({ code, big, lang }) {
         </div>
       </div>`}
       <aside class="side">
-        <${ScoreSheet} sheet=${msg.sheet} names=${names} />
+        <${ScoreSheet} sheet=${msg.sheet} names=${names} now=${view ? view.round : null} />
         ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} trains=${view.trains} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
@@ -1479,8 +1479,12 @@ function extraMark(note) {
   return html`<sup class="extra-mark" title=${note} aria-hidden="true">*</sup><span class="sr-only"> (${note})</span>`;
 }
 
-function ScoreSheet({ sheet, names }) {
+// ``now``: the round on the table, whose row is marked (during the pause after a round,
+// the round just over: the next engine's row is marked once its round is dealt); by
+// default the first round not played
+function ScoreSheet({ sheet, names, now = null }) {
   const played = sheet.rounds.length;
+  const current = now ?? played;
   // four seats or more: on a phone the names stand upright so that every column fits
   // (four names of 7rem, "Robot 4" in French, ran past a phone's 390 pixels); three share
   // what the phone's width leaves them (three names of 7rem ran past it too)
@@ -1491,7 +1495,7 @@ function ScoreSheet({ sheet, names }) {
   return html`<div class="sheet-box"><table class=${seats} aria-label=${t("web.score_sheet")}>
     <caption>${t("web.score_sheet")}</caption>
     <thead><tr><th scope="col">${cap(t("game.engine"))}</th>${names.map((n) => html`<th scope="col" title=${n}>${n}</th>`)}</tr></thead>
-    <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === played && !sheet.complete ? "now" : ""}>
+    <tbody>${sheet.engines.map((e, k) => html`<tr class=${k === current && !sheet.complete ? "now" : ""}>
       <th scope="row">${shownSaid(`${e}-${e}`, tileLabel(`${e}-${e}`))}</th>
       ${names.map((_, s) => html`<td>${k < played ? sheet.rounds[k][s] : ""}${k < played
         && extraMark(extraNote(((sheet.extra || [])[k] || [])[s]))}</td>`)}</tr>`)}</tbody>
