@@ -1199,6 +1199,55 @@ def test_words_said_on_a_phone_cover_neither_its_top_bar_nor_its_hand(server: st
     assert not errors, errors
 
 
+def test_words_said_cover_neither_the_status_line_nor_the_hand_on_a_phone_or_a_desktop(
+    server: str,
+) -> None:
+    """What someone says showed over the top of the table for six seconds, and on a phone
+    that was the status line (the round, whose turn it is, the clock): it shows under the
+    status line, over none of it, nor of the hand, its prompt and its buttons, nor of the
+    top bar, on a phone (375 by 740) as on a desktop (1280 by 800), the page at its top or
+    scrolled a little."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
+    )
+    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            seat_page(ana, server, made)
+            page = browser.new_context(viewport={"width": 375, "height": 740}).new_page()
+            seat_page(page, server, {"code": made["code"], "token": ben["token"]})
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            said = 0
+            for width, height in ((375, 740), (1280, 800)):
+                page.set_viewport_size({"width": width, "height": height})
+                for scroll in (0, 40):  # (four lines: a player may say five at once)
+                    page.evaluate(f"() => window.scrollTo(0, {scroll})")
+                    ana.get_by_role("button", name="Thanks!").click()
+                    said += 1
+                    expect(page.locator(".chat-lines li")).to_have_count(said)
+                    toast = page.locator(".chat-toast")
+                    expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                    expect(toast).to_be_in_viewport(ratio=1)
+                    box = toast.bounding_box()
+                    assert box is not None
+                    for covered in (".topbar", ".status", ".hand-area", ".turn-prompt", ".actions"):
+                        under = page.locator(covered).bounding_box()
+                        assert under is not None, covered
+                        where = (width, scroll, covered, box, under)
+                        assert not overlap(box, under), where
+                    shot(page, f"table-talk-toast-{width}-{scroll}", full_page=False)
+                    toast.click()
+                    expect(toast).to_have_count(0)
+        finally:
+            browser.close()
+
+
 # the toast's lines of text (top, bottom) and where it stops showing them: its own edge, or
 # that of a box inside it that cuts its words off
 TOAST_LINES = """() => {
