@@ -117,6 +117,16 @@ MARK = (
 )
 
 
+#: how a tile's frame stands out from its own fill (``selector``: the tile)
+FRAME_ON_FILL = (
+    """(selector) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number).slice(0, 3);"""
+    + WCAG_JS
+    + """  const style = getComputedStyle(document.querySelector(selector));
+  return ratio(rgb(style.borderTopColor), rgb(style.backgroundColor));
+}"""
+)
+
 SCREENS = {"desktop": (1280, 800), "phone": (375, 740)}
 
 
@@ -221,8 +231,10 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         expect(page.locator(".chat-lines li")).to_have_count(1)
         expect(page.locator("aside table.sheet")).to_be_visible()
         check(page, scheme, "table")
-        if scheme == "dark":  # (on the light page the chosen tile is lifted and filled too)
-            assert page.evaluate(MARK, [".hand-tile.selected", "borderTopColor"]) >= 3
+        # the chosen tile's frame, against the page around it (its amber was 2.4:1 on the
+        # light one) and against its own fill
+        assert page.evaluate(MARK, [".hand-tile.selected", "borderTopColor"]) >= 3
+        assert page.evaluate(FRAME_ON_FILL, ".hand-tile.selected") >= 3
         # Windows' high-contrast mode still has its say over either scheme
         page.emulate_media(color_scheme=scheme, forced_colors="active")
         framed = page.locator(".hand-tile.playable").first.evaluate(
