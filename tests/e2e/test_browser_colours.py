@@ -127,6 +127,50 @@ FRAME_ON_FILL = (
 }"""
 )
 
+#: the focus's ring on the element that has the keyboard: whether it is drawn for the
+#: keyboard, its style, and how it stands out from the surface around the element (its
+#: parent's background laid over theirs, down to the first opaque one)
+RING_ON_SURFACE = (
+    """() => {
+  const rgba = (c) => {
+    const v = (c.match(/[\\d.]+/g) || []).map(Number);
+    return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
+"""
+    + WCAG_JS
+    + """  const layers = [];
+  for (let el = document.activeElement.parentElement; el; el = el.parentElement) {
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] >= 1) break;
+  }
+  let surface = [255, 255, 255];
+  for (const layer of layers.reverse()) surface = over(layer, surface);
+  const style = getComputedStyle(document.activeElement);
+  return { keyboard: document.activeElement.matches(":focus-visible"),
+           style: style.outlineStyle, ratio: ratio(rgba(style.outlineColor), surface) };
+}"""
+)
+
+
+def assert_the_ring_shows(page: Any, target: Any, scheme: str, name: str) -> None:
+    """``target``, given the keyboard (Tab from the control before it), has the focus's
+    inner ring at 3:1 at least against the surface it stands on (the dark ring hardly
+    showed on the dark page)."""
+    from playwright.sync_api import expect
+
+    target.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # (a ring drawn for the keyboard)
+    expect(target).to_be_focused()
+    ring = page.evaluate(RING_ON_SURFACE)
+    shot(page, f"61-{scheme}-focus-{name}", full_page=False)
+    assert ring["keyboard"], (scheme, ring)
+    assert ring["style"] == "solid", (scheme, ring)
+    assert ring["ratio"] >= 3, (scheme, ring)
+
+
 SCREENS = {"desktop": (1280, 800), "phone": (375, 740)}
 
 
@@ -212,6 +256,11 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         page.goto(base + "/")
         expect(page.locator(".lobby .card").first).to_be_visible(timeout=10_000)
         check(page, scheme, "lobby")
+        # the focus's ring on the page (the name) and on a card (the code to join)
+        assert_the_ring_shows(page, page.locator(".lobby > .field input"), scheme, "name")
+        assert_the_ring_shows(
+            page, page.locator(".lobby .card").nth(1).locator("input"), scheme, "code"
+        )
 
         seat_page(page, base, playing)
         expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
@@ -231,6 +280,7 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         expect(page.locator(".chat-lines li")).to_have_count(1)
         expect(page.locator("aside table.sheet")).to_be_visible()
         check(page, scheme, "table")
+        assert_the_ring_shows(page, page.get_by_role("button", name="Hint"), scheme, "hint")
         # the chosen tile's frame, against the page around it (its amber was 2.4:1 on the
         # light one) and against its own fill
         assert page.evaluate(MARK, [".hand-tile.selected", "borderTopColor"]) >= 3
