@@ -137,18 +137,21 @@ def test_statistics_of_a_database_kept_before_people_were_read_without_case(
 def test_a_game_a_person_left_before_its_end_is_not_in_their_statistics(store: Store) -> None:
     """A seat a bot finished for a person (its last move the bot's) counted as that
     person's win or loss. It is a game they left: listed among their games, counted in
-    ``left`` alone; a person with no other game has no row."""
+    ``left`` alone; a person with no other game has a row of their own, last, with 0
+    games and no average (their games left are still theirs to see counted)."""
     t1, t2, t3 = (store.create_table(f"LFT23{n}", {}, "s") for n in range(3))
     store.save_game(t1, "{}", ["Ana", "Ben"], [True, True], [0, 40], [0], left=[True, False])
     store.save_game(t2, "{}", ["Ana", "Ben"], [True, True], [30, 10], [1])
     g3 = store.save_game(t3, "{}", ["Cy", "Ben"], [True, True], [0, 9], [0], left=[True, False])
-    stats = {p.name: p for p in store.player_stats()}
-    assert set(stats) == {"Ana", "Ben"}  # (Cy's one game is one he left)
-    ana, ben = stats["Ana"], stats["Ben"]
+    everyone = store.player_stats()
+    assert [p.name for p in everyone] == ["Ben", "Ana", "Cy"]  # (Cy's one game, he left)
+    ben, ana, cy = everyone
     assert (ana.games, ana.wins, ana.average, ana.left) == (1, 0, 30.0, 1)
     assert (ben.games, ben.wins, ben.average, ben.left) == (3, 1, 59 / 3, 0)
+    assert (cy.games, cy.wins, cy.average, cy.left) == (0, 0, None, 1)
     assert ana.to_dict()["left"] == 1
-    assert store.player_stats("Cy") == []
+    assert cy.to_dict() == {"name": "Cy", "games": 0, "wins": 0, "average": None, "left": 1}
+    assert store.player_stats("Cy") == [cy]
     assert [g.id for g in store.recent_games(name="Cy")] == [g3]  # still theirs to see
     assert store.recent_games(name="Cy")[0].left == (True, False)
     assert store.recent_games()[1].left == (False, False)

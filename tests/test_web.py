@@ -1514,7 +1514,8 @@ def seat_moves(tc: TestClient, code: str, seat: int) -> list[bool]:
 def test_a_game_a_bot_finished_for_someone_who_left_is_not_their_result(db: Path) -> None:
     """Ana plays, then closes her page for good and a bot finishes her seat: the game
     counted as her win or loss, her points in her average. It is a game she left now:
-    among her games, in her ``left``, not in her games, wins or average. In the next she
+    among her games, in her ``left``, not in her games, wins or average (a row of 0 games,
+    no rate, no average, while she has no other). In the next she
     goes away, a bot moves for her, she comes back and makes her seat's last move: hers,
     as Ben's games, played to the end, are his."""
     rng = random.Random(4)
@@ -1537,7 +1538,18 @@ def test_a_game_a_bot_finished_for_someone_who_left_is_not_their_result(db: Path
         moves = seat_moves(tc, made["code"], 0)
         assert moves[0] is False  # (hers, then the bot's to the end)
         assert moves[-1] is True
-        assert tc.get("/api/stats?name=Ana").json()["players"] == []
+        # her row says the game she left, and no rate or average: she has no result
+        assert tc.get("/api/stats?name=Ana").json()["players"] == [
+            {
+                "name": "Ana",
+                "games": 0,
+                "wins": 0,
+                "average": None,
+                "left": 1,
+                "win_rate": None,
+                "win_interval": None,
+            }
+        ]
         games = tc.get("/api/games?name=Ana").json()
         assert [g["id"] for g in games] == [first["table"]["game_id"]]  # still hers to see
         assert (games[0]["humans"], games[0]["left"]) == ([True, True], [True, False])

@@ -3,6 +3,7 @@ read against what is behind it, and a dark page that really is dark."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -222,6 +223,20 @@ def _tables(db: Any) -> tuple[dict[str, str], dict[str, str], str, Any]:
     )
 
 
+def _a_game_left(db: Any) -> None:
+    """A finished game written to the store at ``db`` that both its people left before
+    its end (bots made their seats' last moves): the statistics have a row of no rate and
+    no average (Cy's only game) and the recent games a seat marked as left."""
+    from mextrain.store import Store
+
+    store = Store(db)
+    try:
+        table = store.create_table("DARKC", {}, "s")
+        store.save_game(table, "{}", ["Cy", "Di"], [True, True], [40, 3], [1], [True, True])
+    finally:
+        store.close()
+
+
 #: Ben, at the table of the page, says ``text`` (from a connection of his own)
 BEN_SAYS = """([code, token, text]) => new Promise((done) => {
   const ws = new WebSocket(`ws://${location.host}/ws/${code}`);
@@ -252,6 +267,7 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
     page.emulate_media(color_scheme=scheme)
     db = tmp_path / "colours.sqlite3"
     playing, going_out, ben, last = _tables(db)
+    _a_game_left(db)
     with running_server(db, 1) as base:
         page.goto(base + "/")
         expect(page.locator(".lobby .card").first).to_be_visible(timeout=10_000)
@@ -316,6 +332,11 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         check(page, scheme, "help")
         page.goto(base + "/stats")
         expect(page.locator(".stats table.sheet")).to_be_visible(timeout=10_000)
+        # (a row of a person whose only game is one he left, and a seat marked as left)
+        expect(page.locator(".stats td.none")).to_have_count(4)
+        expect(page.locator(".recent")).to_contain_text(
+            re.compile("Cy\u2069? 40 \\(left before the end\\)")
+        )
         check(page, scheme, "stats")
         # an address of no page: a page of the page's look that says so, not JSON
         answer = page.goto(base + "/nope")

@@ -2899,6 +2899,103 @@ def test_the_statistics_say_so_when_no_game_has_finished(tmp_path: Any, page: An
         expect(page.locator("table.sheet")).to_have_count(0)
 
 
+def _games_some_left(db: Any) -> list[int]:
+    """Three finished games written to the store at ``db``, as the server keeps them: Ana
+    left the first before its end (a bot made her seat's last move), then won the second
+    against Ben; Cy left the third, his only game. Their numbers."""
+    from mextrain.store import Store
+
+    store = Store(db)
+    try:
+        games = []
+        for n, (players, humans, totals, winners, left) in enumerate(
+            [
+                (["Ana", "Bot 2 (greedy)"], [True, False], [34, 12], [1], [True, False]),
+                (["Ana", "Ben"], [True, True], [5, 20], [0], [False, False]),
+                (["Cy", "Ben"], [True, True], [40, 3], [1], [True, False]),
+            ]
+        ):
+            table = store.create_table(f"LEFT{n}A", {}, "s")
+            games.append(store.save_game(table, "{}", players, humans, totals, winners, left))
+        return games
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_the_statistics_show_the_games_a_person_left(tmp_path: Any, page: Any, lang: str) -> None:
+    """The statistics counted a game a person left before its end (a bot made their
+    seat's last move) in none of their figures, and the page said nothing of it: a person
+    whose only game was one they left was not there at all. Each person's games left
+    have a column of their own; one who has no other game has a row, with no win rate or
+    average (a dash, said in words); and in the recent games the seat its person left is
+    marked so, in words. In the four languages, on a phone too."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    words = {  # (the column's heading, the mark, the dash in words)
+        "en": ("Left before the end", "left before the end", "none: every game left"),
+        "fr": ("Quittées avant la fin", "a quitté avant la fin", "aucun\u00a0: toutes"),
+        "it": ("Lasciate prima della fine", "ha lasciato prima della fine", "nessuno: ogni"),
+        "fi": ("Kesken jätettyjä", "jätti pelin kesken", "ei tulosta: kaikki"),
+    }[lang]
+    heading, mark, no_result = words
+    db = tmp_path / "left.sqlite3"
+    first, second, third = _games_some_left(db)
+    with running_server(db, 1) as base:
+        page.goto(base + "/help")
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.goto(base + "/stats")
+        sheet = page.locator(".stats table.sheet")
+        expect(sheet.locator("tbody tr")).to_have_count(3)
+        headings = sheet.locator("thead th").all_inner_texts()
+        assert len(headings) == 6, headings
+        assert headings[5] == heading, headings
+        rows = [
+            [row.locator("th").inner_text(), *row.locator("td").all_inner_texts()]
+            for row in sheet.locator("tbody tr").all()
+        ]
+        # Ben: 2 games, 1 win, average 11.5; Ana: 1 game (won), 1 left; Cy: only 1 left
+        assert [r[:3] + r[5:] for r in rows] == [
+            ["Ben", "2", "1", "0"],
+            ["Ana", "1", "1", "1"],
+            ["Cy", "0", "0", "1"],
+        ], rows
+        assert rows[0][4] in ("11.5", "11,5"), rows
+        # Cy's win rate and average: a dash that shows, words for a screen reader
+        cy = sheet.locator("tbody tr").nth(2).locator("td")
+        for cell in (cy.nth(2), cy.nth(3)):
+            expect(cell.locator("[aria-hidden=true]")).to_have_text("—")
+            said = cell.aria_snapshot().replace("\u00a0", " ")
+            assert no_result.replace("\u00a0", " ") in said, said
+            assert "—" not in said, said
+        # to a screen reader: a table of six headings
+        told = sheet.aria_snapshot()
+        assert told.count("- columnheader ") == 6, told
+        assert len(re.findall(r"- '?cell ", told)) == 15, told
+        assert f'columnheader "{heading}"' in told, told
+        # the recent games: the seat its person left marked in words, no other
+        recent = page.locator(".recent li")
+        expect(recent).to_have_count(3)
+        line = {
+            game: recent.filter(has=page.locator(f'a[href="/replay/{game}"]')).inner_text()
+            for game in (first, second, third)
+        }
+        assert f"\u2068Ana\u2069 34 ({mark})," in line[first], line
+        assert f"\u2068Cy\u2069 40 ({mark})," in line[third], line
+        assert mark not in line[second], line
+        assert line[first].count(mark) == line[third].count(mark) == 1, line
+        shot(page, f"17-stats-left-{lang}", full_page=False)
+        # and at a phone's width nothing runs past the screen, nor scrolls sideways
+        for width in (375, 360):
+            page.set_viewport_size({"width": width, "height": 800})
+            page.wait_for_timeout(100)
+            nothing_past_the_edge(page, f"stats-left-{lang}-{width}")
+            assert_sheet_fits(page)
+        shot(page, f"17-phone-stats-left-{lang}", full_page=False)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> None:
     """At 390 pixels the statistics table shows every column, the average score too,
@@ -2918,7 +3015,7 @@ def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> No
             play_until_over(page)
             page.goto(server + "/stats")
             sheet = page.locator("table.sheet")
-            expect(sheet.locator("thead th")).to_have_count(5)
+            expect(sheet.locator("thead th")).to_have_count(6)
             assert_sheet_fits(page)
             shot(page, f"16-phone-stats-{lang}", full_page=False)
             context.close()
@@ -2927,7 +3024,8 @@ def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> No
 
 
 #: the statistics of players with long names, as ``/api/stats`` answers (the widest name
-#: a player may choose, 24 letters "W", one with a hyphen, and thousands of games)
+#: a player may choose, 24 letters "W", one with a hyphen, and thousands of games, and
+#: hundreds left before the end; one whose only games are games he left)
 LONG_NAMED_STATS = {
     "players": [
         {
@@ -2935,6 +3033,7 @@ LONG_NAMED_STATS = {
             "games": 1234,
             "wins": 567,
             "average": 123.45,
+            "left": 890,
             "win_rate": 0.4595,
             "win_interval": [0.4321, 0.4876],
         }
@@ -2946,9 +3045,19 @@ LONG_NAMED_STATS = {
             "games": 1,
             "wins": 1,
             "average": 0.0,
+            "left": 0,
             "win_rate": 1.0,
             "win_interval": [0.2065, 1.0],
-        }
+        },
+        {
+            "name": "W" * 23 + "M",
+            "games": 0,
+            "wins": 0,
+            "average": None,
+            "left": 1234,
+            "win_rate": None,
+            "win_interval": None,
+        },
     ],
     "recent": [
         {
@@ -2982,7 +3091,7 @@ def test_the_statistics_fit_a_360_pixel_phone_with_long_names(
     page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
     page.goto(server + "/stats")
     sheet = page.locator("table.sheet")
-    expect(sheet.locator("tbody tr")).to_have_count(5)
+    expect(sheet.locator("tbody tr")).to_have_count(6)
     fits = page.evaluate(
         "() => { const d = document.scrollingElement;"
         " const t = document.querySelector('table.sheet');"
@@ -3003,12 +3112,12 @@ def test_the_statistics_fit_a_360_pixel_phone_with_long_names(
         " return [th.textContent, th.scrollWidth <= th.clientWidth, lines.size === 1]; })"
     )
     assert [name for name, whole, one_line in names if not (whole and one_line)] == [], names
-    # still a table to a screen reader: its five headings, a row header and four cells
+    # still a table to a screen reader: its six headings, a row header and five cells
     # for each player
     told = sheet.aria_snapshot()
-    assert told.count("- columnheader ") == 5, told
-    assert told.count("- rowheader ") == 5, told
-    assert told.count("- cell ") == 20, told
+    assert told.count("- columnheader ") == 6, told
+    assert told.count("- rowheader ") == 6, told
+    assert len(re.findall(r"- '?cell ", told)) == 30, told
     assert f'rowheader "{"W" * 24}"' in told, told
 
 

@@ -7,7 +7,7 @@ a table exactly — its configuration, the seed its deals come from, who joined 
 and every action in order (and whether a bot made it) — so a restarted server replays it
 and carries on mid-round. A finished game's results say per seat whether a person played
 it and whether they left it before its end (a bot made its last move): such a game is
-theirs to see, not in their statistics.
+theirs to see, not in their games, wins or average (their statistics count it apart).
 The seed and the seat tokens' hashes never leave this package's callers' server side.
 """
 

@@ -155,13 +155,14 @@ class GameSummary:
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     """One person's finished games: ``games`` counted (they made their seat's last move),
-    their ``wins`` and ``average`` total; ``left``: the games they left before the end, a
-    bot making their seat's last move, which count in none of the others."""
+    their ``wins`` and ``average`` total (None when ``games`` is 0: no game of theirs to
+    average); ``left``: the games they left before the end, a bot making their seat's last
+    move, which count in none of the others."""
 
     name: str
     games: int
     wins: int
-    average: float
+    average: float | None
     left: int = 0
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,7 +170,7 @@ class PlayerStats:
             "name": self.name,
             "games": self.games,
             "wins": self.wins,
-            "average": round(self.average, 2),
+            "average": None if self.average is None else round(self.average, 2),
             "left": self.left,
         }
 
@@ -439,8 +440,8 @@ class Store:
         person ``name`` is. A person is a name read as `person_key` reads it ("Ana", "ana"
         and " Ana " are one), shown as they spelt it in their latest game; the most games
         first. A game a person left before its end (a bot made their seat's last move) is
-        no game, win or points of theirs: it counts in their ``left`` alone, and a person
-        with no game but those is not listed (they have no result to show)."""
+        no game, win or points of theirs: it counts in their ``left`` alone; a person with
+        no game but those is listed all the same, last, with 0 games and no average."""
         sql = (
             "SELECT r.name, r.won, r.total, r.left_game FROM results r "
             "JOIN games g ON g.id = r.game_id WHERE r.human = 1"
@@ -459,11 +460,10 @@ class Store:
             person[2] += won
             person[3] += total
         return [
-            PlayerStats(shown, games, wins, points / games, left)
+            PlayerStats(shown, games, wins, points / games if games else None, left)
             for shown, games, wins, points, left in sorted(
                 people.values(), key=lambda p: (-p[1], p[0])
             )
-            if games
         ]
 
 

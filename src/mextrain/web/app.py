@@ -823,10 +823,13 @@ def _stats(store: Store, name: str | None) -> tuple[list[dict[str, Any]], list[G
     players = []
     for p in store.player_stats(name):
         row = p.to_dict()
-        # a win shared on equal lowest totals counts as a win, as in the terminal's
-        lo, hi = wilson_interval(p.wins, p.games) if p.games else (0.0, 1.0)
-        row["win_rate"] = round(p.wins / p.games, 4) if p.games else 0.0
-        row["win_interval"] = [round(lo, 4), round(hi, 4)]
+        # a win shared on equal lowest totals counts as a win, as in the terminal's; a
+        # person whose only games are games they left has no rate to give
+        row["win_rate"], row["win_interval"] = None, None
+        if p.games:
+            lo, hi = wilson_interval(p.wins, p.games)
+            row["win_rate"] = round(p.wins / p.games, 4)
+            row["win_interval"] = [round(lo, 4), round(hi, 4)]
         players.append(row)
     return players, store.recent_games(10, name)
 

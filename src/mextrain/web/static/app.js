@@ -1718,6 +1718,10 @@ const interval = ([low, high]) => shownSaid(`${pct(low)}–${pct(high)}`,
 // by who reads it
 const finishedWhen = (at) => new Date(at * 1000).toLocaleString(LANG, { dateStyle: "medium", timeStyle: "short" });
 
+// A person whose every game is one they left has no win rate or average: a dash, said
+// in words (a screen reader may say nothing of a dash)
+const noResult = () => shownSaid("—", t("web.stats.no_result"));
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
@@ -1729,14 +1733,17 @@ function StatsPage() {
     <h1>${t("web.stats.title")}</h1>
     <div class="scroll-x"><table class="sheet"><caption class="sr-only">${t("web.stats.caption")}</caption><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
       <th scope="col">${t("web.stats.wins")}</th><th scope="col" class="rate">${t("web.stats.rate")}</th>
-      <th scope="col">${t("web.stats.average")}</th></tr></thead>
+      <th scope="col">${t("web.stats.average")}</th><th scope="col" class="left">${t("web.stats.left")}</th></tr></thead>
       <tbody>${data.players.map((p) => html`<tr><th scope="row"><bdi>${p.name}</bdi></th><td>${p.games}</td><td>${p.wins}</td>
-        <td>${pct(p.win_rate)} <span class="ival">(${interval(p.win_interval)})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td></tr>`)}</tbody></table></div>
+        ${p.games ? html`<td>${pct(p.win_rate)} <span class="ival">(${interval(p.win_interval)})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td>`
+          : html`<td class="none">${noResult()}</td><td class="none">${noResult()}</td>`}
+        <td class="left">${p.left ?? 0}</td></tr>`)}</tbody></table></div>
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
-      ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`).join(", ")}`}
+      ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`
+        + ((g.left || [])[s] ? ` (${t("web.stats.left_mark")})` : "")).join(", ")}`}
       ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
   </section>`;
 }
