@@ -720,16 +720,16 @@ def test_a_table_the_database_cannot_read_after_the_hello_is_refused_in_words(
     code = made["code"]
     manager = client.app.state.manager  # type: ignore[attr-defined]
     table = manager.tables[code]
-    real = manager.get
+    real = manager.fetch  # (the lookup of a connection, the store read off the event loop)
 
-    def get(asked: str, hold: bool = False) -> Any:
+    async def fetch(asked: str, hold: bool = False) -> Any:
         if hold:
             import sqlite3
 
             raise sqlite3.OperationalError("database is locked")
-        return real(asked, hold)
+        return await real(asked, hold)
 
-    manager.get = get
+    manager.fetch = fetch
     try:
         conn = Conn(client, code, made["token"])
         try:
@@ -741,7 +741,7 @@ def test_a_table_the_database_cannot_read_after_the_hello_is_refused_in_words(
         finally:
             conn.close()
     finally:
-        manager.get = real
+        manager.fetch = real
     assert not table.clients()
     assert manager.tables[code] is table
 
@@ -2045,9 +2045,9 @@ def test_a_finished_table_asked_for_again_is_not_rebuilt_each_time(
     rebuilt: list[str] = []
     restore = tables.Table.restore
 
-    def counted(table: tables.Table) -> None:
+    def counted(table: tables.Table, *read: Any) -> None:
         rebuilt.append(table.code)
-        restore(table)
+        restore(table, *read)
 
     monkeypatch.setattr(tables.Table, "restore", counted)
     with TestClient(create_app(db, settings())) as tc:
@@ -3253,6 +3253,134 @@ def test_a_slow_read_of_the_store_holds_up_nothing_else(
                     go_on.set()
                     asking.join(10)
             assert answer[0].status_code == 200, path
+
+
+def test_a_slow_read_of_a_table_out_of_memory_holds_up_nothing_else(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lobby's list of tables looked each code not in memory up in the store, and a
+    table out of memory asked for (its page, a join, a connection) was read back from its
+    log, on the server's event loop: while the store took its time, no table moved, no
+    request or message was answered. The store is read on a worker thread now, the table
+    rebuilt from what was read, and the answers are what they were."""
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy"], **TINY)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            game_id = play_out({0: ana}, random.Random(5))["table"]["game_id"]
+        finally:
+            ana.close()
+        finished = made["code"]
+        waiting = [create(tc, ["open"])["code"] for _ in range(4)]
+    # a server started again: a finished table, and those waiting for their players, are
+    # not in its memory until asked for
+    with TestClient(create_app(db, settings())) as tc:
+        playing = create(tc, ["bot:greedy"])  # (in memory: the connection that is answered)
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        assert all(manager.in_memory(c) is None for c in [finished, *waiting])
+
+        def listing() -> Any:
+            return tc.get(f"/api/tables?codes={finished},{waiting[0]},NOPE23")
+
+        def joining() -> Any:
+            return tc.post(f"/api/tables/{waiting[2]}/join", json={"name": "Ben"})
+
+        def connecting() -> Any:
+            watcher = Conn(tc, waiting[3], None)
+            try:
+                return watcher.until(is_state)
+            finally:
+                watcher.close()
+
+        for name, ask, method in [
+            ("listing", listing, "table"),  # (the lookup of each code)
+            ("listing a waiting one", listing, "events"),  # (read back: its log is short)
+            ("a table's page", lambda: tc.get(f"/api/tables/{waiting[1]}"), "events"),
+            ("a join", joining, "events"),
+            ("a connection", connecting, "events"),
+        ]:
+            with monkeypatch.context() as patch:
+                reading, go_on = threading.Event(), threading.Event()
+                patch.setattr(store, method, held(getattr(store, method), reading, go_on))
+                answer: list[Any] = []
+                asking = threading.Thread(target=lambda a=answer, f=ask: a.append(f()))
+                asking.start()
+                try:
+                    assert reading.wait(5), name
+                    assert answered_meanwhile(tc, playing["code"]), f"{name} held the server up"
+                finally:
+                    go_on.set()
+                    asking.join(10)
+            assert answer, name
+            if name.startswith("listing"):
+                manager.tables.pop(waiting[0], None)  # (out of memory again, for the next)
+                assert answer[0].status_code == 200, name
+                tables = answer[0].json()["tables"]
+                assert tables[finished] == {
+                    "code": finished,
+                    "status": "finished",
+                    "seats": [],
+                    "game_id": game_id,
+                }
+                assert tables[waiting[0]]["status"] == "waiting"
+                assert tables["NOPE23"] is None
+            elif name == "a connection":
+                assert answer[0]["table"]["code"] == waiting[3]
+            else:
+                assert answer[0].status_code == 200, (name, answer[0].text)
+        assert {waiting[1], waiting[2], waiting[3]} <= set(manager.tables)
+        assert tc.get(f"/api/tables/{waiting[2]}").json()["seats"][1]["name"] == "Ben"
+
+
+def test_a_table_read_back_by_two_at_once_is_one_table(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two connections to a table out of memory, its log read for each off the event
+    loop meanwhile, and a new table made while they read: the two share one table (the
+    second read finds the first's in memory), and the read that a new table came in
+    during is made again (that table could have been this one, its log longer since)."""
+    with TestClient(create_app(db, settings())) as tc:
+        code = create(tc, ["open"])["code"]
+    with TestClient(create_app(db, settings())) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        reads: list[int] = []
+        reading, go_on = threading.Event(), threading.Event()
+        slow = held(store.events, reading, go_on)
+
+        def counted(table_id: int) -> Any:
+            reads.append(table_id)
+            return slow(table_id)
+
+        monkeypatch.setattr(store, "events", counted)
+        conns: list[Conn] = []
+        try:
+            connecting = [
+                threading.Thread(target=lambda: conns.append(Conn(tc, code, None)))
+                for _ in range(2)
+            ]
+            for thread in connecting:
+                thread.start()
+            for thread in connecting:
+                thread.join(10)
+            assert reading.wait(5)
+            for _ in range(100):
+                if len(reads) == 2:
+                    break
+                time.sleep(0.02)
+            assert len(reads) == 2  # (both read at once, neither waiting for the other)
+            create(tc, ["bot:greedy"])  # a table comes into memory meanwhile
+            go_on.set()
+            for conn in conns:
+                assert conn.until(is_state)["table"]["code"] == code
+            table = manager.tables[code]
+            assert len(list(table.clients())) == 2
+            assert len(reads) == 3  # (the first read, a table made during it, made again)
+        finally:
+            go_on.set()
+            for conn in conns:
+                conn.close()
 
 
 def held(real: Any, started: threading.Event, go_on: threading.Event) -> Any:

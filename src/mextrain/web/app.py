@@ -38,7 +38,7 @@ from mextrain.i18n import (
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
-from mextrain.store import GameSummary, ServerLock, Store
+from mextrain.store import GameSummary, ServerLock, Store, StoredTable
 
 from .messages import (
     ActionMessage,
@@ -273,11 +273,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         """A code asked about names no table: counted against the address."""
         misses.allow(_address(conn))
 
-    def table_or_404(request: Request, code: str) -> Table:
+    async def table_or_404(request: Request, code: str) -> Table:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        table = manager_of(request).get(code)  # (the store's errors: `not_kept`)
+        table = await manager_of(request).fetch(code)  # (the store's errors: `not_kept`)
         if table is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
@@ -364,7 +364,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     @app.post("/api/tables/{code}/join")
     async def join_table(code: str, body: JoinTable, request: Request) -> dict[str, Any]:
-        table = table_or_404(request, code)
+        table = await table_or_404(request, code)
         if not joiners.allow(_address(request)):
             raise _refuse(429, "too_many_joins", "too many seats taken from here: wait a minute")
         try:
@@ -373,31 +373,45 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(409, err.code, err.message) from None
         return {"code": table.code, "seat": seat, "token": token}
 
-    def info_of(request: Request, code: str, load: bool = True) -> dict[str, Any] | None:
-        """A table as `table_info` shows it; without ``load`` a finished table that is not
-        in memory is described from the store, not rebuilt from its log (a listing of 50
-        finished tables rebuilt them all on every request, and held the server meanwhile).
-        An unfinished one out of memory -- a table waiting for its players that nobody had
-        been at for a while (`Settings.idle_after`): a short log -- is read back."""
+    async def listed(request: Request, codes: list[str]) -> dict[str, Any]:
+        """Tables as `table_info` shows them (None: no such table), by code; a finished
+        table that is not in memory is described from the store, not rebuilt from its log
+        (a listing of 50 finished tables rebuilt them all on every request, and held the
+        server meanwhile). An unfinished one out of memory -- a table waiting for its
+        players that nobody had been at for a while (`Settings.idle_after`): a short log
+        -- is read back. The store is read on a worker thread, once for all the codes not
+        in memory (a lookup each, on the event loop, held up every table)."""
         manager = manager_of(request)
-        table = manager.get(code) if load else manager.in_memory(code)
-        if table is not None:
-            return table.public()
-        stored = store_of(request).table(code.upper())
-        if stored is None or stored.code in manager.broken:
-            # (a table whose log cannot be replayed is left out: no such table, as its
-            # link and a join say, not a game over)
-            return None
-        if stored.finished is None:
-            table = manager.get(code)  # (None: its log cannot be replayed, as above)
-            return None if table is None else table.public()
-        game = store_of(request).game_of_table(stored.id)
-        return {
-            "code": stored.code,
-            "status": "finished",
-            "seats": [],
-            "game_id": None if game is None else game.id,
-        }
+        store = store_of(request)
+        missing = [c for c in codes if manager.in_memory(c) is None]
+        read = await asyncio.to_thread(_described, store, missing) if missing else {}
+        found: dict[str, Any] = {}
+        for code in codes:
+            table = manager.in_memory(code)  # (come into memory meanwhile, maybe)
+            if table is None and code not in read:  # (in memory then, and gone since)
+                read.update(await asyncio.to_thread(_described, store, [code]))
+                table = manager.in_memory(code)
+            if table is not None:
+                found[code] = table.public()
+                continue
+            entry = read.get(code)
+            if entry is None or entry[0].code in manager.broken:
+                # (a table whose log cannot be replayed is left out: no such table, as its
+                # link and a join say, not a game over)
+                found[code] = None
+                continue
+            stored, game_id = entry
+            if stored.finished is None:
+                table = await manager.fetch(code)  # (None: its log cannot be replayed)
+                found[code] = None if table is None else table.public()
+                continue
+            found[code] = {
+                "code": stored.code,
+                "status": "finished",
+                "seats": [],
+                "game_id": game_id,
+            }
+        return found
 
     @app.get("/api/tables")
     async def tables_info(request: Request, codes: str = "") -> dict[str, Any]:
@@ -409,7 +423,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        found = {c.upper(): info_of(request, c, load=False) for c in wanted}
+        found = await listed(request, [c.upper() for c in wanted])
         for _ in range(sum(info is None for info in found.values())):
             if not misses.allow(_address(request)):
                 # (past the limit the answer is not given at all: its tables found would
@@ -422,7 +436,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         refused = guessing(request)
         if refused is not None:
             raise refused
-        info = info_of(request, code)
+        table = await manager_of(request).fetch(code)
+        info = None if table is None else table.public()
         if info is None:
             missed(request)
             raise _refuse(404, "no_table", "no table with that code")
@@ -513,7 +528,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             await websocket.close(1008)
             return
         try:
-            table = manager_of(websocket).get(code)
+            table = await manager_of(websocket).fetch(code)
         except sqlite3.Error:
             await not_read(websocket, code)
             return
@@ -547,7 +562,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         # the table as it is now: a finished one may have left memory during the hello,
         # and everyone connected to it must share one object (one "play again")
         try:
-            table = manager_of(websocket).get(code, hold=True) or table
+            table = await manager_of(websocket).fetch(code, hold=True) or table
         except sqlite3.Error:
             await not_read(websocket, code)
             return
@@ -832,6 +847,21 @@ def _stats(store: Store, name: str | None) -> tuple[list[dict[str, Any]], list[G
             row["win_interval"] = [round(lo, 4), round(hi, 4)]
         players.append(row)
     return players, store.recent_games(10, name)
+
+
+def _described(store: Store, codes: list[str]) -> dict[str, tuple[StoredTable, int | None] | None]:
+    """The lobby's reading of the store for tables not in memory, on a worker thread:
+    per code, its table as kept and the number of its game if it was kept (None: no
+    such table)."""
+    out: dict[str, tuple[StoredTable, int | None] | None] = {}
+    for code in codes:
+        stored = store.table(code)
+        if stored is None:
+            out[code] = None
+            continue
+        game = store.game_of_table(stored.id) if stored.finished is not None else None
+        out[code] = (stored, None if game is None else game.id)
+    return out
 
 
 def _summary(game: GameSummary) -> dict[str, Any]:

@@ -21,7 +21,7 @@ import secrets
 import sqlite3
 import time
 from collections import OrderedDict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal
@@ -42,7 +42,7 @@ from mextrain.rules import (
     parse_action,
 )
 from mextrain.search import analyze, cap_think_time
-from mextrain.store import ChatLine, Store, StoredTable
+from mextrain.store import ChatLine, Event, Store, StoredTable
 
 __all__ = [
     "BOT_LEVELS",
@@ -296,7 +296,10 @@ class Table:
         stored: StoredTable,
         settings: Settings,
         clock: Callable[[], float] = time.monotonic,
+        chat: Sequence[ChatLine] | None = None,
     ) -> None:
+        """``chat``: the table talk's latest lines, read from the store already (by
+        `read_log`, off the event loop); None: read here."""
         self.store = store
         self.settings = settings
         self.id = stored.id
@@ -376,7 +379,8 @@ class Table:
         self.idle_since: float | None = clock()
         #: the table talk's latest lines, oldest first (kept in the store, not in the log:
         #: a line said is no event of the game and moves no position on)
-        self.chat: deque[ChatLine] = deque(store.chat(self.id, CHAT_KEPT), maxlen=CHAT_KEPT)
+        lines = store.chat(self.id, CHAT_KEPT) if chat is None else chat
+        self.chat: deque[ChatLine] = deque(lines, maxlen=CHAT_KEPT)
         self._chat_next = self.chat[-1].id + 1 if self.chat else 0
         #: per name (`name_key`): how fast its player may talk (``chat_burst``,
         #: ``chat_window``); a newcomer to a seat talks afresh, one who leaves and comes
@@ -387,9 +391,11 @@ class Table:
 
     # -- the log ----------------------------------------------------------------------
 
-    def restore(self) -> None:
-        """Replay this table's log (server start)."""
-        for event in self.store.events(self.id):
+    def restore(self, events: Sequence[Event] | None = None, game_id: int | None = None) -> None:
+        """Replay this table's log (server start, or a table read back): ``events``, and
+        ``game_id``, the number of its game if it was kept, as `read_log` read them off
+        the event loop (None: the log is read here)."""
+        for event in self.store.events(self.id) if events is None else events:
             if event.seq != self._seq:
                 raise RuntimeError(f"table {self.code}: event {event.seq} out of order")
             self._seq += 1
@@ -404,6 +410,7 @@ class Table:
         self._decision_since = now
         self._grace_until = 0.0
         if self.status == "finished":
+            self.game_id = game_id  # (None: it is looked for, or kept, now)
             try:
                 self.finish()
             except Exception:  # as in `broadcast`: the next change tries again
@@ -1343,6 +1350,33 @@ def _keep_game(store: Store, game: GameToKeep) -> int:
     )
 
 
+@dataclass(frozen=True)
+class StoredLog:
+    """What a table is read back from (`TableManager.fetch`): its row, its log, its
+    talk's latest lines and the number of its game if that was kept, read at once from
+    the store (`read_log`, on a worker thread)."""
+
+    table: StoredTable
+    events: list[Event]
+    chat: list[ChatLine]
+    game_id: int | None
+
+
+def read_log(store: Store, code: str) -> StoredLog | None:
+    """The table ``code`` as the store keeps it, None if there is none: the store's
+    reads alone, nothing of the manager's (any thread)."""
+    stored = store.table(code)
+    if stored is None:
+        return None
+    game = store.game_of_table(stored.id)
+    return StoredLog(
+        stored,
+        store.events(stored.id),
+        store.chat(stored.id, CHAT_KEPT),
+        None if game is None else game.id,
+    )
+
+
 def score_extras(state: RoundState) -> list[dict[str, int]] | None:
     """By seat, the points of its score for a round over that are not the pips of the
     tiles left, as the engine scores them: ``double_blank`` (a 0-0 left, under
@@ -1446,6 +1480,9 @@ class TableManager:
         #: finished games being kept by its tables (`Table._keep`): waited for at `close`,
         #: so that a game that ends as the server stops is kept all the same
         self.keeping: set[asyncio.Task[None]] = set()
+        #: how many tables were made or read back into memory: `fetch` tells by it that
+        #: none was while it read one off the event loop
+        self.built = 0
 
     def restore(self) -> None:
         """Rebuild every game in play (started, not finished): its bots, deals and clocks
@@ -1461,14 +1498,22 @@ class TableManager:
                 # (not read now: it is read back when someone asks for it, `get`)
                 log.exception("table %s could not be read; it is read back when asked", stored.code)
 
-    def _load(self, stored: StoredTable, hold: bool = False) -> Table | None:
+    def _load(
+        self, stored: StoredTable, hold: bool = False, read: StoredLog | None = None
+    ) -> Table | None:
+        """The table ``stored``, rebuilt from its log (``read``: as read off the event
+        loop already, else read here) and kept in memory."""
         if stored.code in self.broken:
             return None
-        table = Table(self.store, stored, self.settings, self.clock)
+        chat = None if read is None else read.chat
+        table = Table(self.store, stored, self.settings, self.clock, chat)
         table.on_idle = self._unload
         table.keeping = self.keeping
         try:
-            table.restore()
+            if read is None:
+                table.restore()
+            else:
+                table.restore(read.events, read.game_id)
         except sqlite3.Error:
             # the database would not be read (held by another program past SQLite's
             # wait, a disk error), which says nothing of the log: the error is raised,
@@ -1479,6 +1524,7 @@ class TableManager:
             log.exception("table %s: its log cannot be replayed; it is left out", stored.code)
             self.broken.add(stored.code)
             return None
+        self.built += 1
         if table.status != "finished" or hold:
             # a finished table is read-only: it is kept only while someone is connected
             # to it (`hold`), so that everyone at it shares one object (and one "play
@@ -1581,6 +1627,7 @@ class TableManager:
         table = Table(self.store, stored, self.settings, self.clock)
         table.on_idle = self._unload
         table.keeping = self.keeping
+        self.built += 1
         self.tables[code] = table
         return table
 
@@ -1658,8 +1705,39 @@ class TableManager:
         stopped; a finished one is kept with ``hold`` (for a connection about to join
         it). If the database will not read it (`sqlite3.Error`: held by another program
         past SQLite's wait, a disk error), the error is raised and nothing of the table is
-        kept: asking again reads it back."""
+        kept: asking again reads it back. (`fetch` reads it off the event loop.)"""
         code = code.upper()
+        table = self._held(code, hold)
+        if table is None:
+            stored = self.store.table(code)
+            if stored is not None:
+                table = self._read_back(stored, hold)
+        return table
+
+    async def fetch(self, code: str, hold: bool = False) -> Table | None:
+        """`get`, the store's reading of a table not in memory (its log, on the server's
+        event loop, held up every table while it was read) done on a worker thread; the
+        table is rebuilt from it here, on the event loop, which alone touches the
+        manager and its tables. If a table was made or read back meanwhile, this one may
+        have been too, played on and left memory again, its log longer than was read: it
+        is read again as `get` reads it (a rare race, for a table's log is only written
+        while the table is in memory)."""
+        code = code.upper()
+        table = self._held(code, hold)
+        if table is not None or code in self.broken:
+            return table
+        built = self.built
+        read = await asyncio.to_thread(read_log, self.store, code)
+        table = self._held(code, hold)  # (read back meanwhile: one object for everyone)
+        if table is not None:
+            return table
+        if self.built != built:
+            return self.get(code, hold)
+        return None if read is None else self._read_back(read.table, hold, read)
+
+    def _held(self, code: str, hold: bool) -> Table | None:
+        """The table ``code`` if it is in memory (``hold``: a finished one is kept for a
+        connection about to join it)."""
         table = self.tables.get(code)
         if table is None and code in self.recent:
             table = self.recent[code]
@@ -1668,12 +1746,14 @@ class TableManager:
                 self.tables[code] = table
             else:
                 self.recent.move_to_end(code)
-        if table is None:
-            stored = self.store.table(code)
-            if stored is not None:
-                table = self._load(stored, hold)
-                if table is not None and table.status == "playing":
-                    table.changed()  # (its bots and clocks go on, as after a restart)
+        return table
+
+    def _read_back(
+        self, stored: StoredTable, hold: bool, read: StoredLog | None = None
+    ) -> Table | None:
+        table = self._load(stored, hold, read)
+        if table is not None and table.status == "playing":
+            table.changed()  # (its bots and clocks go on, as after a restart)
         return table
 
     async def close(self) -> None:
