@@ -441,3 +441,45 @@ def test_no_own_play_exempts_only_the_starter_opening_the_mexican_train(starter)
     do(st, "3-12@M")
     assert st.current_seat == starter
     assert st.marker_up(other)
+
+
+# -- first-turn runs and open doubles -----------------------------------------------------
+
+
+def test_first_turn_begun_with_an_open_double_answers_it_and_has_no_run():
+    """RULES.md, `open_doubles_block`: "while any double stands open, the **only** legal
+    play for any seat is a tile on the **oldest** open double" -- the rules for open doubles
+    "override all of this", a first-turn run included. That tile goes on another seat's
+    train, and for a run "a first play elsewhere is a single play". The run belongs to the
+    seat's first turn only: its next turn is a single play."""
+    rules = Rules.preset("classic", first_turn_run=True)
+    hands = [["5-12", "5-5", "1-1", "0-1"], ["4-12", "5-9", "4-9", "2-2"], ["7-12", "7-8", "3-3"]]
+    st = mk(rules, hands, ["0-0", "10-11"])
+    do(st, "5-12@0", "5-5@0", "draw", "pass")  # a run, a double, no follow-up
+    assert st.marker_up(0)
+    assert st.open_doubles == (0,)
+    # seat 1's first turn: 4-12 would start its run, but the open double comes first
+    assert legal(st) == {"5-9@0"}
+    do(st, "5-9@0")
+    assert st.current_seat == 2  # a single play: the turn is over
+    assert not st.marker_up(1)  # not a forced pass
+    assert legal(st) == {"7-12@2", "7-12@M"}
+    do(st, "7-12@2")
+    assert legal(st) == {"7-8@2", "pass"}  # seat 2 has its run
+    do(st, "pass", "draw", "pass")
+    assert st.current_seat == 1
+    do(st, "4-12@1")  # its second turn: one tile, though 4-9 fits its own train now
+    assert st.current_seat == 2
+
+
+def test_cardinal_starter_may_not_open_the_mexican_train_before_everyone_has_had_a_turn():
+    """RULES.md: `own_train_first` lets "the starting seat ... open the Mexican train
+    instead of its own" on the round's first turn; `mexican_after_first_round_of_turns`
+    keeps the Mexican train closed until every seat has had a turn, so with both the
+    starter's choice is gone (the house rule closes the train; the exception only lifts
+    own-train-first)."""
+    rules = Rules.preset("cardinal", mexican_after_first_round_of_turns=True)
+    hands = [["0-1", "0-2"], ["0-3", "0-4"], ["12-12", "7-12", "7-8", "5-12"], ["3-12", "1-1"]]
+    st = mk(rules, hands, ["10-11", "9-11", "1-3", "2-4"], starter=None)
+    assert st.starter == 2
+    assert legal(st) == {"7-12@2", "5-12@2"}
