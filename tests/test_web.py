@@ -3427,6 +3427,45 @@ def test_a_game_is_kept_off_the_event_loop_and_before_the_server_stops(
         kept.close()
 
 
+def test_a_finished_table_nobody_is_at_leaves_memory_once_its_game_is_kept(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game finished with nobody at its table left memory at once, while it was still
+    being kept on its worker thread: the table's game number was not known yet (asked
+    for meanwhile, ``null``), and a table read back before its game was kept would keep
+    it a second time. It leaves once its game is kept."""
+    keeping, go_on = threading.Event(), threading.Event()
+    quick = settings(idle_after=60, takeover_after=0, bot_delay=0.02)
+    with TestClient(create_app(db, quick)) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        monkeypatch.setattr(store, "save_game", held(store.save_game, keeping, go_on))
+        made = create(tc, ["bot:greedy", "bot:random"], **TINY)
+        code = made["code"]
+        table = manager.tables[code]
+        ana = Conn(tc, code, made["token"])
+        try:
+            ana.until(is_state)
+        finally:
+            ana.close()
+        try:
+            assert keeping.wait(30), "the bots did not play the game out"
+            time.sleep(0.2)  # (time to leave memory, as it did)
+            assert table.status == "finished"
+            assert manager.tables.get(code) is table, "it left memory before its game was kept"
+        finally:
+            go_on.set()
+        assert unloaded(manager, code)
+        info = tc.get(f"/api/tables/{code}").json()
+        assert info["status"] == "finished"
+        assert info["game_id"] is not None
+    kept = Store(db)
+    try:
+        assert len(kept.recent_games(10)) == 1  # (kept once)
+    finally:
+        kept.close()
+
+
 def test_the_end_of_a_game_is_told_with_its_number(client: TestClient) -> None:
     made = create(client, ["bot:greedy"], **TINY)
     ana = Conn(client, made["code"], made["token"])

@@ -352,6 +352,8 @@ class Table:
         #: the finished game being kept (`_keep`), and the set of such tasks the server
         #: waits for before it stops (the manager's, shared by its tables)
         self._keeping: asyncio.Task[None] | None = None
+        #: the finished game is being kept (`_keep`): the table stays in memory meanwhile
+        self._saving = False
         self.keeping: set[asyncio.Task[None]] = set()
         #: the turn clock: turns are counted (a new one when another seat is to move or a
         #: round is dealt), each decision's clock starts at `_decision_since`, and a turn
@@ -874,7 +876,11 @@ class Table:
         self._check_idle()
 
     def _check_idle(self) -> None:
-        if self.status == "finished" and not self.clients() and self.on_idle is not None:
+        """A finished table nobody is at leaves memory (``on_idle``), once its game is
+        kept: until then its game's number is not known, and a table read back from the
+        store before it is kept would keep the game a second time."""
+        finished = self.status == "finished" and not self._saving
+        if finished and not self.clients() and self.on_idle is not None:
             self.on_idle(self)
 
     def _cancel_timer(self) -> None:
@@ -1066,6 +1072,7 @@ class Table:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return False
+        self._saving = True
         self._keeping = task = loop.create_task(self._keep())
         # (the manager waits for it before the server stops: `TableManager.close`)
         self.keeping.add(task)
@@ -1083,7 +1090,10 @@ class Table:
                 self.game_id = await asyncio.to_thread(_keep_game, self.store, to_keep)
         except Exception:
             log.exception("table %s: the finished game could not be saved", self.code)
+        finally:
+            self._saving = False
         self.broadcast(keep=False)
+        self._check_idle()  # (kept, or not this time: nobody there, it may leave memory)
 
     async def close(self) -> None:
         self._cancel_timer()
