@@ -1193,11 +1193,11 @@ function TablePage({ code, big, lang }) {
       : timeUp !== null && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
-    ${toast && html`<div class="toast-spot"><button class="chat-toast" ref=${toastBox} onClick=${() => {
+    <div class="toast-spot">${toast && html`<button class="chat-toast" ref=${toastBox} onClick=${() => {
         const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
         if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         setToast(null);
-      }}><span class="chat-toast-words">${chatWords(toast)}</span></button></div>`}
+      }}><span class="chat-toast-words">${chatWords(toast)}</span></button>`}</div>
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
       <div class="board" role="region" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
