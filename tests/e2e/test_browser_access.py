@@ -277,6 +277,63 @@ def test_every_control_is_big_enough_to_hit(
             browser.close()
 
 
+# the game's controls on a touch screen narrower than a finger's 44 px either way
+UNDER_A_FINGER = (
+    "(sel) => [...document.querySelectorAll(sel)].filter((el) => {"
+    " const r = el.getBoundingClientRect(); return r.width && r.height"
+    " && (r.width < 44 || r.height < 44); }).map((el) => { const r = el.getBoundingClientRect();"
+    " const name = (el.getAttribute('aria-label') || el.textContent || el.type).trim();"
+    " return `${name} ${Math.round(r.width)}x${Math.round(r.height)}`; })"
+)
+FINGER_CONTROLS = (
+    ".hand-tile, .actions button, .board .train, .chat-phrases button, .chat-say button,"
+    " .chat-say input, .overlay button"
+)
+
+
+def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None:
+    """On a phone held upright (375 by 740, a touch screen) the controls a player taps all
+    game long were smaller than a finger: the hand's tiles 42 pixels wide, Draw, Pass and
+    Hint 35 high, a train whose name fits one line 38, the stock phrases 24, the talk's
+    field and Send 32, the round's result's Continue 35. Each is at least 44 by 44 pixels,
+    and seven tiles still share a row of the hand."""
+    from browser_kit import ARGS, CHROMIUM, need_browser, play_all_until_over
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    made = create_via_api(
+        server,
+        {"name": "Ana", "seats": ["open", "bot:greedy", "bot:greedy"], "options": {"rounds": 1}},
+    )
+    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(
+                viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True
+            )
+            page = context.new_page()
+            seat_page(page, server, made)
+            ben_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+            seat_page(ben_page, server, {"code": made["code"], "token": ben["token"]})
+            expect(ben_page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(page.locator(".actions button")).to_have_count(3)
+            expect(page.locator(".hand-tile")).to_have_count(15)
+            expect(page.locator(".train")).to_have_count(5)
+            # Ben, a person, has a train whose name fits one line (a bot's level is a second)
+            expect(page.locator(".chat-phrases button")).to_have_count(7)
+            assert page.evaluate(UNDER_A_FINGER, FINGER_CONTROLS) == [], "the table"
+            tops = page.locator(".hand-tile").evaluate_all(
+                "ts => ts.map((t) => Math.round(t.getBoundingClientRect().top))"
+            )
+            assert tops.count(tops[0]) == 7, tops  # (seven a row, as before)
+            play_all_until_over([page, ben_page])
+            expect(page.locator(".overlay button").first).to_be_visible()
+            assert page.evaluate(UNDER_A_FINGER, ".overlay button") == [], "the result"
+        finally:
+            browser.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
     """The page's spoken lines (two live regions, used in turn) are there in the waiting
