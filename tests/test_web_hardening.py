@@ -456,3 +456,19 @@ def test_a_failure_of_the_servers_own_carries_the_security_headers(db: Path) -> 
     )
     assert generic is not None
     assert "server" in json.loads(generic.group(1))
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/static/app.js", "/static/style.css", "/static/vendor/preact.mjs", "/static/icon.svg"],
+)
+def test_the_pages_files_are_asked_again_at_every_use(client: TestClient, path: str) -> None:
+    """A browser kept the page's files as long as it liked (no Cache-Control: a share of
+    the file's age), so after an upgrade it went on with the old script or look. Each
+    is asked again at every use now, and costs a 304 while it is unchanged."""
+    first = client.get(path)
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == "no-cache"
+    again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+    assert again.status_code == 304
+    assert again.headers["cache-control"] == "no-cache"

@@ -12,6 +12,7 @@ import contextlib
 import html
 import json
 import logging
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import AsyncIterator, Mapping, MutableMapping, Sequence
@@ -26,6 +27,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import HTTPConnection
+from starlette.types import Scope
 
 from mextrain import __version__
 from mextrain.i18n import (
@@ -161,6 +163,24 @@ class BodyLimit:
         await self.app(scope, receive, send)
 
 
+class PageFiles(StaticFiles):
+    """The page's files (its script, style sheet, icon), each asked again of the server
+    at every use (``Cache-Control: no-cache``), which answers 304 while it is unchanged:
+    without it a browser kept a file it had as long as it liked (a share of the file's
+    age), and after an upgrade went on with the old script or look."""
+
+    def file_response(
+        self,
+        full_path: str | os.PathLike[str],
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     """The application over the SQLite database at ``db`` (created if missing)."""
     settings = settings or Settings()
@@ -188,7 +208,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url=None,
     )
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", PageFiles(directory=STATIC), name="static")
     app.add_middleware(BodyLimit)
     app.add_middleware(SecurityHeaders)  # (outermost: a body refused too has them)
 
