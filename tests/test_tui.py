@@ -2972,8 +2972,7 @@ def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
             # where it stands, its seats named in the screen's language
             assert line == fr(
                 "tui.start.saved",
-                round=1,
-                total=2,
+                where="manche\u00a01\u00a0sur\u00a02",
                 seats=fr(
                     "tui.start.saved_and",
                     first="Joueur\u00a01, Moyen\u00a02",
@@ -3085,6 +3084,37 @@ def test_the_saved_games_line_never_parts_a_seats_name_from_its_number(
                 assert any(name in line for line in lines), (name, lines)
 
     run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("lang", "where"),
+    [
+        ("en", "round 12 of 13"),
+        ("fr", "manche 12 sur 13"),
+        ("it", "round 12 di 13"),
+        ("fi", "kierros 12/13"),
+    ],
+)
+def test_the_saved_games_line_never_parts_the_word_round_from_its_number(
+    lang: str, where: str
+) -> None:
+    """The line could break between "manche" (or "kierros", "round") and "12 sur 13": the
+    round it stands at stays whole on one line, whatever the width it is wrapped to."""
+    t = Translator(lang)
+    kinds = ("human", "medium", "expert")
+    seats = [SeatSpec(k, n) for k, n in zip(kinds, seat_names(kinds, t), strict=True)]
+    session = GameSession.new(Rules.preset("classic"), seats, seed=1, save=False)
+    rng = random.Random(5)
+    for _ in range(11):  # on to round 12
+        while not session.match.current.is_over:
+            session.match.current.apply(rng.choice(session.match.current.legal_actions()))
+        session.match.next_round(rng)
+    line = saved_game_line(session, t)
+    assert where.replace(" ", "\u00a0") in line, line
+    widest = max(len(piece) for piece in line.split(" "))
+    for width in range(widest, len(line) + 1):
+        lines = [wrapped.plain.replace("\u00a0", " ") for wrapped in Content(line).wrap(width)]
+        assert any(where in wrapped for wrapped in lines), (width, lines)
 
 
 def test_the_start_screen_offers_nothing_without_an_unfinished_game(data_dir: Path) -> None:

@@ -190,7 +190,7 @@ def rename_default_names(session: GameSession, t: Translator) -> None:
 
 def saved_game_line(session: GameSession, t: Translator) -> str:
     """ "A game is saved: round 4 of 13, Ana, Medium 2 and Medium 3." (the start screen's
-    offer to go on with it)."""
+    offer to go on with it; "round 4 of 13" and each seat's name kept whole on a line)."""
     shown = copy.copy(session)  # (its default names as the game will give them in ``t``)
     rename_default_names(shown, t)
     # each name kept whole on its line: "Mestari" and its "4." never part (no-break spaces)
@@ -198,12 +198,13 @@ def saved_game_line(session: GameSession, t: Translator) -> str:
     # (Italian writes "ed" before a word that starts with an e: "Medio 2 ed Esperto 3")
     joined = "tui.start.saved_and_e" if names[-1][:1] in ("e", "E") else "tui.start.saved_and"
     seats = t(joined, first=", ".join(names[:-1]), last=names[-1])
-    return t(
-        "tui.start.saved",
+    # and where it stands too: "round" never at a line's end and its "4 of 13" on the next
+    where = t(
+        "tui.start.saved_round",
         round=session.match.round_index + 1,
         total=session.rules.round_count,
-        seats=seats,
     )
+    return t("tui.start.saved", where=unbroken(where), seats=seats)
 
 
 def trouble_with_save(err: Exception) -> str:
