@@ -22,6 +22,7 @@ pytest.importorskip("textual")
 
 from click.testing import CliRunner
 from rich.cells import cell_len
+from textual import events
 from textual.app import App
 from textual.content import Content
 from textual.geometry import Region
@@ -5656,5 +5657,32 @@ def test_the_replay_viewer_shows_as_much_of_each_train_as_the_table_at_its_width
             await pilot.resize_terminal(160, 30)
             await pilot.pause()
             assert shown_tiles(app) == min(longest, tiles_that_fit(160))
+
+    run(scenario)
+
+
+def test_keys_pressed_after_q_change_nothing_in_the_game_saved(data_dir: Path) -> None:
+    """q saves and quits: a key typed right after it, before the terminal was let go
+    ("quit" typed whole, a paste), acted on the game still -- its u took the last move
+    back and saved that, the game told it was saved as it stood."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await press_action(pilot, app, choice(app))
+            await settle(pilot, app)
+            session = app.session
+            assert session is not None
+            assert session.can_undo()
+            played = list(session.state.history)
+            for key in "quit":  # (all at once, as a terminal hands them over)
+                app.post_message(events.Key(key, key))
+            await pilot.pause()
+            assert app.return_code == 0
+        assert session.path is not None
+        saved = load_record(session.path.read_bytes())
+        assert len(saved.rounds[0].actions) == len(played)
+        assert session.state.history == played
 
     run(scenario)

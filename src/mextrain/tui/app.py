@@ -198,6 +198,8 @@ class TableScreen(Screen[None]):
         self.paused = False
         #: paused, the one move n asked for is being thought
         self._stepping = False
+        #: q (or Ctrl+C) saved the game and the terminal is being let go
+        self.quitting = False
 
     # -- layout --------------------------------------------------------------------------
 
@@ -875,7 +877,16 @@ class TableScreen(Screen[None]):
             HelpScreen(self.t, self.session.rules, watching=self.watching, undo=self.undo_works)
         )
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once q has saved the game, nothing more is done to it: keys typed right after q
+        (the rest of a word, a paste), there before the terminal is let go, would play,
+        draw or undo after the save (an undo saved at once, the game kept as it was not)."""
+        return not self.quitting
+
     def action_quit_game(self) -> None:
+        if self.quitting:
+            return
+        self.quitting = True
         self._token += 1
         self.session.save()
         self.app.exit()
