@@ -3618,29 +3618,50 @@ def test_the_replay_viewers_page_down_in_the_last_round_goes_to_its_end() -> Non
     run(scenario)
 
 
-def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names() -> None:
-    # Finnish, six planners named as the game names them: the line is longer than 80
-    # cells, and wraps rather than lose "siirto N/M"
+@pytest.mark.parametrize(
+    ("lang", "names", "cut"),
+    [
+        # Finnish, six planners named as the game names them
+        ("fi", [f"Suunnittelija {i + 10}" for i in range(6)], "… 1"),
+        # a chosen name of 22 letters, in Italian: "mossa" ended the line, "0/157" began
+        # the next
+        ("it", ["Äänekoskenpelaaja Aino", "Medio 2", "Medio 3"], "Äänekoske"),
+    ],
+)
+def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names(
+    lang: str, names: list[str], cut: str
+) -> None:
+    """The line with the move counter would be longer than 80 cells: it wrapped to a
+    second line, between "siirto" and its number at worst. The name is cut with "…" (its
+    seat number kept) for the counter to fit on the one line, whole."""
     rules = Rules.preset("classic", rounds=[12])
-    names = [f"Suunnittelija {i + 10}" for i in range(6)]
-    match = Match.new(rules, 6, random.Random(3))
+    match = Match.new(rules, len(names), random.Random(3))
     rng = random.Random(3)
     state = match.current
     while not state.is_over:
         state.apply(rng.choice(state.legal_actions()))
     record = GameRecord.from_match(match, names)
-    t = Translator("fi")
+    t = Translator(lang)
 
     async def scenario() -> None:
-        app = WatchApp(record, "fi", delay=0)
+        app = WatchApp(record, lang, delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.press("right", "right", "right")
+            await pilot.press("right")
+            while app.state.current_seat != 0:  # (the first seat's turn: the longest name)
+                await pilot.press("right")
+            await pilot.pause()
             status = app.query_one("#w-status", Static)
-            text = plain(status)
+            text = plain(status).replace("\u00a0", " ")
             total = len(app.states(0)) - 1
-            assert text.endswith(t("tui.watch.step", step=3, total=total))
-            assert cell_len(text) > SIZE[0]
-            assert status.region.height == 2
+            step = t("tui.watch.step", step=app.step, total=total)
+            assert text.endswith(" · " + step)
+            whole = t("tui.status.turn", name=names[app.state.current_seat])
+            assert whole not in text  # (cut...)
+            assert "…" in text
+            assert cut in text  # (...keeping what tells it apart)
+            assert cell_len(text) <= SIZE[0]
+            assert status.region.height == 1
+            assert rendered_lines(status) == [plain(status).rstrip()]
 
     run(scenario)
 

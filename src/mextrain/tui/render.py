@@ -18,6 +18,8 @@ from rich.cells import cell_len, set_cell_size
 from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
 
+from .typography import unbroken
+
 __all__ = [
     "BOT_LEVELS",
     "MAX_NAME",
@@ -257,25 +259,33 @@ _STATUS_NAME_MIN = 6
 
 
 def status_markup(
-    match: Match, view: SeatView, t: Translator, names: Sequence[str], width: int = 80
+    match: Match,
+    view: SeatView,
+    t: Translator,
+    names: Sequence[str],
+    width: int = 80,
+    after: Sequence[str] = (),
 ) -> str:
-    """The line over the table: round, engine, boneyard and whose turn it is, in ``width``
-    cells (at least 80): a name too long for what the rest leaves is cut with "…", its
-    seat number kept (`clip_name`), whatever the set, the rounds and the language."""
+    """The line over the table: round, engine, boneyard and whose turn it is, then the
+    parts ``after`` it (the replay viewer's "move 3/150"), in ``width`` cells (at least
+    80): a name too long for what the rest leaves is cut with "…", its seat number kept
+    (`clip_name`), whatever the set, the rounds and the language. Each part is kept whole
+    on a line, should the line be wrapped ("move" never parted from its "3/150")."""
     k = view.round_index
     parts = [
         t("tui.status.round", number=k + 1, total=match.rules.round_count),
         t("tui.status.engine", engine=f"{view.engine}-{view.engine}"),
         t("tui.status.boneyard", count=view.boneyard_size),
     ]
+    tail = [unbroken(part) for part in after]
     if view.ended is None:
-        rest = cell_len(" · ".join([*parts, t("tui.status.turn", name="")]))
+        rest = cell_len(" · ".join([*parts, t("tui.status.turn", name=""), *tail]))
         room = max(max(width, 80) - rest, _STATUS_NAME_MIN)
         name = clip_name(names[view.current_seat], room)
         parts.append(t("tui.status.turn", name=escape(name)))
     else:
         parts.append(t("tui.status.round_over"))
-    return " · ".join(parts)
+    return " · ".join([*parts, *(escape(part) for part in tail)])
 
 
 def hand_markup(

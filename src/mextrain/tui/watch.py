@@ -140,8 +140,10 @@ class WatchApp(PaletteInWords):
         state = self.state
         view = state.view(state.current_seat)
         total = len(self.states(self.round_index)) - 1
-        status = status_markup(self.match_so_far(), view, t, self.names, self.app.size.width)
-        status += " · " + t("tui.watch.step", step=self.step, total=total)
+        step = t("tui.watch.step", step=self.step, total=total)
+        status = status_markup(
+            self.match_so_far(), view, t, self.names, self.app.size.width, after=[step]
+        )
         self.query_one("#w-status", Static).update(status)
         # (made again at the panel's width, as the table does at the screen's: a wider
         # one shows more of each train's last tiles)
