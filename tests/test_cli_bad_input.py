@@ -1613,3 +1613,33 @@ def test_stats_of_a_long_name_quotes_it_shortened(
     _not_quoted_whole(result.output)
     assert CHARACTERS_IN[lang] in result.output
     assert all(len(line) < 320 for line in result.output.splitlines()), result.output
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+@pytest.mark.parametrize(
+    ("args", "left_over"),
+    [
+        (("play", "--names", "Jean", "Paul"), "'Paul'"),  # (a name with a space, unquoted)
+        (("stats", "a", "b"), "'a b'"),
+        (("analyze", str(COMPLETE), "--round", "0", "--action", "0", "x"), "'x'"),
+    ],
+)
+def test_what_is_left_over_on_a_command_line_is_said_in_the_language_given(
+    lang: str, args: tuple[str, ...], left_over: str
+) -> None:
+    """``play --lang fr --names Jean Paul`` said "Erreur : Got unexpected extra argument
+    (Paul)", Click's English inside French words: it is said in the language, with what
+    to do about it (by ``stats --json`` too)."""
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    message = t("tui.cli.extra_arguments", args=left_over)
+    bad = invoke(*args, "--lang", lang)
+    assert bad.exit_code == 2, bad.output
+    said, where = (bad.stderr or bad.stdout).splitlines()
+    assert said == t("tui.cli.error", message=message)
+    assert where == t("tui.cli.try_help", command=f"main {args[0]} --help")
+    if args[0] == "stats":  # (its --json says a refusal in the language; analyze's in English)
+        as_json = invoke(*args, "--lang", lang, "--json")
+        assert as_json.exit_code == 2, as_json.output
+        assert json.loads(as_json.stdout) == {"error": {"reason": message}}

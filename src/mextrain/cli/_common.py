@@ -296,6 +296,10 @@ def speak(t: Translator) -> None:
     click.get_current_context().meta[_TRANSLATOR] = t
 
 
+#: Click's words for what is left over on a command line (``--names Jean Paul``: "Paul")
+_EXTRA_ARGUMENTS: Final = re.compile(r"Got unexpected extra arguments? \((?P<args>.*)\)", re.DOTALL)
+
+
 class _Refusal(click.ClickException):
     """A refusal in the reader's language, all of it: Click frames its messages in
     English ("Error:", "Invalid value for --seats:", "Try ... for help."), around words
@@ -319,6 +323,9 @@ class _Refusal(click.ClickException):
             message = t("tui.cli.no_such_option", option=option)
         elif isinstance(err, click.BadOptionUsage) and message.endswith("requires an argument."):
             message = t("tui.cli.needs_value", option=option)
+        elif type(err) is click.UsageError and (extra := _EXTRA_ARGUMENTS.fullmatch(message)):
+            # (a name with a space, unquoted: --names Jean Paul)
+            message = t("tui.cli.extra_arguments", args=show_text(extra["args"]))
         super().__init__(message)
         self.t = t
         self.help = help_for
