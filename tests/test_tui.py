@@ -85,6 +85,7 @@ from mextrain.tui.screens import (
     RoundEndScreen,
     StartScreen,
     TrainsScreen,
+    before_name,
     key_rows,
     saved_game_line,
     seat_names,
@@ -933,6 +934,38 @@ def test_enter_meant_for_the_last_player_does_not_show_the_next_ones_hand(
             assert table.viewer is not None
 
     run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("names", "to"),
+    [(("Andrea", "Anna"), "ad"), (("Àlex", "Ada"), "ad"), (("Bruno", "Carla"), "a")],
+)
+def test_italian_passes_the_keyboard_ad_a_name_that_starts_with_an_a(
+    names: tuple[str, str], to: str
+) -> None:
+    """ "Passa la tastiera a Anna": Italian writes "ad" before a word that starts with an a
+    (as it writes "ed" before an e), "a" before any other."""
+    t = Translator("it")
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "human"), "it", names)
+        app = app_for(setup, seed=3)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PassScreen)
+            title = plain(screen.query_one("#pass-text", Static)).splitlines()[0]
+            assert title == f"Passa la tastiera {to} {screen.seat_name}"
+            await pilot.press("q")
+
+    run(scenario)
+    # and watching bots, paused: "tocca ad ..." the same way
+    assert t(before_name("tui.prompt.paused", "Ana"), name="Ana") == "In pausa: tocca ad Ana."
+    assert t(before_name("tui.prompt.paused", "Bot"), name="Bot") == "In pausa: tocca a Bot."
+    for lang in ("en", "fr", "fi"):  # (the same words before any name)
+        other = Translator(lang)
+        for key in ("tui.prompt.paused", "tui.pass.title"):
+            assert other(f"{key}_a", name="Ana") == other(key, name="Ana")
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -91,6 +91,7 @@ __all__ = [
     "StartScreen",
     "StatsScreen",
     "TrainsScreen",
+    "before_name",
     "cannot_resume_line",
     "check_names",
     "hold_keys",
@@ -186,6 +187,13 @@ def rename_default_names(session: GameSession, t: Translator) -> None:
         replace(spec, name=name) for spec, name in zip(session.seats, names, strict=True)
     ]
     session.named_kinds = [spec.kind for spec in session.seats]
+
+
+def before_name(key: str, name: str) -> str:
+    """``key``, or its ``_a`` form where ``name`` follows it and starts with an a: Italian
+    writes "ad" there ("Passa la tastiera ad Ana", "tocca ad Andrea"), as it writes "ed"
+    before an e; the other languages' two forms are the same."""
+    return f"{key}_a" if name[:1] in ("a", "A", "à", "À") else key
 
 
 def saved_game_line(session: GameSession, t: Translator) -> str:
@@ -818,10 +826,11 @@ class PassScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         t = self.t
+        name = escape(self.seat_name)
+        title = t(before_name("tui.pass.title", self.seat_name), name=name)
         with Vertical(id="pass"):
             yield Static(
-                f"[b]{t('tui.pass.title', name=escape(self.seat_name))}[/b]\n\n"
-                f"{t('tui.pass.body', name=escape(self.seat_name))}",
+                f"[b]{title}[/b]\n\n{t('tui.pass.body', name=name)}",
                 id="pass-text",
             )
         # (q works here too, as on a round's end, where the keys are said)
