@@ -83,7 +83,9 @@ from mextrain.tui.screens import (
     MatchEndScreen,
     PassScreen,
     RoundEndScreen,
+    ScoreSheetScreen,
     StartScreen,
+    StatsScreen,
     TrainsScreen,
     before_name,
     key_rows,
@@ -4429,6 +4431,40 @@ def test_a_windows_keys_stay_on_screen_when_its_text_does_not_fit(
             sheet_keys = app.screen.query_one(".dialog-keys", Static)
             assert sheet_keys.region.bottom <= SIZE[1]
             assert sheet_keys.region.height >= 1
+
+    run(scenario)
+
+
+def test_the_key_that_opens_a_window_closes_it_too(data_dir: Path) -> None:
+    """s opened the score sheet and s again did nothing (nor t on the trains, ? on the
+    help, Ctrl+T on the statistics): only Esc, q and Enter closed them. The key that
+    opened a window closes it too, back where it was opened."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=1)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            table = app.table
+            assert table is not None
+            for key, window in [
+                ("s", ScoreSheetScreen),
+                ("t", TrainsScreen),
+                ("question_mark", HelpScreen),
+                ("f1", HelpScreen),
+            ]:
+                await pilot.press(key)
+                await until(pilot, partial(lambda w: isinstance(app.screen, w), window))
+                await pilot.press(key)
+                await until(pilot, lambda: app.screen is table)
+            assert not table.session.state.history  # (nothing played meanwhile)
+
+        start = PlayApp(setup=setup_of(("human", "greedy")), delay=0, seed=2)
+        async with start.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, start)
+            await pilot.press("ctrl+t")
+            await until(pilot, lambda: isinstance(start.screen, StatsScreen))
+            await pilot.press("ctrl+t")
+            await until(pilot, lambda: start.screen is screen)
 
     run(scenario)
 

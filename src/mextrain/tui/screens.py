@@ -848,7 +848,7 @@ class PassScreen(Screen[None]):
 
 class Closable(ModalScreen[None]):
     """A window over the table (help, trains, score sheet, statistics) that any key of
-    the usual three closes."""
+    the usual three closes, and the key that opened it (each window binds its own)."""
 
     BINDINGS = [  # noqa: RUF012
         Binding("escape", "close", "Close"),
@@ -952,6 +952,8 @@ class MatchEndScreen(Screen[bool]):
 
 
 class ScoreSheetScreen(Closable):
+    BINDINGS = [Binding("s", "close", "Close", show=False)]  # noqa: RUF012 - (s again)
+
     def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
         super().__init__()
         self.match = match
@@ -967,6 +969,8 @@ class ScoreSheetScreen(Closable):
 
 class StatsScreen(Closable):
     """How the people who play here are doing: every saved game, summed up per person."""
+
+    BINDINGS = [Binding("ctrl+t", "close", "Close", show=False)]  # noqa: RUF012 - (again)
 
     def __init__(self, t: Translator) -> None:
         super().__init__()
@@ -984,6 +988,8 @@ class StatsScreen(Closable):
 
 class TrainsScreen(Closable):
     """Every train with every tile, scrollable."""
+
+    BINDINGS = [Binding("t", "close", "Close", show=False)]  # noqa: RUF012 - (t again)
 
     def __init__(
         self, view: SeatView, names: Sequence[str], t: Translator, from_table: bool = False
@@ -1140,6 +1146,11 @@ class HelpScreen(Closable):
     """The keys, then the rules in the player's language: the keys that work at the table
     shown (watching bots, those that do not play a hand and those that pause and step the
     bots; undo only where it works)."""
+
+    BINDINGS = [  # noqa: RUF012 - (the key that opened it, again)
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("f1", "close", "Close", show=False),
+    ]
 
     def __init__(
         self,
