@@ -427,6 +427,23 @@ def test_french_elides_de_before_a_vowel() -> None:
     # y and h go either way in French names: left as they are
     assert t.train_label(1, 0, {1: "Hugo"}) == "le train de Hugo"
     assert Translator("it").train_label(1, 0, {1: "Anna"}) == "il treno di Anna"
+    # a name of another language that starts with a vowel: "de Äänekoski" was left
+    for name in ("Äänekoski", "Åsa", "Ágnes", "Ólafur", "Øystein", "Íris", "Úrsula"):
+        assert t.train_label(1, 0, {1: name}) == f"le train d'{name}"
+
+
+def test_italian_writes_ad_before_an_a() -> None:
+    """ "Passa la tastiera a Anna", "tocca a Andrea": Italian writes "ad" for "a" before a
+    word that starts with an a, "a" before any other; a value's own words stay as they
+    are."""
+    t = Translator("it")
+    assert t("tui.pass.title", name="Anna") == "Passa la tastiera ad Anna"
+    assert t("tui.pass.title", name="\u2068Àlex\u2069") == "Passa la tastiera ad \u2068Àlex\u2069"
+    assert t("tui.pass.title", name="Ben") == "Passa la tastiera a Ben"
+    assert t("tui.pass.title", name="Emma") == "Passa la tastiera a Emma"
+    assert t("tui.prompt.paused", name="Andrea") == "In pausa: tocca ad Andrea."
+    assert t("tui.status.turn", name="Ana a Anna") == "turno di Ana a Anna"
+    assert Translator("en")("tui.pass.title", name="Anna") == "Pass the keyboard to Anna"
 
 
 @pytest.mark.parametrize(

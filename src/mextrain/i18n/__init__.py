@@ -128,9 +128,10 @@ def _fill(template: str, params: Mapping[str, object], lang: str = DEFAULT_LANGU
     """A template with its placeholders filled; as it is when they do not fit, so a
     broken translation shows as text, never as a crash. Italian joins a preposition to the
     article a train's name starts with ("su" + "il treno messicano": "sul treno
-    messicano"), French elides "de" before a vowel ("de Émile": "d'Émile"), as the
-    browser's copy of this does. A value too long to quote whole (`Shortened`: a long text
-    refused, a number of thousands of digits) says its length in the language."""
+    messicano") and writes "ad" for "a" before an a ("tocca ad Anna"), French elides "de"
+    before a vowel ("de Émile": "d'Émile"), as the browser's copy of this does. A value
+    too long to quote whole (`Shortened`: a long text refused, a number of thousands of
+    digits) says its length in the language."""
     pieces: list[tuple[str, str | None]] = []
     try:
         for literal, field, spec, conversion in _FORMATTER.parse(template):
@@ -164,8 +165,12 @@ _SU_IL: Final = re.compile(r"\b([Ss])u il\b")
 _SU_END: Final = re.compile(r"\b([Ss])u $")
 _IL_START: Final = re.compile(r"il\b")
 #: French elides "de" before a vowel ("le train d'Émile"), a name set apart by U+2068
-#: included; not before y or h, which go either way ("de Yannick", "de Hugo")
-_VOWEL: Final = "[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü]"
+#: included, a name of another language too ("d'Åsa", "d'Äänekoski"); not before y or h,
+#: which go either way ("de Yannick", "de Hugo")
+_VOWEL: Final = "[AEIOUÀÁÂÄÅÆÉÈÊËÌÍÎÏÒÓÔÖØŒÙÚÛÜaeiouàáâäåæéèêëìíîïòóôöøœùúûü]"
+#: Italian writes "ad" for "a" before a word that starts with an a ("tocca ad Anna")
+_A_END: Final = re.compile(r"\b([Aa]) $")
+_A_START: Final = re.compile("\u2068?[AÀÁÂÄÅaàáâäå]")
 _DE_VOWEL: Final = re.compile(rf"\b([Dd])e (\u2068?)(?={_VOWEL})")
 _DE_END: Final = re.compile(r"\b([Dd])e $")
 _VOWEL_START: Final = re.compile(rf"\u2068?{_VOWEL}")
@@ -183,9 +188,11 @@ def _contract(text: str, lang: str) -> str:
 
 def _join(literal: str, value: str, lang: str) -> tuple[str, str]:
     """The same where a template's text meets the value put after it ("su " + "il treno
-    messicano", "de " + "Émile")."""
+    messicano", "a " + "Anna", "de " + "Émile")."""
     if lang == "it" and (m := _SU_END.search(literal)) and _IL_START.match(value):
         return literal[: m.start()] + m.group(1) + "ul", value[2:]
+    if lang == "it" and (m := _A_END.search(literal)) and _A_START.match(value):
+        return literal[: m.start()] + m.group(1) + "d ", value
     if lang == "fr" and (m := _DE_END.search(literal)) and _VOWEL_START.match(value):
         return literal[: m.start()] + m.group(1) + "'", value
     return literal, value

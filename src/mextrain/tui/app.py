@@ -56,7 +56,6 @@ from .screens import (
     ScoreSheetScreen,
     StartScreen,
     TrainsScreen,
-    before_name,
     keys_held,
     seat_names,
 )
@@ -355,8 +354,7 @@ class TableScreen(Screen[None]):
             if self.session.is_human(state.current_seat):
                 return t("tui.prompt.waiting_human", name=self.names[state.current_seat])
             if self.paused and not self._stepping:  # (nobody thinks: the bots wait)
-                name = self.names[state.current_seat]
-                return t(before_name("tui.prompt.paused", name), name=name)
+                return t("tui.prompt.paused", name=self.names[state.current_seat])
             return t("tui.prompt.bot_thinking", name=self.names[state.current_seat])
         legal = mine.legal_actions
         # the tile the seat just drew, said to it alone (its hand is the one on screen)

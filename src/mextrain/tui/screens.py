@@ -91,7 +91,6 @@ __all__ = [
     "StartScreen",
     "StatsScreen",
     "TrainsScreen",
-    "before_name",
     "cannot_resume_line",
     "check_names",
     "hold_keys",
@@ -187,13 +186,6 @@ def rename_default_names(session: GameSession, t: Translator) -> None:
         replace(spec, name=name) for spec, name in zip(session.seats, names, strict=True)
     ]
     session.named_kinds = [spec.kind for spec in session.seats]
-
-
-def before_name(key: str, name: str) -> str:
-    """``key``, or its ``_a`` form where ``name`` follows it and starts with an a: Italian
-    writes "ad" there ("Passa la tastiera ad Ana", "tocca ad Andrea"), as it writes "ed"
-    before an e; the other languages' two forms are the same."""
-    return f"{key}_a" if name[:1] in ("a", "A", "à", "À") else key
 
 
 def saved_game_line(session: GameSession, t: Translator) -> str:
@@ -827,7 +819,7 @@ class PassScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         t = self.t
         name = escape(self.seat_name)
-        title = t(before_name("tui.pass.title", self.seat_name), name=name)
+        title = t("tui.pass.title", name=name)
         with Vertical(id="pass"):
             yield Static(
                 f"[b]{title}[/b]\n\n{t('tui.pass.body', name=name)}",

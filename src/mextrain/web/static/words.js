@@ -1,10 +1,13 @@
 // What a language does to words that meet once a template is filled, as mextrain.i18n
-// does on the server: Italian joins "su" and "il" ("sul treno messicano"), French elides
-// "de" before a vowel ("le train d'Émile", a name set apart by U+2068 included; not before
-// y or h, which go either way). Words meet within the template's own text and where it
+// does on the server: Italian joins "su" and "il" ("sul treno messicano") and writes "ad"
+// for "a" before an a ("tocca ad Anna"), French elides "de" before a vowel ("le train
+// d'Émile", "d'Åsa", a name set apart by U+2068 included; not before y or h, which go
+// either way). Words meet within the template's own text and where it
 // meets a value, never inside a value: a name or a player's words stay as written.
 
-const VOWEL = "[AEIOUÀÂÆÉÈÊËÎÏÔŒÙÛÜaeiouàâæéèêëîïôœùûü]";
+const VOWEL = "[AEIOUÀÁÂÄÅÆÉÈÊËÌÍÎÏÒÓÔÖØŒÙÚÛÜaeiouàáâäåæéèêëìíîïòóôöøœùúûü]";
+const A_END = /(?<![\p{L}\p{N}_])([Aa]) $/u;
+const A_START = /^\u2068?[AÀÁÂÄÅaàáâäå]/u;
 const SU_IL = /(?<![\p{L}\p{N}_])([Ss])u il(?![\p{L}\p{N}_])/gu;
 const DE_VOWEL = new RegExp(`(?<![\\p{L}\\p{N}_])([Dd])e (\\u2068?)(?=${VOWEL})`, "gu");
 const SU_END = /(?<![\p{L}\p{N}_])([Ss])u $/u;
@@ -25,6 +28,9 @@ function join(literal, value, lang) {
   let m;
   if (lang === "it" && (m = literal.match(SU_END)) && IL_START.test(value)) {
     return [literal.slice(0, m.index) + m[1] + "ul", value.slice(2)];
+  }
+  if (lang === "it" && (m = literal.match(A_END)) && A_START.test(value)) {
+    return [literal.slice(0, m.index) + m[1] + "d ", value];
   }
   if (lang === "fr" && (m = literal.match(DE_END)) && VOWEL_START.test(value)) {
     return [literal.slice(0, m.index) + m[1] + "'", value];
