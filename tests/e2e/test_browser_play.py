@@ -395,6 +395,9 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
         ("it", "su {name}", {"name": "Ilaria"}),
         ("it", "{missing} su il treno", {}),
         ("en", "{name}: {text}", {"name": "Ana", "text": "de Anna"}),
+        ("it", "Passa la tastiera a {name}", {"name": "Anna"}),
+        ("it", "Passa la tastiera a {name}", {"name": "Ben"}),
+        ("fr", "le train de {name}", {"name": "Åsa"}),
     ]
     page_fills = page.evaluate(
         "cases => import('/static/words.js').then(m => cases.map(([l, t, p]) => m.fill(t, p, l)))",
@@ -406,6 +409,11 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
     assert page_fills[4] == "gioca 1-2 sul treno messicano"
     assert page_fills[5] == "Il Divo: vado su il treno"
     assert page_fills[6] == "su Ilaria"
+    assert page_fills[-3:] == [
+        "Passa la tastiera ad Anna",
+        "Passa la tastiera a Ben",
+        "le train d'Åsa",
+    ]
 
 
 def test_the_trains_a_tile_may_go_on_come_out_from_under_the_hand(
