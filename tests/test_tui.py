@@ -75,6 +75,7 @@ from mextrain.tui.render import (
     status_markup,
     tiles_that_fit,
     to_train,
+    totals_text,
     train_key,
     trains_markup,
 )
@@ -3406,6 +3407,50 @@ def test_a_window_left_open_when_the_round_ends_closes_under_the_round_end() -> 
             assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
 
     run(scenario)
+
+
+@pytest.mark.parametrize(
+    ("lang", "separator"), [("en", ","), ("fr", "\u202f"), ("it", ""), ("fi", "\u00a0")]
+)
+def test_points_of_thousands_are_written_as_the_language_writes_numbers(
+    lang: str, separator: str
+) -> None:
+    """A double left open under ``unsatisfied_double_penalty=1000``: the round's result,
+    the totals line and the score sheet wrote "1012" in every language; French and
+    Finnish set the thousands apart ("1 012", as the statistics' averages and the browser
+    write them), English with a comma, Italian not below five digits."""
+    t = Translator(lang)
+    rules = Rules.preset("classic", rounds=2, unsatisfied_double_penalty=1000)
+    for seed in range(200):
+        match = Match.new(rules, 2, random.Random(seed))
+        state = match.current
+        rng = random.Random(seed)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        parts = state.score_parts()
+        assert parts is not None
+        if any(part.penalty for part in parts):
+            break
+    else:
+        raise AssertionError("no round left a double open")
+    names = ["Ana", "Ben"]
+    seat = next(s for s, part in enumerate(parts) if part.penalty)
+    points = parts[seat].total
+    assert points >= 1000
+    written = t.whole(points)
+    assert written == f"{points:,}".replace(",", separator)
+    result = Content.from_markup(
+        round_result_markup(state, t, names, lambda s: sorted(state.hand(s)))
+    ).plain
+    assert t.plural("tui.round_end.points", points, count=written) in result
+    assert t.whole(parts[seat].penalty) in result  # ("1 double left open +1 000")
+    assert f"{names[seat]} {written}" in totals_text(match, t, names)
+    sheet = Content.from_markup(score_sheet_markup(match, t, names)).plain
+    row, total = sheet.splitlines()[1], sheet.splitlines()[-1]
+    assert written in row
+    assert written in total
+    if written != str(points):
+        assert str(points) not in sheet
 
 
 def test_a_name_with_brackets_keeps_its_score_sheet_column() -> None:

@@ -359,3 +359,21 @@ def test_the_bots_a_person_met_are_listed_weakest_first_in_every_language(
     shown = [t(f"tui.level.{level}") for level in ("easy", "medium", "hard", "expert")]
     where = [line.index(word) for word in shown]
     assert where == sorted(where), line
+
+
+@pytest.mark.parametrize(
+    ("lang", "separator"), [("en", ","), ("fr", "\u202f"), ("it", ""), ("fi", "\u00a0")]
+)
+def test_a_best_total_of_thousands_is_written_as_the_average_is(
+    tmp_path: Path, lang: str, separator: str
+) -> None:
+    """The best total was written "1234" in every language, beside an average written
+    "1 234,5" in French: both as the language writes numbers."""
+    from mextrain.tui.history import History, PersonStats
+
+    ana = PersonStats("Ana", games=2, wins=0, points=2469, best=1234, rounds=26)
+    t = Translator(lang)
+    text = stats_text(History(tmp_path, (), ()), [ana], t)
+    row = next(x for x in text.splitlines() if x.startswith("Ana "))
+    assert f" {t.decimal(1234.5)} " in row
+    assert f" {'1,234'.replace(',', separator)} " in row

@@ -279,12 +279,12 @@ def stats_text(
                 # (a name longer than a player may choose, from a record made elsewhere,
                 # is cut rather than push every row across the screen)
                 clip(p.name, MAX_NAME),
-                str(p.games),
-                str(p.wins),
+                t.whole(p.games),
+                t.whole(p.wins),
                 f"{t.percent(p.win_rate)} ({t.percent_range(lo, hi)})" if p.games else "-",
                 "-" if p.average is None else t.decimal(p.average),
-                "-" if p.best is None else str(p.best),
-                f"{p.rounds_won}/{p.rounds}",
+                "-" if p.best is None else t.whole(p.best),  # ("1 234", as the average)
+                f"{t.whole(p.rounds_won)}/{t.whole(p.rounds)}",
             ]
         )
     widths = [max(cell_len(r[i]) for r in [heads, *rows]) for i in range(len(heads))]

@@ -465,14 +465,16 @@ def round_result_markup(
     name_width = max(cell_len(n) for n in names)
     for seat, name in enumerate(names):
         part = parts[seat] if parts is not None else None
-        points = t.plural("tui.round_end.points", part.total if part else 0)
+        total = part.total if part else 0
+        points = t.plural("tui.round_end.points", total, count=t.whole(total))  # ("1 234")
         lead = f"{fit(name, name_width)}  {fit(points, 10, right=True)}  "
         # points that are not the pips left: a 0-0 left, doubles left open
         extra = []
         if part and part.double_blank:
-            extra.append(t("tui.round_end.double_blank", points=part.double_blank))
+            extra.append(t("tui.round_end.double_blank", points=t.whole(part.double_blank)))
         if part and part.penalty:
-            extra.append(t.plural("tui.round_end.penalty", part.open_doubles, points=part.penalty))
+            penalty = t.whole(part.penalty)
+            extra.append(t.plural("tui.round_end.penalty", part.open_doubles, points=penalty))
         lines.extend(seat_tiles_lines(lead, tiles_of(seat), width, extra))
     return "\n".join(lines)
 
@@ -547,7 +549,7 @@ def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:
     for the screen, it goes on between two seats: `screens.PackedLine`)."""
     leaders = set(match.winners)
     totals = " · ".join(
-        f"{name} {total}{'★' if seat in leaders else ''}"
+        f"{name} {t.whole(total)}{'★' if seat in leaders else ''}"  # ("1 234" in French)
         for seat, (name, total) in enumerate(zip(names, match.totals, strict=True))
     )
     return t("tui.round_end.totals", totals=totals)
@@ -555,6 +557,14 @@ def totals_text(match: Match, t: Translator, names: Sequence[str]) -> str:
 
 #: the columns a score sheet may use: 80, less a window's frame, padding and scroll bar
 SHEET_WIDTH = 74
+
+
+def points_in(points: int, col: int, t: Translator) -> str:
+    """Points as the language writes them ("1 234" in French and Finnish, "1,234" in
+    English), or their bare digits where that is too wide for a column of ``col`` cells
+    (ten seats' narrow columns)."""
+    said = t.whole(points)
+    return said if cell_len(said) <= col else str(points)
 
 
 def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str:
@@ -584,7 +594,7 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
         engine = match.rules.engine_for(k)
         row = f"{k + 1:<{left_a}}{f'{engine}-{engine}':>{left_b}} "
         if k < len(scores):
-            row += "".join(f"{p:>{col}} " for p in scores[k])
+            row += "".join(f"{points_in(p, col, t):>{col}} " for p in scores[k])
         elif k == match.round_index and not match.current.is_over:
             row += "".join(f"{'…':>{col}} " for _ in range(n))
         else:
@@ -593,7 +603,8 @@ def score_sheet_markup(match: Match, t: Translator, names: Sequence[str]) -> str
     totals = match.totals
     leaders = set(match.winners)
     total_row = escape(fit(t("game.total"), left)) + "".join(
-        f"{p:>{col}}" + ("★" if s in leaders else " ") for s, p in enumerate(totals)
+        f"{points_in(p, col, t):>{col}}" + ("★" if s in leaders else " ")
+        for s, p in enumerate(totals)
     )
     lines.append(f"[b]{total_row}[/b]")
     return "\n".join(lines)
