@@ -141,3 +141,20 @@ def test_french_help_never_wraps_at_a_no_break_space(name: str, columns: int) ->
     for line in lines:
         assert not line.lstrip().startswith(tuple(":;!?»")), lines
         assert not line.rstrip().endswith("«"), lines
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+@pytest.mark.parametrize("lang", OTHERS)
+def test_an_options_name_in_the_help_is_never_broken_at_its_hyphen(name: str, lang: str) -> None:
+    """Click wraps the help with Python's textwrap, which breaks a line after a hyphen
+    between two letters: the Finnish ``analyze --help`` in a terminal of 80 columns read
+    "ellei --time-" on one line and "ms ole annettu" on the next. An option's name in the
+    help's words stays whole at every width, its hyphens as typed."""
+    for columns in range(50, 101):
+        result = CliRunner().invoke(
+            main, [name, "--help", "--lang", lang], prog_name="mextrain", terminal_width=columns
+        )
+        assert result.exit_code == 0, result.output
+        assert "\u2011" not in result.output
+        for line in result.output.splitlines():
+            assert not re.search(r"--\w+(-\w+)*-$", line.rstrip()), (columns, line)

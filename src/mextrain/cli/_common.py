@@ -424,6 +424,20 @@ class _SaysRefusals(click.Command):
         """Show ``said`` (``err`` as the command says it) and exit, or leave it to Click."""
 
 
+#: an option's name in a help's words ("--time-ms"), which Click's wrapping (Python's
+#: textwrap) would break after a hyphen inside it: "--time-" on one line, "ms" on the next
+_OPTION_NAME: Final = re.compile(r"--\w+(?:-\w+)+")
+#: what stands for a hyphen inside an option's name while the help is wrapped: a hyphen
+#: no line breaks at, one cell wide as the hyphen is
+_KEPT_HYPHEN: Final = "\u2011"
+
+
+def _whole_options(text: str) -> str:
+    """``text`` with the hyphens inside its options' names kept from line breaks (until
+    `_help_in` gives them back)."""
+    return _OPTION_NAME.sub(lambda m: "--" + m.group()[2:].replace("-", _KEPT_HYPHEN), text)
+
+
 def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
     """``command``'s ``--help`` in ``t``'s language: its usage, its description and each
     option's help from the catalog (``tui.cli.help.<command>.about``,
@@ -439,7 +453,7 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
     formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=usage)
     formatter.write_paragraph()
     with formatter.indentation():
-        formatter.write_text(t(f"tui.cli.help.{name}.about"))
+        formatter.write_text(_whole_options(t(f"tui.cli.help.{name}.about")))
     rows = []
     for param in command.get_params(ctx):
         if not isinstance(param, click.Option) or param.hidden:
@@ -467,12 +481,13 @@ def _help_in(command: click.Command, ctx: click.Context, t: Translator) -> str:
                 extra.append(t(f"tui.cli.help.{shape}", low=low, high=high))
         if extra:
             said += f"  [{t('tui.cli.help.extra_join').join(extra)}]"  # (French: " ; ")
-        rows.append((names, said))
+        rows.append((names, _whole_options(said)))
     formatter.write_paragraph()
     formatter.write(f"{t('tui.cli.help.options')}\n")  # (its colon as the language has it)
     with formatter.indentation():
         formatter.write_dl(rows)
-    return formatter.getvalue().rstrip("\n")
+    # (the hyphens kept whole while wrapping, given back: "--time-ms" as it is typed)
+    return formatter.getvalue().rstrip("\n").replace(_KEPT_HYPHEN, "-")
 
 
 class SpeaksRefusals(_SaysRefusals):
