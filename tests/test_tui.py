@@ -4058,6 +4058,44 @@ def test_quitting_at_a_round_end_resumes_at_that_round_end() -> None:
     assert len(again.result.scores) == 1
 
 
+def test_keys_typed_after_q_at_a_round_end_deal_nothing(data_dir: Path) -> None:
+    """q then Enter at once on a round's end (before the terminal was let go) dealt the
+    next round and saved it: the game resumed at that round's start, not at the round's
+    end it was quit on. Likewise q then n on the final screen began a new game's file."""
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+
+    def ended(rounds: int) -> Path:
+        session = GameSession.new(Rules.preset("classic", rounds=rounds), seats, seed=41)
+        rng = random.Random(2)
+        while not session.state.is_over:
+            session.apply(rng.choice(session.state.legal_actions()))
+        assert session.path is not None
+        return session.path
+
+    async def sitting(path: Path, keys: list[tuple[str, str]], final: bool) -> None:
+        app = PlayApp(session=GameSession.load(path), delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            assert isinstance(app.screen, RoundEndScreen)
+            if final:
+                app.keys_held_until = 0.0  # type: ignore[attr-defined]
+                await pilot.press("enter")
+                await until(pilot, lambda: isinstance(app.screen, MatchEndScreen))
+            app.keys_held_until = 0.0  # type: ignore[attr-defined]
+            for key, char in keys:  # (all at once, as a terminal hands them over)
+                app.post_message(events.Key(key, char))
+            await pilot.pause()
+            assert app.return_code == 0
+
+    path = ended(2)
+    run(lambda: sitting(path, [("q", "q"), ("enter", "\r")], final=False))
+    assert len(load_record(path.read_bytes()).rounds) == 1  # (the next round not dealt)
+    path = ended(1)
+    games = set(path.parent.iterdir())
+    run(lambda: sitting(path, [("q", "q"), ("n", "n")], final=True))
+    assert set(path.parent.iterdir()) == games  # (no new game begun)
+
+
 class _Stubborn:
     """A faulty bot: always passes, legal or not."""
 

@@ -57,7 +57,9 @@ from .screens import (
     StartScreen,
     TrainsScreen,
     keys_held,
+    quitting,
     seat_names,
+    stop_acting,
 )
 from .session import BOT_TIME_MS, GameInUse, GameSession, SeatSpec, asks_more_time
 
@@ -198,8 +200,6 @@ class TableScreen(Screen[None]):
         self.paused = False
         #: paused, the one move n asked for is being thought
         self._stepping = False
-        #: q (or Ctrl+C) saved the game and the terminal is being let go
-        self.quitting = False
 
     # -- layout --------------------------------------------------------------------------
 
@@ -881,12 +881,12 @@ class TableScreen(Screen[None]):
         """Once q has saved the game, nothing more is done to it: keys typed right after q
         (the rest of a word, a paste), there before the terminal is let go, would play,
         draw or undo after the save (an undo saved at once, the game kept as it was not)."""
-        return not self.quitting
+        return not quitting(self.app)
 
     def action_quit_game(self) -> None:
-        if self.quitting:
+        if quitting(self.app):
             return
-        self.quitting = True
+        stop_acting(self.app)
         self._token += 1
         self.session.save()
         self.app.exit()
@@ -908,7 +908,14 @@ class PlayApp(PaletteInWords):
         if table is not None:
             table.action_quit_game()
         else:
+            stop_acting(self)
             self.exit()
+
+    async def action_quit(self) -> None:
+        """q on a round's end, the final screen or "pass the keyboard" (the game is saved
+        after every move): the keys typed after it do nothing more (`stop_acting`)."""
+        stop_acting(self)
+        await super().action_quit()
 
     def quit_command(self) -> None:
         self.action_save_and_quit()

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
 from rich.table import Table
@@ -95,8 +96,10 @@ __all__ = [
     "check_names",
     "hold_keys",
     "keys_held",
+    "quitting",
     "resume_detail",
     "seat_names",
+    "stop_acting",
     "trouble_with_save",
     "why_not_resumed",
 ]
@@ -802,6 +805,18 @@ def keys_held(app: App[object]) -> bool:
     return time.monotonic() < until
 
 
+def quitting(app: App[Any]) -> bool:
+    """Whether the game has been saved and the terminal is being let go (`stop_acting`)."""
+    return bool(getattr(app, "quitting", False))
+
+
+def stop_acting(app: App[Any]) -> None:
+    """From now on the game's screens do nothing more: keys typed right after q (the rest
+    of a word, a paste, an Enter), there before the terminal is let go, would deal the
+    next round, start a new game or play after the game was saved."""
+    app.quitting = True  # type: ignore[attr-defined]
+
+
 class PassScreen(Screen[None]):
     """Hides the table between two people's turns at the same keyboard."""
 
@@ -810,6 +825,9 @@ class PassScreen(Screen[None]):
         Binding("space", "ready", "Ready", show=False),
         Binding("q", "app.quit", "Quit", show=False),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not quitting(self.app)  # (keys typed after q: see `stop_acting`)
 
     def __init__(self, name: str, t: Translator) -> None:
         super().__init__()
@@ -848,6 +866,9 @@ class Closable(ModalScreen[None]):
         Binding("enter", "close", "Close", show=False),
     ]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not quitting(self.app)  # (keys typed after q: see `stop_acting`)
+
     def action_close(self) -> None:
         self.dismiss(None)
 
@@ -863,6 +884,9 @@ class RoundEndScreen(ModalScreen[None]):
         Binding("t", "trains", "Trains", show=False),
         Binding("q", "app.quit", "Quit", show=False),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not quitting(self.app)  # (keys typed after q: see `stop_acting`)
 
     def __init__(
         self,
@@ -922,6 +946,9 @@ class MatchEndScreen(Screen[bool]):
         Binding("q", "app.quit", "Quit"),
         Binding("escape", "app.quit", "Quit"),
     ]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return not quitting(self.app)  # (keys typed after q: see `stop_acting`)
 
     def __init__(self, match: Match, names: Sequence[str], t: Translator) -> None:
         super().__init__()
