@@ -2170,23 +2170,34 @@ def test_a_table_nobody_is_at_leaves_memory_and_comes_back_as_it_was(db: Path) -
             watcher.close()
 
 
+#: bots take a seat over at once and move quickly; a table leaves memory after a minute
+QUICK_TAKEOVER = settings(idle_after=60, takeover_after=0, bot_delay=0.02)
+
+
+def left_to_the_bots(tc: TestClient, clock: FakeClock | None = None) -> tuple[Any, str, Any]:
+    """A tiny game of Ana's against two bots, Ana gone once she has seen it start (the
+    manager on ``clock``, if given): the manager, the table's code and the table."""
+    manager = tc.app.state.manager  # type: ignore[attr-defined]
+    if clock is not None:
+        manager.clock = clock
+    made = create(tc, ["bot:greedy", "bot:random"], **TINY)
+    code = made["code"]
+    table = manager.tables[code]
+    ana = Conn(tc, code, made["token"])
+    try:
+        ana.until(is_state)
+    finally:
+        ana.close()
+    return manager, code, table
+
+
 def test_a_game_in_play_nobody_is_at_is_played_on_not_cut_off(db: Path) -> None:
     """Bots play on a game everyone has left (`takeover_after`): the table never leaves
     memory halfway, with a bot's move on its way; it leaves once the game is over and
     kept, as a finished table does."""
     clock = FakeClock()
-    quick = settings(idle_after=60, takeover_after=0, bot_delay=0.02)
-    with TestClient(create_app(db, quick)) as tc:
-        manager = tc.app.state.manager  # type: ignore[attr-defined]
-        manager.clock = clock
-        made = create(tc, ["bot:greedy", "bot:random"], **TINY)
-        code = made["code"]
-        table = manager.tables[code]
-        ana = Conn(tc, code, made["token"])
-        try:
-            ana.until(is_state)
-        finally:
-            ana.close()
+    with TestClient(create_app(db, QUICK_TAKEOVER)) as tc:
+        manager, code, table = left_to_the_bots(tc, clock)
         alone(table)
         clock.now += 10_000
         deadline = time.monotonic() + 30
@@ -3163,6 +3174,17 @@ def test_a_game_that_cannot_be_saved_still_ends_for_everyone(
         assert tc.get(f"/api/games/{game_id}/record").status_code == 200
 
 
+def anas_game_played_out(tc: TestClient) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A tiny game of Ana's against a greedy bot, played to its end: the table made and
+    the last state she was sent."""
+    made = create(tc, ["bot:greedy"], **TINY)
+    ana = Conn(tc, made["code"], made["token"])
+    try:
+        return made, play_out({0: ana}, random.Random(5))
+    finally:
+        ana.close()
+
+
 def test_a_finished_game_never_saved_is_kept_when_the_server_comes_back(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -3178,12 +3200,7 @@ def test_a_finished_game_never_saved_is_kept_when_the_server_comes_back(
 
     monkeypatch.setattr(Store, "save_game", fail)
     with TestClient(create_app(db, settings())) as tc:
-        made = create(tc, ["bot:greedy"], **TINY)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            final = play_out({0: ana}, random.Random(5))
-        finally:
-            ana.close()
+        made, final = anas_game_played_out(tc)
         assert final["table"]["game_id"] is None
     with TestClient(create_app(db, settings())) as tc:  # saving still fails
         ana = Conn(tc, made["code"], made["token"])
@@ -3227,12 +3244,8 @@ def test_a_slow_read_of_the_store_holds_up_nothing_else(
     the server's event loop: while one took its time (years of games), no table moved,
     no request or message was answered. They are read on a worker thread now."""
     with TestClient(create_app(db, settings())) as tc:
-        made = create(tc, ["bot:greedy"], **TINY)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            game_id = play_out({0: ana}, random.Random(5))["table"]["game_id"]
-        finally:
-            ana.close()
+        made, final = anas_game_played_out(tc)
+        game_id = final["table"]["game_id"]
         store = tc.app.state.store  # type: ignore[attr-defined]
         for path, method in [
             ("/api/stats", "player_stats"),
@@ -3264,12 +3277,8 @@ def test_a_slow_read_of_a_table_out_of_memory_holds_up_nothing_else(
     request or message was answered. The store is read on a worker thread now, the table
     rebuilt from what was read, and the answers are what they were."""
     with TestClient(create_app(db, settings())) as tc:
-        made = create(tc, ["bot:greedy"], **TINY)
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            game_id = play_out({0: ana}, random.Random(5))["table"]["game_id"]
-        finally:
-            ana.close()
+        made, final = anas_game_played_out(tc)
+        game_id = final["table"]["game_id"]
         finished = made["code"]
         waiting = [create(tc, ["open"])["code"] for _ in range(4)]
     # a server started again: a finished table, and those waiting for their players, are
@@ -3435,19 +3444,10 @@ def test_a_finished_table_nobody_is_at_leaves_memory_once_its_game_is_kept(
     for meanwhile, ``null``), and a table read back before its game was kept would keep
     it a second time. It leaves once its game is kept."""
     keeping, go_on = threading.Event(), threading.Event()
-    quick = settings(idle_after=60, takeover_after=0, bot_delay=0.02)
-    with TestClient(create_app(db, quick)) as tc:
-        manager = tc.app.state.manager  # type: ignore[attr-defined]
+    with TestClient(create_app(db, QUICK_TAKEOVER)) as tc:
         store = tc.app.state.store  # type: ignore[attr-defined]
         monkeypatch.setattr(store, "save_game", held(store.save_game, keeping, go_on))
-        made = create(tc, ["bot:greedy", "bot:random"], **TINY)
-        code = made["code"]
-        table = manager.tables[code]
-        ana = Conn(tc, code, made["token"])
-        try:
-            ana.until(is_state)
-        finally:
-            ana.close()
+        manager, code, table = left_to_the_bots(tc)
         try:
             assert keeping.wait(30), "the bots did not play the game out"
             time.sleep(0.2)  # (time to leave memory, as it did)
