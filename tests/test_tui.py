@@ -589,6 +589,45 @@ def test_a_hint_asked_on_someone_elses_turn_says_so() -> None:
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: str) -> None:
+    """On a bot's turn d, p and Enter (a tile under the cursor) did nothing and said
+    nothing, while h said a hint is for your own turn: each now says whose turn it is,
+    and nothing is played."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        setup = setup_of(("human", "greedy"), lang)
+        app = PlayApp(setup=setup, lang=lang, delay=30, seed=23, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):  # until the bot is to move (it waits its 30 s)
+                await pilot.pause()
+                session = app.session
+                if session is not None and app.table is not None:
+                    if session.state.current_seat == 1:
+                        break
+                    if app.table.my_view() is not None:
+                        await press_action(pilot, app, choice(app))
+            table = app.table
+            assert table is not None
+            assert table.my_view() is None
+            assert table.hand()  # (a tile under the cursor for Enter)
+            history = list(table.session.state.history)
+            expected = t("tui.prompt.not_your_turn", name=table.names[1])
+            for key in ("d", "p", "enter", "enter"):  # (Enter twice: picked, then played)
+                table.message = ""
+                table.refresh_table()
+                await pilot.press(key)
+                await pilot.pause()
+                said = plain(table.query_one("#message", Static))
+                assert said == expected, (key, said)
+                assert table.chosen is None
+            assert table.session.state.history == history
+            assert table.session.state.current_seat == 1
+
+    run(scenario)
+
+
 def test_undo_is_refused_with_two_people() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("human", "Ben")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=2, save=False)

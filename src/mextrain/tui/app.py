@@ -641,15 +641,26 @@ class TableScreen(Screen[None]):
         self.say(self.t("tui.watching.no_hand"))
         return True
 
+    def said_not_yours(self) -> bool:
+        """No move is this keyboard's now (True). On another seat's turn (a bot's, or
+        another person's being waited for) a key for making a move says whose turn it
+        is, as h does, rather than nothing; a round over says nothing (its result comes)."""
+        state = self.session.state
+        if self.my_view() is not None:
+            return False
+        if not state.is_over:
+            self.say(self.t("tui.prompt.not_your_turn", name=self.names[state.current_seat]))
+        return True
+
     def action_choose(self) -> None:
         # (an Enter meant for the round's end, just closed, is not said to be refused)
         if keys_held(self.app) or self.said_watching():
             return
-        mine = self.my_view()
-        if mine is None or keys_held(self.app):
-            return
         tiles = self.hand()
-        if not tiles:
+        if not tiles or not self.hand_visible() or self.said_not_yours():
+            return
+        mine = self.my_view()
+        if mine is None:
             return
         tile = tiles[self.cursor]
         trains = playable_tiles(mine).get(tile, [])
@@ -710,16 +721,15 @@ class TableScreen(Screen[None]):
             self.action_train(self.viewer)
 
     def action_draw(self) -> None:
-        if self.said_watching():
+        if self.said_watching() or self.said_not_yours():
             return
-        if self.my_view() is not None:
-            self.perform(DRAW)
+        self.perform(DRAW)
 
     def action_pass_turn(self) -> None:
         if self.watching:  # (no turn to pass: p pauses the bots, or lets them play on)
             self.action_pause()
             return
-        if self.my_view() is not None:
+        if not self.said_not_yours():
             self.perform(PASS)
 
     def action_pause(self) -> None:
