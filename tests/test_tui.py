@@ -1185,6 +1185,51 @@ def test_the_prompt_names_the_open_double_to_answer_first(lang: str) -> None:
         assert t("tui.table.open_doubles", trains="").rstrip() in trains
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_hands_title_counts_playable_tiles_only_when_there_are_some(lang: str) -> None:
+    """The hand's title read "14 tiles in hand, 0 playable (*)" when no tile fitted, and
+    on every bot's turn: it says there is nothing to play on Ana's turn, and only the
+    tiles in hand on another's, the (*) mark kept for the count of playable tiles."""
+    t = Translator(lang)
+
+    def stuck_after_a_draw(state: RoundState) -> bool:
+        if has_play(state) or DRAW not in state.legal_actions():
+            return False
+        drawn = state.copy()
+        drawn.apply(DRAW)
+        return not has_play(drawn)
+
+    session = ana_at(Rules.preset("classic"), 1, stuck_after_a_draw)
+
+    async def scenario() -> None:
+        async with at_anas_turn(session, lang) as (pilot, table):
+            title = table.query_one("#hand-title", Static)
+
+            def expected(key: str) -> str:
+                tiles = t.plural("tui.hand.tiles", len(table.hand()))
+                return t(key, name="Ana", tiles=tiles)
+
+            assert plain(title) == expected("tui.hand.title_none")
+            table.delay = 30  # (the bot waits, its turn on the screen)
+            await pilot.press("d")
+            await pilot.pause()
+            assert table.my_view() is not None
+            assert plain(title) == expected("tui.hand.title_none")
+            await pilot.press("p")
+            await pilot.pause()
+            assert table.my_view() is None
+            assert table.session.state.current_seat == 1
+            assert plain(title) == expected("tui.hand.title_waiting")
+            for key in ("tui.hand.title_none", "tui.hand.title_waiting"):
+                said = expected(key)
+                assert "(*)" not in said
+                assert t.plural("tui.hand.playable", 0) not in said
+                assert said.startswith("Ana")
+                assert t.plural("tui.hand.tiles", len(table.hand())) in said
+
+    asyncio.run(scenario())
+
+
 def test_the_prompt_names_the_open_double_after_a_draw_too() -> None:
     """Ana draws, for no tile fits the open double she must answer first: the prompt says
     the tile she drew, then still names the double where that tile goes (it is all that

@@ -317,9 +317,17 @@ class TableScreen(Screen[None]):
         if self.hand_visible() and self.viewer is not None:
             tiles = self.hand()
             self.cursor = min(self.cursor, max(len(tiles) - 1, 0))
+            # how many tiles are playable, on the seat's own turn only ("0 playable (*)" was
+            # said on a bot's turn, and when nothing fits)
+            if mine is None:
+                title = "tui.hand.title_waiting"
+            elif not playable:
+                title = "tui.hand.title_none"
+            else:
+                title = "tui.hand.title"
             hand_title.update(
                 t(
-                    "tui.hand.title",
+                    title,
                     name=escape(self.names[self.viewer]),
                     tiles=t.plural("tui.hand.tiles", len(tiles)),
                     playable=t.plural("tui.hand.playable", len(playable)),
