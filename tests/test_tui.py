@@ -3114,6 +3114,52 @@ def test_the_start_screen_offers_to_go_on_with_the_saved_game() -> None:
     run(lambda: second_sitting("button"))
 
 
+#: the keys the start screen's key line names, as each language writes them: Tab, Enter,
+#: Ctrl+S, Ctrl+T and Esc always; Ctrl+R with a saved game to go on with
+START_KEY_NAMES = {
+    "en": ("Tab", "Enter", "Ctrl+S", "Ctrl+T", "Esc"),
+    "fr": ("Tab", "Entrée", "Ctrl+S", "Ctrl+T", "Échap"),
+    "it": ("Tab", "Invio", "Ctrl+S", "Ctrl+T", "Esc"),
+    "fi": ("Tab", "Enter", "Ctrl+S", "Ctrl+T", "Esc"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screens_key_line_names_every_key_that_works_there(lang: str) -> None:
+    """The key line never named Ctrl+T (the statistics), and with a saved game to go on
+    with it left Tab out: with or without one it names every key that works on the
+    screen, each with its word, on one line of 80 columns."""
+    assert set(START_KEY_NAMES) == set(LANGUAGES)
+
+    async def shown(saved: bool) -> list[str]:
+        if saved:  # (a game with a person in it, saved as it begins)
+            seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+            GameSession.new(Rules.preset("classic", rounds=2), seats, seed=5)
+        app = PlayApp(setup=setup_of(("human", "greedy"), lang), lang=lang, delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await start_screen_settled(pilot, app)
+            assert screen.query_one("#resume", Button).display == saved
+            keys = screen.query_one("#start-keys", Static)
+            # (Ctrl+T, named on the line, opens the statistics)
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+            return rendered_lines(keys)
+
+    for saved in (False, True):
+        lines = asyncio.run(shown(saved))
+        assert len(lines) == 1, (saved, lines)
+        line = lines[0]
+        key = "tui.start.keys_saved" if saved else "tui.start.keys"
+        assert line == Translator(lang)(key)  # (whole: not cut at 80 columns)
+        named = [word for word in START_KEY_NAMES[lang] if word in line]
+        assert named == list(START_KEY_NAMES[lang]), (saved, line)
+        assert ("Ctrl+R" in line) == saved
+        for word in (*START_KEY_NAMES[lang], *(["Ctrl+R"] if saved else [])):
+            # each key with its word after it
+            assert re.search(rf"(^|  ){re.escape(word)} \S", line), (word, line)
+
+
 def test_the_start_screen_goes_on_with_no_game_another_terminal_has_begun_playing() -> None:
     """The saved game offered, then resumed in another terminal before the player here
     chose it: it is not opened a second time (each would save over the other's moves),
