@@ -591,9 +591,9 @@ def test_a_hint_asked_on_someone_elses_turn_says_so() -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: str) -> None:
-    """On a bot's turn d, p and Enter (a tile under the cursor) did nothing and said
-    nothing, while h said a hint is for your own turn: each now says whose turn it is,
-    and nothing is played."""
+    """On a bot's turn d, p, Enter (a tile under the cursor) and the trains' keys (1, m,
+    o) did nothing and said nothing, while h said a hint is for your own turn: each now
+    says whose turn it is, and nothing is played."""
     t = Translator(lang)
 
     async def scenario() -> None:
@@ -614,7 +614,8 @@ def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: st
             assert table.hand()  # (a tile under the cursor for Enter)
             history = list(table.session.state.history)
             expected = t("tui.prompt.not_your_turn", name=table.names[1])
-            for key in ("d", "p", "enter", "enter"):  # (Enter twice: picked, then played)
+            # (Enter twice: picked, then played; a train's key with no tile picked)
+            for key in ("d", "p", "enter", "enter", "1", "m", "o"):
                 table.message = ""
                 table.refresh_table()
                 await pilot.press(key)

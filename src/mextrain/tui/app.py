@@ -706,12 +706,9 @@ class TableScreen(Screen[None]):
 
     def action_train(self, which: int | str) -> None:
         """Play the chosen tile on a train: a seat number, or ``"M"`` for the Mexican."""
-        if self.said_watching():
+        if self.said_watching() or self.said_not_yours():
             return
         train = MEXICAN if which == "M" else int(which)
-        mine = self.my_view()
-        if mine is None:
-            return
         if train != -1 and train >= self.session.players:
             # said by seat, as the key means it: 0 is seat 10's train, not a "train 0"
             players = self.session.players
