@@ -1310,6 +1310,73 @@ def test_words_said_hide_no_train_and_move_nothing_on_a_phone_or_a_desktop(serve
             browser.close()
 
 
+def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server: str) -> None:
+    """A tap on what someone said (over the page for a moment) went to the talk's field,
+    and on a phone the field opened the on-screen keyboard over half the page, for a player
+    who only wanted to read the talk or put the line away. A tap on a touch screen (375 by
+    740) brings the talk into sight, clear of the hand, with the focus on its heading, not
+    on the field; a click on a desktop (1280 by 800) still goes to the field, ready for an
+    answer."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
+    )
+    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
+    errors: list[str] = []
+    screens = (
+        ("phone", {"width": 375, "height": 740}, True),
+        ("desktop", {"width": 1280, "height": 800}, False),
+    )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            seat_page(ana, server, made)
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            for said, (label, viewport, touch) in enumerate(screens, start=1):
+                page = browser.new_context(
+                    viewport=viewport, has_touch=touch, is_mobile=touch
+                ).new_page()
+                page.on("pageerror", lambda err: errors.append(str(err)))
+                seat_page(page, server, {"code": made["code"], "token": ben["token"]})
+                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                ana.get_by_role("button", name="Thanks!").click()
+                expect(page.locator(".chat-lines li")).to_have_count(said)
+                toast = page.locator(".chat-toast")
+                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                field = page.get_by_role("textbox", name="Say something")
+                if touch:
+                    toast.tap()
+                    expect(toast).to_have_count(0)
+                    expect(page.get_by_role("heading", name="Table talk")).to_be_focused()
+                    assert not page.evaluate(
+                        "() => document.activeElement.matches('input, textarea, [contenteditable]')"
+                    ), label
+                    expect(field).not_to_be_focused()
+                    # the talk in sight, its last line over none of the pinned hand
+                    page.wait_for_timeout(300)  # (the scroll settles)
+                    last = page.locator(".chat-lines li").last
+                    expect(last).to_be_in_viewport(ratio=1)
+                    expect(page.locator(".chat h2")).to_be_in_viewport(ratio=1)
+                    box = last.bounding_box()
+                    hand = page.locator(".hand-area").bounding_box()
+                    assert box is not None
+                    assert hand is not None
+                    assert not overlap(box, hand), (label, box, hand)
+                else:
+                    toast.click()
+                    expect(toast).to_have_count(0)
+                    expect(field).to_be_focused()
+                    expect(field).to_be_in_viewport()
+                shot(page, f"table-talk-toast-tapped-{label}", full_page=False)
+                page.context.close()
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
 # the toast's lines of text (top, bottom) and where it stops showing them: its own edge, or
 # that of a box inside it that cuts its words off
 TOAST_LINES = """() => {

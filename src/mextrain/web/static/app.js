@@ -1193,9 +1193,23 @@ function TablePage({ code, big, lang }) {
       : timeUp !== null && you !== null && html`<p class="notice" role="status">${t("web.time_up")}</p>`}
     ${you === null && table.status === "playing" && table.seats.some((s) => s.joinable) && html`<div class="late-join">
       <p>${t("web.late_join", { name: names[table.seats.findIndex((s) => s.joinable)] })}</p>${joinForm}</div>`}
-    <div class="toast-spot">${toast && html`<button class="chat-toast" ref=${toastBox} onClick=${() => {
-        const talk = document.querySelector(".chat-say input") || document.querySelector(".chat");
-        if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
+    <div class="toast-spot">${toast && html`<button class="chat-toast" ref=${toastBox} onClick=${(e) => {
+        // a click or a key goes to the talk's field, ready for an answer; a tap only shows
+        // the talk, its heading taking the focus: the field would open the on-screen
+        // keyboard over the page for a player who only wanted to read (a browser that
+        // says nothing of the pointer: a touch screen is tapped)
+        const how = e.pointerType;
+        const tapped = how === "touch" || how === "pen"
+          || (how === undefined && window.matchMedia("(pointer: coarse)").matches);
+        const field = document.querySelector(".chat-say input");
+        const heading = document.querySelector(".chat h2");
+        if (tapped && heading) {
+          document.querySelector(".chat").scrollIntoView({ block: "center" });
+          heading.focus({ preventScroll: true });
+        } else {
+          const talk = field || document.querySelector(".chat");
+          if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
+        }
         setToast(null);
       }}><span class="chat-toast-words">${chatWords(toast)}</span></button>`}</div>
     <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
@@ -1445,7 +1459,7 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draf
   const shown = chat.filter((line) => mine(line) || !muted.has(line.name));
   const hidden = chat.length - shown.length;
   return html`<section class="chat" aria-labelledby="chat-title">
-    <h2 id="chat-title">${t("web.chat.title")}</h2>
+    <h2 id="chat-title" tabindex="-1">${t("web.chat.title")}</h2>
     <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
       ${shown.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
         <span class="chat-time">${chatTime(line.at)}</span> ${chatWords(line)}</li>`)}
