@@ -430,6 +430,91 @@ def test_the_replay_steps_on_from_a_rounds_end_to_the_next_rounds_deal(
     shot(page, "13-replay-steps-across-rounds")
 
 
+def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
+    """On a phone the replay showed the hands first, one above the other, and the trains
+    under them: a table of four had its first train at the foot of the first screen and
+    its Mexican train under it, a scroll further. On a phone held upright (375 by 740) the
+    trains come first, right under the steps: at the deal the first train starts in the
+    upper half of the screen and the whole board (the engine, four trains and the Mexican
+    train) is in the first screen, the hands after it; at the round's last step too, the
+    trains long, the first one starts in that upper half (the steps and the move's line
+    take some 250 pixels; half the screen leaves room for the move's line on three lines;
+    the hands put it at some 580). On a desktop (1280 by 800) the hands stay above the
+    trains, side by side, as they were."""
+    import urllib.request
+
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    with urllib.request.urlopen(f"{server}/api/games?limit=100") as res:
+        before = {g["id"] for g in json.load(res)}
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"] * 3, "options": {"rounds": 1}}
+    )
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_context(
+                viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True
+            ).new_page()
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(page, server, made)
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            # Ana leaves the table to a bot: the bots play the round out
+            page.on("dialog", lambda dialog: dialog.accept())
+            page.get_by_role("button", name="Leave the table").click()
+            deadline = time.monotonic() + 90
+            while True:
+                with urllib.request.urlopen(f"{server}/api/games?limit=100") as res:
+                    new = [g for g in json.load(res) if g["id"] not in before]
+                if new:
+                    break
+                assert time.monotonic() < deadline, "the bots never finished the round"
+                time.sleep(0.5)
+            assert len(new[0]["players"]) == 4, new
+            page.goto(f"{server}/replay/{new[0]['id']}")
+            slider = page.locator(".replay input[type=range]")
+            expect(slider).to_be_visible(timeout=10_000)
+            trains, hands = page.locator(".replay .train"), page.locator(".replay-hand")
+            expect(trains).to_have_count(6)
+            expect(hands).to_have_count(4)
+
+            def box(locator: Any) -> dict[str, float]:
+                found = locator.bounding_box()
+                assert found is not None
+                return dict(found)
+
+            page.evaluate("() => window.scrollTo(0, 0)")
+            first, mexican = box(trains.first), box(page.locator(".replay .train.mexican"))
+            shot(page, "13-replay-phone-deal", full_page=False)
+            assert first["y"] <= 740 / 2, first
+            assert mexican["y"] + mexican["height"] <= 740, mexican
+            assert box(hands.first)["y"] >= mexican["y"] + mexican["height"], "hands first"
+            replay_to_the_end(page)
+            expect(page.locator(".replay-scores")).to_be_visible()
+            page.evaluate("() => window.scrollTo(0, 0)")
+            assert box(trains.first)["y"] <= 740 / 2, box(trains.first)
+            last_train = box(trains.last)
+            assert box(hands.first)["y"] >= last_train["y"] + last_train["height"]
+            # (the round's end in words after the hands)
+            last_hand = box(hands.last)
+            assert box(page.locator(".replay-scores"))["y"] >= last_hand["y"] + last_hand["height"]
+            shot(page, "13-replay-phone-end")
+            assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
+
+            # a desktop: the hands above the trains, two or more abreast
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.evaluate("() => window.scrollTo(0, 0)")
+            ends = [box(hands.nth(k)) for k in range(4)]
+            assert ends[0]["y"] == ends[1]["y"], ends
+            assert max(h["y"] + h["height"] for h in ends) <= box(trains.first)["y"]
+            shot(page, "13-replay-desktop-end")
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
 def _laid(page: Any, within: str) -> set[str]:
     """The tiles on the trains as the page draws them ("4-1": laid on a 4)."""
     tiles = page.locator(f"{within} .train-tiles [role=img]")
