@@ -180,6 +180,22 @@ async def press_action(pilot: Pilot[None], app: PlayApp, action: Action) -> None
         await pilot.press("home", *["right"] * index, "enter", train_key(action.train))
 
 
+async def at_the_bots_turn(pilot: Pilot[None], app: PlayApp) -> Any:
+    """The person (seat 0) plays `choice` until the bot (seat 1, which waits the app's
+    delay before it moves) is to move: the table then."""
+    for _ in range(400):
+        await pilot.pause()
+        session = app.session
+        if session is not None and app.table is not None:
+            if session.state.current_seat == 1:
+                break
+            if app.table.my_view() is not None:
+                await press_action(pilot, app, choice(app))
+    table = app.table
+    assert table is not None
+    return table
+
+
 def first_sitting(setup: GameSetup, moves: int) -> None:
     """A game against bots (seed 31): the person makes ``moves`` moves, then q saves and
     quits."""
@@ -570,16 +586,7 @@ def test_a_hint_asked_on_someone_elses_turn_says_so() -> None:
         setup = setup_of(("human", "greedy"))
         app = PlayApp(setup=setup, lang="en", delay=30, seed=23, show_start=False)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(400):  # until the bot is to move (it waits its 30 s)
-                await pilot.pause()
-                session = app.session
-                if session is not None and app.table is not None:
-                    if session.state.current_seat == 1:
-                        break
-                    if app.table.my_view() is not None:
-                        await press_action(pilot, app, choice(app))
-            table = app.table
-            assert table is not None
+            table = await at_the_bots_turn(pilot, app)
             assert table.my_view() is None
             await pilot.press("h")
             await pilot.pause()
@@ -600,16 +607,7 @@ def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: st
         setup = setup_of(("human", "greedy"), lang)
         app = PlayApp(setup=setup, lang=lang, delay=30, seed=23, show_start=False)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(400):  # until the bot is to move (it waits its 30 s)
-                await pilot.pause()
-                session = app.session
-                if session is not None and app.table is not None:
-                    if session.state.current_seat == 1:
-                        break
-                    if app.table.my_view() is not None:
-                        await press_action(pilot, app, choice(app))
-            table = app.table
-            assert table is not None
+            table = await at_the_bots_turn(pilot, app)
             assert table.my_view() is None
             assert table.hand()  # (a tile under the cursor for Enter)
             history = list(table.session.state.history)

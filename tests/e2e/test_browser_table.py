@@ -8,7 +8,7 @@ import contextlib
 import json
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -1333,6 +1333,48 @@ def test_words_said_cover_neither_the_status_line_nor_the_hand_on_a_phone_or_a_d
             browser.close()
 
 
+#: where Ben reads what Ana says: a phone held upright (a touch screen) and a laptop
+PHONE_AND_LAPTOP = (
+    ("phone", {"width": 375, "height": 740}, True),
+    ("laptop", {"width": 1280, "height": 800}, False),
+)
+
+
+@contextlib.contextmanager
+def ana_talks_to_ben(server: str, bots: int) -> Iterator[tuple[Any, Callable[..., Any]]]:
+    """Ana and Ben at a table of one round with ``bots`` greedy bots, every seat taken (it
+    starts): Ana's page on a laptop, her hand shown, and a way to open Ben's page on a
+    screen of a size (``viewport``, ``touch`` or not; its page errors kept in ``errors``),
+    once his hand shows."""
+    from playwright.sync_api import expect, sync_playwright
+
+    seats = ["open", *["bot:greedy"] * bots]
+    made = create_via_api(server, {"name": "Ana", "seats": seats, "options": {"rounds": 1}})
+    ben = join_via_api(server, made["code"], "Ben")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            seat_page(ana, server, made)
+            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+
+            def bens_page(
+                viewport: dict[str, int], touch: bool, errors: list[str] | None = None
+            ) -> Any:
+                page = browser.new_context(
+                    viewport=viewport, has_touch=touch, is_mobile=touch
+                ).new_page()
+                if errors is not None:
+                    page.on("pageerror", lambda err: errors.append(str(err)))
+                seat_page(page, server, {"code": made["code"], "token": ben["token"]})
+                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+                return page
+
+            yield ana, bens_page
+        finally:
+            browser.close()
+
+
 def test_words_said_hide_no_train_and_move_nothing_on_a_phone_or_a_desktop(server: str) -> None:
     """What someone says showed over the top of the board for six seconds: on a phone over
     the top train (the reader's own), its hand's size and its open end, where a tap meant
@@ -1341,58 +1383,38 @@ def test_words_said_hide_no_train_and_move_nothing_on_a_phone_or_a_desktop(serve
     move when it comes, and a tap on the top train's open end reaches the train, on a
     phone held upright (375 by 740, a touch screen) as on a laptop (1280 by 800)."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    made = create_via_api(
-        server,
-        {"name": "Ana", "seats": ["open", "bot:greedy", "bot:greedy"], "options": {"rounds": 1}},
-    )
-    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
-    screens = (
-        ("phone", {"width": 375, "height": 740}, True),
-        ("laptop", {"width": 1280, "height": 800}, False),
-    )
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            seat_page(ana, server, made)
-            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            for said, (label, viewport, touch) in enumerate(screens, start=1):
-                page = browser.new_context(
-                    viewport=viewport, has_touch=touch, is_mobile=touch
-                ).new_page()
-                seat_page(page, server, {"code": made["code"], "token": ben["token"]})
-                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-                board = page.locator(".board").bounding_box()
-                ana.get_by_role("button", name="Thanks!").click()
-                toast = page.locator(".chat-toast")
-                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
-                expect(toast).to_be_in_viewport(ratio=1)
-                shot(page, f"table-talk-toast-trains-{label}", full_page=False)
-                box = toast.bounding_box()
-                assert box is not None
-                # nothing moved to make room for it
-                assert page.locator(".board").bounding_box() == board, label
-                trains = page.locator(".train")
-                expect(trains).to_have_count(5)  # (the Mexican train's too)
-                for k in range(5):
-                    under = trains.nth(k).bounding_box()
-                    assert under is not None
-                    assert not overlap(box, under), (label, k, box, under)
-                # the top train's open end takes a tap, not the words over it
-                end = trains.first.locator(".open-end").bounding_box()
-                assert end is not None
-                hit = page.evaluate(
-                    "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('.train'))",
-                    [end["x"] + end["width"] / 2, end["y"] + end["height"] / 2],
-                )
-                assert hit, label
-                assert page.locator(".chat-lines li").count() == said
-                toast.click()
-                expect(toast).to_have_count(0)
-        finally:
-            browser.close()
+    with ana_talks_to_ben(server, bots=2) as (ana, bens_page):
+        for said, (label, viewport, touch) in enumerate(PHONE_AND_LAPTOP, start=1):
+            page = bens_page(viewport, touch)
+            board = page.locator(".board").bounding_box()
+            ana.get_by_role("button", name="Thanks!").click()
+            toast = page.locator(".chat-toast")
+            expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+            expect(toast).to_be_in_viewport(ratio=1)
+            shot(page, f"table-talk-toast-trains-{label}", full_page=False)
+            box = toast.bounding_box()
+            assert box is not None
+            # nothing moved to make room for it
+            assert page.locator(".board").bounding_box() == board, label
+            trains = page.locator(".train")
+            expect(trains).to_have_count(5)  # (the Mexican train's too)
+            for k in range(5):
+                under = trains.nth(k).bounding_box()
+                assert under is not None
+                assert not overlap(box, under), (label, k, box, under)
+            # the top train's open end takes a tap, not the words over it
+            end = trains.first.locator(".open-end").bounding_box()
+            assert end is not None
+            hit = page.evaluate(
+                "([x, y]) => Boolean(document.elementFromPoint(x, y)?.closest('.train'))",
+                [end["x"] + end["width"] / 2, end["y"] + end["height"] / 2],
+            )
+            assert hit, label
+            assert page.locator(".chat-lines li").count() == said
+            toast.click()
+            expect(toast).to_have_count(0)
 
 
 def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server: str) -> None:
@@ -1403,62 +1425,42 @@ def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server:
     on the field; a click on a desktop (1280 by 800) still goes to the field, ready for an
     answer."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    made = create_via_api(
-        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
-    )
-    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
     errors: list[str] = []
-    screens = (
-        ("phone", {"width": 375, "height": 740}, True),
-        ("desktop", {"width": 1280, "height": 800}, False),
-    )
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            seat_page(ana, server, made)
-            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            for said, (label, viewport, touch) in enumerate(screens, start=1):
-                page = browser.new_context(
-                    viewport=viewport, has_touch=touch, is_mobile=touch
-                ).new_page()
-                page.on("pageerror", lambda err: errors.append(str(err)))
-                seat_page(page, server, {"code": made["code"], "token": ben["token"]})
-                expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-                ana.get_by_role("button", name="Thanks!").click()
-                expect(page.locator(".chat-lines li")).to_have_count(said)
-                toast = page.locator(".chat-toast")
-                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
-                field = page.get_by_role("textbox", name="Say something")
-                if touch:
-                    toast.tap()
-                    expect(toast).to_have_count(0)
-                    expect(page.get_by_role("heading", name="Table talk")).to_be_focused()
-                    assert not page.evaluate(
-                        "() => document.activeElement.matches('input, textarea, [contenteditable]')"
-                    ), label
-                    expect(field).not_to_be_focused()
-                    # the talk in sight, its last line over none of the pinned hand
-                    page.wait_for_timeout(300)  # (the scroll settles)
-                    last = page.locator(".chat-lines li").last
-                    expect(last).to_be_in_viewport(ratio=1)
-                    expect(page.locator(".chat h2")).to_be_in_viewport(ratio=1)
-                    box = last.bounding_box()
-                    hand = page.locator(".hand-area").bounding_box()
-                    assert box is not None
-                    assert hand is not None
-                    assert not overlap(box, hand), (label, box, hand)
-                else:
-                    toast.click()
-                    expect(toast).to_have_count(0)
-                    expect(field).to_be_focused()
-                    expect(field).to_be_in_viewport()
-                shot(page, f"table-talk-toast-tapped-{label}", full_page=False)
-                page.context.close()
-        finally:
-            browser.close()
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        for said, (label, viewport, touch) in enumerate(PHONE_AND_LAPTOP, start=1):
+            page = bens_page(viewport, touch, errors)
+            ana.get_by_role("button", name="Thanks!").click()
+            expect(page.locator(".chat-lines li")).to_have_count(said)
+            toast = page.locator(".chat-toast")
+            expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+            field = page.get_by_role("textbox", name="Say something")
+            if touch:
+                toast.tap()
+                expect(toast).to_have_count(0)
+                expect(page.get_by_role("heading", name="Table talk")).to_be_focused()
+                assert not page.evaluate(
+                    "() => document.activeElement.matches('input, textarea, [contenteditable]')"
+                ), label
+                expect(field).not_to_be_focused()
+                # the talk in sight, its last line over none of the pinned hand
+                page.wait_for_timeout(300)  # (the scroll settles)
+                last = page.locator(".chat-lines li").last
+                expect(last).to_be_in_viewport(ratio=1)
+                expect(page.locator(".chat h2")).to_be_in_viewport(ratio=1)
+                box = last.bounding_box()
+                hand = page.locator(".hand-area").bounding_box()
+                assert box is not None
+                assert hand is not None
+                assert not overlap(box, hand), (label, box, hand)
+            else:
+                toast.click()
+                expect(toast).to_have_count(0)
+                expect(field).to_be_focused()
+                expect(field).to_be_in_viewport()
+            shot(page, f"table-talk-toast-tapped-{label}", full_page=False)
+            page.context.close()
     assert not errors, errors
 
 
