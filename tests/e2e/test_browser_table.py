@@ -1293,44 +1293,31 @@ def test_words_said_cover_neither_the_status_line_nor_the_hand_on_a_phone_or_a_d
     top bar, on a phone (375 by 740) as on a desktop (1280 by 800), the page at its top or
     scrolled a little."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    made = create_via_api(
-        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
-    )
-    ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            seat_page(ana, server, made)
-            page = browser.new_context(viewport={"width": 375, "height": 740}).new_page()
-            seat_page(page, server, {"code": made["code"], "token": ben["token"]})
-            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            said = 0
-            for width, height in ((375, 740), (1280, 800)):
-                page.set_viewport_size({"width": width, "height": height})
-                for scroll in (0, 40):  # (four lines: a player may say five at once)
-                    page.evaluate(f"() => window.scrollTo(0, {scroll})")
-                    ana.get_by_role("button", name="Thanks!").click()
-                    said += 1
-                    expect(page.locator(".chat-lines li")).to_have_count(said)
-                    toast = page.locator(".chat-toast")
-                    expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
-                    expect(toast).to_be_in_viewport(ratio=1)
-                    box = toast.bounding_box()
-                    assert box is not None
-                    for covered in (".topbar", ".status", ".hand-area", ".turn-prompt", ".actions"):
-                        under = page.locator(covered).bounding_box()
-                        assert under is not None, covered
-                        where = (width, scroll, covered, box, under)
-                        assert not overlap(box, under), where
-                    shot(page, f"table-talk-toast-{width}-{scroll}", full_page=False)
-                    toast.click()
-                    expect(toast).to_have_count(0)
-        finally:
-            browser.close()
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        page = bens_page({"width": 375, "height": 740}, False)
+        said = 0
+        for width, height in ((375, 740), (1280, 800)):
+            page.set_viewport_size({"width": width, "height": height})
+            for scroll in (0, 40):  # (four lines: a player may say five at once)
+                page.evaluate(f"() => window.scrollTo(0, {scroll})")
+                ana.get_by_role("button", name="Thanks!").click()
+                said += 1
+                expect(page.locator(".chat-lines li")).to_have_count(said)
+                toast = page.locator(".chat-toast")
+                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                expect(toast).to_be_in_viewport(ratio=1)
+                box = toast.bounding_box()
+                assert box is not None
+                for covered in (".topbar", ".status", ".hand-area", ".turn-prompt", ".actions"):
+                    under = page.locator(covered).bounding_box()
+                    assert under is not None, covered
+                    where = (width, scroll, covered, box, under)
+                    assert not overlap(box, under), where
+                shot(page, f"table-talk-toast-{width}-{scroll}", full_page=False)
+                toast.click()
+                expect(toast).to_have_count(0)
 
 
 #: where Ben reads what Ana says: a phone held upright (a touch screen) and a laptop
@@ -1488,40 +1475,27 @@ def test_a_long_line_said_shows_over_a_phone_in_whole_lines(server: str) -> None
     over the top of the board): a line longer than that showed the top of the next one
     under the "…", half cut off by the toast's edge."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    made = create_via_api(
-        server, {"name": "Ana", "seats": ["open", "bot:greedy"], "options": {"rounds": 1}}
-    )
-    ben = join_via_api(server, made["code"], "Ben")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            seat_page(ana, server, made)
-            phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-            seat_page(phone, server, {"code": made["code"], "token": ben["token"]})
-            expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            for said, line in enumerate(("x" * 200, "see " + "ha" * 60 + " and so on"), start=1):
-                ana.locator(".chat-say input").fill(line)
-                ana.locator(".chat-say input").press("Enter")
-                expect(phone.locator(".chat-lines li")).to_have_count(said)
-                toast = phone.locator(".chat-toast")
-                expect(toast).to_contain_text("Ana")
-                fit = phone.evaluate(TOAST_LINES)
-                shot(phone, f"table-talk-phone-long-toast-{said}", full_page=False)
-                # (the name and the words are pieces of text on one line: a line by its top)
-                lines = {round(top): bottom for top, bottom in fit["lines"]}
-                shown = [(top, bottom) for top, bottom in lines.items() if top < fit["edge"] - 0.5]
-                assert len(lines) > 1, fit  # (longer than the toast shows)
-                assert len(shown) == 1, fit
-                # every line shown is shown whole: none is cut by the toast's edge
-                assert all(bottom <= fit["edge"] + 0.5 for _, bottom in shown), fit
-                toast.click()
-                expect(toast).to_have_count(0)
-        finally:
-            browser.close()
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        phone = bens_page({"width": 390, "height": 844}, False)
+        for said, line in enumerate(("x" * 200, "see " + "ha" * 60 + " and so on"), start=1):
+            ana.locator(".chat-say input").fill(line)
+            ana.locator(".chat-say input").press("Enter")
+            expect(phone.locator(".chat-lines li")).to_have_count(said)
+            toast = phone.locator(".chat-toast")
+            expect(toast).to_contain_text("Ana")
+            fit = phone.evaluate(TOAST_LINES)
+            shot(phone, f"table-talk-phone-long-toast-{said}", full_page=False)
+            # (the name and the words are pieces of text on one line: a line by its top)
+            lines = {round(top): bottom for top, bottom in fit["lines"]}
+            shown = [(top, bottom) for top, bottom in lines.items() if top < fit["edge"] - 0.5]
+            assert len(lines) > 1, fit  # (longer than the toast shows)
+            assert len(shown) == 1, fit
+            # every line shown is shown whole: none is cut by the toast's edge
+            assert all(bottom <= fit["edge"] + 0.5 for _, bottom in shown), fit
+            toast.click()
+            expect(toast).to_have_count(0)
 
 
 def test_the_lobby_takes_a_player_back_to_their_unfinished_tables(server: str, page: Any) -> None:
