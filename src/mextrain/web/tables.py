@@ -352,8 +352,6 @@ class Table:
         #: the finished game being kept (`_keep`), and the set of such tasks the server
         #: waits for before it stops (the manager's, shared by its tables)
         self._keeping: asyncio.Task[None] | None = None
-        #: the finished game is being kept (`_keep`): the table stays in memory meanwhile
-        self._saving = False
         self.keeping: set[asyncio.Task[None]] = set()
         #: the turn clock: turns are counted (a new one when another seat is to move or a
         #: round is dealt), each decision's clock starts at `_decision_since`, and a turn
@@ -879,7 +877,8 @@ class Table:
         """A finished table nobody is at leaves memory (``on_idle``), once its game is
         kept: until then its game's number is not known, and a table read back from the
         store before it is kept would keep the game a second time."""
-        finished = self.status == "finished" and not self._saving
+        saving = self._keeping is not None and not self._keeping.done()
+        finished = self.status == "finished" and not saving
         if finished and not self.clients() and self.on_idle is not None:
             self.on_idle(self)
 
@@ -1072,7 +1071,6 @@ class Table:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             return False
-        self._saving = True
         self._keeping = task = loop.create_task(self._keep())
         # (the manager waits for it before the server stops: `TableManager.close`)
         self.keeping.add(task)
@@ -1091,7 +1089,7 @@ class Table:
         except Exception:
             log.exception("table %s: the finished game could not be saved", self.code)
         finally:
-            self._saving = False
+            self._keeping = None  # (done: `close` has nothing to wait for, and it may leave)
         self.broadcast(keep=False)
         self._check_idle()  # (kept, or not this time: nobody there, it may leave memory)
 
