@@ -118,26 +118,53 @@ def test_text_report() -> None:
 
 
 def test_text_report_names_the_seat_to_move_once(tmp_path: Path) -> None:
-    """A seat the record leaves nameless was "seat 1 (seat 1) to move"; a named one is
-    "Ben (seat 1)"."""
+    """A seat the record leaves nameless was "seat 2 (seat 2) to move"; a named one is
+    "Ben (seat 2)", its seat counted from 1 as a player counts it."""
     doc = json.loads(IN_PROGRESS.read_text())
     args = ("--round", "1", "--action", "0", "--iterations", "10")
     code, out = _run(str(IN_PROGRESS), *args)
     assert code == 0, out
-    assert "before action 0: Ben (seat 1) to move, holding" in out
+    assert "before action 0: Ben (seat 2) to move, holding" in out
     doc["players"] = ["", ""]
     nameless = tmp_path / "nameless.json"
     nameless.write_text(json.dumps(doc))
     code, out = _run(str(nameless), *args)
     assert code == 0, out
-    assert "before action 0: seat 1 to move, holding" in out
+    assert "before action 0: seat 2 to move, holding" in out
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_counts_seats_from_1_as_a_player_does(lang: str, tmp_path: Path) -> None:
+    """The seat to move and a nameless seat's train are numbered as the terminal game and
+    the web page number seats, from 1: the first seat to move was "seat 0", the other's
+    train "seat 1's train". --json keeps the record's seat numbers, from 0."""
+    t = Translator(lang)
+    doc = json.loads(IN_PROGRESS.read_text())
+    doc["players"] = ["", ""]
+    nameless = tmp_path / "nameless.json"
+    nameless.write_text(json.dumps(doc))
+    args = (str(nameless), "--round", "1", "--action", "2", "--iterations", "20")
+    shown = _say(*args, "--lang", lang)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    who = t("tui.analyze.seat", number=1)
+    hand = " ".join(str(tile) for tile in _position(IN_PROGRESS, 1, 2).view(0).hand)
+    assert lines[0] == t("tui.analyze.position", round=1, action=2, who=who, hand=hand)
+    trains = {_cells(line)[0] for line in lines[3:]}
+    theirs = t("tui.analyze.to_seat", number=2)
+    assert t("tui.hint.play", tile="5-0", train=theirs) in trains, trains
+    assert t("tui.analyze.to_seat", number=1) not in shown.stdout
+    figures = json.loads(_say(*args, "--json").stdout)
+    assert figures["seat"] == 0
+    assert figures["position"]["seat"] == 0
+    assert any(a["action"].endswith("@1") for a in figures["actions"]), figures["actions"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_default_names_are_said_in_the_tables_language(lang: str, tmp_path: Path) -> None:
     """A game saved by ``mextrain play`` names its seats by default in the language it
     was played in ("Player 1", "Planner 2"): analyzed in French, the table said "à Player
-    1 (place 0) de jouer". The default names are given in the table's language, as
+    1 (place 1) de jouer". The default names are given in the table's language, as
     ``replay --watch`` and ``play --resume`` give them; a name someone chose stays."""
     t, english = Translator(lang), Translator("en")
     player = english("tui.name.player", number=1)  # "Player 1"
@@ -154,14 +181,14 @@ def test_default_names_are_said_in_the_tables_language(lang: str, tmp_path: Path
         shown = _say(str(saved), *args)
         assert shown.exit_code == 0, shown.output
         first = shown.stdout.splitlines()[0]
-        assert t("tui.analyze.named_seat", name=name, seat=seat) in first
+        assert t("tui.analyze.named_seat", name=name, number=seat + 1) in first
         if lang != "en":
             assert player not in shown.stdout
             assert planner not in shown.stdout
     doc["players"] = [player, "Ben"]  # (a name chosen: as it is)
     saved.write_text(json.dumps(doc))
     shown = _say(str(saved), "--round", "0", "--action", "1", "--iterations", "5", "--lang", lang)
-    assert t("tui.analyze.named_seat", name="Ben", seat=1) in shown.stdout
+    assert t("tui.analyze.named_seat", name="Ben", number=2) in shown.stdout
 
 
 def test_the_command_lines_budgets_are_the_searchs() -> None:
@@ -267,7 +294,7 @@ def test_the_table_in_each_language(lang: str) -> None:
     lines = shown.stdout.splitlines()
     state = _position(COMPLETE, 0, 2)
     view = state.view(state.current_seat)
-    who = t("tui.analyze.named_seat", name="Ana", seat=0)
+    who = t("tui.analyze.named_seat", name="Ana", number=1)
     hand = " ".join(str(tile) for tile in view.hand)
     assert lines[0] == t("tui.analyze.position", round=0, action=2, who=who, hand=hand)
     policy = t("tui.analyze.policy.planner")

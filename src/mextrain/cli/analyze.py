@@ -4,7 +4,8 @@ recorded position with its estimated win probability and expected round score.
 The position is the one just before action ``A`` of round ``R`` (both counted from 0, as
 in the record; ``A`` may be the round's action count for a round still in play), seen by
 the seat to move: the search uses that seat's knowledge only, never the record's hidden
-tiles. Exit status: 0 on success, 1 for a record that breaks a rule, 2 for input that is
+tiles. The table names seats as a player sees them, from 1 (``--json``: as the record
+does, from 0). Exit status: 0 on success, 1 for a record that breaks a rule, 2 for input that is
 not a record or a position that is not in it.
 
 The table and the refusals are in the language of ``--lang``, else of the locale (as
@@ -222,11 +223,13 @@ def analyze(
         return
     names = _names_in_language([terminal_safe(name) for name in replayed.players], t)
     name = names[seat]
-    # (not "seat 1 (seat 1)")
+    # seats counted from 1, as the terminal game and the web page count them ("Medium 3
+    # (seat 3)", a nameless one "seat 3", not "seat 3 (seat 3)"); --json keeps the
+    # record's seat numbers, from 0
     who = (
-        t("tui.analyze.named_seat", name=name, seat=seat)
+        t("tui.analyze.named_seat", name=name, number=seat + 1)
         if name
-        else t("tui.analyze.seat", seat=seat)
+        else t("tui.analyze.seat", number=seat + 1)
     )
     hand = " ".join(str(tile) for tile in view.hand)
     click.echo(
@@ -307,7 +310,7 @@ def _action_words(action: Action, view: SeatView, names: Sequence[str], t: Trans
     Ben's train", "draw"), the tile written as it would lie on that train; the seat's own
     train is "their own train" (the table is read by anyone, not only that seat), and a
     train whose owner has no name of their own (none, or one another seat has too) is
-    named by its seat, counted from 0 as the record and the header count them."""
+    named by its seat, counted from 1 as the header and the terminal game count them."""
     if action.kind == "draw":
         return t("game.hint.draw")
     if action.kind == "pass":
@@ -322,7 +325,7 @@ def _action_words(action: Action, view: SeatView, names: Sequence[str], t: Trans
     elif 0 <= train < len(names) and names[train] and names.count(names[train]) == 1:
         where = t("tui.to_train.of", name=names[train])
     else:
-        where = t("tui.analyze.to_seat", seat=train)
+        where = t("tui.analyze.to_seat", number=train + 1)
     tile = str(action.tile)
     end = view.train(train).open_end
     if action.tile.has(end):
