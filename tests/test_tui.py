@@ -627,6 +627,46 @@ def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: st
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_enter_with_the_hand_hidden_says_whose_turn_it_is_as_d_and_p_do(lang: str) -> None:
+    """Two people at one keyboard and a bot: on the bot's turn the last person's hand is
+    hidden, and there d and p said whose turn it is while Enter said nothing. Enter says
+    it too, and nothing is played."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        setup = setup_of(("human", "human", "greedy"), lang)
+        app = PlayApp(setup=setup, lang=lang, delay=30, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            session = app.session
+            assert session is not None
+            for _ in range(400):
+                await pilot.pause()
+                if session.state.current_seat == 2:
+                    break
+                if isinstance(app.screen, PassScreen):
+                    await pilot.press("enter")
+                elif app.table is not None and app.table.my_view() is not None:
+                    await press_action(pilot, app, choice(app))
+            table = app.table
+            assert table is not None
+            assert session.state.current_seat == 2
+            assert not table.hand_visible()
+            assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.hidden_title")
+            history = list(session.state.history)
+            expected = t("tui.prompt.not_your_turn", name=table.names[2])
+            for key in ("d", "p", "enter", "space"):
+                table.message = ""
+                table.refresh_table()
+                await pilot.press(key)
+                await pilot.pause()
+                said = plain(table.query_one("#message", Static))
+                assert said == expected, (key, said)
+            assert session.state.history == history
+
+    run(scenario)
+
+
 def test_undo_is_refused_with_two_people() -> None:
     seats = [SeatSpec("human", "Ana"), SeatSpec("human", "Ben")]
     session = GameSession.new(Rules.preset("classic"), seats, seed=2, save=False)

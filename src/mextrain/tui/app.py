@@ -664,11 +664,13 @@ class TableScreen(Screen[None]):
         # (an Enter meant for the round's end, just closed, is not said to be refused)
         if keys_held(self.app) or self.said_watching():
             return
-        tiles = self.hand()
-        if not tiles or not self.hand_visible() or self.said_not_yours():
+        # (asked first: with the hand hidden, at one keyboard between two people's turns,
+        # Enter says whose turn it is as d and p do; it said nothing)
+        if self.said_not_yours():
             return
+        tiles = self.hand()
         mine = self.my_view()
-        if mine is None:
+        if not tiles or mine is None:
             return
         tile = tiles[self.cursor]
         trains = playable_tiles(mine).get(tile, [])
