@@ -301,6 +301,42 @@ def test_the_table_fits_80_columns_with_the_longest_name_a_player_may_choose(lan
         assert cell_len(ana) == cell_len(row)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_long_name_with_only_unfinished_games_is_shown_whole_in_the_window(lang: str) -> None:
+    """A person whose games are all unfinished met no bot in a finished game, so no line
+    of whom they met kept their name whole: the statistics window showed "Jean-Bapt…"
+    and nothing more of it. A line below the table now gives the whole name, with their
+    games finished and unfinished; a name the table shows whole gets no such line."""
+    from rich.cells import cell_len
+
+    long = "Jean-Baptiste Lamartinie"
+    assert len(long) == 24  # (the most a player may choose)
+    played([("human", long), ("expert", "Expert 2")], 4, finish=False)
+    played([("human", "Ana"), ("expert", "Expert 2")], 5, finish=False)
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
+        app = PlayApp(setup=setup, lang=lang, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert isinstance(app.screen, StatsScreen)
+            shown = plain(app.screen.query_one("#stats", Static)).splitlines()
+            (row,) = [line for line in shown[2:5] if line.startswith("Jean")]
+            assert long not in row
+            assert "…" in row
+            finished = t.plural("tui.stats.finished", 0)
+            unfinished = t.plural("tui.stats.unfinished", 1)
+            whole = t("tui.stats.games_of", name=long, finished=finished, unfinished=unfinished)
+            assert whole in shown[5:]
+            assert max(cell_len(line) for line in shown[2:]) <= 74  # (the folder aside)
+            assert not any(line.startswith("Ana") for line in shown[5:])  # (whole already)
+
+    asyncio.run(scenario())
+
+
 def test_the_start_screen_shows_the_statistics() -> None:
     played([("human", "Ana"), ("expert", "Expert 2")], 3)
 

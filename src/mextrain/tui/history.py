@@ -250,8 +250,9 @@ def stats_text(
     line per person, then whom each met (``name``: the person asked for, if one was).
     The table's rows fit ``width`` columns in every language: a name too long for that
     (a person may choose 24 characters) is cut with "…" on its row, kept whole on the
-    line of whom they met -- at full length a French, Italian or Finnish row ran past 80
-    columns, and the terminal broke every row of the table in two."""
+    line of whom they met, or, for a person who met no bot in a finished game, on a line
+    of their games finished and unfinished -- at full length a French, Italian or Finnish
+    row ran past 80 columns, and the terminal broke every row of the table in two."""
     finished = sum(g.complete for g in history.games)
     lines = [
         t(
@@ -300,10 +301,9 @@ def stats_text(
         return _GAP.join([first, *rest]).rstrip()
 
     lines += ["", line(heads), *(line(r) for r in rows)]
-    met = [p for p in people if p.opponents]
-    if met:
-        lines.append("")
-        for p in met:
+    below = []
+    for p, row in zip(people, rows, strict=True):
+        if p.opponents:
             parts = [
                 t(
                     "tui.stats.against_one",
@@ -313,7 +313,14 @@ def stats_text(
                 )
                 for o in sorted(p.opponents.values(), key=_met_order)
             ]
-            lines.append(t("tui.stats.against", name=p.name, list=" · ".join(parts)))
+            below.append(t("tui.stats.against", name=p.name, list=" · ".join(parts)))
+        elif row[0] != p.name:  # (cut, and no line of whom they met: only unfinished
+            # games, or games among people; "Jean-Ba…" was all there was of the name)
+            done = t.plural("tui.stats.finished", p.games)
+            left = t.plural("tui.stats.unfinished", p.unfinished)
+            below.append(t("tui.stats.games_of", name=p.name, finished=done, unfinished=left))
+    if below:
+        lines += ["", *below]
     return "\n".join(lines)
 
 
