@@ -3910,6 +3910,38 @@ def test_the_replay_viewers_status_keeps_its_move_counter_with_long_names(
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewers_move_counter_writes_numbers_as_the_language_does(lang: str) -> None:
+    """A round of a double-30 set runs past 1,000 moves: the counter read "move 1325/1326"
+    in every language, where the points are "1,326" in English and "1 326" in French.
+    It writes its numbers as the language does (Italian groups from five digits)."""
+    rules = Rules.preset("classic", rounds=[30], max_pip=30, hand_size={2: 15})
+    match = Match.new(rules, 2, random.Random(3))
+    rng = random.Random(3)
+    state = match.current
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    total = len(state.history)
+    assert total >= 1000
+    record = GameRecord.from_match(match, ["Ana", "Ben"])
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = WatchApp(record, lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("end", "left")
+            await pilot.pause()
+            assert app.step == total - 1
+            text = plain(app.query_one("#w-status", Static))
+            step = t("tui.watch.step", step=t.whole(total - 1), total=t.whole(total))
+            # (the status keeps each part whole with no-break spaces)
+            assert text.replace("\u00a0", " ").endswith(" · " + step.replace("\u00a0", " "))
+            grouped = {"en": "1,", "fr": "1\u202f", "fi": "1\u00a0", "it": "1"}[lang]
+            assert f"{grouped}{str(total)[1:]}" in step
+
+    run(scenario)
+
+
 @pytest.mark.parametrize(
     ("names", "lang", "shown"),
     [

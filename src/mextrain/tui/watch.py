@@ -140,7 +140,8 @@ class WatchApp(PaletteInWords):
         state = self.state
         view = state.view(state.current_seat)
         total = len(self.states(self.round_index)) - 1
-        step = t("tui.watch.step", step=self.step, total=total)
+        # ("move 1,325/1,326": grouped as the language groups the points)
+        step = t("tui.watch.step", step=t.whole(self.step), total=t.whole(total))
         status = status_markup(
             self.match_so_far(), view, t, self.names, self.app.size.width, after=[step]
         )
