@@ -247,3 +247,48 @@ def test_the_language_comes_from_the_locale_by_default(monkeypatch: pytest.Monke
     monkeypatch.setenv("LANG", "fi_FI.UTF-8")
     result = run("--start", "12", "0-1")
     assert result.output.splitlines()[1].strip() == Translator("fi")("tui.solve.no_tile")
+
+
+#: 60 tiles of a double-30 set whose best train from 30 the exact search takes minutes to
+#: prove (over 100 s on the reference machine)
+_HARD = (
+    "0-0 0-2 0-6 0-14 0-26 1-6 1-22 1-27 2-5 2-8 2-12 2-21 2-22 2-25 2-26 3-6 3-14 3-20 3-23 "
+    "4-12 4-13 4-16 4-29 5-8 5-20 6-18 6-25 6-29 7-10 7-19 8-15 8-26 8-28 10-16 10-21 10-23 "
+    "11-18 12-22 12-24 13-20 13-21 14-24 15-29 16-18 16-19 16-30 17-18 17-22 17-23 18-20 "
+    "18-21 20-20 21-24 21-26 23-24 24-25 24-28 26-27 28-29 28-30"
+)
+HARD = _HARD.split()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hand_too_hard_for_the_time_limit_gets_no_answer_but_says_so(lang: str) -> None:
+    """`solve` had no time limit: a hand like this one kept it busy for minutes, saying
+    nothing. Past --time-limit it stops with no answer (not a train that may not be the
+    best), says so and how to give it more time: status 1, one object with --json."""
+    import time
+
+    t = Translator(lang)
+    args = ("--start", "30", "--max-pip", "30", "--time-limit", "0.3", "--lang", lang, *HARD)
+    began = time.monotonic()
+    result = run(*args)
+    assert time.monotonic() - began < 20
+    assert result.exit_code == 1, result.output
+    tiles = t.plural("tui.solve.tiles", len(HARD))
+    said = t("tui.solve.timeout", seconds=t.number(0.3), start=30, tiles=tiles)
+    assert said in result.stderr
+    assert "--time-limit 0" in said
+    assert result.stdout == ""
+    shown = run("--json", *args)
+    assert shown.exit_code == 1
+    assert json.loads(shown.stdout) == {"error": {"reason": said}}
+
+
+def test_a_time_limit_changes_no_answer_and_0_means_none() -> None:
+    """An easy hand under a time limit, or with none (0), gets the answer it always got."""
+    hand = [str(t) for t in tile_set(12).tiles[:16]]
+    expected = run_json("--start", "0", *hand)
+    for limit in ("0", "0.5", "86400"):
+        assert run_json("--start", "0", "--time-limit", limit, *hand) == expected
+    refused = run("--start", "0", "--time-limit", "-1", *hand)
+    assert refused.exit_code == 2
+    assert "--time-limit" in refused.output

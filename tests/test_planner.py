@@ -311,3 +311,25 @@ def test_exact_without_the_shortcuts(
     assert [TrailSolver(hand).best_trail(start) for hand, start in cases] == expected
     for (hand, start), (_, value) in zip(cases, expected, strict=True):
         assert unpack(value) == memo_value(hand, start)
+
+
+def test_a_time_limit_stops_the_search_with_no_answer() -> None:
+    """The search is exact and has no time limit of its own: a hard hand of a big set
+    takes minutes. Given one, it raises `PlanTimeout` once the limit is reached rather
+    than answer with a train that may not be the best; an easy hand is unchanged."""
+    import time
+
+    from mextrain.planner import PlanTimeout
+
+    sample = random.Random(5).sample(list(tile_set(30).tiles), 60)
+    began = time.monotonic()
+    with pytest.raises(PlanTimeout) as stopped:
+        plan(sample, 30, time_limit=0.2)
+    assert time.monotonic() - began < 10
+    assert stopped.value.time_limit == 0.2
+    easy = list(tile_set(12).tiles[:30])
+    assert plan(easy, 0, time_limit=30) == plan(easy, 0)
+    assert best_train(easy, 3, time_limit=30) == best_train(easy, 3)
+    for bad in (0, -1, float("nan"), float("inf")):
+        with pytest.raises(PlanError, match="time limit"):
+            plan(easy, 0, time_limit=bad)

@@ -7,18 +7,25 @@ import json
 import click
 
 from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
-from mextrain.planner import PlanError, plan
+from mextrain.planner import PlanError, PlanTimeout, plan
 from mextrain.records import show_number
 from mextrain.rules import Tile, TileFormatError, parse_tile, show_text
 
 from ._common import (
     Choice,
+    FiniteFloat,
     JsonCommand,
     LanguageCommand,
     WholeNumber,
     speak,
     speak_as_given,
 )
+
+#: seconds the search has unless ``--time-limit`` says (0: no limit): far beyond a dealt
+#: hand (a millisecond or less), short of the minutes or more a rare hand of a big set takes
+TIME_LIMIT = 60
+#: the longest ``--time-limit`` that is not 0 (a day)
+MAX_TIME_LIMIT = 86_400
 
 
 def _read_tiles(texts: tuple[str, ...], max_pip: int, t: Translator) -> list[Tile]:
@@ -62,6 +69,13 @@ class _SolveCommand(LanguageCommand, JsonCommand):
     help="The set: double-N.",
 )
 @click.option(
+    "--time-limit",
+    type=FiniteFloat(min=0, max=MAX_TIME_LIMIT),
+    default=TIME_LIMIT,
+    show_default=True,
+    help="Seconds the search may take; past them it stops with no answer (0: no limit).",
+)
+@click.option(
     "--lang",
     default=None,
     type=Choice(LANGUAGES),
@@ -72,7 +86,12 @@ class _SolveCommand(LanguageCommand, JsonCommand):
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.argument("tiles", nargs=-1)
 def solve(
-    start: int, max_pip: int, lang: str | None, as_json: bool, tiles: tuple[str, ...]
+    start: int,
+    max_pip: int,
+    time_limit: float,
+    lang: str | None,
+    as_json: bool,
+    tiles: tuple[str, ...],
 ) -> None:
     """Find the longest train a hand can lay from the pip START (exact): the engine's, or
     the open end of a train already laid.
@@ -93,9 +112,19 @@ def solve(
         )
     hand = _read_tiles(tiles, max_pip, t)
     try:
-        result = plan(hand, start, max_pip=max_pip)
+        result = plan(hand, start, max_pip=max_pip, time_limit=time_limit or None)
     except PlanError as err:  # pragma: no cover - the checks above come first
         raise click.UsageError(str(err)) from None
+    except PlanTimeout:
+        # (no answer rather than one that may not be the best: the solver is exact)
+        raise click.ClickException(
+            t(
+                "tui.solve.timeout",
+                seconds=t.number(time_limit),
+                start=start,
+                tiles=t.plural("tui.solve.tiles", len(hand)),
+            )
+        ) from None
     if as_json:
         click.echo(json.dumps(result.to_dict()))
         return

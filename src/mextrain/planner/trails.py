@@ -49,11 +49,22 @@ the lexicographically smallest optimal sequence, independent of the search's int
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 from mextrain.rules import Tile
 
-__all__ = ["TrailSolver", "pack", "unpack"]
+__all__ = ["PlanTimeout", "TrailSolver", "pack", "unpack"]
+
+
+class PlanTimeout(Exception):
+    """The search reached its time limit before it proved the best train: no answer is
+    given rather than one that may not be the best (``time_limit``: the seconds it had)."""
+
+    def __init__(self, time_limit: float) -> None:
+        super().__init__(f"no best train proven within {time_limit:g} s")
+        self.time_limit = time_limit
+
 
 #: How many tiles beyond the parity bound the search decides by enumerating what to leave
 #: out, before it falls back to searching trains.
@@ -114,6 +125,7 @@ class TrailSolver:
     __slots__ = (
         "_adj",
         "_by_pips",
+        "_deadline",
         "_deg",
         "_effort",
         "_ends",
@@ -124,11 +136,17 @@ class TrailSolver:
         "_memo",
         "_odd",
         "_plain_tiles",
+        "_time_limit",
         "tiles",
     )
 
-    def __init__(self, tiles: Sequence[Tile]) -> None:
+    def __init__(self, tiles: Sequence[Tile], time_limit: float | None = None) -> None:
+        """``time_limit``: seconds from now after which a search raises `PlanTimeout`
+        (None: none; the problem is NP-hard, and a rare hand of a big set takes minutes
+        or more)."""
         self.tiles = tuple(tiles)
+        self._time_limit = time_limit
+        self._deadline = None if time_limit is None else time.monotonic() + time_limit
         n = max((t.high for t in self.tiles), default=0) + 1
         self._inc = [0] * n  # non-double tiles at each pip (local bitmask)
         self._loop = [0] * n  # the double at each pip (local bit), or 0
@@ -217,6 +235,9 @@ class TrailSolver:
         return self._search(v, remaining, self._odd, alpha)
 
     def _search(self, v: int, remaining: int, odd: int, alpha: int) -> int:
+        if self._deadline is not None and time.monotonic() > self._deadline:
+            assert self._time_limit is not None
+            raise PlanTimeout(self._time_limit)
         memo = self._memo
         key = remaining << 5 | v
         hit = memo.get(key)

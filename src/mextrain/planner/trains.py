@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from mextrain.rules import Tile
 
-from .trails import TrailSolver, unpack
+from .trails import PlanTimeout, TrailSolver, unpack
 
-__all__ = ["Plan", "PlanError", "Train", "best_train", "plan", "train_value"]
+__all__ = ["Plan", "PlanError", "PlanTimeout", "Train", "best_train", "plan", "train_value"]
 
 #: The largest pip the planner accepts (the largest set the rules core builds).
 MAX_PIP = 30
@@ -131,20 +132,37 @@ def _solve(tiles: tuple[Tile, ...], start: int) -> tuple[int, ...]:
     return tuple(TrailSolver(tiles).best_trail(start)[0])
 
 
+def _ids(tiles: tuple[Tile, ...], start: int, time_limit: float | None) -> tuple[int, ...]:
+    """The best train's local tile ids: cached without a time limit; with one, searched
+    afresh (an answer is the same either way, and a search cut short caches nothing)."""
+    if time_limit is None:
+        return _solve(tiles, start)
+    if not (isinstance(time_limit, int | float) and math.isfinite(time_limit) and time_limit > 0):
+        raise PlanError(f"the time limit must be a number of seconds above 0, not {time_limit!r}")
+    return tuple(TrailSolver(tiles, time_limit).best_trail(start)[0])
+
+
 @functools.lru_cache(maxsize=16384)
 def _value(tiles: tuple[Tile, ...], start: int) -> tuple[int, int]:
     return unpack(TrailSolver(tiles).value(start))
 
 
-def best_train(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> Train:
+def best_train(
+    hand: Iterable[Tile],
+    start: int,
+    max_pip: int | None = None,
+    *,
+    time_limit: float | None = None,
+) -> Train:
     """The longest train from pip ``start`` with tiles of ``hand`` (exact).
 
     Most tiles, then most pips, then the smallest sequence of tiles in the set's order.
     ``max_pip`` (default: any pip up to 30) only checks the tiles and the start pip.
-    Raises `PlanError` for a tile given twice or a pip out of range.
+    Raises `PlanError` for a tile given twice or a pip out of range, and `PlanTimeout`
+    when ``time_limit`` seconds (default: none) pass before the best train is proven.
     """
     tiles = _read_hand(hand, start, max_pip)
-    ids = _solve(tiles, start)
+    ids = _ids(tiles, start, time_limit)
     return Train(start, tuple(tiles[i] for i in ids))
 
 
@@ -153,10 +171,17 @@ def train_value(hand: Iterable[Tile], start: int, max_pip: int | None = None) ->
     return _value(_read_hand(hand, start, max_pip), start)
 
 
-def plan(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> Plan:
-    """The best train from ``start`` and what the rest of the hand is good for."""
+def plan(
+    hand: Iterable[Tile],
+    start: int,
+    max_pip: int | None = None,
+    *,
+    time_limit: float | None = None,
+) -> Plan:
+    """The best train from ``start`` and what the rest of the hand is good for
+    (``time_limit``: as `best_train`'s)."""
     tiles = _read_hand(hand, start, max_pip)
-    ids = _solve(tiles, start)
+    ids = _ids(tiles, start, time_limit)
     train = Train(start, tuple(tiles[i] for i in ids))
     used = set(ids)
     extras = tuple(t for i, t in enumerate(tiles) if i not in used)
