@@ -157,6 +157,26 @@ def test_a_game_a_person_left_before_its_end_is_not_in_their_statistics(store: S
     assert store.recent_games()[1].left == (False, False)
 
 
+def test_a_finished_games_seats_say_who_left_it(store: Store) -> None:
+    """The replay reads, seat by seat, whose person left the game before its end (as the
+    list of games has it): a game before any was left, and a number of no game, say none."""
+    t1, t2 = (store.create_table(f"LFTOF{n}", {}, "s") for n in range(2))
+    g1 = store.save_game(
+        t1,
+        "{}",
+        ["Ana", "Bot", "Cy"],
+        [True, False, True],
+        [0, 4, 9],
+        [0],
+        left=[False, False, True],
+    )
+    g2 = store.save_game(t2, "{}", ["Ana", "Ben"], [True, True], [3, 1], [1])
+    assert store.left_of(g1) == (False, False, True)
+    assert store.left_of(g2) == (False, False)
+    assert store.left_of(g2 + 1) == ()
+    assert store.left_of(0) == store.left_of(2**70) == ()
+
+
 def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before(
     tmp_path: Path,
 ) -> None:

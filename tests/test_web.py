@@ -1589,6 +1589,50 @@ def test_a_game_a_bot_finished_for_someone_who_left_is_not_their_result(db: Path
         assert stats["Ben"]["average"] == round(both / 2, 2)
 
 
+def test_where_a_finished_game_is_shown_it_says_who_left_it(db: Path) -> None:
+    """A game a bot finished for Ana, who played and then left, is not her result: the
+    statistics said so, but the list of games alone carried it, and the replay and the
+    finished table's seats did not. Each says, seat by seat, who left it (Ben, who played
+    it out, did not), and a table read back after a restart says it too."""
+    rng = random.Random(7)
+
+    def moved_by_ana(m: dict[str, Any]) -> bool:
+        return any(h.startswith("0:") for h in (m["round"] or {}).get("history", []))
+
+    tiny = {"rounds": 1, "max_pip": 4, "hand_size": {"2": 5}}
+    with TestClient(create_app(db, settings(takeover_after=0.05, bot_delay=0.01))) as tc:
+        made = create(tc, ["open"], **tiny)
+        code = made["code"]
+        ben_seat = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        ana, ben = Conn(tc, code, made["token"]), Conn(tc, code, ben_seat["token"])
+        try:
+            play_until({0: ana, 1: ben}, rng, moved_by_ana)
+            ana.close()
+            final = play_out({1: ben}, rng)
+            if final["table"]["game_id"] is None:  # (the state once the game is kept)
+                final = ben.until(lambda m: is_state(m) and m["table"]["game_id"] is not None)
+        finally:
+            ana.close()
+            ben.close()
+        assert seat_moves(tc, code, 0)[-1] is True  # (a bot's, to the end)
+        assert [s["left"] for s in final["table"]["seats"]] == [True, False]
+        game_id = final["table"]["game_id"]
+        assert tc.get("/api/games").json()[0]["left"] == [True, False]
+        replay = tc.get(f"/api/games/{game_id}/replay").json()
+        assert replay["left"] == [True, False]
+        # a table in play says nobody left: the game is not over
+        other = create(tc, ["bot:greedy"], **tiny)
+        watcher = Conn(tc, other["code"], None)
+        try:
+            seen = watcher.until(is_state)
+            assert [s["left"] for s in seen["table"]["seats"]] == [False, False]
+        finally:
+            watcher.close()
+    with TestClient(create_app(db, settings())) as tc:
+        assert [s["left"] for s in tc.get(f"/api/tables/{code}").json()["seats"]] == [True, False]
+        assert tc.get(f"/api/games/{game_id}/replay").json()["left"] == [True, False]
+
+
 def newer_state(version: int, m: dict[str, Any]) -> bool:
     """A state past ``version``."""
     return is_state(m) and m["version"] > version

@@ -3186,6 +3186,77 @@ def test_the_statistics_show_the_games_a_person_left(tmp_path: Any, page: Any, l
         shot(page, f"17-phone-stats-left-{lang}", full_page=False)
 
 
+def _a_kept_game_ana_left(db: Any) -> int:
+    """A real game of one round written to the store at ``db``, as the server keeps it:
+    Ana played it but left before its end (a bot made her seat's last move), Ben played
+    it out beside a greedy bot. Its number."""
+    import random
+
+    from mextrain.records import GameRecord
+    from mextrain.rules import Match, Rules
+    from mextrain.store import Store
+
+    rules = Rules.from_spec({"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"3": 5}})
+    rng = random.Random(11)
+    match = Match.new(rules, 3, rng)
+    state = match.current
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()), state.current_seat)
+    names = ["Ana", "Bot 2 (beginner)", "Ben"]
+    record = GameRecord.from_match(match, names).to_json()
+    store = Store(db)
+    try:
+        table = store.create_table("ANALEFT", {}, "s")
+        return store.save_game(
+            table,
+            record,
+            names,
+            [True, False, True],
+            match.totals,
+            match.winners,
+            [True, False, False],
+        )
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_replay_says_whose_game_a_bot_finished(tmp_path: Any, page: Any, lang: str) -> None:
+    """The statistics marked a seat whose person left the game before its end (a bot
+    finishing it for them: not their result), but the replay of that game did not say
+    it. Its hand says so beside the name at every step, to a screen reader too, and at
+    the game's end so do the totals, as the statistics' mark words it; no other seat is
+    marked."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    mark = {"en": "left before the end", "fr": "a quitté avant la fin"}[lang]
+    db = tmp_path / "replay-left.sqlite3"
+    game = _a_kept_game_ana_left(db)
+    with running_server(db, 1) as base:
+        page.goto(base + "/help")
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.goto(f"{base}/replay/{game}")
+        hands = page.locator(".replay-hand")
+        expect(hands).to_have_count(3, timeout=10_000)
+        marks = page.locator(".replay-hand .left-mark")
+        expect(marks).to_have_count(1)
+        expect(hands.nth(0).locator(".left-mark")).to_have_text(f"({mark})")
+        said = hands.nth(0).get_attribute("aria-label") or ""
+        assert said.startswith(f"Ana ({mark}): "), said
+        for other in (1, 2):
+            assert mark not in (hands.nth(other).get_attribute("aria-label") or "")
+        # at the game's end, the totals mark her seat, and hers alone
+        replay_to_the_end(page)
+        totals = page.locator(".replay-totals")
+        expect(totals).to_contain_text("\u2068Ana\u2069 ")
+        text = totals.inner_text()
+        assert text.count(mark) == 1, text
+        assert re.search(rf"\u2068Ana\u2069 \d+ \({mark}\)", text), text
+        shot(page, f"13-replay-left-{lang}")
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> None:
     """At 390 pixels the statistics table shows every column, the average score too,

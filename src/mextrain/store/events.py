@@ -435,6 +435,16 @@ class Store:
         rows = self._read("SELECT human FROM results WHERE game_id = ? ORDER BY seat", (game_id,))
         return tuple(bool(r[0]) for r in rows)
 
+    def left_of(self, game_id: int) -> tuple[bool, ...]:
+        """Per seat of a finished game: its person left before the end, a bot making the
+        seat's last move for them (`save_game`)."""
+        if not 0 < game_id <= _MAX_ID:
+            return ()
+        rows = self._read(
+            "SELECT left_game FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return tuple(bool(r[0]) for r in rows)
+
     def player_stats(self, name: str | None = None) -> list[PlayerStats]:
         """Games, wins and average total per person (bots are not counted), or of the one
         person ``name`` is. A person is a name read as `person_key` reads it ("Ana", "ana"

@@ -495,8 +495,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         frames = await asyncio.to_thread(
             _replay_frames, result.match.rounds, list(game.players), result.totals, result.winners
         )
-        humans = await asyncio.to_thread(store_of(request).humans_of, game_id)
+        store = store_of(request)
+        humans, left = await asyncio.to_thread(
+            lambda: (store.humans_of(game_id), store.left_of(game_id))
+        )
         frames["bots"] = _bots(game.players, humans)
+        # per seat: its person left before the end, a bot finishing the game for them (as
+        # the statistics' recent games mark it)
+        frames["left"] = list(left) or [False] * len(game.players)
         frames["open_doubles_block"] = result.record.rules.open_doubles_block
         return frames
 

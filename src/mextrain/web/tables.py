@@ -1047,7 +1047,7 @@ class Table:
         record = GameRecord.from_match(self.match, names)
         # a person counts as one who played if they made a move: a game a bot played
         # through for someone who never came is not theirs
-        humans = [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)]
+        humans = self._played_by_people()
         return GameToKeep(
             self.id,
             record.to_json(),
@@ -1055,11 +1055,19 @@ class Table:
             humans,
             self.match.totals,
             self.match.winners,
-            # and the game counts in their statistics only if they made its last move of
-            # their seat: one a bot finished for them (away, or out of time) is a game
-            # they left, whatever they played before it
-            [human and i in self.bot_moved_last for i, human in enumerate(humans)],
+            self._left_by_people(humans),
         )
+
+    def _played_by_people(self) -> list[bool]:
+        """Per seat: a person played it (made a move of the game)."""
+        return [s.kind == "human" and i in self.moved for i, s in enumerate(self.seats)]
+
+    def _left_by_people(self, humans: Sequence[bool] | None = None) -> list[bool]:
+        """Per seat: its person left the game before its end. A game counts in their
+        statistics only if they made its last move of their seat: one a bot finished for
+        them (away, or out of time) is a game they left, whatever they played before it."""
+        humans = self._played_by_people() if humans is None else humans
+        return [human and i in self.bot_moved_last for i, human in enumerate(humans)]
 
     def _start_keeping(self) -> bool:
         """Start keeping the finished game on a worker thread (`_keep`), unless it is on
@@ -1184,6 +1192,9 @@ class Table:
             # a stand-in anyone may take over (not one kept for a player)
             "joinable": self.stand_in(i) and i not in self.held,
             "held": self.held.get(i),
+            # a finished game a bot finished for the seat's person, who had left it (away,
+            # or out of time): not their result (`Store.save_game`), and the result says so
+            "left": self.status == "finished" and self._left_by_people()[i],
         }
 
     def rematch_seats(self, first: int) -> list[str]:

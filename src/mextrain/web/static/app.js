@@ -100,6 +100,10 @@ function gameNames(players, bots) {
     ? t("web.bot_name", { number: i + 1, level: t(`web.bot.${bots[i]}`) }) : n));
 }
 
+// The mark of a seat whose person left the game before its end, a bot finishing it for
+// them (" (left before the end)"; "" for the others): ``left`` is the game's flags by seat.
+const leftMark = (left, s) => ((left || [])[s] ? ` (${t("web.stats.left_mark")})` : "");
+
 // A key that is the page's own shortcut: never with Ctrl, Alt or Cmd (Ctrl+P prints,
 // Ctrl+D bookmarks), nor while typing in a field or using a slider or list.
 function isShortcut(e) {
@@ -1527,7 +1531,11 @@ function playAgain(table, send) {
 
 // A finished game's winners, then its record and replay (when the game is stored).
 function GameResult({ table, sheet, names }) {
+  // the seats a bot finished the game for, their people having left: not their result
+  const gone = names.map((n, s) => (table.seats[s] && table.seats[s].left ? `${iso(n)} (${t("web.stats.left_mark")})` : ""))
+    .filter(Boolean);
   return html`<p class="winners">${winnersLine((sheet.winners || []).map((s) => names[s]))}</p>
+    ${gone.length > 0 && html`<p class="left-note">${gone.join(", ")}</p>`}
     ${table.game_id && html`<p class="result-links"><a href=${`/api/games/${table.game_id}/record`} download>${t("web.download_record")}</a>${" · "}<a
       href=${`/replay/${table.game_id}`} onClick=${(e) => { e.preventDefault(); go(`/replay/${table.game_id}`); }}>${t("web.replay")}</a></p>`}`;
 }
@@ -1696,9 +1704,9 @@ function ReplayPage({ id, big }) {
         : t("web.replay.deal")}</span>
     </div>
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
-      role="group" aria-label=${sentences(`${names[s]}: ${tn("web.hand_count", hand.length)}`,
+      role="group" aria-label=${sentences(`${names[s]}${leftMark(data.left, s)}: ${tn("web.hand_count", hand.length)}`,
         frame.current_seat === s && !frame.ended && tcap("web.turn_of", { name: names[s] }))}>
-      ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong> <span class="hand-size">${hand.length}</span>
+      ${frame.current_seat === s && !frame.ended && html`<span class="to-play" aria-hidden="true">▶ </span>`}<strong>${names[s]}</strong>${(data.left || [])[s] && html` <span class="left-mark">${leftMark(data.left, s).trim()}</span>`} <span class="hand-size">${hand.length}</span>
       <div>${hand.map((tile) => html`<${Tile} tile=${tile} big=${big} />`)}</div></div>`)}</div>
     <div class="trains"><div class="train replay-engine"><span class="train-owner">${cap(t("game.engine"))}</span>
       <span class="train-tiles"><${Tile} tile=${`${rnd.engine}-${rnd.engine}`} big=${big} /></span></div>
@@ -1716,7 +1724,8 @@ function ReplayPage({ id, big }) {
         + (extraNote((rnd.extra || [])[s]) ? ` (${extraNote(rnd.extra[s])})` : "")).join(" · ")}</p>
       <p class="how-ended">${out >= 0 ? tcap("game.ended.out", { who: iso(names[out]) }) : tcap("game.ended.blocked")}.</p>
       <p class="replay-totals"><strong>${cap(t("game.total"))}</strong> ${totals.map((p, s) =>
-        t("web.score_of", { name: iso(names[s]), points: p })).join(" · ")}</p>
+        t("web.score_of", { name: iso(names[s]), points: p })
+        + (round === data.rounds.length - 1 ? leftMark(data.left, s) : "")).join(" · ")}</p>
       ${round === data.rounds.length - 1 && html`<p class="winners">${winnersLine((data.winners || []).map((s) => iso(names[s])))}</p>`}`}
   </section>`;
 }
@@ -1757,7 +1766,7 @@ function StatsPage() {
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`
-        + ((g.left || [])[s] ? ` (${t("web.stats.left_mark")})` : "")).join(", ")}`}
+        + leftMark(g.left, s)).join(", ")}`}
       ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
   </section>`;
 }
