@@ -13,6 +13,8 @@ from mextrain.i18n import (
     LANGUAGES,
     NAMESPACES,
     Translator,
+    accepted_language,
+    accepted_values,
     catalog,
     detect_language,
     error_text,
@@ -841,3 +843,57 @@ def test_the_unit_of_a_count_takes_its_plural_form() -> None:
     assert Translator("fr").count_words("digits", 1) == "1 chiffre"
     assert Translator("fr").count_words("digits", 0) == "0 chiffre"
     assert Translator("it").count_words("digits", 41) == "41 cifre"
+
+
+@pytest.mark.parametrize(
+    ("header", "values"),
+    [
+        (None, []),
+        ("", []),
+        ("fr", [("fr", 1.0)]),  # (no q: 1)
+        ("fr;q=0", [("fr", 0.0)]),
+        ("fr;q=0.0", [("fr", 0.0)]),
+        ("fr;q=0.000", [("fr", 0.0)]),
+        ("fr; Q = 0.5", [("fr", 0.5)]),
+        ("fr;q=.5", [("fr", 0.5)]),
+        ("fr;q=1.", [("fr", 1.0)]),
+        ("fr;q=3", [("fr", 1.0)]),  # (over 1: 1)
+        ("fr;q=-0.5", [("fr", 0.0)]),  # (no number from 0 to 1: not wanted)
+        ("fr;q=1e-3", [("fr", 0.0)]),
+        ("fr;q=inf", [("fr", 0.0)]),
+        ("fr;q=nan", [("fr", 0.0)]),
+        ("fr;q=", [("fr", 0.0)]),
+        ("fr;q=abc", [("fr", 0.0)]),
+        ("text/html;level=1;q=0.7", [("text/html", 0.7)]),  # (other parameters left out)
+        ("*;q=0.1, , it ,*/*", [("*", 0.1), ("it", 1.0), ("*/*", 1.0)]),
+    ],
+)
+def test_a_weighted_header_reads_each_values_q(
+    header: str | None, values: list[tuple[str, float]]
+) -> None:
+    """One reading of ``q`` for ``Accept`` and ``Accept-Language`` (the web server read
+    the one by the spellings of 0 it listed, the other as a number)."""
+    assert accepted_values(header) == values
+
+
+@pytest.mark.parametrize(
+    ("header", "lang"),
+    [
+        ("fr;q=0, it", "it"),
+        ("fr;q=0.0, it", "it"),
+        ("fr;q=0.000, it", "it"),
+        ("fi;q=0.5, fr", "fr"),  # (no q is 1)
+        ("fr;q=inf, it;q=0.5", "it"),  # (a bad weight: not wanted; it was the first)
+        ("fr;q=1e3, it;q=0.9", "it"),  # (an exponent too: it was a weight of 1000)
+        ("fr;q=1e-3, it;q=0.1", "it"),
+        ("fr;q=2, it", "fr"),  # (over 1: read as 1, then in order)
+        ("it;q=0.5, fr;q=0.5", "it"),
+        ("*", "en"),  # (a wildcard names none of ours)
+        ("*, fi;q=0.1", "fi"),
+        ("fr;q=0, *", "en"),
+    ],
+)
+def test_the_language_a_browser_asks_for_reads_q_as_every_weighted_header(
+    header: str, lang: str
+) -> None:
+    assert accepted_language(header) == lang

@@ -1152,7 +1152,7 @@ def test_an_address_of_no_page_opened_in_a_browser_is_a_page_that_says_so(
         res = client.get(path, headers=headers)
         assert res.status_code == 404, path
         assert res.headers["content-type"] == "text/html; charset=utf-8", path
-        assert res.headers["vary"] == "Accept, Accept-Language", path
+        assert res.headers["vary"] == "Accept, Accept-Language, Cookie", path
         assert "frame-ancestors 'none'" in res.headers["content-security-policy"], path
         page = res.text
         assert page.startswith("<!doctype html>"), path
@@ -1195,9 +1195,75 @@ def test_an_address_of_no_page_fetched_by_a_script_and_the_apis_refusals_stay_js
     for accept in ("application/json", "*/*", "text/html;q=0", "image/avif,image/*"):
         res = client.get("/nope", headers={"accept": accept})
         assert (res.status_code, res.json()) == (404, not_found), accept
-        assert res.headers["vary"] == "Accept, Accept-Language", accept
+        assert res.headers["vary"] == "Accept, Accept-Language, Cookie", accept
     # (a method the page does not take is refused as before)
     assert refusal(client.post("/stats", headers={"accept": BROWSER_ACCEPT})) == "method"
+
+
+@pytest.mark.parametrize(
+    ("accept", "page"),
+    [
+        ("text/html", True),
+        ("TEXT/HTML", True),
+        ("text/html;level=1", True),
+        ("text/html;q=0.5", True),
+        ("text/html;q=2", True),  # (over 1: read as 1)
+        ("text/html; q = 1.0", True),
+        ("application/json, text/html;q=0.001", True),
+        ("text/html;q=0", False),
+        ("text/html;q=0.0", False),
+        ("text/html;q=0.000", False),
+        ("text/html;q=0.0000", False),  # (its spellings were listed: four zeros passed)
+        ("text/html; Q = 0", False),
+        ("text/html;q=-1", False),  # (a weight that cannot be read wants nothing)
+        ("text/html;q=nan", False),
+        ("text/html;q=1e-3", False),
+        ("text/html;q=", False),
+        ("text/html;q=high", False),
+        ("*/*", False),  # (a wildcard names no page: a script's)
+        ("text/*", False),
+    ],
+)
+def test_whether_an_address_of_no_page_is_asked_by_a_browser_reads_q_as_the_languages(
+    client: TestClient, accept: str, page: bool
+) -> None:
+    """``Accept`` was read by the spellings of ``q=0`` it listed ("q=0.0000", "q=-1" or
+    "q=nan" asked for a page), ``Accept-Language`` by its number: both are read alike
+    (`accepted_values`), a weight that is no number from 0 to 1 wanting nothing."""
+    res = client.get("/nope", headers={"accept": accept})
+    assert res.status_code == 404
+    kind = "text/html; charset=utf-8" if page else "application/json"
+    assert res.headers["content-type"] == kind, accept
+
+
+@pytest.mark.parametrize(
+    ("cookie", "asked", "lang"),
+    [
+        ("fr", "it-IT, it", "fr"),  # (the page's choice first)
+        ("fi", None, "fi"),
+        ("en", "fr", "en"),
+        ("FR", "it", "it"),  # (one of our codes exactly, or it is not read)
+        ("fr-CA", "it", "it"),
+        ("de", "fi", "fi"),
+        ("", "fi", "fi"),
+        ("<script>", None, "en"),
+    ],
+)
+def test_the_page_for_an_address_of_no_page_is_in_the_language_chosen_on_the_page(
+    client: TestClient, cookie: str, asked: str | None, lang: str
+) -> None:
+    """A reader who chose a language on the page got the page for an address of no page
+    in the browser's language: the choice was kept in the browser alone. The page tells
+    it in a cookie, which comes first if it holds one of our codes; any other is not
+    read."""
+    headers = {"accept": BROWSER_ACCEPT, "cookie": f"mextrain_lang={cookie}"}
+    if asked is not None:
+        headers["accept-language"] = asked
+    res = client.get("/nope", headers=headers)
+    assert res.status_code == 404
+    assert f'<html lang="{lang}">' in res.text, (cookie, asked)
+    assert f"<h1>{html.escape(Translator(lang)('web.not_found.title'))}</h1>" in res.text
+    assert res.headers["vary"] == "Accept, Accept-Language, Cookie"
 
 
 def test_the_tabs_icon_is_a_domino_of_the_pages_own_where_a_browser_looks_for_one(

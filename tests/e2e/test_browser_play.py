@@ -11,6 +11,7 @@ import json
 import re
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser_kit import (
@@ -161,6 +162,39 @@ def _drag(page: object, tile: object) -> object:
     page.screenshot(path=str(ARTIFACTS / "03b-dragging.png"))  # type: ignore[attr-defined]
     mouse.up()
     return target
+
+
+def test_an_address_of_no_page_is_in_the_language_chosen_on_the_page(
+    server: str, page: Any
+) -> None:
+    """A reader of an English browser who chose Finnish on the page was shown an address
+    of no page in English: the choice was kept where the server never sees it. Choosing
+    a language tells the server too, in a cookie of this site's alone, kept a year; a
+    choice made before, kept in the browser, reaches it when the page next opens."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/help")
+    expect(page.get_by_label("Language")).to_be_visible()
+    assert not page.context.cookies(), page.context.cookies()
+    page.get_by_label("Language").select_option("fi")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    (cookie,) = page.context.cookies()
+    assert (cookie["name"], cookie["value"], cookie["path"]) == ("mextrain_lang", "fi", "/")
+    assert cookie["sameSite"] == "Lax", cookie
+    year = 365 * 24 * 3600
+    assert year - 60 < cookie["expires"] - time.time() <= year, cookie
+    page.goto(server + "/no/such/page")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.locator("h1")).not_to_have_text("Page not found")
+    shot(page, "00-not-found-chosen-fi", full_page=False)
+    # a choice kept from before the cookie: told when the page next opens
+    page.context.clear_cookies()
+    page.goto(server + "/help")
+    page.evaluate("() => localStorage.setItem('mextrain.lang', 'it')")
+    page.goto(server + "/help")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    page.goto(server + "/nope")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
 
 
 def test_french_lobby_and_spectator_sees_no_hand(server: str, page: object) -> None:

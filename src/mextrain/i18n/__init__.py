@@ -35,6 +35,7 @@ __all__ = [
     "NAMESPACES",
     "Translator",
     "accepted_language",
+    "accepted_values",
     "bot_error_text",
     "catalog",
     "detect_language",
@@ -88,23 +89,41 @@ def detect_language(environ: Mapping[str, str] | None = None) -> str:
     return DEFAULT_LANGUAGE
 
 
+#: a weight's value (``q=0.8``): digits with a decimal point or not; no sign, exponent,
+#: ``inf`` or ``nan``
+_Q_VALUE = re.compile(r"\d+(?:\.\d*)?|\.\d+")
+
+
+def accepted_values(header: str | None) -> list[tuple[str, float]]:
+    """The values an HTTP header of weighted values (``Accept``, ``Accept-Language``)
+    names, in its order, each with its weight, ``q`` (its value's other parameters are left
+    out): 1 without one, 0 -- not wanted -- for ``q=0`` in any spelling (``q=0.0``,
+    ``q=0.000``, ``Q = 0``) and for one that is no number from 0 to 1 (``q=-1``,
+    ``q=1e-3``, ``q=nan``, ``q=high``: a weight that cannot be read never makes a value
+    wanted); a weight over 1 is read as 1. A wildcard (``*``, ``*/*``, ``text/*``) is a
+    value like any other, for the caller to read. One reading for every such header the
+    web server reads."""
+    values: list[tuple[str, float]] = []
+    for part in (header or "").split(","):
+        value, *params = (piece.strip() for piece in part.split(";"))
+        if not value:
+            continue
+        weight = 1.0
+        for param in params:
+            name, _, given = param.partition("=")
+            if name.strip().lower() == "q":
+                given = given.strip()
+                weight = min(float(given), 1.0) if _Q_VALUE.fullmatch(given) else 0.0
+        values.append((value, weight))
+    return values
+
+
 def accepted_language(header: str | None) -> str:
     """The language of ours a browser asks for first in its ``Accept-Language`` header
     (``"de-CH, fr;q=0.9, en;q=0.8"`` → ``"fr"``), as the page picks one from the
-    browser's list of languages; English when it asks for none of ours."""
-    asked: list[tuple[float, str]] = []
-    for part in (header or "").split(","):
-        tag, *params = (piece.strip() for piece in part.split(";"))
-        weight = 1.0
-        for param in params:
-            name, _, value = param.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    weight = float(value)
-                except ValueError:
-                    weight = 0.0
-        if weight > 0 and not math.isnan(weight):
-            asked.append((weight, tag))
+    browser's list of languages; English when it asks for none of ours (a wildcard names
+    none of ours)."""
+    asked = [(weight, tag) for tag, weight in accepted_values(header) if weight > 0]
     for _, tag in sorted(asked, key=lambda pair: -pair[0]):  # (stable: in order at equal q)
         lang = normalise_language(tag)
         if lang:

@@ -35,6 +35,7 @@ from mextrain.i18n import (
     LANGUAGES,
     Translator,
     accepted_language,
+    accepted_values,
     normalise_language,
 )
 from mextrain.records import load_record, replay_record
@@ -739,19 +740,23 @@ def _outside_the_api(request: Request) -> bool:
 
 
 def _html_accepted(request: Request) -> bool:
-    """Whether ``request`` accepts HTML (``Accept: text/html``, not at ``q=0``): a
-    browser opening an address, not a script fetching it."""
-    for media in request.headers.get("accept", "").split(","):
-        kind, *params = (piece.strip().lower() for piece in media.split(";"))
-        refused = any(p.replace(" ", "") in ("q=0", "q=0.0", "q=0.00", "q=0.000") for p in params)
-        if kind == "text/html" and not refused:
-            return True
-    return False
+    """Whether ``request`` accepts HTML (``Accept: text/html``, not at ``q=0``: the
+    weights read as `accepted_values` reads the languages'): a browser opening an
+    address, not a script fetching it (``*/*`` and ``text/*`` name no page)."""
+    return any(
+        media.lower() == "text/html" and weight > 0
+        for media, weight in accepted_values(request.headers.get("accept"))
+    )
 
+
+#: the cookie the page sets when its reader chooses a language (``static/app.js``), which
+#: the page keeps in the browser: the one way a page of the server's own (`_not_found_page`)
+#: knows it; one of our language codes, or it is not read
+LANGUAGE_COOKIE = "mextrain_lang"
 
 #: an address of no page answers a browser with a page, a script with JSON: a cache
-#: must keep the two apart (and the page's language)
-NOT_FOUND_VARY = {"Vary": "Accept, Accept-Language"}
+#: must keep the two apart (and the page's language, by the browser's or the one chosen)
+NOT_FOUND_VARY = {"Vary": "Accept, Accept-Language, Cookie"}
 
 
 #: the page for an address of no page (`_not_found_page`): the page's look, no script
@@ -778,10 +783,11 @@ NOT_FOUND_PAGE = """<!doctype html>
 
 
 def _not_found_page(request: Request, headers: Mapping[str, str] | None = None) -> Response:
-    """A 404 for a browser: a small page in the language it asks for (its
-    ``Accept-Language``, as the page picks one from the browser's languages) with a link
-    to the lobby, not the API's JSON."""
-    t = Translator(accepted_language(request.headers.get("accept-language")))
+    """A 404 for a browser: a small page in the language its reader chose on the page
+    (`LANGUAGE_COOKIE`), else the one the browser asks for (its ``Accept-Language``, as
+    the page picks one from the browser's languages), with a link to the lobby, not the
+    API's JSON."""
+    t = Translator(_chosen_language(request))
     words = {
         "lang": t.lang,
         "game": t("game.name"),
@@ -791,6 +797,16 @@ def _not_found_page(request: Request, headers: Mapping[str, str] | None = None) 
     }
     body = NOT_FOUND_PAGE.format(**{key: html.escape(value) for key, value in words.items()})
     return HTMLResponse(body, 404, headers={**(headers or {}), **NOT_FOUND_VARY})
+
+
+def _chosen_language(request: Request) -> str:
+    """The language a page of the server's own is in: the reader's choice on the page, if
+    its cookie holds one of our codes exactly (anything else is not read), else the first
+    of ours the browser asks for."""
+    chosen = request.cookies.get(LANGUAGE_COOKIE)
+    if chosen in LANGUAGES:
+        return str(chosen)
+    return accepted_language(request.headers.get("accept-language"))
 
 
 def _refuse(status: int, code: str, message: str, **more: object) -> HTTPException:

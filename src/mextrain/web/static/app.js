@@ -111,9 +111,21 @@ function isShortcut(e) {
   return !(e.target && ["INPUT", "SELECT", "TEXTAREA"].includes(e.target.tagName));
 }
 
+// The language chosen on the page, told to the server too (the page keeps it in this
+// browser's storage, which the server never sees): a cookie of this site alone, for a
+// year, that a page of the server's own (an address of no page) is shown in. One of ours
+// only: the server reads no other.
+function keepLanguageChosen(code) {
+  if (!LANGS.some(([c]) => c === code)) return;
+  document.cookie = `mextrain_lang=${code}; Path=/; SameSite=Lax; Max-Age=31536000`;
+}
+
 function pickLanguage() {
   const saved = localStorage.getItem("mextrain.lang");
-  if (saved) return saved;
+  if (saved) {
+    keepLanguageChosen(saved);  // (a choice made before the cookie was set reaches it too)
+    return saved;
+  }
   for (const l of navigator.languages || [navigator.language || "en"]) {
     const base = l.toLowerCase().split(/[-_]/)[0];
     if (LANGS.some(([c]) => c === base)) return base;
@@ -258,6 +270,7 @@ function App() {
   }, [path]);
   const changeLang = async (code) => {
     localStorage.setItem("mextrain.lang", code);
+    keepLanguageChosen(code);
     await loadStrings(code);
     setLang(code);
   };
