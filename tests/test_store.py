@@ -277,7 +277,7 @@ async def _play_and_restore(path: Path, seed: int, moves: int) -> None:
 
     again = Store(path)
     restored = TableManager(again, quiet)
-    restored.restore()
+    await restored.restore()
     copy = restored.get(table.code)
     assert copy is not None
     assert copy.version == table.version
@@ -321,7 +321,7 @@ def test_a_log_with_a_gap_is_left_out_and_logged(
     store.append(table, 2, "join", {"seat": 1, "name": "Ben", "token": "y"})
     manager = TableManager(store, Settings())
     with caplog.at_level(logging.ERROR, logger="mextrain.web.tables"):
-        manager.restore()
+        asyncio.run(manager.restore())
         # (a table waiting for its players is read when asked for, not at start)
         assert manager.get("GAP234") is None
     assert "GAP234" in caplog.text

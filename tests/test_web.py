@@ -3,6 +3,7 @@ refused messages, reconnecting with a seat token, and bots taking over absent pl
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import html
@@ -28,6 +29,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
+from mextrain.web.tables import TableManager
 from stored_tables import NAMES, refused_on, table_at
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
@@ -3544,6 +3546,121 @@ def test_a_game_is_kept_off_the_event_loop_and_before_the_server_stops(
         assert replay_record(load_record(game.record)).complete
     finally:
         kept.close()
+
+
+#: the store's reads and its keeping of a game, which the server makes off its event loop
+READS_AND_KEEPING = ("tables", "table", "events", "chat", "game_of_table", "save_game")
+
+
+def noted_on_the_loop(monkeypatch: pytest.MonkeyPatch, names: Any = READS_AND_KEEPING) -> list[str]:
+    """The store's methods ``names``, on every store, noting each call made on an event
+    loop's thread (one with a loop running: a worker thread has none): the list of them,
+    by name, which the server's work fills as it goes."""
+    on_the_loop: list[str] = []
+    for name in names:
+        real = getattr(Store, name)
+
+        def noted(self: Store, *args: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+            with contextlib.suppress(RuntimeError):  # (no loop running: a worker thread)
+                asyncio.get_running_loop()
+                on_the_loop.append(_name)
+            return _real(self, *args, **kw)
+
+        monkeypatch.setattr(Store, name, noted)
+    return on_the_loop
+
+
+def ana_and_ben_at(db: Path, code: str, *, over: bool) -> list[str]:
+    """A table of Ana and Ben's of one round written to the store at ``db``, at a
+    position where Ana is to move (``over``: the game played out, but not kept, as a
+    server stopped at its last move leaves it): their tokens."""
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 5}}
+    tokens, _ = table_at(db, code, spec, 2, lambda state: True, over=over)
+    return tokens
+
+
+def test_the_games_read_back_at_start_are_read_and_kept_off_the_event_loop(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start the server read every game in play from the store, and kept a game it
+    found finished but not kept (the server had stopped at its last move), on its event
+    loop. Both are done on worker threads, before it answers anyone: the game in play
+    goes on, the finished one is kept and the table says its number."""
+    ana_and_ben_at(db, "PLAYS2", over=False)
+    ana_and_ben_at(db, "ENDED2", over=True)
+    on_the_loop = noted_on_the_loop(monkeypatch)
+    with TestClient(create_app(db, settings())) as tc:
+        assert on_the_loop == [], "the store was read at start on the event loop"
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        assert manager.tables["PLAYS2"].status == "playing"
+        assert manager.in_memory("ENDED2").status == "finished"
+        ended = tc.get("/api/tables/ENDED2").json()
+        assert ended["status"] == "finished"
+        assert ended["game_id"] is not None
+        record = tc.get(f"/api/games/{ended['game_id']}/record")
+        assert replay_record(load_record(record.text)).complete
+
+
+def test_a_finished_game_not_kept_is_kept_off_the_event_loop_when_read_back(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A finished table read back when asked for, whose game was not kept (the server
+    stopped at its last move, and could not read it at start), had its game kept on the
+    event loop. It is kept on a worker thread, and the table is answered with its game's
+    number, as it was."""
+    ana_and_ben_at(db, "ENDED3", over=True)
+    store = Store(db)
+    manager = TableManager(store, settings())  # (nothing read at start)
+
+    async def read_back() -> Any:
+        table = await manager.fetch("ENDED3")
+        await manager.close()
+        return table
+
+    try:
+        on_the_loop = noted_on_the_loop(monkeypatch)
+        table = asyncio.run(read_back())
+        assert on_the_loop == [], "the game was kept on the event loop"
+        assert table.status == "finished"
+        assert table.game_id is not None
+        game = store.game_of_table(table.id)
+        assert game is not None
+        assert game.id == table.game_id
+    finally:
+        store.close()
+
+
+def test_play_again_reads_the_next_table_back_off_the_event_loop(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana asks to play again: the next table is made, waiting for its players. Nobody
+    comes to it for a while, and it leaves memory. Ben asks to play again: the next table
+    was read back from the store on the event loop; it is read on a worker thread, and
+    Ben takes the seat kept for him there."""
+    tokens = ana_and_ben_at(db, "AGAIN2", over=True)
+    clock = FakeClock()
+    with TestClient(create_app(db, settings(idle_after=60))) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        manager.clock = clock
+        ana, ben = Conn(tc, "AGAIN2", tokens[0]), Conn(tc, "AGAIN2", tokens[1])
+        try:
+            ana.until(is_state)
+            ben.until(is_state)
+            ana.send({"type": "rematch"})
+            nxt = ana.until(lambda m: m["type"] == "rematch")["code"]
+            ben.until(lambda m: is_state(m) and m["table"]["next"] == nxt)
+            clock.now += 120
+            assert tc.portal.call(manager.sweep) == [nxt]  # type: ignore[union-attr]
+            assert manager.in_memory(nxt) is None
+            on_the_loop = noted_on_the_loop(monkeypatch)
+            ben.send({"type": "rematch"})
+            again = ben.until(lambda m: m["type"] in ("rematch", "error"))
+            assert (again["type"], again["code"], again["seat"]) == ("rematch", nxt, 1), again
+            assert on_the_loop == [], "the next table was read on the event loop"
+        finally:
+            ana.close()
+            ben.close()
+        assert [s["name"] for s in tc.get(f"/api/tables/{nxt}").json()["seats"]] == ["Ana", "Ben"]
 
 
 def test_a_finished_table_nobody_is_at_leaves_memory_once_its_game_is_kept(

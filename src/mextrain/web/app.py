@@ -191,7 +191,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         with ServerLock(db):  # one server per database (DatabaseInUse otherwise)
             store = Store(db)
             manager = TableManager(store, settings)
-            manager.restore()
+            await manager.restore()
             app.state.store = store
             app.state.manager = manager
             manager.resume()
@@ -639,7 +639,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                             hinting.cancel()
                         hinting = asyncio.create_task(answer_hint(job, message.version))
                     elif isinstance(message, RematchMessage):
-                        client.send(manager_of(websocket).rematch(table, client))
+                        client.send(await manager_of(websocket).rematch(table, client))
                     else:
                         _handle(table, client, message)
                 except MessageError as err:

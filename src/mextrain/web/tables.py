@@ -410,11 +410,15 @@ class Table:
         self._decision_since = now
         self._grace_until = 0.0
         if self.status == "finished":
-            self.game_id = game_id  # (None: it is looked for, or kept, now)
-            try:
-                self.finish()
-            except Exception:  # as in `broadcast`: the next change tries again
-                log.exception("table %s: the finished game could not be saved", self.code)
+            self.game_id = game_id  # (None: it is looked for, and kept, now)
+            # a game finished but not kept (the server stopped first): kept on a worker
+            # thread, as at play (`_keep`), where its log was read on one (`read_log`) and
+            # there is an event loop to wait on it; else here, as its log was read
+            if self.game_id is None and (events is None or not self._start_keeping()):
+                try:
+                    self.finish()
+                except Exception:  # as in `broadcast`: the next change tries again
+                    log.exception("table %s: the finished game could not be saved", self.code)
 
     def _log(self, kind: str, data: dict[str, Any]) -> None:
         """Append an event, then apply it: the log is written before anyone is told."""
@@ -1031,8 +1035,9 @@ class Table:
             self._schedule()
 
     def finish(self) -> int | None:
-        """Keep the finished game as a record with its results (once), now: when a table
-        is read back (`restore`). At play the game is kept off the event loop (`_keep`)."""
+        """Keep the finished game as a record with its results (once), now: where there
+        is no event loop (a table read back by `TableManager.get` outside one). On the
+        event loop the game is kept off it (`_keep`)."""
         if self.match is None or not self.match.is_complete:
             return None
         if self.game_id is None:
@@ -1385,8 +1390,25 @@ def read_log(store: Store, code: str) -> StoredLog | None:
     """The table ``code`` as the store keeps it, None if there is none: the store's
     reads alone, nothing of the manager's (any thread)."""
     stored = store.table(code)
-    if stored is None:
-        return None
+    return None if stored is None else _read_stored(store, stored)
+
+
+def read_logs_in_play(store: Store) -> list[tuple[StoredTable, StoredLog | None]]:
+    """Every game in play (started, not kept as finished) as the store keeps it, for
+    `TableManager.restore`: the store's reads alone (any thread). A table the database
+    would not read is logged and given None (it is read back when someone asks for it)."""
+    out: list[tuple[StoredTable, StoredLog | None]] = []
+    for stored in store.tables(unfinished=True, started=True):
+        try:
+            out.append((stored, _read_stored(store, stored)))
+        except sqlite3.Error:
+            log.exception("table %s could not be read; it is read back when asked", stored.code)
+            out.append((stored, None))
+    return out
+
+
+def _read_stored(store: Store, stored: StoredTable) -> StoredLog:
+    """The log, talk and game's number of the table ``stored`` (any thread)."""
     game = store.game_of_table(stored.id)
     return StoredLog(
         stored,
@@ -1503,19 +1525,27 @@ class TableManager:
         #: none was while it read one off the event loop
         self.built = 0
 
-    def restore(self) -> None:
+    async def restore(self) -> None:
         """Rebuild every game in play (started, not finished): its bots, deals and clocks
         go on by themselves. A table still waiting for its players has nothing to do
         until someone comes, and is read back then (`get`): a server that ran for months
         kept every table ever made and never started. A table whose log cannot be
         replayed is left out (and logged), so that one damaged table never keeps the
-        server down; one the database would not read then is read back when asked for."""
-        for stored in self.store.tables(unfinished=True, started=True):
-            try:
-                self._load(stored)
-            except sqlite3.Error:
-                # (not read now: it is read back when someone asks for it, `get`)
-                log.exception("table %s could not be read; it is read back when asked", stored.code)
+        server down; one the database would not read then is read back when asked for.
+        The store is read on a worker thread (`read_logs_in_play`), and a game found
+        finished but not kept (the server stopped first) is kept on one (`Table._keep`),
+        before the server answers anyone; the tables are rebuilt here, on the event
+        loop, which alone touches the manager and its tables."""
+        reads = await asyncio.to_thread(read_logs_in_play, self.store)
+        for stored, read in reads:
+            if read is not None:  # (None: read back when someone asks for it, `get`)
+                self._load(stored, read=read)
+        await self._kept()
+
+    async def _kept(self) -> None:
+        """Wait for the games being kept (`keeping`)."""
+        while self.keeping:
+            await asyncio.gather(*self.keeping, return_exceptions=True)
 
     def _load(
         self, stored: StoredTable, hold: bool = False, read: StoredLog | None = None
@@ -1656,10 +1686,12 @@ class TableManager:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
 
-    def rematch(self, table: Table, client: Client) -> dict[str, Any]:
+    async def rematch(self, table: Table, client: Client) -> dict[str, Any]:
         """Play again: the first seated player to ask opens a new table with the same rules
         and bots, and every later one joins it. Returns the message for ``client``: the
-        new table's code, its seat there and its token.
+        new table's code, its seat there and its token. The next table, out of memory
+        (nobody was at it for a while), is read back from the store on a worker thread
+        (`fetch`).
 
         The new table is made with every person's seat kept for them (the asker's, seat
         0, too), then this table points to it, then the asker takes their seat: if the
@@ -1685,7 +1717,7 @@ class TableManager:
                 self._drop(nxt)  # (nobody knows of it: asking again makes another)
                 raise
         else:
-            found = self.get(table.next_code)
+            found = await self.fetch(table.next_code)
             if found is None:
                 raise TableError("no_table", "the next game's table is gone")
             nxt = found
@@ -1752,7 +1784,14 @@ class TableManager:
             return table
         if self.built != built:
             return self.get(code, hold)
-        return None if read is None else self._read_back(read.table, hold, read)
+        table = None if read is None else self._read_back(read.table, hold, read)
+        keeping = None if table is None else table._keeping
+        if keeping is not None:
+            # a game found finished but not kept (the server stopped first), being kept
+            # on a worker thread: the table is answered with its game's number, as before
+            with contextlib.suppress(Exception):
+                await asyncio.shield(keeping)
+        return table
 
     def _held(self, code: str, hold: bool) -> Table | None:
         """The table ``code`` if it is in memory (``hold``: a finished one is kept for a
@@ -1785,8 +1824,7 @@ class TableManager:
             await table.close()
         # (a finished table that left the list, its last visitor gone, may still be
         # keeping its game; and a game may have ended while the tables were closed)
-        while self.keeping:
-            await asyncio.gather(*self.keeping, return_exceptions=True)
+        await self._kept()
 
 
 def _length_of(rules: Rules) -> dict[str, Any]:
