@@ -3257,6 +3257,49 @@ def test_the_replay_says_whose_game_a_bot_finished(tmp_path: Any, page: Any, lan
         shot(page, f"13-replay-left-{lang}")
 
 
+def test_the_finished_tables_result_says_whose_game_a_bot_finished(
+    tmp_path: Any, page: Any
+) -> None:
+    """Ana played, then left, and a bot made her seat's last move: the finished table's
+    result said who won and nothing of it, where the statistics count the game as one she
+    left. Under the winners it says so, as the statistics' mark words it, of her alone."""
+    import json
+    import sqlite3
+
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    db = tmp_path / "table-left.sqlite3"
+    spec = {"preset": "classic", "max_pip": 6, "rounds": 1, "hand_size": {"2": 5}}
+    code = "TLEFT2"
+    tokens, _ = table_at(db, code, spec, 2, lambda state: True, over=True)
+    # her seat's last move was the takeover bot's, as its log marks one (the server
+    # stopped before the game was kept: it keeps it when it starts)
+    con = sqlite3.connect(db)
+    try:
+        moves = con.execute(
+            "SELECT seq, data FROM events WHERE kind = 'action' ORDER BY seq"
+        ).fetchall()
+        hers = [(seq, json.loads(data)) for seq, data in moves]
+        hers = [(seq, data) for seq, data in hers if data["action"].startswith("0:")]
+        assert len(hers) >= 2, hers  # (one of hers, one the bot's)
+        seq, data = hers[-1]
+        with con:
+            con.execute(
+                "UPDATE events SET data = ? WHERE seq = ?", (json.dumps({**data, "bot": True}), seq)
+            )
+    finally:
+        con.close()
+    with running_server(db, 1) as base:
+        seat_page(page, base, {"code": code, "token": tokens[1]})  # (Ben's page)
+        result = page.locator(".result")
+        expect(result.locator(".winners")).to_be_visible(timeout=10_000)
+        expect(result.locator(".left-note")).to_have_text("\u2068Ana\u2069 (left before the end)")
+        expect(page.locator(".left-note")).to_have_count(1)
+        shot(page, "13-table-result-left", full_page=False)
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 def test_the_statistics_fit_a_phone(server: str, tmp_path: Any, lang: str) -> None:
     """At 390 pixels the statistics table shows every column, the average score too,
