@@ -289,14 +289,20 @@ FINGER_CONTROLS = (
     ".hand-tile, .actions button, .board .train, .chat-phrases button, .chat-say button,"
     " .chat-say input, .overlay button"
 )
+# the top bar's: its links, the "Large numbers" box (its whole label) and the languages
+TOP_BAR_CONTROLS = ".topbar a, .topbar label.switch, .topbar select"
+# the talk's "Mute a player" and, opened, a box for each player (its whole label)
+MUTE_CONTROLS = ".chat-mute summary, .chat-mute label"
 
 
 def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None:
     """On a phone held upright (375 by 740, a touch screen) the controls a player taps all
     game long were smaller than a finger: the hand's tiles 42 pixels wide, Draw, Pass and
     Hint 35 high, a train whose name fits one line 38, the stock phrases 24, the talk's
-    field and Send 32, the round's result's Continue 35. Each is at least 44 by 44 pixels,
-    and seven tiles still share a row of the hand."""
+    field and Send 32, the round's result's Continue 35; the top bar's links, its "Large
+    numbers" box and its languages 24 to 28 high, the talk's "Mute a player" and its boxes
+    28 and 24. Each is at least 44 by 44 pixels, and seven tiles still share a row of the
+    hand."""
     from browser_kit import ARGS, CHROMIUM, need_browser, play_all_until_over
     from playwright.sync_api import expect, sync_playwright
 
@@ -327,6 +333,13 @@ def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None
                 "ts => ts.map((t) => Math.round(t.getBoundingClientRect().top))"
             )
             assert tops.count(tops[0]) == 7, tops  # (seven a row, as before)
+            assert page.evaluate(UNDER_A_FINGER, TOP_BAR_CONTROLS) == [], "the top bar"
+            expect(page.locator(".topbar a")).to_have_count(3)
+            # Ben says hello: Ana's talk offers to mute him, a box for him once opened
+            ben_page.locator("button[data-phrase=hello]").click()
+            page.locator(".chat-mute summary").tap()
+            expect(page.locator(".chat-mute input[type=checkbox]")).to_have_count(1)
+            assert page.evaluate(UNDER_A_FINGER, MUTE_CONTROLS) == [], "the talk's mute"
             play_all_until_over([page, ben_page])
             expect(page.locator(".overlay button").first).to_be_visible()
             assert page.evaluate(UNDER_A_FINGER, ".overlay button") == [], "the result"
