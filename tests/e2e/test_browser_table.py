@@ -1451,6 +1451,59 @@ def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server:
     assert not errors, errors
 
 
+#: every control a tap may reach (but the line said itself) and every train and tile of
+#: the hand, as bounding boxes in the window, with what each is
+UNDER_A_TAP = """() => [...document.querySelectorAll(
+    'button:not(.chat-toast), a[href], input, select, summary, .train, .hand-tile')]
+  .map((el) => { const r = el.getBoundingClientRect(); return { x: r.x, y: r.y,
+    width: r.width, height: r.height, what: `${el.tagName} ${el.className}`.trim() }; })
+  .filter((box) => box.width && box.height)"""
+
+
+def test_words_said_on_a_phone_scrolled_down_cover_no_control_nor_train(server: str) -> None:
+    """On a phone (a touch screen, 390 by 844 and 360 by 740) scrolled past the room kept
+    above the board, what someone said stuck to the top of the window for six seconds,
+    over the trains there, or further down over the talk's field and buttons. It stays
+    in its room and scrolls away with the board's top, over no button, link, field,
+    train nor tile of the hand; said while out of sight, it is still there when the player
+    comes back to the board, even after the six seconds it shows for."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    with ana_talks_to_ben(server, bots=2) as (ana, bens_page):
+        said = 0
+        for width, height in ((390, 844), (360, 740)):
+            page = bens_page({"width": width, "height": height}, True, errors)
+            spot = page.locator(".toast-spot").bounding_box()
+            assert spot is not None
+            # the trains at the top of the window, then the page's foot (its talk)
+            past = round(spot["y"] + spot["height"] + 60)
+            for scroll in (str(past), "document.scrollingElement.scrollHeight"):
+                page.evaluate(f"() => window.scrollTo(0, {scroll})")
+                ana.get_by_role("button", name="Thanks!").click()
+                said += 1
+                expect(page.locator(".chat-lines li")).to_have_count(said)
+                toast = page.locator(".chat-toast")
+                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                page.wait_for_timeout(200)  # (placed, if it were to move)
+                shot(page, f"table-talk-phone-scrolled-{width}-{said}", full_page=False)
+                box = toast.bounding_box()
+                assert box is not None
+                for under in page.evaluate(UNDER_A_TAP):
+                    assert not overlap(box, under), (width, scroll, box, under)
+                expect(toast).not_to_be_in_viewport()
+                # longer than its six seconds out of sight: there on coming back
+                page.wait_for_timeout(6_500)
+                page.evaluate("() => window.scrollTo(0, 0)")
+                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                expect(toast).to_be_in_viewport(ratio=1)
+                toast.tap()
+                expect(toast).to_have_count(0)
+            page.context.close()
+    assert not errors, errors
+
+
 # the toast's lines of text (top, bottom) and where it stops showing them: its own edge, or
 # that of a box inside it that cuts its words off
 TOAST_LINES = """() => {

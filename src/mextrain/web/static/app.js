@@ -714,24 +714,37 @@ function TablePage({ code, big, lang }) {
   // what someone else just said, over the page for a few seconds: the talk itself may be
   // out of sight (under the board on a phone); a click on it goes there
   const [toast, setToast] = useState(null);
+  const toastBox = useRef(null);
   useEffect(() => {
     if (!heard || !msg || heard.seat === msg.you || muted.has(heard.name)) return;
     setToast(heard);
   }, [heard]);
   // each line shown goes after 6 s (a timer of the line, not of the latest line heard: a
-  // line of one's own, heard meanwhile, once left the one showing there for good)
+  // line of one's own, heard meanwhile, once left the one showing there for good). On a
+  // touch screen the line keeps to its room above the board and scrolls away with it
+  // (stuck to the window's top it covered the trains, or the talk's buttons, of a page
+  // scrolled down): its 6 s run only while it is in sight, so that a line said while the
+  // player looked further down is still there when they come back to the board
+  const [toastSeen, setToastSeen] = useState(true);
   useEffect(() => {
-    if (!toast) return undefined;
+    const el = toastBox.current;
+    if (!toast || !el || typeof IntersectionObserver === "undefined") return undefined;
+    const watch = new IntersectionObserver(([entry]) => setToastSeen(entry.intersectionRatio >= 0.5),
+      { threshold: [0, 0.5, 1] });
+    watch.observe(el);
+    return () => { watch.disconnect(); setToastSeen(true); };
+  }, [toast]);
+  useEffect(() => {
+    if (!toast || !toastSeen) return undefined;
     const timer = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(timer);
-  }, [toast]);
+  }, [toast, toastSeen]);
   // muting a player takes their words off the page at once, the line showing too
   useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
   // the line at the top of the window covers none of the hand: scrolled to the foot of
   // a long page (the talk and the score sheet under the hand, on a phone), the hand
   // stands near the top, and the line goes under it (placed before paint, and again as
   // the page scrolls or turns)
-  const toastBox = useRef(null);
   useLayoutEffect(() => {
     const el = toastBox.current;
     if (!toast || !el) return undefined;
