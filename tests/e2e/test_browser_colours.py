@@ -155,21 +155,81 @@ RING_ON_SURFACE = (
 )
 
 
-def assert_the_ring_shows(page: Any, target: Any, scheme: str, name: str) -> None:
-    """``target``, given the keyboard (Tab from the control before it), has the focus's
-    inner ring at 3:1 at least against the surface it stands on (the dark ring hardly
-    showed on the dark page)."""
+#: the focus's two bands on the element that has the keyboard, and what is around them:
+#: its ring (the outline), its halo (the box shadow of no blur that spreads past the
+#: ring, as the felt's glow and an open double's red edge are not) and the surface around
+#: the element (as above); the contrast of each pair of them
+FOCUS_BANDS = (
+    """() => {
+  const rgba = (c) => {
+    const v = (c.match(/[\\d.]+/g) || []).map(Number);
+    return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
+  };
+  const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
+"""
+    + WCAG_JS
+    + """  const layers = [];
+  for (let el = document.activeElement.parentElement; el; el = el.parentElement) {
+    const c = rgba(getComputedStyle(el).backgroundColor);
+    if (c[3] > 0) layers.push(c);
+    if (c[3] >= 1) break;
+  }
+  let surface = [255, 255, 255];
+  for (const layer of layers.reverse()) surface = over(layer, surface);
+  const style = getComputedStyle(document.activeElement);
+  const ring = over(rgba(style.outlineColor), surface);
+  const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
+  const halo = style.boxShadow.split(/,(?![^(]*\\))/).filter((s) => !s.includes("inset"))
+    .map((s) => ({ colour: rgba(s.match(/rgba?\\([^)]*\\)/)?.[0] || ""),
+      px: (s.replace(/rgba?\\([^)]*\\)/, "").match(/-?[\\d.]+px/g) || []).map(parseFloat) }))
+    .find((s) => s.px.length === 4 && s.px[2] === 0 && s.px[3] > reach);
+  if (!halo) return { keyboard: document.activeElement.matches(":focus-visible"), halo: null };
+  const band = over(halo.colour, surface);
+  const round = (x) => Math.round(x * 100) / 100;
+  return { keyboard: document.activeElement.matches(":focus-visible"),
+    ring: ring.map(Math.round), halo: band.map(Math.round), surface: surface.map(Math.round),
+    ringHalo: round(ratio(ring, band)), haloSurface: round(ratio(band, surface)),
+    ringSurface: round(ratio(ring, surface)) };
+}"""
+)
+
+
+def by_keyboard(page: Any, target: Any) -> None:
+    """Give ``target`` the keyboard's focus (Tab from the control before it), for a ring
+    drawn for the keyboard."""
     from playwright.sync_api import expect
 
     target.focus()
     page.keyboard.press("Shift+Tab")
-    page.keyboard.press("Tab")  # (a ring drawn for the keyboard)
+    page.keyboard.press("Tab")
     expect(target).to_be_focused()
+
+
+def assert_the_bands_stand_out(page: Any, scheme: str, name: str) -> None:
+    """The focus's ring and halo on the focused element are of clearly other lightness,
+    9:1 apart at least (in the dark look a white ring and a yellow halo read as one light
+    band, 1.5:1), so that one of them stands out 3:1 from any colour: where the halo is
+    lost on the surface around (the yellow halo on the light page), the ring meets it and
+    stands out 3:1 from it; where the ring would not (the dark ring on the felt, 2:1), the
+    halo does."""
+    bands = page.evaluate(FOCUS_BANDS)
+    assert bands["keyboard"], (scheme, name, bands)
+    assert bands["halo"] is not None, (scheme, name, bands)
+    assert bands["ringHalo"] >= 9, (scheme, name, bands)
+    assert max(bands["haloSurface"], bands["ringSurface"]) >= 3, (scheme, name, bands)
+
+
+def assert_the_ring_shows(page: Any, target: Any, scheme: str, name: str) -> None:
+    """``target``, given the keyboard (Tab from the control before it), has the focus's
+    inner ring at 3:1 at least against the surface it stands on (the dark ring hardly
+    showed on the dark page), in a halo of clearly other lightness."""
+    by_keyboard(page, target)
     ring = page.evaluate(RING_ON_SURFACE)
     shot(page, f"61-{scheme}-focus-{name}", full_page=False)
     assert ring["keyboard"], (scheme, ring)
     assert ring["style"] == "solid", (scheme, ring)
     assert ring["ratio"] >= 3, (scheme, ring)
+    assert_the_bands_stand_out(page, scheme, name)
 
 
 SCREENS = {"desktop": (1280, 800), "phone": (375, 740)}
@@ -291,6 +351,10 @@ def test_every_page_reads_in_the_light_and_the_dark_scheme(
         page.locator(".hand-tile.playable").first.click()
         expect(page.locator(".hand-tile.selected")).to_have_count(1)
         expect(page.locator(".train.target").first).to_be_visible()
+        # the focus on the board: on a train that glows (a tile chosen), on the felt
+        by_keyboard(page, page.locator(".train.target").first)
+        shot(page, f"61-{scheme}-focus-train", full_page=False)
+        assert_the_bands_stand_out(page, scheme, "a train")
         page.evaluate(BEN_SAYS, [playing["code"], ben, "Good luck, Ana!"])
         expect(page.locator(".chat-toast")).to_be_visible()
         expect(page.locator(".chat-lines li")).to_have_count(1)
