@@ -94,19 +94,48 @@ def test_game_in_progress_report() -> None:
 def test_seats_of_the_same_name_are_told_apart() -> None:
     """A simulator's record names each seat after its bot (``--bots planner,planner``):
     the report said "planner went out. planner 0, planner 11." and the reader could not
-    tell who. Names that repeat carry their seat (counted from 0, as in the messages)."""
+    tell who. Names that repeat carry their seat, counted from 1 as the terminal game and
+    the web page count seats."""
     doc = json.loads(COMPLETE.read_text())
     doc["players"] = ["planner", "planner"]
     result = run("-", stdin=json.dumps(doc))
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "2 players: planner (seat 0), planner (seat 1)." in out
-    assert "planner (seat 0) went out. planner (seat 0) 0, planner (seat 1) 11." in out
-    assert "Totals: planner (seat 0) 0, planner (seat 1) 11." in out
-    assert "Winner: planner (seat 0) (lowest total)." in out
+    assert "2 players: planner (seat 1), planner (seat 2)." in out
+    assert "planner (seat 1) went out. planner (seat 1) 0, planner (seat 2) 11." in out
+    assert "Totals: planner (seat 1) 0, planner (seat 2) 11." in out
+    assert "Winner: planner (seat 1) (lowest total)." in out
     # a name once at the table is left as it is
     doc["players"] = ["planner", "greedy"]
     assert "planner went out. planner 0, greedy 11." in run("-", stdin=json.dumps(doc)).stdout
+
+
+def test_the_report_counts_seats_from_1() -> None:
+    """The report names seats as a player sees them, from 1 (the terminal game, the web
+    page and ``analyze`` count them so; it said "seat 0"): a nameless seat, the seat to
+    move, the one that went out, the winner. ``--json`` keeps the record's seats, from 0."""
+    doc = json.loads(COMPLETE.read_text())
+    doc["players"] = ["", "Ben"]
+    result = run("-", stdin=json.dumps(doc))
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "2 players: seat 1, Ben." in out
+    assert "Round 0 (engine 6-6): seat 1 went out. seat 1 0, Ben 11." in out
+    assert "Totals: seat 1 0, Ben 11." in out
+    assert "Winner: seat 1 (lowest total)." in out
+    assert "seat 0" not in out
+    code, payload = run_json("-", stdin=json.dumps(doc))
+    assert code == 0
+    assert payload["winners"] == [0]
+    # a game in play: the seat to move, and a name that repeats beside a nameless seat
+    doc = json.loads(IN_PROGRESS.read_text())
+    doc["players"] = ["Ana", ""]
+    out = run("-", stdin=json.dumps(doc)).stdout
+    assert "2 players: Ana, seat 2." in out
+    assert "Round 1 (engine 5-5): in play, seat 2 to move." in out
+    doc["players"] = ["Ana", "Ana"]
+    out = run("-", stdin=json.dumps(doc)).stdout
+    assert "in play, Ana (seat 2) to move." in out
 
 
 def test_report_before_any_round_finishes() -> None:

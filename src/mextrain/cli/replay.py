@@ -2,6 +2,9 @@
 
 Exit status 0 for a legal record, 1 for a record that breaks a rule, 2 for input that is
 not a record. With ``--json`` exactly one JSON object goes to standard output.
+
+The report of a legal record names seats as a player sees them, from 1 ("planner (seat
+1)"); ``--json`` and the checker's messages keep the record's numbers, from 0.
 """
 
 from __future__ import annotations
@@ -221,11 +224,12 @@ def _describe_error(err: RecordError) -> str:
 def _names(players: tuple[str, ...]) -> list[str]:
     """The seats' names as the report says them: a nameless seat is "seat 2", and a name
     more than one seat has (a simulator's record names each seat after its bot) says
-    whose it is, "planner (seat 2)"."""
-    names = [terminal_safe(name) or f"seat {seat}" for seat, name in enumerate(players)]
+    whose it is, "planner (seat 2)". Seats are counted from 1, as the terminal game, the
+    web page and ``analyze`` count them (the record and ``--json`` count from 0)."""
+    names = [terminal_safe(name) or f"seat {seat + 1}" for seat, name in enumerate(players)]
     repeated = {name for name in names if names.count(name) > 1}
     return [
-        f"{name} (seat {seat})" if name in repeated else name for seat, name in enumerate(names)
+        f"{name} (seat {seat + 1})" if name in repeated else name for seat, name in enumerate(names)
     ]
 
 
