@@ -257,7 +257,7 @@ async def _play_and_restore(path: Path, seed: int, moves: int) -> None:
         "rounds": 2,
         "hand_size": {2: 7, 3: 7, 4: 6},
     }
-    table, token = manager.create(rules, ["open", "open"], "Ana")
+    table, token = await manager.create(rules, ["open", "open"], "Ana")
     table.join("Ben")
     table.join("Cy")  # the last seat taken: the game starts
     clients = [Client(seat, "en") for seat in range(3)]
@@ -392,7 +392,7 @@ async def _bots_play_through_a_store_that_fails(path: Path, kinds: set[str]) -> 
     quiet = Settings(bot_delay=0, takeover_after=3600, round_pause=0.01)
     manager = TableManager(store, quiet)
     rules = {"preset": "classic", "max_pip": 6, "rounds": 2, "hand_size": {2: 7}}
-    table, _ = manager.create(rules, ["bot:greedy"], "Ana")
+    table, _ = await manager.create(rules, ["bot:greedy"], "Ana")
     ana = Client(0, "en")
     table.connect(ana)
     failed: list[str] = []

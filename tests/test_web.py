@@ -3663,6 +3663,221 @@ def test_play_again_reads_the_next_table_back_off_the_event_loop(
         assert [s["name"] for s in tc.get(f"/api/tables/{nxt}").json()["seats"]] == ["Ana", "Ben"]
 
 
+#: the store's work of making a table: its code looked up, its row written and read back
+MAKING_A_TABLE = ("code_taken", "create_table", "table")
+
+
+def test_a_table_is_made_off_the_event_loop(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Making a table looked its new code up in the store, wrote its row and read it back
+    on the server's event loop: while the store took its time, no table moved, no request
+    or message was answered. That is done on a worker thread now, and the table made is
+    what it was."""
+    with TestClient(create_app(db, settings())) as tc:
+        playing = create(tc, ["bot:greedy"])  # (the table whose connection is answered)
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        on_the_loop = noted_on_the_loop(monkeypatch, (*READS_AND_KEEPING, *MAKING_A_TABLE))
+        made = create(tc, ["open", "bot:greedy"], name="Eve")
+        assert on_the_loop == [], "the table was made on the event loop"
+        reading, go_on = threading.Event(), threading.Event()
+        monkeypatch.setattr(store, "table", held(store.table, reading, go_on))
+        answer: list[Any] = []
+        asking = threading.Thread(target=lambda: answer.append(create(tc, ["open"], name="Flo")))
+        asking.start()
+        try:
+            assert reading.wait(5)
+            assert answered_meanwhile(tc, playing["code"]), "making a table held the server up"
+        finally:
+            go_on.set()
+            asking.join(10)
+        assert answer, "the table was not made"
+    for data, name, seats in [(made, "Eve", 3), (answer[0], "Flo", 2)]:
+        assert data["seat"] == 0
+        table = manager.tables[data["code"]]
+        assert table.status == "waiting"
+        assert [s.name for s in table.seats][:1] == [name]
+        assert len(table.seats) == seats
+        assert table.seat_of_token(data["token"]) == 0
+    kept = Store(db)
+    try:
+        assert {made["code"], answer[0]["code"], playing["code"]} <= {t.code for t in kept.tables()}
+    finally:
+        kept.close()
+
+
+def test_play_again_makes_the_next_table_off_the_event_loop(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ana asks to play again first: the next table was made -- its code looked up, its
+    row written and read back -- on the event loop. It is made on a worker thread, and
+    Ana takes seat 0 there, Ben's seat kept for him."""
+    tokens = ana_and_ben_at(db, "AGAIN4", over=True)
+    with TestClient(create_app(db, settings())) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        ana, ben = Conn(tc, "AGAIN4", tokens[0]), Conn(tc, "AGAIN4", tokens[1])
+        try:
+            ana.until(is_state)
+            ben.until(is_state)
+            on_the_loop = noted_on_the_loop(monkeypatch, (*READS_AND_KEEPING, *MAKING_A_TABLE))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] in ("rematch", "error"))
+            assert on_the_loop == [], "the next table was made on the event loop"
+            assert (again["type"], again["seat"]) == ("rematch", 0), again
+            nxt = again["code"]
+            ben.until(lambda m: is_state(m) and m["table"]["next"] == nxt)
+            assert manager.tables[nxt].held == {1: "Ben"}
+        finally:
+            ana.close()
+            ben.close()
+
+
+def test_two_asking_to_play_again_at_once_get_one_next_table(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The next table is made on a worker thread: Ben asking to play again while Ana's
+    ask is making it waits for it and joins it, as if he had asked after her; a second
+    table is not made."""
+    tokens = ana_and_ben_at(db, "AGAIN5", over=True)
+    with TestClient(create_app(db, settings())) as tc:
+        store = tc.app.state.store  # type: ignore[attr-defined]
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        ana, ben = Conn(tc, "AGAIN5", tokens[0]), Conn(tc, "AGAIN5", tokens[1])
+        making, go_on = threading.Event(), threading.Event()
+        try:
+            ana.until(is_state)
+            ben.until(is_state)
+            made: list[str] = []
+            real = store.create_table
+            asked: list[int] = []
+            rematch = manager.rematch
+
+            async def noted(table: Any, client: Any) -> Any:
+                asked.append(client.seat)
+                return await rematch(table, client)
+
+            monkeypatch.setattr(manager, "rematch", noted)
+
+            def create_table(code: str, config: Any, seed: str) -> int:
+                made.append(code)
+                making.set()
+                go_on.wait(10)
+                return int(real(code, config, seed))
+
+            monkeypatch.setattr(store, "create_table", create_table)
+            ana.send({"type": "rematch"})
+            assert making.wait(5)
+            ben.send({"type": "rematch"})
+            for _ in range(250):
+                if len(asked) == 2:
+                    break
+                time.sleep(0.02)
+            assert asked == [0, 1]  # (Ben asks while Ana's ask is making the table)
+            go_on.set()
+            to_ana = ana.until(lambda m: m["type"] in ("rematch", "error"))
+            to_ben = ben.until(lambda m: m["type"] in ("rematch", "error"))
+            assert (to_ana["type"], to_ana["seat"]) == ("rematch", 0), to_ana
+            assert (to_ben["type"], to_ben["seat"]) == ("rematch", 1), to_ben
+            assert to_ana["code"] == to_ben["code"] == made[0]
+            assert made == [to_ana["code"]]  # (one table made)
+        finally:
+            go_on.set()
+            ana.close()
+            ben.close()
+        seats = tc.get(f"/api/tables/{made[0]}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Ana", "Ben"]
+
+
+def test_a_code_taken_as_the_table_is_made_gives_way_to_another(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table's row is written on a worker thread: a code free when looked up but taken
+    before the row is written (another table made at that moment on another thread) is
+    refused by the store, and another code is tried; the table is made all the same."""
+    taken = Store(db)
+    try:
+        taken.create_table("TAKEN2", {"rules": "classic", "seats": ["open"]}, "seed")
+    finally:
+        taken.close()
+    codes = iter(["TAKEN2", "FRESH2"])
+    monkeypatch.setattr("mextrain.web.tables._random_code", lambda: next(codes))
+    looked_up: list[str] = []
+    real = Store.code_taken
+
+    def code_taken(self: Store, code: str) -> bool:
+        """Free when first looked up (the other table's row not written yet), as it is
+        after."""
+        looked_up.append(code)
+        return looked_up.count(code) > 1 and real(self, code)
+
+    monkeypatch.setattr(Store, "code_taken", code_taken)
+    store = Store(db)
+    manager = TableManager(store, settings())
+
+    async def make() -> Any:
+        made = await manager.create({"preset": "classic"}, ["bot:greedy"], "Ana")
+        await manager.close()
+        return made
+
+    try:
+        table, token = asyncio.run(make())
+        assert table.code == "FRESH2"
+        assert looked_up == ["TAKEN2", "TAKEN2", "FRESH2"]  # (before the row, then after)
+        assert manager.tables["FRESH2"] is table
+        assert table.seat_of_token(token) == 0
+        stored = store.table("FRESH2")
+        assert stored is not None
+        assert stored.id == table.id
+    finally:
+        store.close()
+
+
+def test_a_table_read_back_as_it_is_made_is_one_table(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table is made on a worker thread: one asked for by its code in the moment
+    between its row being written and the table coming into memory (a code known already)
+    is read back from the store, and that one table is the one made: everyone shares it."""
+    store = Store(db)
+    manager = TableManager(store, settings())
+    written, go_on = threading.Event(), threading.Event()
+    codes: list[str] = []
+    real_create, real_table = store.create_table, store.table
+
+    def create_table(code: str, config: Any, seed: str) -> int:
+        codes.append(code)
+        return int(real_create(code, config, seed))
+
+    def table(code: str) -> Any:
+        if codes and code == codes[0] and not written.is_set():  # (the maker's read)
+            written.set()
+            go_on.wait(10)
+        return real_table(code)
+
+    monkeypatch.setattr(store, "create_table", create_table)
+    monkeypatch.setattr(store, "table", table)
+
+    async def both() -> Any:
+        making = asyncio.create_task(manager.create({"preset": "classic"}, ["open"], "Ana"))
+        try:
+            assert await asyncio.to_thread(written.wait, 5)
+            found = await manager.fetch(codes[0])
+        finally:
+            go_on.set()
+        made, token = await making
+        await manager.close()
+        return found, made, token
+
+    try:
+        found, made, token = asyncio.run(both())
+        assert found is not None
+        assert made is found
+        assert manager.tables[codes[0]] is made
+        assert made.seats[0].name == "Ana"
+        assert made.seat_of_token(token) == 0
+    finally:
+        store.close()
+
+
 def test_a_finished_table_nobody_is_at_leaves_memory_once_its_game_is_kept(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -371,7 +371,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         spec: dict[str, Any] = {"preset": body.preset}
         spec.update((str(k), v) for k, v in body.options.items())
         try:
-            table, token = manager_of(request).create(
+            table, token = await manager_of(request).create(
                 spec, list(body.seats), body.name, turn_time=body.turn_time
             )
         except TableError as err:

@@ -333,8 +333,11 @@ class Table:
         self.status: Literal["waiting", "playing", "finished"] = "waiting"
         self.game_id: int | None = None
         self.spectators: set[Client] = set()
-        #: the table of the game played next by the same people ("play again")
+        #: the table of the game played next by the same people ("play again"), and the
+        #: lock its askers take in turn (`TableManager.rematch`): the first makes it, off
+        #: the event loop, and those who ask meanwhile wait for it and join it
         self.next_code: str | None = None
+        self.rematching = asyncio.Lock()
         #: the seats whose own player made a move of this game (not a bot for them)
         self.moved: set[int] = set()
         #: the seats whose latest move a bot made (for a bot seat, or for a person away or
@@ -1374,6 +1377,32 @@ def _keep_game(store: Store, game: GameToKeep) -> int:
     )
 
 
+def _new_row(store: Store, config: dict[str, Any], in_memory: frozenset[str]) -> StoredTable:
+    """A new table's row in ``store``, under a code no table has (none of the codes
+    ``in_memory``, none the store keeps), as the store then reads it: the store's work of
+    making a table (any thread). A code taken meanwhile by a table made at the same time
+    on another thread (the store refuses a second row of a code) gives way to another."""
+    while True:
+        code = _random_code()
+        if code in in_memory or store.code_taken(code):
+            continue
+        try:
+            table_id = store.create_table(code, config, secrets.token_hex(16))
+        except sqlite3.IntegrityError:
+            if store.code_taken(code):
+                continue
+            raise
+        stored = store.table(code)
+        assert stored is not None
+        assert stored.id == table_id
+        return stored
+
+
+def _random_code() -> str:
+    """A table's code: six letters and digits none of which reads as another."""
+    return "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
+
+
 @dataclass(frozen=True)
 class StoredLog:
     """What a table is read back from (`TableManager.fetch`): its row, its log, its
@@ -1630,7 +1659,7 @@ class TableManager:
             log.info("tables idle for %g s left memory: %s", limit, ", ".join(gone))
         return gone
 
-    def create(
+    async def create(
         self,
         rules_spec: Any,
         seats: list[str],
@@ -1640,10 +1669,11 @@ class TableManager:
     ) -> tuple[Table, str]:
         """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
         ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it);
-        ``turn_time``: the seconds a person has for a move (0: no clock). If the database
-        cannot keep the seat taken, the table is dropped (nobody knows of it) and the
-        error raised: nothing is made that anyone could use."""
-        table = self._open(rules_spec, ["open", *seats], turn_time)
+        ``turn_time``: the seconds a person has for a move (0: no clock). Its row is
+        written and read back on a worker thread (`_open`). If the database cannot keep
+        the seat taken, the table is dropped (nobody knows of it) and the error raised:
+        nothing is made that anyone could use."""
+        table = await self._open(rules_spec, ["open", *seats], turn_time)
         derive = None if token_from is None else partial(_derive, table, token_from)
         try:
             seat, token = table.join(name, derive)
@@ -1653,9 +1683,13 @@ class TableManager:
         assert seat == 0
         return table, token
 
-    def _open(self, rules_spec: Any, seats: list[str], turn_time: float) -> Table:
+    async def _open(self, rules_spec: Any, seats: list[str], turn_time: float) -> Table:
         """A new table with ``seats`` (seat 0's included), waiting for its players, in
-        memory; refused (`TableError`, `RulesError`) before anything is kept."""
+        memory; refused (`TableError`, `RulesError`) before anything is kept. Its code is
+        chosen, its row written and read back by the store on a worker thread (`_new_row`:
+        a look-up of the code, a write and a read, on the event loop, held up every table
+        meanwhile); the table is made from it here, on the event loop, which alone
+        touches the manager and its tables."""
         rules = Rules.from_spec(rules_spec)
         rules.check_players(len(seats))
         known = set(bot_levels())
@@ -1665,19 +1699,21 @@ class TableManager:
         if turn_time and not self.settings.min_turn_time <= turn_time <= MAX_TURN_TIME:
             low, high = self.settings.min_turn_time, MAX_TURN_TIME
             raise TableError("turn_time", f"a move's time is {low:g} to {high:g} seconds, or none")
-        code = self._new_code()
         config: dict[str, Any] = {"rules": _json_ready(rules.to_spec()), "seats": seats}
         if turn_time:
             config["turn_time"] = turn_time
-        table_id = self.store.create_table(code, config, secrets.token_hex(16))
-        stored = self.store.table(code)
-        assert stored is not None
-        assert stored.id == table_id
-        table = Table(self.store, stored, self.settings, self.clock)
+        stored = await asyncio.to_thread(_new_row, self.store, config, frozenset(self.tables))
+        # (read back meanwhile by someone who had its code already: that is the table, as
+        # it was just made, and everyone shares one object)
+        found = self._held(stored.code, hold=True)
+        if found is not None:
+            return found
+        # (a new table has said nothing yet: its talk is not read)
+        table = Table(self.store, stored, self.settings, self.clock, chat=())
         table.on_idle = self._unload
         table.keeping = self.keeping
         self.built += 1
-        self.tables[code] = table
+        self.tables[stored.code] = table
         return table
 
     def _drop(self, table: Table) -> None:
@@ -1697,7 +1733,15 @@ class TableManager:
         0, too), then this table points to it, then the asker takes their seat: if the
         database cannot keep one of these steps (`sqlite3.Error`, raised), nothing is
         lost -- a table made but not pointed to is dropped, and once it is pointed to,
-        asking again takes the seat kept there."""
+        asking again takes the seat kept there.
+
+        The new table is made on a worker thread (`_open`): those who ask meanwhile wait
+        for it (`Table.rematching`) and join it, as they would had they asked after."""
+        async with table.rematching:
+            return await self._rematch(table, client)
+
+    async def _rematch(self, table: Table, client: Client) -> dict[str, Any]:
+        """`rematch`, its askers one at a time."""
         if client.seat is None:
             raise TableError("spectator", "spectators cannot start a new game")
         if table.status != "finished":
@@ -1710,7 +1754,7 @@ class TableManager:
             turn_time = table.turn_time and min(
                 max(table.turn_time, self.settings.min_turn_time), MAX_TURN_TIME
             )
-            nxt = self._open(spec, seats, turn_time)
+            nxt = await self._open(spec, seats, turn_time)
             try:
                 table.point_to(nxt.code)
             except Exception:
@@ -1737,12 +1781,6 @@ class TableManager:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
             self._remember(table)
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(6))
-            if code not in self.tables and not self.store.code_taken(code):
-                return code
 
     def in_memory(self, code: str) -> Table | None:
         """A table by code if it is in memory (every game in play is), never read back
