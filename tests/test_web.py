@@ -3787,6 +3787,55 @@ def test_two_asking_to_play_again_at_once_get_one_next_table(
         assert [s["name"] for s in seats] == ["Ana", "Ben"]
 
 
+def test_a_table_read_again_after_a_race_is_read_off_the_event_loop(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table read back while another came into memory is read again (that one could
+    have been this one, its log longer since): that second read was made on the event
+    loop. It is made on a worker thread, as the first."""
+    with TestClient(create_app(db, settings())) as tc:
+        first = create(tc, ["open"])["code"]
+        other = create(tc, ["open"])["code"]
+    store = Store(db)
+    manager = TableManager(store, settings())  # (neither table in memory: both wait)
+    ids = {code: store.table(code).id for code in (first, other)}  # type: ignore[union-attr]
+    try:
+        on_the_loop = noted_on_the_loop(monkeypatch)
+        reading, go_on = threading.Event(), threading.Event()
+        real = store.events
+        reads: list[int] = []
+
+        def events(table_id: int) -> Any:
+            reads.append(table_id)
+            if table_id == ids[first] and not go_on.is_set():
+                reading.set()
+                go_on.wait(10)
+            return real(table_id)
+
+        monkeypatch.setattr(store, "events", events)
+
+        async def race() -> Any:
+            asking = asyncio.create_task(manager.fetch(first))
+            try:
+                assert await asyncio.to_thread(reading.wait, 5)
+                # another table comes into memory while the first is read
+                assert await manager.fetch(other) is not None
+            finally:
+                go_on.set()
+            table = await asking
+            await manager.close()
+            return table
+
+        table = asyncio.run(race())
+        assert on_the_loop == [], "the table was read again on the event loop"
+        assert reads == [ids[first], ids[other], ids[first]]
+        assert table is manager.tables[first]
+        assert table.status == "waiting"
+        assert table.seats[0].name == "Ana"
+    finally:
+        store.close()
+
+
 def test_a_code_taken_as_the_table_is_made_gives_way_to_another(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

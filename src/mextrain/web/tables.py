@@ -1551,8 +1551,10 @@ class TableManager:
         #: so that a game that ends as the server stops is kept all the same
         self.keeping: set[asyncio.Task[None]] = set()
         #: how many tables were made or read back into memory: `fetch` tells by it that
-        #: none was while it read one off the event loop
+        #: none was while it read one off the event loop (if one was, it reads again,
+        #: holding this lock)
         self.built = 0
+        self._reading_again = asyncio.Lock()
 
     async def restore(self) -> None:
         """Rebuild every game in play (started, not finished): its bots, deals and clocks
@@ -1809,8 +1811,8 @@ class TableManager:
         table is rebuilt from it here, on the event loop, which alone touches the
         manager and its tables. If a table was made or read back meanwhile, this one may
         have been too, played on and left memory again, its log longer than was read: it
-        is read again as `get` reads it (a rare race, for a table's log is only written
-        while the table is in memory)."""
+        is read again, on a worker thread too (a rare race, for a table's log is only
+        written while the table is in memory; `get` read it on the event loop)."""
         code = code.upper()
         table = self._held(code, hold)
         if table is not None or code in self.broken:
@@ -1821,8 +1823,10 @@ class TableManager:
         if table is not None:
             return table
         if self.built != built:
-            return self.get(code, hold)
-        table = None if read is None else self._read_back(read.table, hold, read)
+            async with self._reading_again:
+                table = await self._read_again(code, hold)
+        else:
+            table = None if read is None else self._read_back(read.table, hold, read)
         keeping = None if table is None else table._keeping
         if keeping is not None:
             # a game found finished but not kept (the server stopped first), being kept
@@ -1830,6 +1834,20 @@ class TableManager:
             with contextlib.suppress(Exception):
                 await asyncio.shield(keeping)
         return table
+
+    async def _read_again(self, code: str, hold: bool) -> Table | None:
+        """`fetch`'s reading of the table ``code`` made again, on a worker thread, until
+        no table came into memory during it; the table rebuilt from it. One such reading
+        at a time (`_reading_again`, a rare race): a second reader of the same table,
+        raced as the first, finds it read back by the first instead of reading it again."""
+        while True:
+            table = self._held(code, hold)
+            if table is not None or code in self.broken:
+                return table
+            built = self.built
+            read = await asyncio.to_thread(read_log, self.store, code)
+            if self._held(code, hold) is None and self.built == built:
+                return None if read is None else self._read_back(read.table, hold, read)
 
     def _held(self, code: str, hold: bool) -> Table | None:
         """The table ``code`` if it is in memory (``hold``: a finished one is kept for a
