@@ -347,6 +347,74 @@ def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None
             browser.close()
 
 
+# every control a finger taps, on the whole page: a checkbox's target is its label
+# (the box itself is 24 px), each of the others its own box
+EVERY_CONTROL_UNDER_A_FINGER = (
+    "() => [...document.querySelectorAll('button, a[href], input, select, summary')]"
+    ".map((el) => (el.type === 'checkbox' && el.closest('label')) || el)"
+    ".filter((el) => { const r = el.getBoundingClientRect(); return r.width && r.height"
+    " && (r.width < 44 || r.height < 44); }).map((el) => { const r = el.getBoundingClientRect();"
+    " const name = (el.getAttribute('aria-label') || el.textContent || el.type).trim();"
+    " return `${el.tagName} ${name} ${Math.round(r.width)}x${Math.round(r.height)}`; })"
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize("screen", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def test_the_lobbys_controls_take_a_finger_on_a_touch_screen(
+    server: str, screen: tuple[int, int], lang: str
+) -> None:
+    """On a phone (390 by 844 and 360 by 740, a touch screen), in English and in Finnish
+    (the longest words), every control of the lobby was smaller than a finger: the house
+    rules' boxes 24 pixels (their labels 38 high at most), the name, the rounds and the
+    code 34 high, the rules', the turn time's and the seats' lists 34, a seat's ✕ 29 by
+    24, Add a seat 24, Create the table, Join and Watch 35, the tables this browser sits
+    at 24. Each is at least 44 by 44 pixels (a box's whole label), the top bar's too, and
+    nothing reaches past the screen's edge."""
+    from browser_kit import ARGS, CHROMIUM, need_browser, shot
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    width, height = screen
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+            )
+            page = context.new_page()
+            seat_page(page, server, made, lang)  # (this browser sits at a table)
+            expect(page.locator(".waiting")).to_be_visible()
+            page.goto(server + "/")
+            # every part of it shown: the table this browser sits at, the house rules,
+            # a seat added (and its ✕), a code typed (Join and Watch enabled)
+            expect(page.locator(".your-tables a")).to_have_count(1)
+            expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
+            expect(page.locator(".seat-row select")).to_have_count(3)
+            page.locator("fieldset > button.small").tap()  # Add a seat
+            expect(page.locator(".seat-row select")).to_have_count(4)
+            page.locator("input[name=name]").fill("Ana")
+            page.locator("input[name=code]").fill(made["code"])
+            expect(page.locator(".lobby button:disabled")).to_have_count(0)
+            assert page.evaluate(EVERY_CONTROL_UNDER_A_FINGER) == [], "the lobby"
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+            # (a shot of the whole page is taken as if without a touch screen: the
+            # window's, from its top, at the house rules and at its end)
+            page.evaluate("window.scrollTo(0, 0)")
+            shot(page, f"lobby-touch-{width}x{height}-{lang}-1", full_page=False)
+            page.locator("fieldset").first.scroll_into_view_if_needed()
+            shot(page, f"lobby-touch-{width}x{height}-{lang}-2", full_page=False)
+            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+            shot(page, f"lobby-touch-{width}x{height}-{lang}-3", full_page=False)
+            # the label takes the tap: its words check the box
+            rule = page.locator("fieldset label.check").last
+            rule.tap()
+            expect(rule.locator("input")).to_be_checked()
+        finally:
+            browser.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
     """The page's spoken lines (two live regions, used in turn) are there in the waiting
