@@ -10,7 +10,7 @@ import json
 import random
 import re
 import sys
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -194,6 +194,19 @@ async def at_the_bots_turn(pilot: Pilot[None], app: PlayApp) -> Any:
     table = app.table
     assert table is not None
     return table
+
+
+async def each_key_says(pilot: Pilot[None], table: Any, keys: Sequence[str], expected: str) -> None:
+    """Each of ``keys``, pressed on the table, says ``expected`` in its message line and
+    picks no tile."""
+    for key in keys:
+        table.message = ""
+        table.refresh_table()
+        await pilot.press(key)
+        await pilot.pause()
+        said = plain(table.query_one("#message", Static))
+        assert said == expected, (key, said)
+        assert table.chosen is None
 
 
 def first_sitting(setup: GameSetup, moves: int) -> None:
@@ -613,14 +626,7 @@ def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: st
             history = list(table.session.state.history)
             expected = t("tui.prompt.not_your_turn", name=table.names[1])
             # (Enter twice: picked, then played; a train's key with no tile picked)
-            for key in ("d", "p", "enter", "enter", "1", "m", "o"):
-                table.message = ""
-                table.refresh_table()
-                await pilot.press(key)
-                await pilot.pause()
-                said = plain(table.query_one("#message", Static))
-                assert said == expected, (key, said)
-                assert table.chosen is None
+            await each_key_says(pilot, table, ("d", "p", "enter", "enter", "1", "m", "o"), expected)
             assert table.session.state.history == history
             assert table.session.state.current_seat == 1
 
@@ -655,13 +661,7 @@ def test_enter_with_the_hand_hidden_says_whose_turn_it_is_as_d_and_p_do(lang: st
             assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.hidden_title")
             history = list(session.state.history)
             expected = t("tui.prompt.not_your_turn", name=table.names[2])
-            for key in ("d", "p", "enter", "space"):
-                table.message = ""
-                table.refresh_table()
-                await pilot.press(key)
-                await pilot.pause()
-                said = plain(table.query_one("#message", Static))
-                assert said == expected, (key, said)
+            await each_key_says(pilot, table, ("d", "p", "enter", "space"), expected)
             assert session.state.history == history
 
     run(scenario)

@@ -128,10 +128,10 @@ FRAME_ON_FILL = (
 }"""
 )
 
-#: the focus's ring on the element that has the keyboard: whether it is drawn for the
-#: keyboard, its style, and how it stands out from the surface around the element (its
-#: parent's background laid over theirs, down to the first opaque one)
-RING_ON_SURFACE = (
+#: the start of a script about the element that has the keyboard: colours read as
+#: ``rgba``, laid ``over`` one another, the WCAG ratio, and the ``surface`` around the
+#: element (its parent's background laid over theirs, down to the first opaque one)
+FOCUS_SURFACE_JS = (
     """() => {
   const rgba = (c) => {
     const v = (c.match(/[\\d.]+/g) || []).map(Number);
@@ -148,7 +148,15 @@ RING_ON_SURFACE = (
   }
   let surface = [255, 255, 255];
   for (const layer of layers.reverse()) surface = over(layer, surface);
-  const style = getComputedStyle(document.activeElement);
+"""
+)
+
+
+#: the focus's ring on the element that has the keyboard: whether it is drawn for the
+#: keyboard, its style, and how it stands out from the surface around the element
+RING_ON_SURFACE = (
+    FOCUS_SURFACE_JS
+    + """  const style = getComputedStyle(document.activeElement);
   return { keyboard: document.activeElement.matches(":focus-visible"),
            style: style.outlineStyle, ratio: ratio(rgba(style.outlineColor), surface) };
 }"""
@@ -160,23 +168,8 @@ RING_ON_SURFACE = (
 #: ring, as the felt's glow and an open double's red edge are not) and the surface around
 #: the element (as above); the contrast of each pair of them
 FOCUS_BANDS = (
-    """() => {
-  const rgba = (c) => {
-    const v = (c.match(/[\\d.]+/g) || []).map(Number);
-    return v.length < 3 ? [0, 0, 0, 0] : [v[0], v[1], v[2], v.length > 3 ? v[3] : 1];
-  };
-  const over = (top, below) => top.slice(0, 3).map((v, i) => v * top[3] + below[i] * (1 - top[3]));
-"""
-    + WCAG_JS
-    + """  const layers = [];
-  for (let el = document.activeElement.parentElement; el; el = el.parentElement) {
-    const c = rgba(getComputedStyle(el).backgroundColor);
-    if (c[3] > 0) layers.push(c);
-    if (c[3] >= 1) break;
-  }
-  let surface = [255, 255, 255];
-  for (const layer of layers.reverse()) surface = over(layer, surface);
-  const style = getComputedStyle(document.activeElement);
+    FOCUS_SURFACE_JS
+    + """  const style = getComputedStyle(document.activeElement);
   const ring = over(rgba(style.outlineColor), surface);
   const reach = parseFloat(style.outlineOffset) + parseFloat(style.outlineWidth);
   const halo = style.boxShadow.split(/,(?![^(]*\\))/).filter((s) => !s.includes("inset"))

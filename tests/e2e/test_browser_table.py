@@ -1265,10 +1265,7 @@ def test_words_said_on_a_phone_cover_neither_its_top_bar_nor_its_hand(server: st
                     phone.evaluate(NEAR_THE_TOP)
                 else:
                     phone.evaluate(f"() => window.scrollTo(0, {scroll})")
-                ana.get_by_role("button", name="Thanks!").click()
-                expect(phone.locator(".chat-lines li")).to_have_count(said)  # (still read)
-                toast = phone.locator(".chat-toast")
-                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                toast = ana_says_thanks(ana, phone, said)  # (still read)
                 expect(toast).to_be_in_viewport(ratio=1)
                 box = toast.bounding_box()
                 assert box is not None
@@ -1302,11 +1299,8 @@ def test_words_said_cover_neither_the_status_line_nor_the_hand_on_a_phone_or_a_d
             page.set_viewport_size({"width": width, "height": height})
             for scroll in (0, 40):  # (four lines: a player may say five at once)
                 page.evaluate(f"() => window.scrollTo(0, {scroll})")
-                ana.get_by_role("button", name="Thanks!").click()
                 said += 1
-                expect(page.locator(".chat-lines li")).to_have_count(said)
-                toast = page.locator(".chat-toast")
-                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                toast = ana_says_thanks(ana, page, said)
                 expect(toast).to_be_in_viewport(ratio=1)
                 box = toast.bounding_box()
                 assert box is not None
@@ -1362,6 +1356,19 @@ def ana_talks_to_ben(server: str, bots: int) -> Iterator[tuple[Any, Callable[...
             browser.close()
 
 
+def ana_says_thanks(ana: Any, page: Any, lines: int | None = None) -> Any:
+    """Ana says "Thanks!" (a stock phrase) and the line shows on ``page`` (Ben's) as its
+    toast, which is returned; ``lines``: the lines the talk then holds there."""
+    from playwright.sync_api import expect
+
+    ana.get_by_role("button", name="Thanks!").click()
+    if lines is not None:
+        expect(page.locator(".chat-lines li")).to_have_count(lines)
+    toast = page.locator(".chat-toast")
+    expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+    return toast
+
+
 def test_words_said_hide_no_train_and_move_nothing_on_a_phone_or_a_desktop(server: str) -> None:
     """What someone says showed over the top of the board for six seconds: on a phone over
     the top train (the reader's own), its hand's size and its open end, where a tap meant
@@ -1376,9 +1383,7 @@ def test_words_said_hide_no_train_and_move_nothing_on_a_phone_or_a_desktop(serve
         for said, (label, viewport, touch) in enumerate(PHONE_AND_LAPTOP, start=1):
             page = bens_page(viewport, touch)
             board = page.locator(".board").bounding_box()
-            ana.get_by_role("button", name="Thanks!").click()
-            toast = page.locator(".chat-toast")
-            expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+            toast = ana_says_thanks(ana, page)
             expect(toast).to_be_in_viewport(ratio=1)
             shot(page, f"table-talk-toast-trains-{label}", full_page=False)
             box = toast.bounding_box()
@@ -1418,10 +1423,7 @@ def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server:
     with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
         for said, (label, viewport, touch) in enumerate(PHONE_AND_LAPTOP, start=1):
             page = bens_page(viewport, touch, errors)
-            ana.get_by_role("button", name="Thanks!").click()
-            expect(page.locator(".chat-lines li")).to_have_count(said)
-            toast = page.locator(".chat-toast")
-            expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+            toast = ana_says_thanks(ana, page, said)
             field = page.get_by_role("textbox", name="Say something")
             if touch:
                 toast.tap()
@@ -1481,11 +1483,8 @@ def test_words_said_on_a_phone_scrolled_down_cover_no_control_nor_train(server: 
             past = round(spot["y"] + spot["height"] + 60)
             for scroll in (str(past), "document.scrollingElement.scrollHeight"):
                 page.evaluate(f"() => window.scrollTo(0, {scroll})")
-                ana.get_by_role("button", name="Thanks!").click()
                 said += 1
-                expect(page.locator(".chat-lines li")).to_have_count(said)
-                toast = page.locator(".chat-toast")
-                expect(toast).to_have_text(re.compile(r"Ana\W*: Thanks!"))
+                toast = ana_says_thanks(ana, page, said)
                 page.wait_for_timeout(200)  # (placed, if it were to move)
                 shot(page, f"table-talk-phone-scrolled-{width}-{said}", full_page=False)
                 box = toast.bounding_box()
