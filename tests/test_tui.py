@@ -165,6 +165,14 @@ async def settle(pilot: Pilot[None], app: PlayApp, limit: int = 3000) -> None:
     raise AssertionError("the game never came back to a person")
 
 
+async def settled_table(pilot: Pilot[None], app: PlayApp) -> TableScreen:
+    """The table once the bots have moved until a person must act (`settle`)."""
+    await settle(pilot, app)
+    table = app.table
+    assert table is not None
+    return table
+
+
 async def press_action(pilot: Pilot[None], app: PlayApp, action: Action) -> None:
     """Make ``action`` with the keys a player would use."""
     table = app.table
@@ -363,9 +371,7 @@ def test_a_disk_that_fills_up_mid_game_costs_no_game(
     async def playing() -> None:
         app = PlayApp(session=GameSession.load(path), lang="en", delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             full[0] = True
             await press_action(pilot, app, choice(app))
             await settle(pilot, app)
@@ -975,9 +981,7 @@ def test_enter_pressed_again_at_a_rounds_end_waits_for_the_next_screen(
             assert isinstance(app.screen, RoundEndScreen)
             app.keys_held_until = 0.0  # type: ignore[attr-defined]
             await pilot.press("enter")  # read, then closed: the next round is dealt
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             assert app.session is not None
             assert app.session.state.round_index == 1
             assert table.my_view() is not None  # the person starts (seed 4)
@@ -1146,9 +1150,7 @@ async def at_anas_turn(session: GameSession, lang: str) -> AsyncIterator[tuple[P
     """``session`` opened in the terminal game, at Ana's turn: the pilot and the table."""
     app = PlayApp(session=session, lang=lang, delay=0)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, app)
-        table = app.table
-        assert table is not None
+        table = await settled_table(pilot, app)
         assert table.my_view() is not None
         yield pilot, table
 
@@ -1312,9 +1314,7 @@ def test_only_a_playable_tile_is_underlined() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=1)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             view = table.my_view()
             assert view is not None
             playable = {str(tile) for tile in playable_tiles(view)}
@@ -1375,9 +1375,7 @@ def test_the_cursor_goes_to_the_tile_just_drawn() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=1)
         async with app.run_test(size=SIZE) as pilot:
             for _ in range(200):
-                await settle(pilot, app)
-                table = app.table
-                assert table is not None
+                table = await settled_table(pilot, app)
                 view = table.my_view()
                 if view is not None and DRAW in view.legal_actions:
                     break
@@ -1529,9 +1527,7 @@ def test_mouse_clicks_choose_a_tile_and_a_train() -> None:
     async def scenario(seed: int) -> bool:
         app = app_for(setup_of(("human", "greedy")), seed=seed)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             view = table.my_view()
             assert view is not None
             plays = [a for a in view.legal_actions if a.kind == "play"]
@@ -2458,9 +2454,7 @@ def test_a_digit_past_the_seats_names_the_seat_it_stands_for(lang: str) -> None:
     async def scenario() -> None:
         app = app_for(GameSetup(Rules.preset("classic"), ("human", "greedy", "greedy"), lang))
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             history = list(table.session.state.history)
             for key, seat in (("0", 10), ("7", 7)):
                 await pilot.press("home", "enter", key)
@@ -2536,9 +2530,7 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=23)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             await pilot.press("h")
             for _ in range(200):
                 await pilot.pause()
@@ -2610,9 +2602,7 @@ def test_a_long_planned_train_goes_on_under_its_first_tile(width: int) -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=3)
         async with app.run_test(size=(width, 24)) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             view = table.my_view()
             assert view is not None
             train = planned_train(view)
@@ -2655,9 +2645,7 @@ def test_a_long_planned_train_is_read_whole_on_a_narrow_screen(width: int) -> No
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=3)
         async with app.run_test(size=(width, 24)) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             view = table.my_view()
             assert view is not None
             assert len(planned_train(view)) >= 12
@@ -2693,9 +2681,7 @@ def test_a_rule_error_shortens_a_long_number_as_replay_does(lang: str, digits: i
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy"), lang=lang), seed=3)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             view = table.my_view()
             assert view is not None
             assert table.perform(Action.play(Tile(5, huge), 0)) is False
@@ -2788,9 +2774,7 @@ def test_every_language_renders_the_main_screens(lang: str) -> None:
             assert isinstance(app.screen, StartScreen)
             assert t("tui.start.title") in plain(app.screen.query_one("#start-title", Static))
             await pilot.press("ctrl+s")
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             status = plain(table.query_one("#status", Static))
             assert t("tui.status.round", number=1, total=13) in status
             trains = plain(table.query_one("#trains", Static))
@@ -4487,9 +4471,7 @@ def test_the_trains_window_follows_the_moves_made_while_it_is_open() -> None:
         # make even on a busy machine (with 0.15 s they had sometimes all moved before).
         app = PlayApp(setup=setup, lang="en", delay=0.6, seed=1, show_start=False)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             await press_action(pilot, app, choice(app))
             await pilot.press("t")
             await until(pilot, lambda: isinstance(app.screen, TrainsScreen))
@@ -4722,9 +4704,7 @@ def test_the_key_that_opens_a_window_closes_it_too(data_dir: Path) -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy")), seed=1)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             for key, window in [
                 ("s", ScoreSheetScreen),
                 ("t", TrainsScreen),
@@ -4752,9 +4732,7 @@ def test_the_hands_keys_work_wherever_tab_has_put_the_focus() -> None:
     async def scenario() -> None:
         app = app_for(setup_of(("human", "greedy", "greedy")), seed=3)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             last = len(table.hand()) - 1
             for _ in range(3):  # the log, the trains, and round again
                 await pilot.press("tab")
@@ -5100,9 +5078,7 @@ def test_the_key_bar_at_80_columns_shows_every_binding_whole(lang: str) -> None:
         setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
         app = app_for(setup, seed=2)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             keys = table.query_one("#keys", Static)
             on_screen = keys.render_line(0).text  # (the line as drawn, cut or not)
             assert keys.region.width == SIZE[0]
@@ -5197,9 +5173,7 @@ def test_a_wide_screen_shows_every_key_and_a_narrow_one_all_it_can(lang: str) ->
         setup = GameSetup(Rules.preset("classic"), ("human", "greedy"), lang)
         app = app_for(setup, seed=2)
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             narrow = key_entries(plain(table.query_one("#keys", Static)), t)
             assert "trains" not in narrow
             await pilot.resize_terminal(105, 30)
@@ -5338,9 +5312,7 @@ def test_the_status_line_on_screen_is_one_line_at_80_columns_in_finnish(data_dir
         async with app.run_test(size=SIZE) as pilot:
             await start_screen_settled(pilot, app)
             await pilot.press("ctrl+r")
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             status = table.query_one("#status", Static)
             lines = rendered_lines(status)
             assert len(lines) == 1
@@ -5425,9 +5397,7 @@ def test_a_bot_asking_more_than_3_s_a_move_on_the_command_line_is_told_at_the_ta
     async def scenario(seats: tuple[str, ...], told: bool) -> None:
         app = app_for(setup_of(seats, "fi"))
         async with app.run_test(size=SIZE) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             text = log_text(table.query_one("#log", RichLog))
             said = " ".join(fi("tui.log.time_capped", seconds=3).split())
             assert (said in text) is told
@@ -5488,9 +5458,7 @@ def test_a_hand_on_several_lines_starts_each_line_in_the_same_column(
         setup = setup_of(("human", "greedy"), hand_size={2: tiles})
         app = app_for(setup, seed=5)
         async with app.run_test(size=(width, 40)) as pilot:
-            await settle(pilot, app)
-            table = app.table
-            assert table is not None
+            table = await settled_table(pilot, app)
             widget = table.query_one("#hand", Static)
             hand = table.hand()
             for picked in (None, hand[-1]):
