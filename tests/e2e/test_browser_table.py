@@ -202,7 +202,13 @@ def test_one_click_one_table_and_shortcuts_only_when_meant(server: str, page: An
     if stuck:
         tile = stuck[0].get_attribute("data-tile")
         stuck[0].click()
-        expect(page.locator(".tile-note")).to_have_text(f"No train takes {tile} now.")
+        if page.locator(".turn-prompt").inner_text().startswith("Open double to answer first"):
+            # (a double the bots left open keeps every other tile off: that rule is the why)
+            expect(page.locator(".tile-note")).to_have_text(
+                re.compile(r"^The open double \d+-\d+ on .+ must be answered first\.")
+            )
+        else:
+            expect(page.locator(".tile-note")).to_have_text(f"No train takes {tile} now.")
         stuck[0].click()  # (put back: the words go with it)
         expect(page.locator(".tile-note")).to_have_count(0)
 
@@ -446,8 +452,6 @@ def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
     need_browser()
     from playwright.sync_api import expect, sync_playwright
 
-    with urllib.request.urlopen(f"{server}/api/games?limit=100") as res:
-        before = {g["id"] for g in json.load(res)}
     made = create_via_api(
         server, {"name": "Ana", "seats": ["bot:greedy"] * 3, "options": {"rounds": 1}}
     )
@@ -465,15 +469,16 @@ def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
             page.on("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Leave the table").click()
             deadline = time.monotonic() + 90
+            # (the table's own game: not the newest kept, a table another test left to its
+            # bots may end meanwhile)
             while True:
-                with urllib.request.urlopen(f"{server}/api/games?limit=100") as res:
-                    new = [g for g in json.load(res) if g["id"] not in before]
-                if new:
+                with urllib.request.urlopen(f"{server}/api/tables/{made['code']}") as res:
+                    game = json.load(res)["game_id"]
+                if game is not None:
                     break
                 assert time.monotonic() < deadline, "the bots never finished the round"
                 time.sleep(0.5)
-            assert len(new[0]["players"]) == 4, new
-            page.goto(f"{server}/replay/{new[0]['id']}")
+            page.goto(f"{server}/replay/{game}")
             slider = page.locator(".replay input[type=range]")
             expect(slider).to_be_visible(timeout=10_000)
             trains, hands = page.locator(".replay .train"), page.locator(".replay-hand")
