@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -368,3 +369,40 @@ def test_both_searches_score_plays_alike(seed: int, players: int, depth: int) ->
 def test_unknown_search_is_refused() -> None:
     with pytest.raises(BotSpecError, match="search must be one of memo, exact"):
         make_bot("planner:search=fast")
+
+
+def test_a_hand_too_hard_for_the_exact_search_is_ranked_in_bounded_steps(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The first 40 tiles of the set, the train's open end at 3: the exact search takes
+    minutes for some of these plays (a hand swollen by draws, a big set), and a bot at a
+    table or in a simulation must answer. Each value gets `EXACT_STEPS` steps (steps, not
+    seconds: the same answer on every machine); the first value past them hands the rest
+    of the decision to the memoised search, without trying the exact one again."""
+    from mextrain.bots import planner as planner_bot
+    from mextrain.planner import PlanStepLimit
+
+    hard = [str(t) for t in TS.tiles[:40]]
+    tiles = [parse_tile(t) for t in hard]
+    plays = [Action.play(t, 0) for t in tiles if t.has(3)]
+    plays += [Action.play(t, MEXICAN) for t in tiles if t.has(12)]
+    view = view_with(hard, plays, {0: 3})
+    asked: list[str] = []
+    exact = planner_bot.train_value
+
+    def spied(*args: Any, **kwargs: Any) -> tuple[int, int]:
+        assert kwargs.get("max_steps") == planner_bot.EXACT_STEPS, kwargs
+        try:
+            found = exact(*args, **kwargs)
+        except PlanStepLimit:
+            asked.append("limit")
+            raise
+        asked.append("value")
+        return found
+
+    monkeypatch.setattr(planner_bot, "train_value", spied)
+    ranked = PlannerBot(search="exact").rank(view, plays)
+    assert sorted(map(str, (a for _, a in ranked))) == sorted(map(str, plays))
+    assert asked.count("limit") == 1
+    assert asked[-1] == "limit"  # (no exact search after it)
+    assert PlannerBot(search="exact").act(view, random.Random(1)) == ranked[0][1]

@@ -333,3 +333,63 @@ def test_a_time_limit_stops_the_search_with_no_answer() -> None:
     for bad in (0, -1, float("nan"), float("inf")):
         with pytest.raises(PlanError, match="time limit"):
             plan(easy, 0, time_limit=bad)
+
+
+#: a hand the exact search cannot finish in minutes from pips 3 to 6: the first 40 tiles of
+#: the double-12 set in the set's order (every tile of 0, 1 and 2, and 3-3 to 3-6)
+HARD_HAND = list(tile_set(12).tiles[:40])
+
+
+def test_a_step_limit_stops_the_search_with_no_answer_the_same_on_every_machine() -> None:
+    """A time limit answers differently on a slower machine; a bot in a simulation must
+    not. Given ``max_steps``, the search raises `PlanStepLimit` (a `PlanLimit`, as
+    `PlanTimeout` is) once it has taken that many steps, whatever the machine; a hand it
+    can finish within them gets the same answer as without a limit, and so does a value
+    that was cut short once and is asked again with room enough."""
+    from mextrain.planner import PlanLimit, PlanStepLimit, PlanTimeout
+
+    assert issubclass(PlanStepLimit, PlanLimit)
+    assert issubclass(PlanTimeout, PlanLimit)
+    with pytest.raises(PlanStepLimit) as stopped:
+        train_value(HARD_HAND, 3, 12, max_steps=20_000)
+    assert stopped.value.max_steps == 20_000
+    assert "20,000 search steps" in str(stopped.value)
+    with pytest.raises(PlanStepLimit):
+        best_train(HARD_HAND, 4, 12, max_steps=20_000)
+    with pytest.raises(PlanStepLimit):
+        plan(HARD_HAND, 5, 12, max_steps=20_000)
+    # (the same hand from pips 0 and 7 is easy: within the limit, the exact answer; the
+    # limit counts every search of the train's building, a few times the value's)
+    assert train_value(HARD_HAND, 0, 12, max_steps=250_000) == train_value(HARD_HAND, 0, 12)
+    assert best_train(HARD_HAND, 7, 12, max_steps=250_000) == best_train(HARD_HAND, 7, 12)
+    with pytest.raises(PlanStepLimit):
+        best_train(HARD_HAND, 0, 12, max_steps=250_000)
+    assert best_train(HARD_HAND, 0, 12, max_steps=1_000_000) == best_train(HARD_HAND, 0, 12)
+    rng = random.Random(11)
+    for _ in range(30):
+        hand = rng.sample(list(tile_set(12).tiles), rng.randint(5, 40))
+        start = rng.randint(0, 12)
+        assert train_value(hand, start, 12, max_steps=250_000) == train_value(hand, start, 12)
+    for bad in (0, -1, 1.5, True, "9"):
+        with pytest.raises(PlanError, match="step limit"):
+            train_value(HARD_HAND, 0, 12, max_steps=bad)  # type: ignore[arg-type]
+
+
+def test_the_step_limit_counts_the_enumerations_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steps are not the recursive search's calls alone: on this hand each call
+    spends hundreds of enumeration steps deciding near-tight cases, and counting only
+    the calls let a limit of 10,000 run for seconds. Every step counts: 20,000 steps
+    are used up by far fewer calls."""
+    from mextrain.planner import PlanStepLimit
+
+    calls: list[int] = []
+    search = TrailSolver._search
+
+    def counted(self: TrailSolver, *args: int) -> int:
+        calls.append(1)
+        return search(self, *args)
+
+    monkeypatch.setattr(TrailSolver, "_search", counted)
+    with pytest.raises(PlanStepLimit):
+        TrailSolver(HARD_HAND, max_steps=20_000).value(3)
+    assert 0 < len(calls) < 2_000

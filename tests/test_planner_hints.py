@@ -87,3 +87,24 @@ def test_a_double_wants_its_follow_up() -> None:
     ranked = {s.action: s for s in rank_actions(view)}
     double = Action.play(Tile(5, 5), 0)
     assert "you hold its follow-up" in ranked[double].reason
+
+
+def test_a_hand_too_hard_to_plan_is_still_ranked_and_says_so() -> None:
+    """The first 40 tiles of the set with the train's open end at 3: the exact train
+    search takes minutes there. Each value of a hint gets `HINT_STEPS` steps; past them
+    the ranking goes on without the train's part (spare tiles still before the train's,
+    heavy ones first, a double with its follow-up) and each reason says the hand is too
+    big to plan."""
+    hard = list(tile_set(12).tiles[:40])
+    view = deal(SEAT0, 3).view(0)
+    trains = tuple(t._replace(open_end=3) if t.owner == 0 else t for t in view.trains)
+    plays = [Action.play(t, 0) for t in hard if t.has(3)]
+    view = view._replace(hand=tuple(hard), trains=trains, legal_actions=tuple(plays))
+    ranked = rank_actions(view)
+    assert sorted(str(s.action) for s in ranked) == sorted(str(a) for a in plays)
+    assert all("too big to plan" in s.reason for s in ranked), ranked
+    # (among plays on the same train, the heavier tile first; 3-3 has its follow-up)
+    assert ranked[0].action == Action.play(parse_tile("3-3"), 0), ranked
+    assert [s.action.tile for s in ranked[1:]] == sorted(
+        (a.tile for a in plays if a.tile != parse_tile("3-3")), key=lambda t: -t.pips
+    )

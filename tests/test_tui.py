@@ -45,6 +45,7 @@ from mextrain.rules import (
     SeatView,
     Tile,
     parse_tile,
+    tile_set,
 )
 from mextrain.tui import (
     KEY_ENTRIES,
@@ -62,7 +63,7 @@ from mextrain.tui import (
 )
 from mextrain.tui import app as app_module
 from mextrain.tui import screens as screens_module
-from mextrain.tui.hints import Hint, hints_for, planned_train
+from mextrain.tui.hints import PLAN_TIME_S, Hint, PlanTimeout, hints_for, planned_train
 from mextrain.tui.render import (
     clip_name,
     describe_action,
@@ -2588,6 +2589,35 @@ def plan_text(view: SeatView, t: Translator) -> str:
         pip = tile.other_end(pip)
     count = t.plural("tui.plan.count", len(train))
     return t("tui.plan.text", end=start, count=count, tiles=" ".join(laid))
+
+
+def test_a_hand_too_hard_to_plan_in_time_is_told_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan key's exact search is NP-hard: the first 40 tiles of the set from pip 3
+    take it minutes, and the player waited with no end in sight. It stops after
+    `PLAN_TIME_S` seconds and says the hand is too big to plan in that time."""
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    view = GameSession.new(Rules.preset("classic"), seats, seed=21, save=False).state.view(0)
+    trains = tuple(t._replace(open_end=3) if t.owner == 0 else t for t in view.trains)
+    hard = view._replace(hand=tuple(tile_set(12).tiles[:40]), trains=trains)
+    with pytest.raises(PlanTimeout):
+        planned_train(hard, time_limit=0.2)
+    assert PLAN_TIME_S == 10
+
+    def too_long(view: SeatView, seat: int | None = None) -> list[Tile]:
+        raise PlanTimeout(PLAN_TIME_S)
+
+    monkeypatch.setattr(app_module, "planned_train", too_long)
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy")), seed=3)
+        async with app.run_test(size=(100, 30)) as pilot:
+            table = await settled_table(pilot, app)
+            await pilot.press("v")
+            message = table.query_one("#message", Static)
+            said = Translator("en")("tui.plan.too_big", seconds="10")
+            await until(pilot, lambda: one_line(plain(message)) == said)
+
+    run(scenario)
 
 
 @pytest.mark.parametrize("width", [64, 44, 37])

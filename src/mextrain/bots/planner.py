@@ -24,6 +24,9 @@ The train values come from the planner's exact search, `mextrain.planner.train_v
 (``search=exact``, the default), or from the bots' own memoised search, `TrainSearch`
 (``search=memo``): it shares its memo across the plays of one decision and bounds its work
 on huge hands, so it runs about 1.6x faster, with the same values on all but huge hands.
+The exact search is bounded too: a value not proven within `EXACT_STEPS` steps (a rare
+big hand; the NP-hard search could take minutes) hands the rest of that decision to the
+memoised search. A bound in steps, not seconds, so a simulation stays reproducible.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from mextrain.planner import train_value
+from mextrain.planner import PlanStepLimit, train_value
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, SeatView, tile_set
 
 from .base import BotSpecError, register_bot
@@ -40,6 +43,12 @@ from .trains import TrainSearch
 __all__ = ["PlannerBot", "RacerBot"]
 
 SEARCHES = ("memo", "exact")
+
+#: the steps the exact search may take for one train's value (`train_value`'s
+#: ``max_steps``): dealt hands of the double-12 set take a few thousand at most, random
+#: hands of the double-15 and double-18 sets rarely more than 25,000 (one of 1,500 took
+#: 1.2 million); a step is a few microseconds
+EXACT_STEPS = 250_000
 
 
 class PlannerBot:
@@ -94,13 +103,18 @@ class PlannerBot:
             tid = ts.ids[tile]
             left = hand ^ (1 << tid)
             plan_end = pip_sum[tid] - own.open_end if train == seat else own.open_end
+            if memo is None:
+                try:
+                    count, plan_pips = train_value(
+                        ts.tiles_of(left), plan_end, max_pip, max_steps=EXACT_STEPS
+                    )
+                except PlanStepLimit:
+                    memo = TrainSearch(ts)  # (and for the rest of this decision)
             if memo is not None:
                 if train == seat:
                     count, plan_pips, _used = memo.best(left, plan_end)
                 else:
                     count, plan_pips, _used = memo.best_without(hand, plan_end, 1 << tid)
-            else:
-                count, plan_pips = train_value(ts.tiles_of(left), plan_end, max_pip)
             extras = left.bit_count() - count
             extra_pips = ts.pips_of(left) - plan_pips
             score = -(extra_pips + self.plan_weight * plan_pips + self.extra_cost * extras)

@@ -4,11 +4,23 @@ Depends only on the rules core. See ``docs/PLANNER.md``.
 """
 
 from .hints import Suggestion, best_action, rank_actions
-from .trains import Plan, PlanError, PlanTimeout, Train, best_train, plan, train_value
+from .trains import (
+    Plan,
+    PlanError,
+    PlanLimit,
+    PlanStepLimit,
+    PlanTimeout,
+    Train,
+    best_train,
+    plan,
+    train_value,
+)
 
 __all__ = [
     "Plan",
     "PlanError",
+    "PlanLimit",
+    "PlanStepLimit",
     "PlanTimeout",
     "Suggestion",
     "Train",

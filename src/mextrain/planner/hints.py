@@ -8,6 +8,9 @@ The idea is the players' one: the tiles of your best train are plays you can alw
 yourself, one a turn, so keep them; get rid of the extras wherever they fit (they are the
 tiles that get stuck), heavy ones first; take your marker down when you can; and a double
 wants a follow-up.
+
+A rare big hand can make the exact train search run for minutes (`HINT_STEPS` bounds each
+value): past the bound the ranking goes on without the train's part, and says so.
 """
 
 from __future__ import annotations
@@ -16,9 +19,13 @@ from dataclasses import dataclass
 
 from mextrain.rules import MEXICAN, Action, SeatView, Tile
 
+from .trails import PlanStepLimit
 from .trains import train_value
 
-__all__ = ["Suggestion", "best_action", "rank_actions"]
+__all__ = ["HINT_STEPS", "Suggestion", "best_action", "rank_actions"]
+
+#: the steps the exact search may take for one train value of a hint (see `train_value`)
+HINT_STEPS = 250_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,39 +45,48 @@ def _train_label(view: SeatView, train: int) -> str:
     return f"seat {train}'s train"
 
 
-def _rate_play(view: SeatView, tile: Tile, train: int, best: tuple[int, int]) -> Suggestion:
+def _value(hand: list[Tile] | tuple[Tile, ...], start: int, max_pip: int) -> int | None:
+    """The tiles of the best train from ``start``, None past `HINT_STEPS`."""
+    try:
+        return train_value(hand, start, max_pip, max_steps=HINT_STEPS)[0]
+    except PlanStepLimit:
+        return None
+
+
+def _rate_play(view: SeatView, tile: Tile, train: int, best: int | None) -> Suggestion:
     seat = view.seat
     own_end = view.trains[seat].open_end
     rest = [t for t in view.hand if t != tile]
     max_pip = view.rules.max_pip
-    if train == seat:
-        after = train_value(rest, tile.other_end(own_end), max_pip)
-        kept = 1 + after[0]
-    else:
-        after = train_value(rest, own_end, max_pip)
-        kept = after[0]
-    lost = best[0] - kept
+    after = None
+    if best is not None:
+        after = _value(rest, tile.other_end(own_end) if train == seat else own_end, max_pip)
     weight = tile.pips / (2 * max(max_pip, 1))  # 0..1: shed heavy tiles first
-    notes: list[str] = []
-    if train == seat:
-        score = 1.0 + weight - 3.0 * lost
+    where = _train_label(view, train)
+    lost = 0
+    if best is None or after is None:
+        too_big = "your hand is too big to plan its best train"
+        notes = [too_big if train == seat else f"on {where}; {too_big}"]
+    elif train == seat:
+        kept = 1 + after
+        lost = best - kept
         if lost:
-            notes.append(f"shortens your best train from {best[0]} to {kept} tiles")
+            notes = [f"shortens your best train from {best} to {kept} tiles"]
         else:
-            notes.append(f"next tile of your best train ({best[0]} tiles)")
-        if view.trains[seat].marker_up:
-            score += 2.0
-            notes.append("takes your marker down")
+            notes = [f"next tile of your best train ({best} tiles)"]
     else:
-        score = 2.0 + weight - 3.0 * lost
-        where = _train_label(view, train)
+        lost = best - after
         if lost:
-            notes.append(f"on {where}, but shortens your best train from {best[0]} to {kept} tiles")
+            notes = [f"on {where}, but shortens your best train from {best} to {after} tiles"]
         else:
-            notes.append(f"spare tile on {where}; your best train stays {best[0]} tiles")
-        if train == MEXICAN and not view.mexican.started:
-            score += 0.5
-            notes.append("opens the Mexican train")
+            notes = [f"spare tile on {where}; your best train stays {best} tiles"]
+    score = (1.0 if train == seat else 2.0) + weight - 3.0 * lost
+    if train == seat and view.trains[seat].marker_up:
+        score += 2.0
+        notes.append("takes your marker down")
+    if train == MEXICAN and not view.mexican.started:
+        score += 0.5
+        notes.append("opens the Mexican train")
     target = view.trains[train]
     if target.open_double:
         score += 1.0
@@ -95,7 +111,7 @@ def rank_actions(view: SeatView) -> list[Suggestion]:
     """
     if not view.is_my_turn or not view.legal_actions:
         return []
-    best = train_value(view.hand, view.trains[view.seat].open_end, view.rules.max_pip)
+    best = _value(view.hand, view.trains[view.seat].open_end, view.rules.max_pip)
     plays = any(a.is_play for a in view.legal_actions)
     out: list[Suggestion] = []
     for action in view.legal_actions:

@@ -54,16 +54,30 @@ from collections.abc import Sequence
 
 from mextrain.rules import Tile
 
-__all__ = ["PlanTimeout", "TrailSolver", "pack", "unpack"]
+__all__ = ["PlanLimit", "PlanStepLimit", "PlanTimeout", "TrailSolver", "pack", "unpack"]
 
 
-class PlanTimeout(Exception):
-    """The search reached its time limit before it proved the best train: no answer is
-    given rather than one that may not be the best (``time_limit``: the seconds it had)."""
+class PlanLimit(Exception):
+    """The search reached a limit it was given before it proved the best train: no answer
+    is given rather than one that may not be the best."""
+
+
+class PlanTimeout(PlanLimit):
+    """The search reached its time limit (``time_limit``: the seconds it had)."""
 
     def __init__(self, time_limit: float) -> None:
         super().__init__(f"no best train proven within {time_limit:g} s")
         self.time_limit = time_limit
+
+
+class PlanStepLimit(PlanLimit):
+    """The search took as many steps as it was allowed (``max_steps``): a bound that,
+    unlike a time limit, gives the same answer on every machine (a bot's, in a
+    reproducible simulation)."""
+
+    def __init__(self, max_steps: int) -> None:
+        super().__init__(f"no best train proven within {max_steps:,} search steps")
+        self.max_steps = max_steps
 
 
 #: How many tiles beyond the parity bound the search decides by enumerating what to leave
@@ -133,20 +147,28 @@ class TrailSolver:
         "_inc",
         "_loop",
         "_loop_pips",
+        "_max_steps",
         "_memo",
         "_odd",
         "_plain_tiles",
+        "_steps_left",
         "_time_limit",
         "tiles",
     )
 
-    def __init__(self, tiles: Sequence[Tile], time_limit: float | None = None) -> None:
-        """``time_limit``: seconds from now after which a search raises `PlanTimeout`
-        (None: none; the problem is NP-hard, and a rare hand of a big set takes minutes
-        or more)."""
+    def __init__(
+        self, tiles: Sequence[Tile], time_limit: float | None = None, max_steps: int | None = None
+    ) -> None:
+        """``time_limit``: seconds from now after which a search raises `PlanTimeout`;
+        ``max_steps``: the steps (the searches' calls and the enumerations' steps, of all
+        the searches of this solver together) after which one raises `PlanStepLimit`
+        (None: no limit; the problem is NP-hard, and a rare hand of a big set takes
+        minutes or more). A step is a few microseconds."""
         self.tiles = tuple(tiles)
         self._time_limit = time_limit
         self._deadline = None if time_limit is None else time.monotonic() + time_limit
+        self._max_steps = max_steps
+        self._steps_left = max_steps
         n = max((t.high for t in self.tiles), default=0) + 1
         self._inc = [0] * n  # non-double tiles at each pip (local bitmask)
         self._loop = [0] * n  # the double at each pip (local bit), or 0
@@ -238,6 +260,7 @@ class TrailSolver:
         if self._deadline is not None and time.monotonic() > self._deadline:
             assert self._time_limit is not None
             raise PlanTimeout(self._time_limit)
+        self._spend(1)
         memo = self._memo
         key = remaining << 5 | v
         hit = memo.get(key)
@@ -384,6 +407,14 @@ class TrailSolver:
         memo[key] = best << 1 | (best > alpha)
         return best
 
+    def _spend(self, steps: int) -> None:
+        """Count ``steps`` against the step limit, if there is one."""
+        if self._steps_left is not None:
+            self._steps_left -= steps
+            if self._steps_left < 0:
+                assert self._max_steps is not None
+                raise PlanStepLimit(self._max_steps)
+
     def _plain(self, v: int, remaining: int) -> int:
         """The exact value by plain memoised search: cheaper than bounds on few tiles."""
         memo = self._memo
@@ -391,6 +422,8 @@ class TrailSolver:
         hit = memo.get(key)
         if hit is not None and hit & 1:
             return hit >> 1
+        if self._steps_left is not None:
+            self._spend(1)
         loop = self._loop
         ends = self._ends
         gains = self._gain
@@ -560,6 +593,7 @@ class TrailSolver:
             rest ^= low
             complete = join(odd ^ low, loss, 0, 0)
         self._effort -= start - budget
+        self._spend(start - budget)
         if not complete:
             return 0, -1
         return (best, 1) if best >= 0 else (0, 0)

@@ -20,9 +20,19 @@ from dataclasses import dataclass
 
 from mextrain.rules import Tile
 
-from .trails import PlanTimeout, TrailSolver, unpack
+from .trails import PlanLimit, PlanStepLimit, PlanTimeout, TrailSolver, unpack
 
-__all__ = ["Plan", "PlanError", "PlanTimeout", "Train", "best_train", "plan", "train_value"]
+__all__ = [
+    "Plan",
+    "PlanError",
+    "PlanLimit",
+    "PlanStepLimit",
+    "PlanTimeout",
+    "Train",
+    "best_train",
+    "plan",
+    "train_value",
+]
 
 #: The largest pip the planner accepts (the largest set the rules core builds).
 MAX_PIP = 30
@@ -132,19 +142,41 @@ def _solve(tiles: tuple[Tile, ...], start: int) -> tuple[int, ...]:
     return tuple(TrailSolver(tiles).best_trail(start)[0])
 
 
-def _ids(tiles: tuple[Tile, ...], start: int, time_limit: float | None) -> tuple[int, ...]:
-    """The best train's local tile ids: cached without a time limit; with one, searched
-    afresh (an answer is the same either way, and a search cut short caches nothing)."""
-    if time_limit is None:
-        return _solve(tiles, start)
-    if not (isinstance(time_limit, int | float) and math.isfinite(time_limit) and time_limit > 0):
+def _solver(
+    tiles: tuple[Tile, ...], time_limit: float | None, max_steps: int | None
+) -> TrailSolver:
+    """A solver of ``tiles`` with the limits asked for, after checking them."""
+    if time_limit is not None and not (
+        isinstance(time_limit, int | float) and math.isfinite(time_limit) and time_limit > 0
+    ):
         raise PlanError(f"the time limit must be a number of seconds above 0, not {time_limit!r}")
-    return tuple(TrailSolver(tiles, time_limit).best_trail(start)[0])
+    if max_steps is not None and (
+        not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
+    ):
+        raise PlanError(f"the step limit must be a whole number above 0, not {max_steps!r}")
+    return TrailSolver(tiles, time_limit, max_steps)
+
+
+def _ids(
+    tiles: tuple[Tile, ...], start: int, time_limit: float | None, max_steps: int | None
+) -> tuple[int, ...]:
+    """The best train's local tile ids: cached without limits; with one, searched afresh
+    (an answer is the same either way, and a search cut short caches nothing)."""
+    if time_limit is None and max_steps is None:
+        return _solve(tiles, start)
+    return tuple(_solver(tiles, time_limit, max_steps).best_trail(start)[0])
 
 
 @functools.lru_cache(maxsize=16384)
 def _value(tiles: tuple[Tile, ...], start: int) -> tuple[int, int]:
     return unpack(TrailSolver(tiles).value(start))
+
+
+@functools.lru_cache(maxsize=16384)
+def _value_within(tiles: tuple[Tile, ...], start: int, max_steps: int) -> tuple[int, int]:
+    """`_value` within a step limit: a value found is cached as `_value`'s are (a bot asks
+    the same of each play, turn after turn); a search cut short raises and caches nothing."""
+    return unpack(_solver(tiles, None, max_steps).value(start))
 
 
 def best_train(
@@ -153,22 +185,35 @@ def best_train(
     max_pip: int | None = None,
     *,
     time_limit: float | None = None,
+    max_steps: int | None = None,
 ) -> Train:
     """The longest train from pip ``start`` with tiles of ``hand`` (exact).
 
     Most tiles, then most pips, then the smallest sequence of tiles in the set's order.
     ``max_pip`` (default: any pip up to 30) only checks the tiles and the start pip.
-    Raises `PlanError` for a tile given twice or a pip out of range, and `PlanTimeout`
-    when ``time_limit`` seconds (default: none) pass before the best train is proven.
+    Raises `PlanError` for a tile given twice or a pip out of range, `PlanTimeout` when
+    ``time_limit`` seconds (default: none) pass before the best train is proven, and
+    `PlanStepLimit` when the search takes ``max_steps`` steps (default: no limit) first
+    (both are `PlanLimit`).
     """
     tiles = _read_hand(hand, start, max_pip)
-    ids = _ids(tiles, start, time_limit)
+    ids = _ids(tiles, start, time_limit, max_steps)
     return Train(start, tuple(tiles[i] for i in ids))
 
 
-def train_value(hand: Iterable[Tile], start: int, max_pip: int | None = None) -> tuple[int, int]:
-    """``(tiles, pips)`` of the best train, without building it (a little faster)."""
-    return _value(_read_hand(hand, start, max_pip), start)
+def train_value(
+    hand: Iterable[Tile],
+    start: int,
+    max_pip: int | None = None,
+    *,
+    max_steps: int | None = None,
+) -> tuple[int, int]:
+    """``(tiles, pips)`` of the best train, without building it (a little faster);
+    ``max_steps``: as `best_train`'s."""
+    tiles = _read_hand(hand, start, max_pip)
+    if max_steps is None:
+        return _value(tiles, start)
+    return _value_within(tiles, start, max_steps)
 
 
 def plan(
@@ -177,11 +222,12 @@ def plan(
     max_pip: int | None = None,
     *,
     time_limit: float | None = None,
+    max_steps: int | None = None,
 ) -> Plan:
     """The best train from ``start`` and what the rest of the hand is good for
-    (``time_limit``: as `best_train`'s)."""
+    (``time_limit`` and ``max_steps``: as `best_train`'s)."""
     tiles = _read_hand(hand, start, max_pip)
-    ids = _ids(tiles, start, time_limit)
+    ids = _ids(tiles, start, time_limit, max_steps)
     train = Train(start, tuple(tiles[i] for i in ids))
     used = set(ids)
     extras = tuple(t for i, t in enumerate(tiles) if i not in used)

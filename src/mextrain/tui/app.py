@@ -26,7 +26,7 @@ from mextrain.i18n import Translator, error_text, os_error_text, terminal_safe, 
 from mextrain.records import shorten_numbers
 from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rules, SeatView, Tile
 
-from .hints import Hint, hints_for, planned_train
+from .hints import PLAN_TIME_S, Hint, PlanTimeout, hints_for, planned_train
 from .palette import PaletteInWords
 from .render import (
     TILES_MARK,
@@ -840,7 +840,10 @@ class TableScreen(Screen[None]):
         # the exact search can take a moment on a big hand: keep the screen live; if the
         # table moves on meanwhile (bots keep playing), plan again from where it is now
         while True:
-            train = await asyncio.to_thread(planned_train, view)
+            try:
+                train: list[Tile] | None = await asyncio.to_thread(planned_train, view)
+            except PlanTimeout:
+                train = None  # (said below, once it is still this position)
             if self.viewer != view.seat or not self.hand_visible():
                 # the screen went to another person, or the turn to the bots between two
                 # people's turns (hot seat): no hand, nor a plan of one, is on screen then
@@ -850,6 +853,9 @@ class TableScreen(Screen[None]):
                 break
             view = state.view(view.seat)
         start = view.trains[view.seat].open_end
+        if train is None:
+            self.say(self.t("tui.plan.too_big", seconds=self.t.number(PLAN_TIME_S)))
+            return
         if not train:
             self.say(self.t("tui.plan.none", end=start))
             return

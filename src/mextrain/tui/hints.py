@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from mextrain.planner import PlanError, plan, rank_actions
+from mextrain.planner import PlanError, PlanTimeout, plan, rank_actions
 from mextrain.rules import Action, SeatView, Tile
 from mextrain.search import analyze
 
-__all__ = ["Hint", "hints_for", "planned_train"]
+__all__ = ["PLAN_TIME_S", "Hint", "PlanTimeout", "hints_for", "planned_train"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +57,20 @@ def hints_for(
     return [Hint(s.action, s.score, "planner") for s in rank_actions(view) if s.action in legal]
 
 
-def planned_train(view: SeatView, seat: int | None = None) -> list[Tile]:
+#: the most the plan key thinks: the exact search is NP-hard, and a rare big hand (many
+#: draws, a big set) could keep the player waiting for minutes
+PLAN_TIME_S = 10.0
+
+
+def planned_train(
+    view: SeatView, seat: int | None = None, time_limit: float = PLAN_TIME_S
+) -> list[Tile]:
     """The longest train ``seat``'s hand can lay on its own train from its open end (the
-    planner's plan), in play order. Only the seat's own tiles are used."""
+    planner's plan), in play order. Only the seat's own tiles are used. Raises
+    `PlanTimeout` when ``time_limit`` seconds pass before the best train is proven."""
     seat = view.seat if seat is None else seat
     start = view.trains[seat].open_end
     try:
-        return list(plan(view.hand, start, view.rules.max_pip).train.tiles)
+        return list(plan(view.hand, start, view.rules.max_pip, time_limit=time_limit).train.tiles)
     except PlanError:
         return []
