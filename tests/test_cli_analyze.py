@@ -446,6 +446,9 @@ def test_the_refusals_in_each_language(lang: str) -> None:
     where = t("tui.analyze.at_action", round=0, action=1, text="1:draw", reason="@").split("@")[0]
     assert first.startswith(head + where), first
     assert second == t("tui.analyze.counted_from_0")
+    # (the rule's words name the record's seat, counted from 0: the footer says seats too)
+    assert "seat 1 can't draw" in first, first
+    assert {"fr": "les places", "it": "i posti", "fi": "paikat"}[lang] in second, second
     missing = str(RECORDS / "missing.json")
     said = refused(missing, "--round", "0", "--action", "0")
     assert said.exit_code == 2

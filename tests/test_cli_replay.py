@@ -425,7 +425,7 @@ def test_an_action_s_long_number_is_shortened_in_the_report_not_in_the_json() ->
     short = "77777777…(100 digits)"
     assert result.stderr == (
         f'Illegal record: round 0, action 0 "0:{short}-6@0": 6-{short} is not in the '
-        "double-6 set.\n(Rounds and actions are counted from 0.)\n"
+        "double-6 set.\n(Rounds, actions and seats are counted from 0, as in the record.)\n"
     )
     code, payload = run_json("-", stdin=json.dumps(doc))
     assert code == 1

@@ -216,7 +216,8 @@ def _describe_error(err: RecordError) -> str:
     # shown escaped, never sent to the terminal
     if isinstance(err, IllegalRecordError):
         text = terminal_safe(err.describe())
-        return f"Illegal record: {text}.\n(Rounds and actions are counted from 0.)"
+        footer = "(Rounds, actions and seats are counted from 0, as in the record.)"
+        return f"Illegal record: {text}.\n{footer}"
     # (the reason may say "not a record: not JSON ...": said once is enough)
     return f"Not a game record: {terminal_safe(err.reason.removeprefix('not a record: '))}."
 
