@@ -11,7 +11,10 @@ Three groups of hands:
   double-7 set (36 tiles) — the naive search takes seconds to minutes on these;
 * the whole double-12 set (91 tiles) and the 90 without the engine, from every start:
   Eulerian hands, where the naive search has no chance (it is run once, capped);
-* a sweep, planner only: random hands of every size from double-6 to double-18 sets.
+* a sweep, planner only: random hands of every size from double-6 to double-18 sets;
+* the step limit the planner bot gives each value (`EXACT_STEPS`): the steps random
+  hands of 10 to 60 tiles take, and how long the limit takes to run out on the hardest
+  hand known (the first 40 tiles of the double-12 set, from pip 3: minutes unbounded).
 
 The naive search is the textbook one: depth-first over (open pip, tiles left) with a
 dictionary of results. Both are run on the same hands in the same process, one after the
@@ -29,7 +32,8 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from mextrain.planner.trails import TrailSolver, unpack
+from mextrain.bots.planner import EXACT_STEPS
+from mextrain.planner.trails import PlanStepLimit, TrailSolver, unpack
 from mextrain.rules import Tile, tile_set
 
 
@@ -193,17 +197,54 @@ def sweep(samples: int) -> None:
         )
 
 
+def step_counts(samples: int) -> None:
+    """What the planner bot's bound leaves room for: the steps of one value (the searches'
+    calls and the enumerations' steps) on random hands, against `EXACT_STEPS`."""
+    print(f"\nsteps of one value against the planner bot's limit of {EXACT_STEPS:,}")
+    print(f"  {'set':<10} {'median':>10} {'99th pct':>10} {'worst':>10}  over the limit")
+    rng = random.Random(4)
+    never = 10**15
+    for max_pip in (12, 15, 18):
+        full = tile_set(max_pip).tiles
+        counts = []
+        for _ in range(samples):
+            hand = sorted(rng.sample(full, min(len(full), rng.randint(10, 60))))
+            start = rng.randint(0, max_pip)
+            solver = TrailSolver(hand, max_steps=never)
+            solver.value(start)
+            counts.append(never - (solver._steps_left or 0))
+        counts.sort()
+        over = sum(c > EXACT_STEPS for c in counts)
+        print(
+            f"  double-{max_pip:<3} {counts[len(counts) // 2]:>10,} "
+            f"{counts[len(counts) * 99 // 100]:>10,} {counts[-1]:>10,}  {over} of {samples}"
+        )
+    hard = list(tile_set(12).tiles[:40])
+    began = time.perf_counter()
+    try:
+        TrailSolver(hard, max_steps=EXACT_STEPS).value(3)
+        print("  the hardest hand known finished within the limit")
+    except PlanStepLimit:
+        took = time.perf_counter() - began
+        print(
+            f"  the first 40 double-12 tiles from pip 3: the limit runs out in {ms(took)} "
+            f"({took / EXACT_STEPS * 1e6:.2f} us a step)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--naive-limit", type=float, default=120.0, help="seconds per hand")
     parser.add_argument("--samples", type=int, default=300, help="random hands")
     parser.add_argument("--repeat", type=int, default=5, help="planner runs per dense hand")
     parser.add_argument("--sweep", type=int, default=400, help="hands per set, every density")
+    parser.add_argument("--steps", type=int, default=500, help="hands per set, step counts")
     args = parser.parse_args()
     random_hands(args.samples, args.naive_limit)
     dense(args.naive_limit, args.repeat)
     eulerian(min(args.naive_limit, 20.0), args.repeat)
     sweep(args.sweep)
+    step_counts(args.steps)
 
 
 if __name__ == "__main__":
