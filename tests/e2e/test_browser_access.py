@@ -415,6 +415,49 @@ def test_the_lobbys_controls_take_a_finger_on_a_touch_screen(
             browser.close()
 
 
+@pytest.mark.parametrize("screen", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
+def test_a_tap_anywhere_in_a_house_rules_label_ticks_its_own_box(
+    server: str, screen: tuple[int, int]
+) -> None:
+    """On a phone (a touch screen) each house rule's whole label is a 44 pixel target,
+    but a tap at its left corners, by its box, ticked the rule above or below instead
+    (the browser moves a finger's tap onto the small target nearest it: the next rule's
+    box). A tap a couple of pixels inside each corner of each label ticks its own box,
+    and no other, and a second tap there takes the tick off."""
+    from browser_kit import ARGS, CHROMIUM, need_browser
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    width, height = screen
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+            )
+            page = context.new_page()
+            page.goto(server + "/")
+            boxes = page.locator("fieldset input[type=checkbox]")
+            expect(boxes).to_have_count(4)
+            page.locator("fieldset").first.evaluate("e => e.scrollIntoView({block: 'center'})")
+            labels = page.locator("fieldset label.check").evaluate_all(
+                "ls => ls.map((l) => { const r = l.getBoundingClientRect();"
+                " return [r.left, r.top, r.right, r.bottom]; })"
+            )
+            ticked = [False] * 4
+            for k, (left, top, right, bottom) in enumerate(labels):
+                assert bottom - top >= 44, (k, top, bottom)
+                for x, y in ((left, top), (right, top), (left, bottom), (right, bottom)):
+                    x += 2 if x == left else -2
+                    y += 2 if y == top else -2
+                    page.touchscreen.tap(x, y)
+                    ticked[k] = not ticked[k]
+                    for j, on in enumerate(ticked):
+                        expect(boxes.nth(j)).to_be_checked(checked=on)
+        finally:
+            browser.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
     """The page's spoken lines (two live regions, used in turn) are there in the waiting
