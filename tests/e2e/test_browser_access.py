@@ -458,6 +458,65 @@ def test_a_tap_anywhere_in_a_house_rules_label_ticks_its_own_box(
             browser.close()
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_language_list_sits_in_the_top_bar_on_a_touch_screen(server: str, scheme: str) -> None:
+    """On a touch screen the top bar's language list, 44 pixels high for a finger, was a
+    tall white (in the dark scheme, grey) box on the green bar. It takes the bar's own
+    colours, as its links do: the bar's green behind its words, white words at AA
+    contrast (4.5:1), still 44 pixels high; and the bar still takes two lines at most of
+    a phone held upright (360 pixels), in every language, in the light scheme and the
+    dark."""
+    from browser_kit import ARGS, CHROMIUM, WCAG_JS, need_browser, shot
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    colours = (
+        """() => {
+  const rgba = (c) => (c.match(/[\\d.]+/g) || []).map(Number);"""
+        + WCAG_JS
+        + """  const list = getComputedStyle(document.querySelector(".topbar select"));
+  const bar = getComputedStyle(document.querySelector(".topbar"));
+  const back = rgba(list.backgroundColor);
+  const seen = back.length > 3 && back[3] === 0 ? rgba(bar.backgroundColor) : back;
+  return { list: list.backgroundColor, bar: bar.backgroundColor,
+    ratio: ratio(rgba(list.color), seen), height: parseFloat(list.height) };
+}"""
+    )
+    # the rows the bar's parts stand on: their middles (a flex line's centre), to 4 px
+    rows = (
+        "() => new Set([...document.querySelectorAll('.topbar .brand, .topbar nav > *')]"
+        ".map((e) => { const r = e.getBoundingClientRect();"
+        " return Math.round((r.top + r.bottom) / 2 / 4); })).size"
+    )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            for width, height in ((390, 844), (360, 740)):
+                context = browser.new_context(
+                    viewport={"width": width, "height": height},
+                    has_touch=True,
+                    is_mobile=True,
+                    color_scheme=scheme,
+                )
+                page = context.new_page()
+                page.goto(server + "/")
+                for lang, name in LANGS.items():
+                    page.locator(".topbar select").select_option(lang)
+                    expect(page.get_by_label(name, exact=True)).to_have_value(lang)
+                    got = page.evaluate(colours)
+                    assert got["list"] == got["bar"], (width, lang, got)
+                    assert got["ratio"] >= 4.5, (width, lang, got)
+                    assert got["height"] >= 44, (width, lang, got)
+                    assert page.evaluate(rows) <= 2, (width, lang)
+                    bar = page.evaluate("() => document.querySelector('.topbar').offsetHeight")
+                    assert bar <= 2 * 44, (width, lang, bar)
+                    if width == 390 and lang == "en":
+                        shot(page, f"topbar-touch-{scheme}", full_page=False)
+                context.close()
+        finally:
+            browser.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_screen_reader_hears_the_game_start(server: str, page: Any, lang: str) -> None:
     """The page's spoken lines (two live regions, used in turn) are there in the waiting
