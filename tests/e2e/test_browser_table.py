@@ -1458,6 +1458,70 @@ def test_a_tap_on_words_said_shows_the_talk_without_opening_the_keyboard(server:
     assert not errors, errors
 
 
+def test_a_phone_counts_the_lines_said_out_of_sight_and_goes_to_them(server: str) -> None:
+    """On a phone the talk is at the foot of the page, under the hand and the score sheet,
+    and a player looking at the board and the hand had no mark that someone spoke but a
+    line over the board for a few seconds. A button in the hand's row (a touch screen's
+    44 pixels) goes to the talk, saying how many lines others said there since it was
+    last in sight ("Table talk, 2 lines unread"); a tap brings the talk into sight, its
+    heading focused (not its field: no on-screen keyboard), and the count goes; a line
+    said while the talk is in sight, or by a muted player, is not counted. Beside the
+    board (a laptop's width) the talk is in sight, and there is no such button."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        page = bens_page({"width": 390, "height": 844}, True, errors)
+        jump = page.locator(".actions .talk-jump")
+        count = jump.locator(".unread")
+        talk = page.locator(".chat")
+        expect(jump).to_be_visible()
+        expect(jump).to_have_accessible_name("Table talk")
+        size = jump.bounding_box()
+        assert size is not None
+        assert size["width"] >= 44, size
+        assert size["height"] >= 44, size
+        page.evaluate("() => window.scrollTo(0, 0)")  # (the board and the hand)
+        expect(talk).not_to_be_in_viewport()
+        for said in (1, 2):
+            ana_says_thanks(ana, page, said)
+            expect(count).to_have_text(str(said))
+        expect(jump).to_have_accessible_name("Table talk, 2 lines unread")
+        expect(jump).to_be_in_viewport(ratio=1)
+        shot(page, "table-talk-unread-phone", full_page=False)
+        jump.tap()
+        expect(page.get_by_role("heading", name="Table talk")).to_be_focused()
+        assert not page.evaluate(
+            "() => document.activeElement.matches('input, textarea, [contenteditable]')"
+        )
+        expect(page.locator(".chat h2")).to_be_in_viewport(ratio=1)
+        expect(page.locator(".chat-lines li").last).to_be_in_viewport(ratio=1)
+        expect(count).to_have_count(0)
+        expect(jump).to_have_accessible_name("Table talk")
+        shot(page, "table-talk-unread-phone-tapped", full_page=False)
+        # said while the talk is in sight: read there, not counted
+        ana_says_thanks(ana, page, 3)
+        page.wait_for_timeout(300)
+        expect(count).to_have_count(0)
+        # a muted player's line is not counted either
+        page.locator(".chat-mute summary").tap()
+        page.locator(".chat-mute label", has_text="Ana").tap()
+        expect(page.get_by_role("checkbox", name="Ana")).to_be_checked()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        expect(talk).not_to_be_in_viewport()
+        ana.get_by_role("button", name="Thanks!").click()
+        expect(page.locator(".chat-hidden")).to_have_text("4 lines from muted players are hidden.")
+        page.wait_for_timeout(300)
+        expect(count).to_have_count(0)
+        page.context.close()
+        # beside the board, on a laptop: no such button
+        laptop = bens_page({"width": 1280, "height": 800}, False, errors)
+        expect(laptop.locator(".actions button:visible")).to_have_count(3)
+        expect(laptop.locator(".talk-jump")).to_be_hidden()
+    assert not errors, errors
+
+
 #: every control a tap may reach (but the line said itself) and every train and tile of
 #: the hand, as bounding boxes in the window, with what each is
 UNDER_A_TAP = """() => [...document.querySelectorAll(

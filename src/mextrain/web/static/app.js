@@ -741,6 +741,26 @@ function TablePage({ code, big, lang }) {
   }, [toast, toastSeen]);
   // muting a player takes their words off the page at once, the line showing too
   useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
+  // the lines others said since the talk was last in sight (half of it at least), told by
+  // the button to the talk in the hand's row (shown where the talk is under the hand: a
+  // phone, a narrow window): counted while the talk is out of sight, a muted player's not,
+  // and none once it shows
+  const [unread, setUnread] = useState([]);
+  const [talkSeen, setTalkSeen] = useState(false);
+  const talkWatch = useRef(null);
+  const talkBox = useCallback((el) => {
+    if (talkWatch.current) { talkWatch.current.disconnect(); talkWatch.current = null; }
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    talkWatch.current = new IntersectionObserver(([entry]) => setTalkSeen(entry.intersectionRatio >= 0.5
+      || entry.intersectionRect.height >= window.innerHeight / 2), { threshold: [0, 0.5, 1] });
+    talkWatch.current.observe(el);
+  }, []);
+  useEffect(() => {
+    if (!heard || !msg || heard.seat === msg.you || talkSeen) return;
+    setUnread((lines) => [...lines, heard]);
+  }, [heard]);
+  useEffect(() => { if (talkSeen) setUnread([]); }, [talkSeen]);
+  const unreadCount = unread.filter((line) => !muted.has(line.name)).length;
   // the line at the top of the window covers none of the hand: scrolled to the foot of
   // a long page (the talk and the score sheet under the hand, on a phone), the hand
   // stands near the top, and the line goes under it (placed before paint, and again as
@@ -1232,11 +1252,8 @@ function TablePage({ code, big, lang }) {
         const tapped = how === "touch" || how === "pen"
           || (how === undefined && window.matchMedia("(pointer: coarse)").matches);
         const field = document.querySelector(".chat-say input");
-        const heading = document.querySelector(".chat h2");
-        if (tapped && heading) {
-          document.querySelector(".chat").scrollIntoView({ block: "center" });
-          heading.focus({ preventScroll: true });
-        } else {
+        if (tapped && document.querySelector(".chat h2")) showTalk();
+        else {
           const talk = field || document.querySelector(".chat");
           if (talk) { talk.scrollIntoView({ block: "center" }); talk.focus({ preventScroll: true }); }
         }
@@ -1301,6 +1318,11 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
+          <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); setUnread([]); }}
+            aria-label=${unreadCount ? tn("web.chat.unread", unreadCount) : t("web.chat.title")}>
+            <svg class="talk-icon" viewBox="0 0 20 20" aria-hidden="true"><path
+              d="M3 4.5h14v9H8.5L5 16.5v-3H3z" /></svg>${unreadCount > 0 && html`<span class="unread"
+              aria-hidden="true">${unreadCount}</span>`}</button>
           <span class="hint" role="status">${hintNow && html`${shownSaid(hintText(false), hintText(true))}${
             others.length ? html`<span class="hint-more">${shownSaid(hintMore(false), hintMore(true))}</span>` : ""}`}</span>
           ${drawnTile && html`<span class="tile-note drawn-note" aria-hidden="true">${drawnWords(false)}</span>`}
@@ -1325,7 +1347,7 @@ function TablePage({ code, big, lang }) {
         ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} trains=${view.trains} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
-        draft=${talkDraft} pending=${talkPending} />
+        draft=${talkDraft} pending=${talkPending} box=${talkBox} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
@@ -1429,6 +1451,15 @@ function chatWords(line) {
   return t("web.chat.said", { name: iso(line.name), text });
 }
 
+// The talk brought into sight, its heading taking the focus: not its field, which would
+// open a phone's on-screen keyboard over the page for a player who only wanted to read.
+function showTalk() {
+  const heading = document.querySelector(".chat h2");
+  if (!heading) return;
+  heading.closest(".chat").scrollIntoView({ block: "center" });
+  heading.focus({ preventScroll: true });
+}
+
 function chatTime(at) {
   return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
 }
@@ -1458,7 +1489,7 @@ const PLAIN_SPACES = /[\t\u00a0\u2007\u202f]/g;
 const PLAIN_GONE = /[\u00ad\u200e\u200f]/g;
 const plainLine = (text) => text.replace(PLAIN_SPACES, " ").replace(PLAIN_GONE, "").trim();
 
-function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draft, pending }) {
+function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draft, pending, box = null }) {
   // what is typed (the page's: it goes on from the waiting room to the table), and the
   // words sent: the field is emptied when they come back said (as the server made them
   // plain: "Bravo !" with a no-break space comes back with a plain one), and keeps them
@@ -1488,7 +1519,7 @@ function TableTalk({ chat, you, me, send, error, setError, muted, setMuted, draf
   const talkers = [...new Set(chat.filter((line) => !mine(line)).map((line) => line.name))];
   const shown = chat.filter((line) => mine(line) || !muted.has(line.name));
   const hidden = chat.length - shown.length;
-  return html`<section class="chat" aria-labelledby="chat-title">
+  return html`<section class="chat" aria-labelledby="chat-title" ref=${box}>
     <h2 id="chat-title" tabindex="-1">${t("web.chat.title")}</h2>
     <ol class="chat-lines" role="log" aria-live="polite" ref=${list}>
       ${shown.map((line) => html`<li key=${line.id} data-seat=${line.seat}>
