@@ -831,10 +831,12 @@ def test_each_move_is_told_with_whose_turn_it_is_in_one_message(server: str, pag
 
     prompts = [text for key, text in catalog("web", "en").items() if key.startswith("web.prompt.")]
     page.keyboard.press("Escape")
+    # (the deal comes `round_pause`, 4 s, after the round's end; 15 s to hear it ran out
+    # once on a machine running two suites at once: the wait, not the claim, is longer)
     page.wait_for_function(
         "([n, prompts]) => window.heard.slice(n).some((x) => !prompts.includes(x))",
         arg=[len(heard), prompts],
-        timeout=15_000,
+        timeout=30_000,
     )
     dealt = [x for x in page.evaluate("window.heard")[len(heard) :] if x not in prompts]
     assert dealt[0] in (f"{turns[0]}.", f"{turns[1]}."), (heard, dealt)
