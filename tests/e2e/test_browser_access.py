@@ -360,13 +360,13 @@ EVERY_CONTROL_UNDER_A_FINGER = (
 )
 
 
-@pytest.mark.parametrize("lang", ["en", "fi"])
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 @pytest.mark.parametrize("screen", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
 def test_the_lobbys_controls_take_a_finger_on_a_touch_screen(
     server: str, screen: tuple[int, int], lang: str
 ) -> None:
-    """On a phone (390 by 844 and 360 by 740, a touch screen), in English and in Finnish
-    (the longest words), every control of the lobby was smaller than a finger: the house
+    """On a phone (390 by 844 and 360 by 740, a touch screen), in each language (Finnish
+    has the longest words), every control of the lobby was smaller than a finger: the house
     rules' boxes 24 pixels (their labels 38 high at most), the name, the rounds and the
     code 34 high, the rules', the turn time's and the seats' lists 34, a seat's ✕ 29 by
     24, Add a seat 24, Create the table, Join and Watch 35, the tables this browser sits
