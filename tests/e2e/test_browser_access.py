@@ -974,3 +974,74 @@ def test_the_win_rates_interval_is_said_in_words(server: str, page: Any) -> None
         for cell in _told(cells.first.aria_snapshot()):
             assert re.search(rf"\(\s*{said}\s*\)", cell), (lang, cell)
         assert dash.search(page.locator(".ival").first.inner_text())  # (what shows)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> None:
+    """On a 360-pixel phone no page is wider than the screen, in any language: a word
+    longer than the room left for it (Italian's "Libero per un giocatore" in a seat's list)
+    took the lobby 14 pixels past the screen, to be scrolled sideways. Every page a player
+    meets: the lobby (a seat added), the waiting room, a table of four in play, its
+    replay once it is over, the statistics, the help and the page of a table there is
+    not."""
+    import json
+    import urllib.request
+
+    from browser_kit import ARGS, CHROMIUM, need_browser, shot
+    from playwright.sync_api import expect, sync_playwright
+
+    need_browser()
+    waiting = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    playing = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"] * 3, "options": {"rounds": 1}}
+    )
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(
+                viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+            )
+            page = context.new_page()
+
+            def fits(what: str) -> None:
+                wide = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, [...document.querySelectorAll("
+                    "'body *')].filter((el) => el.getBoundingClientRect().right > 361)"
+                    ".map((el) => `${el.tagName}.${el.className}`).slice(0, 5)]"
+                )
+                if wide[0] > 360:
+                    shot(page, f"sideways-{what}-{lang}")
+                assert wide[0] <= 360, (what, lang, wide)
+
+            seat_page(page, server, waiting, lang)
+            expect(page.locator(".waiting")).to_be_visible(timeout=15_000)
+            fits("waiting-room")
+            page.goto(server + "/")
+            expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
+            page.locator("fieldset > button.small").tap()  # Add a seat
+            expect(page.locator(".seat-row select")).to_have_count(4)
+            fits("lobby")
+            seat_page(page, server, playing, lang)
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            fits("table")
+            for path, ready in (("/stats", "h1"), ("/help", "h1"), ("/t/NOSUCH1", "h1")):
+                page.goto(server + path)
+                expect(page.locator(ready).first).to_be_visible(timeout=10_000)
+                fits(path.strip("/").replace("/", "-"))
+            # the replay of the table's game, once the bots have played it out
+            page.goto(f"{server}/t/{playing['code']}")
+            page.on("dialog", lambda dialog: dialog.accept())
+            page.locator("p.leave button").tap()
+            deadline = time.monotonic() + 90
+            while True:
+                with urllib.request.urlopen(f"{server}/api/tables/{playing['code']}") as res:
+                    game = json.load(res)["game_id"]
+                if game is not None:
+                    break
+                assert time.monotonic() < deadline, "the bots never finished the round"
+                time.sleep(0.5)
+            page.goto(f"{server}/replay/{game}")
+            expect(page.locator(".replay input[type=range]")).to_be_visible(timeout=10_000)
+            fits("replay")
+        finally:
+            browser.close()
