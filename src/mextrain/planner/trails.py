@@ -260,7 +260,8 @@ class TrailSolver:
         if self._deadline is not None and time.monotonic() > self._deadline:
             assert self._time_limit is not None
             raise PlanTimeout(self._time_limit)
-        self._spend(1)
+        if self._steps_left is not None:
+            self._spend(1)
         memo = self._memo
         key = remaining << 5 | v
         hit = memo.get(key)
