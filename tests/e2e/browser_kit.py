@@ -81,6 +81,20 @@ def join_via_api(server: str, code: str, name: str) -> dict[str, str]:
         return data
 
 
+def game_of(server: str, code: str, within: float = 90.0) -> int:
+    """The number of table ``code``'s game, once it is over and kept: the table's own
+    (the newest kept may be another's: a table another test left to its bots may end
+    meanwhile). Waits ``within`` seconds at most."""
+    deadline = time.monotonic() + within
+    while True:
+        with urllib.request.urlopen(f"{server}/api/tables/{code}") as res:
+            game = json.load(res)["game_id"]
+        if game is not None:
+            return int(game)
+        assert time.monotonic() < deadline, "the bots never finished the round"
+        time.sleep(0.5)
+
+
 def seat_page(page: Any, server: str, made: dict[str, str], lang: str = "en") -> None:
     """Open a table made through the API as its creator (seat 1), in ``lang``."""
     page.goto(server + "/stats")

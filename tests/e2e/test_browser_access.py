@@ -984,10 +984,7 @@ def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> No
     meets: the lobby (a seat added), the waiting room, a table of four in play, its
     replay once it is over, the statistics, the help and the page of a table there is
     not."""
-    import json
-    import urllib.request
-
-    from browser_kit import ARGS, CHROMIUM, need_browser, shot
+    from browser_kit import ARGS, CHROMIUM, game_of, need_browser, shot
     from playwright.sync_api import expect, sync_playwright
 
     need_browser()
@@ -1032,15 +1029,7 @@ def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> No
             page.goto(f"{server}/t/{playing['code']}")
             page.on("dialog", lambda dialog: dialog.accept())
             page.locator("p.leave button").tap()
-            deadline = time.monotonic() + 90
-            while True:
-                with urllib.request.urlopen(f"{server}/api/tables/{playing['code']}") as res:
-                    game = json.load(res)["game_id"]
-                if game is not None:
-                    break
-                assert time.monotonic() < deadline, "the bots never finished the round"
-                time.sleep(0.5)
-            page.goto(f"{server}/replay/{game}")
+            page.goto(f"{server}/replay/{game_of(server, playing['code'])}")
             expect(page.locator(".replay input[type=range]")).to_be_visible(timeout=10_000)
             fits("replay")
         finally:

@@ -17,6 +17,7 @@ from browser_kit import (
     CHROMIUM,
     WCAG_JS,
     create_via_api,
+    game_of,
     join_via_api,
     make_a_move,
     make_a_move_and_wait,
@@ -447,8 +448,6 @@ def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
     take some 250 pixels; half the screen leaves room for the move's line on three lines;
     the hands put it at some 580). On a desktop (1280 by 800) the hands stay above the
     trains, side by side, as they were."""
-    import urllib.request
-
     need_browser()
     from playwright.sync_api import expect, sync_playwright
 
@@ -468,17 +467,7 @@ def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
             # Ana leaves the table to a bot: the bots play the round out
             page.on("dialog", lambda dialog: dialog.accept())
             page.get_by_role("button", name="Leave the table").click()
-            deadline = time.monotonic() + 90
-            # (the table's own game: not the newest kept, a table another test left to its
-            # bots may end meanwhile)
-            while True:
-                with urllib.request.urlopen(f"{server}/api/tables/{made['code']}") as res:
-                    game = json.load(res)["game_id"]
-                if game is not None:
-                    break
-                assert time.monotonic() < deadline, "the bots never finished the round"
-                time.sleep(0.5)
-            page.goto(f"{server}/replay/{game}")
+            page.goto(f"{server}/replay/{game_of(server, made['code'])}")
             slider = page.locator(".replay input[type=range]")
             expect(slider).to_be_visible(timeout=10_000)
             trains, hands = page.locator(".replay .train"), page.locator(".replay-hand")
