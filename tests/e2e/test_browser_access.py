@@ -983,7 +983,7 @@ def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> No
     took the lobby 14 pixels past the screen, to be scrolled sideways. Every page a player
     meets: the lobby (a seat added), the waiting room, a table of four in play, its
     replay once it is over, the statistics, the help and the page of a table there is
-    not."""
+    not. At the table the hand's row of buttons stays on one line."""
     from browser_kit import ARGS, CHROMIUM, game_of, need_browser, shot
     from playwright.sync_api import expect, sync_playwright
 
@@ -1021,6 +1021,13 @@ def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> No
             seat_page(page, server, playing, lang)
             expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
             fits("table")
+            # the hand's row of buttons (Draw, Pass, Hint and the way to the talk) on one
+            # line: on two, the taller hand covered the Mexican train
+            tops = page.locator(".actions button:visible").evaluate_all(
+                "buttons => buttons.map((b) => Math.round(b.getBoundingClientRect().top))"
+            )
+            assert len(tops) == 4, tops
+            assert max(tops) - min(tops) <= 2, (lang, tops)
             for path, ready in (("/stats", "h1"), ("/help", "h1"), ("/t/NOSUCH1", "h1")):
                 page.goto(server + path)
                 expect(page.locator(ready).first).to_be_visible(timeout=10_000)
