@@ -729,9 +729,7 @@ function TablePage({ code, big, lang }) {
   useEffect(() => {
     const el = toastBox.current;
     if (!toast || !el || typeof IntersectionObserver === "undefined") return undefined;
-    const watch = new IntersectionObserver(([entry]) => setToastSeen(entry.intersectionRatio >= 0.5),
-      { threshold: [0, 0.5, 1] });
-    watch.observe(el);
+    const watch = watchInSight(el, setToastSeen);
     return () => { watch.disconnect(); setToastSeen(true); };
   }, [toast]);
   useEffect(() => {
@@ -751,9 +749,7 @@ function TablePage({ code, big, lang }) {
   const talkBox = useCallback((el) => {
     if (talkWatch.current) { talkWatch.current.disconnect(); talkWatch.current = null; }
     if (!el || typeof IntersectionObserver === "undefined") return;
-    talkWatch.current = new IntersectionObserver(([entry]) => setTalkSeen(entry.intersectionRatio >= 0.5
-      || entry.intersectionRect.height >= window.innerHeight / 2), { threshold: [0, 0.5, 1] });
-    talkWatch.current.observe(el);
+    talkWatch.current = watchInSight(el, setTalkSeen);
   }, []);
   useEffect(() => {
     if (!heard || !msg || heard.seat === msg.you || talkSeen) return;
@@ -1449,6 +1445,16 @@ const CHAT_ERRORS = new Set(["chat_text", "chat_rate", "spectator_talk"]);
 function chatWords(line) {
   const text = line.phrase ? t(`web.chat.phrase.${line.phrase}`) : line.text;
   return t("web.chat.said", { name: iso(line.name), text });
+}
+
+// Whether at least half of ``el`` is in the window (or it fills half the window, a box
+// taller than that: the talk on a small phone), told to ``seen`` as it changes; the
+// observer, for its user to disconnect.
+function watchInSight(el, seen) {
+  const watch = new IntersectionObserver(([entry]) => seen(entry.intersectionRatio >= 0.5
+    || entry.intersectionRect.height >= window.innerHeight / 2), { threshold: [0, 0.5, 1] });
+  watch.observe(el);
+  return watch;
 }
 
 // The talk brought into sight, its heading taking the focus: not its field, which would
