@@ -167,15 +167,11 @@ def _ids(
     return tuple(_solver(tiles, time_limit, max_steps).best_trail(start)[0])
 
 
-@functools.lru_cache(maxsize=16384)
-def _value(tiles: tuple[Tile, ...], start: int) -> tuple[int, int]:
-    return unpack(TrailSolver(tiles).value(start))
-
-
-@functools.lru_cache(maxsize=16384)
-def _value_within(tiles: tuple[Tile, ...], start: int, max_steps: int) -> tuple[int, int]:
-    """`_value` within a step limit: a value found is cached as `_value`'s are (a bot asks
-    the same of each play, turn after turn); a search cut short raises and caches nothing."""
+@functools.lru_cache(maxsize=16384, typed=True)
+def _value(tiles: tuple[Tile, ...], start: int, max_steps: int | None) -> tuple[int, int]:
+    """The best train's value, within ``max_steps`` if given: a value found is cached (a
+    bot asks the same of each play, turn after turn); a search cut short raises and
+    caches nothing (typed: ``max_steps=True`` is refused, not taken for a cached 1)."""
     return unpack(_solver(tiles, None, max_steps).value(start))
 
 
@@ -210,10 +206,7 @@ def train_value(
 ) -> tuple[int, int]:
     """``(tiles, pips)`` of the best train, without building it (a little faster);
     ``max_steps``: as `best_train`'s."""
-    tiles = _read_hand(hand, start, max_pip)
-    if max_steps is None:
-        return _value(tiles, start)
-    return _value_within(tiles, start, max_steps)
+    return _value(_read_hand(hand, start, max_pip), start, max_steps)
 
 
 def plan(
