@@ -326,8 +326,52 @@ def test_a_save_is_on_the_disk_before_it_replaces_the_last_one(
     assert session.path is not None
     events.clear()
     session.apply(session.state.legal_actions()[0])
-    tmp = session.path.with_suffix(".tmp").name
+    tmp = events[0][1]
+    assert tmp.startswith(f".{session.path.name}-")
+    assert tmp.endswith(".tmp")
     assert events == [("fsync", tmp), ("replace", tmp), ("fsync", "dir")]
+
+
+def test_each_save_is_written_under_a_name_of_its_own(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save is written beside the game, hidden, under a name of that save's own before
+    it takes the game's place: two terminals on one game where nothing locks it (Windows)
+    never write into one file, and a game kept as ``NAME.tmp`` (resumed with ``--file``)
+    is not its own temporary file -- a save that fails leaves it whole, where it once
+    wrote the half-save over the game and then removed it."""
+    from mextrain.tui import session as session_module
+
+    seats = [SeatSpec("human", "Ana"), SeatSpec("greedy", "Ben")]
+    first = GameSession.new(Rules.preset("classic"), seats, seed=5)
+    assert first.path is not None
+    drive(first, 2)
+    path = first.path.with_name("kept.tmp")
+    first.path.replace(path)
+    session = GameSession.load(path)
+    real = session_module.write_synced
+    written: list[str] = []
+    full = [False]
+
+    def write(into: Path, text: str) -> None:
+        written.append(into.name)
+        if full[0]:
+            into.write_text(text[:5], encoding="utf-8")
+            raise OSError(28, "No space left on device")
+        real(into, text)
+
+    monkeypatch.setattr(session_module, "write_synced", write)
+    drive(session, 2)
+    assert len(written) == 2
+    assert len(set(written)) == 2
+    assert all(name.startswith(".kept.tmp-") and name.endswith(".tmp") for name in written)
+    before, played = path.read_text(encoding="utf-8"), list(session.state.history)
+    full[0] = True
+    drive(session, 1)
+    assert isinstance(session.unsaved, OSError)
+    assert path.read_text(encoding="utf-8") == before
+    assert sorted(p.name for p in path.parent.iterdir()) == ["kept.tmp"]
+    assert GameSession.load(path).state.history == played
 
 
 def test_a_disk_that_fills_up_mid_game_costs_no_game(

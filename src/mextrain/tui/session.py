@@ -206,6 +206,15 @@ class GameInUse(OSError):
         return cls(f"{path.name} is being played in another terminal")
 
 
+def _save_tmp(path: Path) -> Path:
+    """Where a new save of the game at ``path`` is written before it takes the save's
+    place: hidden beside it (no ``*.json``: never taken for a saved game) under a name of
+    this save's own, so that no other writer -- a second terminal on the same game where
+    the system has no file locks (Windows) -- writes into it, and a game saved as
+    ``NAME.tmp`` is not its own temporary file."""
+    return path.with_name(f".{path.name}-{secrets.token_hex(4)}.tmp")
+
+
 def _lock_path(path: Path) -> Path:
     """The file whose lock says a saved game is being played: hidden beside it (no
     ``*.json``: never taken for a saved game)."""
@@ -615,7 +624,7 @@ class GameSession:
         again) works."""
         if self.path is None:
             return
-        tmp = self.path.with_suffix(".tmp")
+        tmp = _save_tmp(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_synced(tmp, dumps_pretty(self.record_document()) + "\n")
