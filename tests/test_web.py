@@ -29,7 +29,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web.messages import MessageError, parse_client_message
-from mextrain.web.tables import TableManager
+from mextrain.web.tables import STRIKES_AWAY, TableManager
 from stored_tables import NAMES, refused_on, table_at
 
 SHORT = {"max_pip": 6, "rounds": 2, "hand_size": {"2": 7, "3": 7, "4": 6}}
@@ -4079,6 +4079,54 @@ def test_saying_back_does_not_undo_a_turn_whose_time_ran_out(db: Path) -> None:
         ana.until(is_time_up, timeout=10)
         away = ana.until(lambda m: is_state(m) and m["table"]["seats"][0]["timed_out"], timeout=5)
         assert away["table"]["seats"][0]["bot_playing"] or away["round"]["current_seat"] != 0
+
+
+def test_a_clock_run_out_once_on_the_last_move_is_no_game_left(db: Path) -> None:
+    """Ana makes her first move, then lets her clock run out, her page open, until the
+    game ends. Where it ends after one turn out of time, the bot's move for her finishes
+    a game she played to its end: slow, not gone, it is hers in the statistics (it was
+    counted as a game she left, as if she had closed the page). Where her time ran out
+    turn after turn (two in a row: a bot plays on for her, she is away) it is a game she
+    left. Games are played until both have been seen."""
+    tiny = {"rounds": 1, "max_pip": 3, "hand_size": {"2": 2}}
+    seen: dict[bool, int] = {}
+    with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
+        for _ in range(30):
+            made = create(tc, ["bot:greedy"], turn_time=1, **tiny)
+            code = made["code"]
+            ana = Conn(tc, code, made["token"])
+            try:
+                mine = ana.until(her_clock_runs, timeout=20)
+                ana.send(
+                    {
+                        "type": "action",
+                        "move": mine["round"]["legal_moves"][0],
+                        "version": mine["version"],
+                    }
+                )
+                final = ana.until(
+                    lambda m: is_state(m) and m["table"]["game_id"] is not None, timeout=30
+                )
+            finally:
+                ana.close()
+            moves = seat_moves(tc, code, 0)
+            if moves[0] is not False or len(moves) < 2:  # (she went out at once)
+                continue
+            out_of_time = sum(1 for m in ana.seen if is_time_up(m))
+            left = out_of_time >= STRIKES_AWAY
+            game = tc.get("/api/games").json()[0]
+            assert game["id"] == final["table"]["game_id"]
+            assert game["left"] == [left, False], (out_of_time, moves)
+            assert [s["left"] for s in final["table"]["seats"]] == [left, False]
+            seen[left] = seen.get(left, 0) + 1
+            if len(seen) == 2:
+                break
+        else:
+            pytest.fail(f"in 30 games not both endings: {seen}")
+        games = [g for g in tc.get("/api/games?limit=100").json() if g["humans"][0]]
+        stats = tc.get("/api/stats?name=Ana").json()["players"][0]
+        assert stats["left"] == sum(g["left"][0] for g in games) == seen[True]
+        assert stats["games"] == sum(not g["left"][0] for g in games) >= seen[False]
 
 
 def test_a_seat_left_after_turns_out_of_time_is_not_marked_for_them(db: Path) -> None:

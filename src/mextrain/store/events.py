@@ -343,8 +343,8 @@ class Store:
         """Keep a finished game's record and results, and mark its table finished, in one
         transaction. Per seat, ``humans``: a person played it (made a move of the game);
         ``left``: that person did not finish it, a bot making the seat's last move for them
-        (they were away, or their time ran out) -- the game is theirs to see, not counted
-        in their statistics."""
+        (they were away: their page gone, or their time out turn after turn) -- the game
+        is theirs to see, not counted in their statistics."""
         gone = list(left) or [False] * len(players)
         now = time.time()
         with self._lock:

@@ -340,9 +340,10 @@ class Table:
         self.rematching = asyncio.Lock()
         #: the seats whose own player made a move of this game (not a bot for them)
         self.moved: set[int] = set()
-        #: the seats whose latest move a bot made (for a bot seat, or for a person away or
-        #: out of time): a person's game is theirs in the statistics only if they made
-        #: their seat's last move themselves (`finish`)
+        #: the seats whose latest move a bot made (for a bot seat, or for a person away:
+        #: their page gone, or their time out turn after turn): a person's game is theirs
+        #: in the statistics only if they made their seat's last move themselves, or a bot
+        #: made it for them on a turn their time ran out with their page there (`finish`)
         self.bot_moved_last: set[int] = set()
         self._bots: dict[int, Bot] = {}
         self._bot_rng = random.Random()
@@ -457,8 +458,8 @@ class Table:
             self.match.current.apply(action, seat_no)
             mover = self.seats[seat_no]
             self.movers.append(self.person(seat_no))
-            if data.get("bot"):  # (the seat's last move so far: `finish`)
-                self.bot_moved_last.add(seat_no)
+            if data.get("bot") and not self._slow_turn(seat_no):  # (the seat's last move
+                self.bot_moved_last.add(seat_no)  # so far: `finish`)
             else:
                 self.bot_moved_last.discard(seat_no)
             if not data.get("bot"):  # logs from before the mark count every move as theirs
@@ -755,6 +756,19 @@ class Table:
         bot = self._bot_task is not None and not self._bot_task.done()
         hint = any(not job.done() for job in self._hints.values())
         return bot or hint or self._timer is not None
+
+    def _slow_turn(self, index: int) -> bool:
+        """Whether a bot moving for the person at seat ``index`` now finishes a turn that
+        ran out of time with their page there, not one of several in a row (`STRIKES_AWAY`):
+        they were slow, not gone, and a game whose last move of theirs is such a move is
+        still a game they played to its end. Worked out from the log alone (the clock's
+        ``time_up`` before it), so a restarted server decides it alike."""
+        seat = self.seats[index]
+        return (
+            seat.kind == "human"
+            and self._timed_out == self._turn
+            and 0 < self.strikes.get(index, 0) < STRIKES_AWAY
+        )
 
     def bot_plays(self, index: int) -> bool:
         """A bot moves for this seat now: a bot seat, or a human away long enough."""
@@ -1072,8 +1086,10 @@ class Table:
 
     def _left_by_people(self, humans: Sequence[bool] | None = None) -> list[bool]:
         """Per seat: its person left the game before its end. A game counts in their
-        statistics only if they made its last move of their seat: one a bot finished for
-        them (away, or out of time) is a game they left, whatever they played before it."""
+        statistics only if they made its last move of their seat (or a bot made it on a
+        turn whose time ran out with their page there, `_slow_turn`): one a bot finished
+        for them (away: their page gone, or out of time turn after turn) is a game they
+        left, whatever they played before it."""
         humans = self._played_by_people() if humans is None else humans
         return [human and i in self.bot_moved_last for i, human in enumerate(humans)]
 
