@@ -653,6 +653,24 @@ def unreadable(target: Any, *names: str) -> Iterator[list[str]]:
             setattr(target, name, method)
 
 
+def test_a_read_the_database_refuses_is_said_as_a_read(client: TestClient) -> None:
+    """The games, the statistics and a replay the database would not read (held by
+    another program past SQLite's wait) answer a 503 to try again, with the security
+    headers, in words for a read: "could not read that" (``not_read``), where the
+    refusal of a change said "could not keep that" for them too; in each language."""
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with unreadable(store, "recent_games", "player_stats", "game") as refused:
+        for path in ("/api/games", "/api/stats", "/api/stats?name=Ana", "/api/games/1/replay"):
+            res = client.get(path)
+            assert (res.status_code, refusal(res)) == (503, "not_read"), path
+            assert res.headers["x-frame-options"] == "DENY", path
+    assert set(refused) == {"recent_games", "player_stats", "game"}
+    assert client.get("/api/games").json() == []  # (and once it reads again, it answers)
+    for lang in LANGUAGES:
+        words = catalog("web", lang)
+        assert words["web.error.not_read"] not in (words["web.error.not_kept"], "")
+
+
 #: what of a table out of memory the database would not read: its row, its log, its talk
 #: (each is read to rebuild it)
 UNREAD = ["table", "events", "chat"]
@@ -666,8 +684,9 @@ def test_a_table_the_database_cannot_read_back_is_refused_in_words_and_left_out(
     database would not read it, a page connecting to it got a socket closed with no
     word (the error unhandled), the table's address a 500 ("the server failed"); a log
     that could not be read was taken for a broken one, and the table was "no such
-    table" until the server restarted. Now each answers ``not_kept`` (503 over HTTP;
-    on the socket an error, then a close to try again later), nothing of the table is
+    table" until the server restarted. Now each answers ``not_read`` ("could not read
+    that", 503 over HTTP; on the socket an error, then a close to try again later; the
+    join, a change, ``not_kept``: "could not keep that"), nothing of the table is
     left in memory, and once the database reads again the table comes back as it was."""
     clock = FakeClock()
     with TestClient(create_app(db, settings(idle_after=60))) as tc:
@@ -680,18 +699,18 @@ def test_a_table_the_database_cannot_read_back_is_refused_in_words_and_left_out(
         assert tc.portal.call(manager.sweep) == [code]  # type: ignore[union-attr]
         before = (dict(manager.tables), dict(manager.recent), set(manager.broken))
         with unreadable(store, what) as refused:
-            for res in (
-                tc.get(f"/api/tables/{code}"),
-                tc.get(f"/api/tables?codes={code}"),
-                tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}),
+            for res, code_said in (
+                (tc.get(f"/api/tables/{code}"), "not_read"),
+                (tc.get(f"/api/tables?codes={code}"), "not_read"),
+                (tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}), "not_kept"),
             ):
-                assert (res.status_code, refusal(res)) == (503, "not_kept"), res.url
+                assert (res.status_code, refusal(res)) == (503, code_said), res.url
                 assert res.headers["x-frame-options"] == "DENY", res.url  # (as every answer)
             # (the page itself reads nothing: it asks the table's address, as above)
             assert tc.get(f"/t/{code}").status_code == 200
             conn = Conn(tc, code, made["token"], "fr")
             try:
-                assert errors_of(conn)["code"] == "not_kept"
+                assert errors_of(conn)["code"] == "not_read"
                 eventually(lambda: conn.inbox.qsize() > 0)
                 conn.drain()
                 # (1013, try again later: the page connects again, as after any close)
@@ -710,6 +729,7 @@ def test_a_table_the_database_cannot_read_back_is_refused_in_words_and_left_out(
         assert tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()["seat"] == 1
     for lang in LANGUAGES:
         assert catalog("web", lang)["web.error.not_kept"]
+        assert catalog("web", lang)["web.error.not_read"]
 
 
 def test_a_table_the_database_cannot_read_after_the_hello_is_refused_in_words(
@@ -735,7 +755,7 @@ def test_a_table_the_database_cannot_read_after_the_hello_is_refused_in_words(
     try:
         conn = Conn(client, code, made["token"])
         try:
-            assert errors_of(conn)["code"] == "not_kept"
+            assert errors_of(conn)["code"] == "not_read"
             eventually(lambda: conn.inbox.qsize() > 0)
             conn.drain()
             assert (conn.closed, conn.close_code) == (True, 1013)

@@ -228,7 +228,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         # (`TableManager.create`; a join's log is written first), a table out of memory
         # stays out -- and asking again may work (a 500 said "the server failed")
         log.error("%s %s: the database refused it", request.method, request.url.path, exc_info=exc)
-        return await http_error(request, _not_kept())
+        reading = request.method in ("GET", "HEAD")  # (a read: nothing to keep)
+        return await http_error(request, _not_read() if reading else _not_kept())
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -536,14 +537,14 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     async def not_read(websocket: WebSocket, code: str) -> None:
         """A table the database would not read back (held by another program past
-        SQLite's wait, a disk error): the connection is told so, as a move the database
-        cannot keep is, and closed as one to try again later (1013); the page connects
+        SQLite's wait, a disk error): the connection is told so (``not_read``), and
+        closed as one to try again later (1013); the page connects
         again. Nothing of the table was kept in memory (`TableManager.get`). The socket
         had closed with no word (the error unhandled), or a table whose log could not
         be read was taken for a broken one: "no such table" for the life of the server."""
         log.exception("table %s could not be read for a connection", code)
         with contextlib.suppress(Exception):
-            await _send_error(websocket, "not_kept", "the server could not keep that: try again")
+            await _send_error(websocket, "not_read", "the server could not read that: try again")
             await websocket.close(1013)
 
     async def seated(websocket: WebSocket, code: str) -> None:
@@ -821,6 +822,13 @@ def _not_kept() -> HTTPException:
     program past SQLite's wait, a full disk): nothing changed, and trying again may work
     (503: the server, not the request, is at fault)."""
     return _refuse(503, "not_kept", "the server could not keep that: try again")
+
+
+def _not_read() -> HTTPException:
+    """The refusal of a request for something the database would not read (held by
+    another program past SQLite's wait, a disk error): asking again may work (503), as
+    with `_not_kept`, whose words speak of a change kept."""
+    return _refuse(503, "not_read", "the server could not read that: try again")
 
 
 def _error(code: str, message: str, said: str | None = None) -> dict[str, Any]:
