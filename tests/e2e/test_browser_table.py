@@ -3880,7 +3880,7 @@ def test_an_address_with_more_than_a_code_or_a_game_number_finds_none(
 def test_a_refusal_before_the_tables_first_position_is_shown_while_the_page_tries_again(
     tmp_path: Any, page: Any
 ) -> None:
-    """A table the database will not read back is refused (``not_kept``, then a close to
+    """A table the database will not read back is refused (``not_read``, then a close to
     try again later). A page that had no table on screen yet said only "Connecting…" and
     tried again in silence: it now shows the refusal in its language, in the alert a
     screen reader is told, until the table comes, then the table without it."""
@@ -3900,11 +3900,11 @@ def test_a_refusal_before_the_tables_first_position_is_shown_while_the_page_trie
     with running_server(db, 1, program) as base:
         seat_page(page, base, made, "fr")
         alert = page.get_by_role("alert")
-        expect(alert).to_have_text(t("web.error.not_kept"), timeout=10_000)
+        expect(alert).to_have_text(t("web.error.not_read"), timeout=10_000)
         expect(page.get_by_text(t("web.connecting"))).to_be_visible()
         # tried again, refused again: the words stay
         page.wait_for_timeout(1_500)
-        expect(alert).to_have_text(t("web.error.not_kept"))
+        expect(alert).to_have_text(t("web.error.not_read"))
         unreadable.unlink()
         expect(page.get_by_role("heading", level=1)).to_contain_text(made["code"], timeout=10_000)
         expect(page.locator(".waiting")).to_contain_text("Ana")
