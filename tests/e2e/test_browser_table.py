@@ -1319,8 +1319,8 @@ PHONE_AND_LAPTOP = (
 def ana_talks_to_ben(server: str, bots: int) -> Iterator[tuple[Any, Callable[..., Any]]]:
     """Ana and Ben at a table of one round with ``bots`` greedy bots, every seat taken (it
     starts): Ana's page on a laptop, her hand shown, and a way to open Ben's page on a
-    screen of a size (``viewport``, ``touch`` or not; its page errors kept in ``errors``),
-    once his hand shows."""
+    screen of a size (``viewport``, ``touch`` or not; its page errors kept in ``errors``;
+    ``script`` run in it before the page's own, as HOLD_SOCKETS), once his hand shows."""
     from playwright.sync_api import expect, sync_playwright
 
     seats = ["open", *["bot:greedy"] * bots]
@@ -1334,11 +1334,15 @@ def ana_talks_to_ben(server: str, bots: int) -> Iterator[tuple[Any, Callable[...
             expect(ana.locator(".hand-tile").first).to_be_visible(timeout=15_000)
 
             def bens_page(
-                viewport: dict[str, int], touch: bool, errors: list[str] | None = None
+                viewport: dict[str, int],
+                touch: bool,
+                errors: list[str] | None = None,
+                script: str | None = None,
             ) -> Any:
-                page = browser.new_context(
-                    viewport=viewport, has_touch=touch, is_mobile=touch
-                ).new_page()
+                context = browser.new_context(viewport=viewport, has_touch=touch, is_mobile=touch)
+                if script is not None:
+                    context.add_init_script(script)
+                page = context.new_page()
                 if errors is not None:
                     page.on("pageerror", lambda err: errors.append(str(err)))
                 seat_page(page, server, {"code": made["code"], "token": ben["token"]})
@@ -1508,6 +1512,80 @@ def test_a_phone_counts_the_lines_said_out_of_sight_and_goes_to_them(server: str
         laptop = bens_page({"width": 1280, "height": 800}, False, errors)
         expect(laptop.locator(".actions button:visible")).to_have_count(3)
         expect(laptop.locator(".talk-jump")).to_be_hidden()
+    assert not errors, errors
+
+
+def test_a_phone_counts_the_lines_said_while_it_was_away(server: str) -> None:
+    """The button to the talk counted only the lines heard live: a player whose phone lost
+    its connection for a while, or who closed the page and came back, was not told that
+    someone had talked to them meanwhile (the page gets the talk again on arrival). The
+    lines others said that this seat's page has not had in sight count as those heard
+    live do, after a dropped connection as after the page was closed; one's own (said
+    from another device) do not; and once the talk has been in sight, a reload counts
+    none of them again."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    phone = {"width": 390, "height": 844}
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        page = bens_page(phone, True, errors, HOLD_SOCKETS)
+
+        def at_the_board(lines: int) -> tuple[Any, Any]:
+            """Ben's page with the talk's ``lines`` in, scrolled to the board and the hand,
+            the talk out of sight: the button to the talk and its count."""
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            expect(page.locator(".chat-lines li")).to_have_count(lines, timeout=15_000)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            expect(page.locator(".chat")).not_to_be_in_viewport()
+            jump = page.locator(".actions .talk-jump")
+            return jump, jump.locator(".unread")
+
+        jump, count = at_the_board(0)
+        ana_says_thanks(ana, page, 1)  # heard live
+        expect(count).to_have_text("1")
+        # the connection drops; Ana says two lines meanwhile
+        page.context.set_offline(True)
+        page.evaluate("window.__sockets.forEach((ws) => ws.close())")
+        expect(page.locator(".badge.warn")).to_be_visible(timeout=5_000)  # reconnecting
+        for _ in range(2):
+            ana.get_by_role("button", name="Thanks!").click()
+        expect(ana.locator(".chat-lines li")).to_have_count(3)
+        page.context.set_offline(False)
+        expect(page.locator(".badge.warn")).to_have_count(0, timeout=20_000)
+        jump, count = at_the_board(3)
+        expect(count).to_have_text("3")
+        expect(jump).to_have_accessible_name("Table talk, 3 lines unread")
+        # the page closed: Ana says a line, and Ben one from his laptop (his own: not
+        # counted on his phone); his phone opens the table again
+        code = page.url.rstrip("/").rsplit("/", 1)[1]
+        context = page.context
+        page.close()
+        ana.get_by_role("button", name="Thanks!").click()
+        expect(ana.locator(".chat-lines li")).to_have_count(4)
+        laptop = bens_page({"width": 1280, "height": 800}, False, errors)
+        laptop.get_by_role("button", name="Hello!").click()
+        expect(ana.locator(".chat-lines li")).to_have_count(5)
+        laptop.context.close()
+        page = context.new_page()
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        page.goto(f"{server}/t/{code}")
+        jump, count = at_the_board(5)
+        expect(count).to_have_text("4")
+        expect(jump).to_have_accessible_name("Table talk, 4 lines unread")
+        shot(page, "table-talk-unread-phone-back", full_page=False)
+        # read: none of them counts again after a reload
+        jump.tap()
+        expect(page.locator(".chat-lines li").last).to_be_in_viewport(ratio=1)
+        expect(count).to_have_count(0)
+        page.reload()
+        jump, count = at_the_board(5)
+        page.wait_for_timeout(300)
+        expect(count).to_have_count(0)
+        expect(jump).to_have_accessible_name("Table talk")
+        # a line said since does count
+        ana_says_thanks(ana, page, 6)
+        expect(count).to_have_text("1")
     assert not errors, errors
 
 

@@ -152,6 +152,11 @@ const doneKey = (code) => `mextrain.done.${code}`;
 // the people this browser has muted at a table, by name (whoever takes their seat next
 // is heard): a JSON list
 const muteKey = (code) => `mextrain.mute.${code}`;
+// the table talk as far as this browser's seat at a table has had it in sight: JSON
+// {seat, line}, the highest id of a line that was in sight at that seat (a table's line
+// ids go up by one from 0, kept in the database with the lines: a restarted server goes
+// on from the last). Forgotten with the seat's token.
+const talkSeenKey = (code) => `mextrain.talk_seen.${code}`;
 
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
@@ -405,6 +410,7 @@ function YourTables() {
         if (table === null) {
           localStorage.removeItem(tokenKey(c));
           localStorage.removeItem(muteKey(c));
+          localStorage.removeItem(talkSeenKey(c));
         }
         else if (table && table.status === "finished") localStorage.setItem(doneKey(c), "1");
         else if (table) found.push(table);
@@ -645,6 +651,7 @@ function useTableSocket(code, lang) {
         }
         else if (m.type === "left") {  // this seat left the table: its token is void
           localStorage.removeItem(tokenKey(m.code));
+          localStorage.removeItem(talkSeenKey(m.code));
           stop = true;
           go("/");
         } else if (m.type === "rematch") {  // play again: the new table, our seat's token
@@ -739,24 +746,41 @@ function TablePage({ code, big, lang }) {
   }, [toast, toastSeen]);
   // muting a player takes their words off the page at once, the line showing too
   useEffect(() => { if (toast && muted.has(toast.name)) setToast(null); }, [muted]);
-  // the lines others said since the talk was last in sight (half of it at least), told by
-  // the button to the talk in the hand's row (shown where the talk is under the hand: a
-  // phone, a narrow window): counted while the talk is out of sight, a muted player's not,
-  // and none once it shows
-  const [unread, setUnread] = useState([]);
+  // the lines others said that this seat has not had in sight on this page (half of the
+  // talk at least), told by the button to the talk in the hand's row (shown where the talk
+  // is under the hand: a phone, a narrow window): counted while the talk is out of sight,
+  // a muted player's not, one's own never, and none once it shows. What was in sight is
+  // kept in this browser (talkSeenKey): the lines said while the page was closed or its
+  // connection down, sent again on arrival, count as those heard live do, and the lines
+  // read before a reload do not count again. A spectator has no hand's row to show a
+  // count in, nor a seat to keep one for: nothing is counted or kept for them.
   const [talkSeen, setTalkSeen] = useState(false);
-  const talkWatch = useRef(null);
-  const talkBox = useCallback((el) => {
-    if (talkWatch.current) { talkWatch.current.disconnect(); talkWatch.current = null; }
+  const [seenUpTo, setSeenUpTo] = useState(() => readTalkSeen(code));
+  // the waiting room's talk is watched too (lines read there are not counted once the
+  // game starts), by a watch of its own: as the game starts the one box goes and the
+  // other comes, and the one's end may be told after the other's start
+  const talkWatches = useRef({});
+  const talkBoxes = useMemo(() => Object.fromEntries(["waiting", "table"].map((where) => [where, (el) => {
+    const watch = talkWatches.current[where];
+    if (watch) { watch.disconnect(); delete talkWatches.current[where]; }
     if (!el || typeof IntersectionObserver === "undefined") return;
-    talkWatch.current = watchInSight(el, setTalkSeen);
-  }, []);
-  useEffect(() => {
-    if (!heard || !msg || heard.seat === msg.you || talkSeen) return;
-    setUnread((lines) => [...lines, heard]);
-  }, [heard]);
-  useEffect(() => { if (talkSeen) setUnread([]); }, [talkSeen]);
-  const unreadCount = unread.filter((line) => !muted.has(line.name)).length;
+    talkWatches.current[where] = watchInSight(el, setTalkSeen);
+  }])), []);
+  const mySeat = msg ? msg.you : null;
+  const seenLine = mySeat !== null && seenUpTo && seenUpTo.seat === mySeat ? seenUpTo.line : -1;
+  // the whole talk now in sight, or gone to: its last line read at this seat
+  const readTalk = () => {
+    const last = chat.length ? chat[chat.length - 1].id : -1;
+    if (mySeat === null || last <= seenLine) return;
+    const kept = readTalkSeen(code);  // (another tab at the same seat may have read on)
+    const line = kept && kept.seat === mySeat ? Math.max(kept.line, last) : last;
+    localStorage.setItem(talkSeenKey(code), JSON.stringify({ seat: mySeat, line }));
+    setSeenUpTo({ seat: mySeat, line });
+  };
+  useEffect(() => { if (talkSeen) readTalk(); }, [talkSeen, chat, mySeat]);
+  const myName = mySeat !== null ? msg.table.seats[mySeat].name : null;
+  const unreadCount = mySeat === null || talkSeen ? 0 : chat.filter((line) => line.id > seenLine
+    && !(line.seat === mySeat && line.name === myName) && !muted.has(line.name)).length;
   // the line at the top of the window covers none of the hand: scrolled to the foot of
   // a long page (the talk and the score sheet under the hand, on a phone), the hand
   // stands near the top, and the line goes under it (placed before paint, and again as
@@ -1024,6 +1048,7 @@ function TablePage({ code, big, lang }) {
   if (fatal === "no_table") return refusedPage(`${t("web.table")} ${code}`, t("web.error.no_table"));
   if (fatal === "bad_token") {
     localStorage.removeItem(tokenKey(code));
+    localStorage.removeItem(talkSeenKey(code));
     return refusedPage(`${t("web.table")} ${code}`,
       html`${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a>`);
   }
@@ -1098,7 +1123,7 @@ function TablePage({ code, big, lang }) {
         : joinForm}
       <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
-        draft=${talkDraft} pending=${talkPending} />
+        draft=${talkDraft} pending=${talkPending} box=${talkBoxes.waiting} />
     </section>`;
   }
 
@@ -1314,7 +1339,7 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
-          <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); setUnread([]); }}
+          <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); readTalk(); }}
             aria-label=${unreadCount ? tn("web.chat.unread", unreadCount) : t("web.chat.title")}>
             <svg class="talk-icon" viewBox="0 0 20 20" aria-hidden="true"><path
               d="M3 4.5h14v9H8.5L5 16.5v-3H3z" /></svg>${unreadCount > 0 && html`<span class="unread"
@@ -1343,7 +1368,7 @@ function TablePage({ code, big, lang }) {
         ${view && html`<${MoveLog} history=${view.history} names=${names} movers=${view.movers} trains=${view.trains} />`}
         <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
-        draft=${talkDraft} pending=${talkPending} box=${talkBox} />
+        draft=${talkDraft} pending=${talkPending} box=${talkBoxes.table} />
       </aside>
     </div>
     ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
@@ -1468,6 +1493,15 @@ function showTalk() {
 
 function chatTime(at) {
   return new Date(at * 1000).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
+}
+
+// How far this browser's seat at a table has had its talk in sight ({seat, line}, see
+// talkSeenKey), or null: none of it.
+function readTalkSeen(code) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(talkSeenKey(code)) || "null");
+    return kept && Number.isInteger(kept.seat) && Number.isInteger(kept.line) ? kept : null;
+  } catch { return null; }
 }
 
 // Whom this reader has muted at a table (a set of names, kept in this browser), and a
