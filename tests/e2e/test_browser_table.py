@@ -1589,6 +1589,46 @@ def test_a_phone_counts_the_lines_said_while_it_was_away(server: str) -> None:
     assert not errors, errors
 
 
+def test_a_phone_does_not_count_the_lines_read_in_the_waiting_room(server: str) -> None:
+    """A line said in the waiting room while its talk was in sight on Ben's phone was
+    counted as unread once the game started, the talk then being under the hand: read
+    there, it is not; a line said after the start, out of sight, is."""
+    need_browser()
+    from playwright.sync_api import expect, sync_playwright
+
+    made = create_via_api(server, {"name": "Ana", "seats": ["open", "open"]})
+    ben = join_via_api(server, made["code"], "Ben")
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+            seat_page(ana, server, made)
+            page = browser.new_context(
+                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+            ).new_page()
+            page.on("pageerror", lambda err: errors.append(str(err)))
+            seat_page(page, server, {"code": made["code"], "token": ben["token"]})
+            expect(page.locator(".seat-list")).to_be_visible(timeout=15_000)
+            page.locator(".chat").scroll_into_view_if_needed()
+            ana.get_by_role("button", name="Thanks!").click()
+            expect(page.locator(".chat-lines li")).to_have_count(1)
+            expect(page.locator(".chat-lines li").last).to_be_in_viewport(ratio=1)
+            page.wait_for_timeout(300)  # (the talk's watch tells it was in sight)
+            ana.get_by_role("button", name="Start the game").click()
+            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+            page.evaluate("() => window.scrollTo(0, 0)")
+            expect(page.locator(".chat")).not_to_be_in_viewport()
+            count = page.locator(".actions .talk-jump .unread")
+            page.wait_for_timeout(300)
+            expect(count).to_have_count(0)
+            ana_says_thanks(ana, page, 2)
+            expect(count).to_have_text("1")
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
 #: every control a tap may reach (but the line said itself) and every train and tile of
 #: the hand, as bounding boxes in the window, with what each is
 UNDER_A_TAP = """() => [...document.querySelectorAll(
