@@ -66,3 +66,52 @@ def test_the_quick_start_says_it_is_installing_then_runs_the_game(tmp_path: Path
     )
     assert again.stderr == ""  # installed: straight to the game
     assert again.stdout == "ran play\n"
+
+
+def documented_simulations() -> list[tuple[str, str]]:
+    """Every ``mextrain simulate`` command the README and the docs write out in full (not
+    a template such as ``--bots BOT,planner``, nor one that needs a module of the
+    reader's own, ``--import mybots``): the runs behind the figures, to be repeated."""
+    found = []
+    for path in DOCS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            command = line.strip().removeprefix("$ ").removeprefix("./scripts/")
+            if not command.startswith("mextrain simulate "):
+                continue
+            if re.search(r"\b[A-Z][A-Z0-9]*\b", command) or "--import" in command:
+                continue
+            found.append((path.name, command))
+    return found
+
+
+def test_every_documented_simulation_is_a_job_the_simulator_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The docs give the command of every figure (BOTS.md has over a hundred): each is
+    still one the simulator accepts as written -- its options, every bot and its
+    parameters, the rules, the players and the games -- checked as `simulate` checks a
+    job before it plays a game, so an option renamed or a bot parameter dropped cannot
+    leave a figure nobody can reproduce. (Nothing is played: the run itself is cut off
+    once the job is checked.)"""
+    import shlex
+
+    from click.testing import CliRunner
+
+    import mextrain.sim
+    from mextrain.cli import main
+
+    class Checked(Exception):
+        pass
+
+    def played(*args: object, **kwargs: object) -> None:
+        raise Checked
+
+    monkeypatch.setattr(mextrain.sim, "simulate", played)
+    commands = documented_simulations()
+    assert len(commands) > 100
+    refused = []
+    for name, command in commands:
+        result = CliRunner().invoke(main, shlex.split(command)[1:])
+        if not isinstance(result.exception, Checked):
+            refused.append(f"{name}: {command}\n  {result.output.strip()}")
+    assert not refused, "\n".join(refused)
