@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -114,4 +115,52 @@ def test_every_documented_simulation_is_a_job_the_simulator_takes(
         result = CliRunner().invoke(main, shlex.split(command)[1:])
         if not isinstance(result.exception, Checked):
             refused.append(f"{name}: {command}\n  {result.output.strip()}")
+    assert not refused, "\n".join(refused)
+
+
+def documented_benchmarks() -> list[tuple[str, str, str]]:
+    """Every ``python benchmarks/SCRIPT.py ARGS`` the README and the docs write out in
+    full (no template such as ``--players N``): the script and its arguments."""
+    found = set()
+    for path in DOCS:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            for script, args in re.findall(r"python benchmarks/([a-z_]+\.py)([^`#\n]*)", line):
+                if not re.search(r"\b[A-Z][A-Z0-9/]*\b|\[", args):
+                    found.add((path.name, script, args.strip()))
+    return sorted(found)
+
+
+def test_every_documented_benchmark_command_is_one_its_script_takes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each benchmark the docs run is a script there, and its arguments as written are
+    ones the script reads (its options read, then the run cut off before any work)."""
+    import argparse
+    import runpy
+    import sys
+
+    class Checked(Exception):
+        pass
+
+    real = argparse.ArgumentParser.parse_args
+
+    def parse_args(self: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> Any:
+        real(self, *args, **kwargs)  # (a usage error: SystemExit 2)
+        raise Checked
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_args)
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))  # (as running the script would)
+    commands = documented_benchmarks()
+    assert len(commands) > 15
+    refused = []
+    for name, script, args in commands:
+        monkeypatch.setattr(sys, "argv", [script, *args.split()])
+        try:
+            runpy.run_path(str(ROOT / "benchmarks" / script), run_name="__main__")
+        except Checked:
+            continue
+        except SystemExit as err:
+            refused.append(f"{name}: python benchmarks/{script} {args}: exit {err.code}")
+        else:
+            refused.append(f"{name}: python benchmarks/{script} {args}: read no options")
     assert not refused, "\n".join(refused)
