@@ -5602,7 +5602,7 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             await pilot.press("question_mark")
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
-            assert help_key_words(app.screen) == ["p", "n", "t", "s", "?", "q"]
+            assert help_key_words(app.screen) == ["p", "n", "t", "s", "?", "q", "Ctrl+P"]
             marks = plain(app.screen.query_one("#help-marks", Static)).split("\n")
             tail = key_rows(t("tui.help.keys"))[2]
             # (no tile to click: the mouse's line gives way to the watcher's; marks stay)
@@ -5612,6 +5612,35 @@ def test_watching_bots_shows_the_keys_that_work_and_says_why_the_others_do_not(
             await pilot.press("t")  # the keys the bar offers do what they say
             await pilot.pause()
             assert isinstance(app.screen, TrainsScreen)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("seats", [("human", "greedy"), ("greedy", "hard")])
+def test_the_help_lists_ctrl_p_the_one_way_to_the_theme_and_a_screenshot(
+    lang: str, seats: tuple[str, ...]
+) -> None:
+    """Ctrl+P opens the command palette (the colour theme, a screenshot, quit), at a
+    player's table and a watched one alike; the bottom line has no room for it and the
+    help left it out, so nothing at the table told a player the theme could be changed.
+    The help lists it, last, in every language, at both tables."""
+    from textual.command import CommandPalette
+
+    async def scenario() -> None:
+        setup = GameSetup(Rules.preset("classic"), seats, lang)
+        app = PlayApp(setup=setup, lang=lang, delay=60, seed=3, show_start=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert isinstance(app.screen, HelpScreen)
+            assert help_key_words(app.screen)[-1] == "Ctrl+P"
+            await pilot.press("escape")
+            await pilot.pause()
+            await pilot.press("ctrl+p")  # (and it does what the help says)
+            await pilot.pause()
+            assert isinstance(app.screen, CommandPalette)
 
     run(scenario)
 

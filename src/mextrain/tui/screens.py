@@ -1129,7 +1129,7 @@ _KEY_ROW = re.compile(r"^(\S.*?\S|\S)\s{2,}(\S.*)$")
 #: the help's keys that work while watching bots (the first word of their rows: the same
 #: in every language), with no hand at this keyboard; the watcher's own (p pauses, n
 #: steps) come first, from ``tui.help.watching_keys``
-WATCHING_KEYS = ("t", "s", "?", "q")
+WATCHING_KEYS = ("t", "s", "?", "q", "Ctrl+P")
 
 
 def key_rows(
