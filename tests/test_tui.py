@@ -688,7 +688,8 @@ def test_draw_pass_and_enter_on_someone_elses_turn_say_whose_turn_it_is(lang: st
 def test_enter_with_the_hand_hidden_says_whose_turn_it_is_as_d_and_p_do(lang: str) -> None:
     """Two people at one keyboard and a bot: on the bot's turn the last person's hand is
     hidden, and there d and p said whose turn it is while Enter said nothing. Enter says
-    it too, and nothing is played."""
+    it too, and nothing is played. So does v (the plan of a hand: none is on screen),
+    which did nothing and said nothing, the bottom line offering it all the while."""
     t = Translator(lang)
 
     async def scenario() -> None:
@@ -712,7 +713,7 @@ def test_enter_with_the_hand_hidden_says_whose_turn_it_is_as_d_and_p_do(lang: st
             assert plain(table.query_one("#hand-title", Static)) == t("tui.hand.hidden_title")
             history = list(session.state.history)
             expected = t("tui.prompt.not_your_turn", name=table.names[2])
-            await each_key_says(pilot, table, ("d", "p", "enter", "space"), expected)
+            await each_key_says(pilot, table, ("d", "p", "enter", "space", "v"), expected)
             assert session.state.history == history
 
     run(scenario)

@@ -832,6 +832,9 @@ class TableScreen(Screen[None]):
         if self.said_watching():
             return
         if self.viewer is None or not self.hand_visible():
+            # (at one keyboard, between two people's turns, no hand is on screen to plan:
+            # v says whose turn it is, as the keys for a move do; it said nothing)
+            self.said_not_yours()
             return
         view = self.session.state.view(self.viewer)
         self.run_worker(self.plan_worker(view), exclusive=True, group="plan")
