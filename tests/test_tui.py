@@ -6016,6 +6016,45 @@ def test_the_replay_viewer_says_who_held_the_engine_or_how_it_was_drawn(lang: st
     run(scenario)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_replay_viewer_says_where_a_game_saved_before_its_end_stops(lang: str) -> None:
+    """At the last move of a game saved before its end the viewer's status line still
+    said whose turn it was, and →, Space and End did nothing, saying nothing: the line
+    under the hands says the file ends there, the game unfinished (and only there: not a
+    move before, nor at the end of a finished game)."""
+    t = Translator(lang)
+    ends = t("tui.watch.record_ends")
+    records = Path(__file__).parent / "records"
+
+    async def scenario() -> None:
+        record = load_record((records / "double6_in_progress.json").read_bytes())
+        app = WatchApp(record, lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            last = app.query_one("#w-last", Static)
+            await pilot.press(*["pagedown"] * len(record.rounds))
+            assert app.at_end()
+            assert not app.state.is_over
+            assert plain(last).split("\n")[-1] == ends
+            keys = app.query_one("#w-keys", Static)
+            assert last.region.bottom <= keys.region.y  # (shown whole, over the keys)
+            await pilot.press("right", "space")  # (nothing more: it stays said)
+            await pilot.pause()
+            assert plain(last).split("\n")[-1] == ends
+            await pilot.press("left")
+            assert ends not in plain(last)
+        record = load_record((records / "double6_complete.json").read_bytes())
+        app = WatchApp(record, lang, delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press(*["pagedown"] * len(record.rounds))
+            assert app.at_end()
+            assert app.state.is_over
+            assert ends not in plain(app.query_one("#w-last", Static))
+
+    run(scenario)
+
+
 def test_the_replay_viewer_says_the_tiles_are_dealt_where_the_engine_is_set_aside() -> None:
     record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
 

@@ -167,6 +167,10 @@ class WatchApp(PaletteInWords):
             # a cardinal round: who held the engine, or the draws that looked for it (the
             # hands shown are bigger by them)
             last = engine_start_words(state, t, self.names) or t("tui.watch.dealt")
+        if self.at_end() and not state.is_over:
+            # a game saved before its end: →, Space and End have nothing more to show,
+            # and the status line still says whose turn it is
+            last += "\n" + t("tui.watch.record_ends")
         self.query_one("#w-last", Static).update(escape(last))
 
     def hands(self, width: int | None) -> str:
