@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from mextrain.cli import analyze as analyze_command
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import load_record, replay_record
@@ -146,11 +147,11 @@ def test_the_table_counts_seats_from_1_as_a_player_does(lang: str, tmp_path: Pat
     args = (str(nameless), "--round", "1", "--action", "2", "--iterations", "20")
     shown = _say(*args, "--lang", lang)
     assert shown.exit_code == 0, shown.output
-    lines = shown.stdout.splitlines()
+    prose, _, rows = _shown(shown.stdout, t)
     who = t("tui.analyze.seat", number=1)
     hand = " ".join(str(tile) for tile in _position(IN_PROGRESS, 1, 2).view(0).hand)
-    assert lines[0] == t("tui.analyze.position", round=1, action=2, who=who, hand=hand)
-    trains = {_cells(line)[0] for line in lines[3:]}
+    assert prose.startswith(t("tui.analyze.position", round=1, action=2, who=who, hand=hand))
+    trains = {row[0] for row in rows}
     theirs = t("tui.analyze.to_seat", number=2)
     assert t("tui.hint.play", tile="5-0", train=theirs) in trains, trains
     assert t("tui.analyze.to_seat", number=1) not in shown.stdout
@@ -180,8 +181,8 @@ def test_default_names_are_said_in_the_tables_language(lang: str, tmp_path: Path
         args = ("--round", "0", "--action", action, "--iterations", "5", "--lang", lang)
         shown = _say(str(saved), *args)
         assert shown.exit_code == 0, shown.output
-        first = shown.stdout.splitlines()[0]
-        assert t("tui.analyze.named_seat", name=name, number=seat + 1) in first
+        prose, _, _ = _shown(shown.stdout, t)
+        assert t("tui.analyze.named_seat", name=name, number=seat + 1) in prose
         if lang != "en":
             assert player not in shown.stdout
             assert planner not in shown.stdout
@@ -216,7 +217,7 @@ def test_an_action_never_tried_has_no_estimate() -> None:
     code, text = _run(str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "1")
     assert "1 search iteration, seed 0" in text
     # (a row's cells stand two spaces apart or more: an action in words has single ones)
-    rows = [re.split(r" {2,}", line.strip()) for line in text.splitlines()[3:]]
+    _, _, rows = _shown(text, Translator("en"))
     untried = [(row[1], row[3]) for row in rows if row[4] == "0"]
     assert untried
     assert set(untried) == {("-", "-")}
@@ -282,6 +283,23 @@ def _cells(line: str) -> list[str]:
     return re.split(r" {2,}", line.strip())
 
 
+def _shown(stdout: str, t: Translator) -> tuple[str, list[str], list[list[str]]]:
+    """What ``analyze`` shows: the text over the table, its lines joined again (it is
+    broken at spaces to fit 80 columns), the table's headings (a heading on two lines,
+    "intervalle" over "à 95 %", joined by a space) and its rows' cells."""
+    prose, table = stdout.split("\n\n", 1)
+    lines = table.splitlines()
+    action = t("tui.analyze.head.action")
+    foot = next(i for i, line in enumerate(lines) if line.startswith(action))
+
+    def placed(line: str) -> list[tuple[int, str]]:  # (where a cell ends, the cell)
+        return [(m.end(), m.group()) for m in re.finditer(r"[^ ]+(?: [^ ]+)*", line)]
+
+    tops = {end: text for line in lines[:foot] for end, text in placed(line)}
+    heads = [f"{tops[end]} {text}" if end in tops else text for end, text in placed(lines[foot])]
+    return " ".join(prose.splitlines()), heads, [_cells(line) for line in lines[foot + 1 :]]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_table_in_each_language(lang: str) -> None:
     """The position, the search and every row in the language's words, its percentages,
@@ -291,17 +309,20 @@ def test_the_table_in_each_language(lang: str) -> None:
     shown = _say(*args, "--lang", lang)
     assert shown.exit_code == 0, shown.output
     figures = json.loads(_say(*args, "--json").stdout)
-    lines = shown.stdout.splitlines()
+    prose, heads, rows = _shown(shown.stdout, t)
     state = _position(COMPLETE, 0, 2)
     view = state.view(state.current_seat)
     who = t("tui.analyze.named_seat", name="Ana", number=1)
     hand = " ".join(str(tile) for tile in view.hand)
-    assert lines[0] == t("tui.analyze.position", round=0, action=2, who=who, hand=hand)
     policy = t("tui.analyze.policy.planner")
-    assert lines[1] == t.plural("tui.analyze.search", 3, seed=0, policy=policy)
-    heads = ("action", "win", "interval", "pips", "visits")
-    assert _cells(lines[2]) == [t(f"tui.analyze.head.{key}") for key in heads]
-    rows = [_cells(line) for line in lines[3:]]
+    assert prose == " ".join(
+        [
+            t("tui.analyze.position", round=0, action=2, who=who, hand=hand),
+            t.plural("tui.analyze.search", 3, seed=0, policy=policy),
+        ]
+    )
+    keys = ("action", "win", "interval", "pips", "visits")
+    assert heads == [t(f"tui.analyze.head.{key}") for key in keys]
     assert len(rows) == len(figures["actions"])
     played = [row for row in rows if row[-1] == t("tui.analyze.played")]
     assert len(played) == 1
@@ -331,7 +352,7 @@ def test_an_action_not_searched_says_so_in_the_language(lang: str) -> None:
     args = (str(COMPLETE), "--round", "0", "--action", "4", "--iterations", "1", "--lang", lang)
     shown = _say(*args)
     assert shown.exit_code == 0, shown.output
-    rows = [_cells(line) for line in shown.stdout.splitlines()[3:]]
+    _, _, rows = _shown(shown.stdout, t)
     untried = [row for row in rows if row[4] == "0"]
     assert untried
     assert {tuple(row[1:4]) for row in untried} == {("-", t("tui.analyze.not_searched"), "-")}
@@ -356,14 +377,15 @@ def test_counts_are_written_as_the_language_writes_them() -> None:
         assert shown.exit_code == 0, shown.output
         policy = t("tui.analyze.policy.planner")
         said = t.plural("tui.analyze.search", 1000, count=count, seed=0, policy=policy)
-        assert shown.stdout.splitlines()[1] == said
+        prose, _, _ = _shown(shown.stdout, t)
+        assert prose.endswith(f". {said}")
 
 
 def test_the_language_comes_from_the_locale_by_default() -> None:
     args = (str(COMPLETE), "--round", "0", "--action", "2", "--iterations", "3")
     shown = _say(*args, env={"LANG": "fi_FI.UTF-8"})
     assert shown.exit_code == 0, shown.output
-    heads = _cells(shown.stdout.splitlines()[2])
+    _, heads, _ = _shown(shown.stdout, Translator("fi"))
     assert heads[0] == Translator("fi")("tui.analyze.head.action")
     # --lang before the locale
     assert _say(*args, "--lang", "en", env={"LANG": "fi_FI.UTF-8"}).stdout == _say(*args).stdout
@@ -457,3 +479,69 @@ def test_the_refusals_in_each_language(lang: str) -> None:
     said = refused(str(RECORDS / "unreadable_tile.json"), "--round", "0", "--action", "0")
     assert said.exit_code == 2
     assert said.stderr.startswith(t("tui.analyze.not_a_record", detail="@").split("@")[0])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_position_and_its_table_fit_80_columns(lang: str, tmp_path: Path) -> None:
+    """A double-12 hand of 12 tiles took the first line to 112-125 columns, which a
+    terminal breaks wherever its edge falls ("10-" at one line's end, "11" at the
+    next's), and the headings took a French table to 89 columns, 88 in Italian and 83
+    in Finnish. The text is broken at spaces, each tile whole, and a table too wide
+    puts its headings wider than their figures on two lines (one is enough in English);
+    the figures and words are those of the one-line text."""
+    records = tmp_path / "records"
+    bots = "greedy,greedy,greedy,greedy"
+    job = ["--players", "4", "--bots", bots, "--games", "4", "--seed", "3", "--rounds", "1"]
+    ran = CliRunner().invoke(main, ["simulate", *job, "--records", str(records)])
+    assert ran.exit_code == 0, ran.output
+    record = records / "game-000000.json"
+    t = Translator(lang)
+    args = (str(record), "--round", "0", "--action", "12", "--iterations", "20")
+    shown = _say(*args, "--lang", lang)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert max(analyze_command._cells(line) for line in lines) <= 80, shown.stdout
+    state = _position(record, 0, 12)
+    view = state.view(state.current_seat)
+    hand = [str(tile) for tile in view.hand]
+    assert len(hand) == 12
+    words = {word for line in lines for word in line.split(" ")}
+    assert {tile for tile in hand if tile not in words} <= {hand[-1]}  # (the last ends ".")
+    prose, heads, rows = _shown(shown.stdout, t)
+    who = t("tui.analyze.named_seat", name="greedy", number=state.current_seat + 1)
+    said = t("tui.analyze.position", round=0, action=12, who=who, hand=" ".join(hand))
+    assert prose.startswith(f"{said} ")
+    keys = ("action", "win", "interval", "pips", "visits")
+    assert heads == [t(f"tui.analyze.head.{key}") for key in keys]
+    assert len(rows) == len(view.legal_actions)
+    table = shown.stdout.split("\n\n", 1)[1].splitlines()
+    action = t("tui.analyze.head.action")
+    assert next(i for i, line in enumerate(table) if line.startswith(action)) == (
+        0 if lang == "en" else 1
+    )
+
+
+def test_the_text_is_laid_out_in_the_terminals_width(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a terminal its width (never under 40 columns); elsewhere (a file, a pipe) 80,
+    whatever the terminal, so the text is the same on every machine. Lines break at
+    spaces only, a word longer than the line on a line of its own."""
+    import os
+    import shutil
+    import sys
+
+    monkeypatch.setattr(
+        shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((120, 40))
+    )
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    assert analyze_command._width() == 80
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    assert analyze_command._width() == 120
+    monkeypatch.setattr(
+        shutil, "get_terminal_size", lambda fallback=(80, 24): os.terminal_size((20, 40))
+    )
+    assert analyze_command._width() == 40
+    wrap = analyze_command._wrap
+    assert wrap("0-6 0-9 1-11 2-6", 9) == "0-6 0-9\n1-11 2-6"
+    assert wrap("a 123456789012 b", 5) == "a\n123456789012\nb"
+    assert wrap("short", 80) == "short"
+    assert wrap("漢字 漢字 x", 9) == "漢字 漢字\nx"  # (a wide character takes two columns)

@@ -17,6 +17,7 @@ prints it).
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 import unicodedata
 from collections.abc import Sequence
@@ -232,14 +233,48 @@ def analyze(
         else t("tui.analyze.seat", number=seat + 1)
     )
     hand = " ".join(str(tile) for tile in view.hand)
-    click.echo(
-        t("tui.analyze.position", round=round_index, action=action_index, who=who, hand=hand)
-    )
+    width = _width()
+    position = t("tui.analyze.position", round=round_index, action=action_index, who=who, hand=hand)
+    click.echo(_wrap(position, width))
     done = out["iterations"]
     playouts = t(f"tui.analyze.policy.{policy}")
     said = t.plural("tui.analyze.search", done, count=t.whole(done), seed=seed, policy=playouts)
-    click.echo(said)
-    click.echo(_table(ranked, taken, view, names, t))
+    click.echo(_wrap(said, width))
+    click.echo()
+    click.echo(_table(ranked, taken, view, names, t, width))
+
+
+def _width() -> int:
+    """The columns the text is laid out in: the terminal's, or 80 when the output goes
+    elsewhere (a file, a pipe: the same text on every machine)."""
+    columns = shutil.get_terminal_size((80, 24)).columns if sys.stdout.isatty() else 80
+    return max(columns, 40)
+
+
+def _wrap(text: str, width: int) -> str:
+    """``text`` in lines of at most ``width`` columns, broken at spaces only: a terminal
+    breaks a long line wherever its edge falls, a tile too ("10-" at one line's end, "11"
+    at the next's); a word longer than the line keeps a line of its own."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line and _cells(line) + 1 + _cells(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _halves(head: str) -> tuple[str, str] | None:
+    """A column heading in two lines, broken at the space that leaves the narrower
+    column ("intervalle" over "à 95 %"); None for a heading of one word."""
+    words = head.split(" ")
+    if len(words) < 2:
+        return None
+    splits = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    return min(splits, key=lambda pair: max(_cells(pair[0]), _cells(pair[1])))
 
 
 def _table(
@@ -248,13 +283,18 @@ def _table(
     view: SeatView,
     names: Sequence[str],
     t: Translator,
+    width: int = 80,
 ) -> str:
     """The actions, best first, one a line: in words, with the chance to win the round,
     its 95% interval, the pips expected at the round's end and the search's visits, in
     the language's numbers ("84 %", "71-92 %", "0,8", "1 000" in French). An action never
-    tried has no estimates ("-"), and says so where its interval would be."""
-    heads = [
-        t(f"tui.analyze.head.{key}") for key in ("action", "win", "interval", "pips", "visits")
+    tried has no estimates ("-"), and says so where its interval would be. Where the
+    table would be wider than ``width`` columns, the headings wider than their figures
+    go on two lines, the one that narrows the table most first ("intervalle à 95 %" and
+    "points attendus" took a French table to 89 columns); a table still wider (an action
+    naming a long name) is left so, never broken inside a row."""
+    heads: list[list[str]] = [
+        [t(f"tui.analyze.head.{key}")] for key in ("action", "win", "interval", "pips", "visits")
     ]
     rows: list[list[str]] = []
     notes: list[str] = []
@@ -269,14 +309,32 @@ def _table(
         row.append(t.whole(a.visits))
         rows.append(row)
         notes.append(f"  {t('tui.analyze.played')}" if a.action == taken else "")
-    widths = [max(_cells(row[i]) for row in [heads, *rows]) for i in range(len(heads))]
+    figures = [max((_cells(row[i]) for row in rows), default=0) for i in range(len(heads))]
+    noted = max(_cells(note) for note in notes) if notes else 0
+
+    def column(i: int, parts: list[str]) -> int:
+        return max(figures[i], *(_cells(part) for part in parts))
+
+    while sum(column(i, h) for i, h in enumerate(heads)) + 2 * len(heads) - 2 + noted > width:
+        narrower: list[tuple[int, int, list[str]]] = []  # (columns saved, -column, head)
+        for i, parts in enumerate(heads):
+            split = _halves(parts[0]) if len(parts) == 1 else None
+            if split is not None and column(i, list(split)) < column(i, parts):
+                narrower.append((column(i, parts) - column(i, list(split)), -i, list(split)))
+        if not narrower:
+            break
+        _, at, split_head = max(narrower)  # (the most saved; the leftmost of equals)
+        heads[-at] = split_head
+    widths = [column(i, h) for i, h in enumerate(heads)]
 
     def line(cells: list[str]) -> str:
         first = cells[0] + " " * (widths[0] - _cells(cells[0]))
         rest = [" " * (w - _cells(c)) + c for c, w in zip(cells[1:], widths[1:], strict=True)]
         return "  ".join([first, *rest])
 
-    lines = [line(heads).rstrip()]
+    tall = max(len(parts) for parts in heads)
+    footed = [[""] * (tall - len(parts)) + parts for parts in heads]  # (at the foot)
+    lines = [line([parts[k] for parts in footed]).rstrip() for k in range(tall)]
     lines += [line(row) + note for row, note in zip(rows, notes, strict=True)]
     return "\n".join(lines)
 
