@@ -2387,6 +2387,14 @@ def test_where_a_game_is_kept_is_said_on_a_line_of_its_own(
     assert said == t("tui.cli.error", message=t("tui.cli.last_game_over"))
     assert cell_len(said) <= 80
     assert command == f"  mextrain replay '{path}' --watch"
+    # the screen closed at the game's end (here, opened on it): how to go through it
+    # again, as the screen closed on a game in play says how to go on (it said nothing)
+    result = CliRunner().invoke(main, ["play", "--resume", "--file", str(path)])
+    assert result.exit_code == 0, result.output
+    said, command = result.output.splitlines()[-2:]
+    assert said == t("tui.cli.saved_over")
+    assert cell_len(said) <= 80
+    assert command == f"  mextrain replay '{path}' --watch"
 
 
 def test_resume_with_more_seats_than_the_newest_game_is_refused_not_passed_over(

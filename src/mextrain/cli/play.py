@@ -349,7 +349,8 @@ def play(
 
 def _say_where_saved(app: PlayApp) -> None:
     """After the screen closes on a game still in play: where it is kept, and how to go on
-    (in the language the game was played in); or that it could not be saved."""
+    (in the language the game was played in); on a game over, how to go through it again
+    (it said nothing); or that it could not be saved."""
     session = app.session
     if session is None or session.path is None:
         return
@@ -362,10 +363,13 @@ def _say_where_saved(app: PlayApp) -> None:
         else:
             click.echo(t("tui.cli.not_saved_at_all", reason=reason), err=True)
         return
-    if session.match.is_complete:
+    if not session.path.exists():
         return
-    if session.path.exists():
-        click.echo(t("tui.cli.saved_to_resume") + _on_its_own_line(str(session.path)))
+    if session.match.is_complete:  # (quit at its end: where to go through it again)
+        how = f"mextrain replay {_shell_word(session.path)} --watch"
+        click.echo(t("tui.cli.saved_over") + _on_its_own_line(how))
+        return
+    click.echo(t("tui.cli.saved_to_resume") + _on_its_own_line(str(session.path)))
 
 
 def _on_its_own_line(text: str) -> str:
