@@ -3036,6 +3036,18 @@ def test_the_start_screen_remembers_the_seats_and_the_level_last_chosen(
             await pilot.press("q")
 
     run(first_time)
+
+    async def never_chosen() -> None:
+        # nothing chosen yet: a seat added gets the level of the last bot seat shown (a
+        # first game's Expert; it was Medium beside it)
+        app = PlayApp(setup=setup_of(("human", "expert")), delay=0, seed=2)
+        async with app.run_test(size=SIZE) as pilot:
+            await start_screen_settled(pilot, app)
+            await choose(app, pilot, "#players", 3)
+            assert seats_shown(app) == ["human", "expert", "expert"]
+            app.exit()
+
+    run(never_chosen)
     # the next time: the seats as they were, and a seat added gets the level last chosen
     opened: list[PlayApp] = []
     monkeypatch.setattr(PlayApp, "run", lambda self: opened.append(self))

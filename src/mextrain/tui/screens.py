@@ -48,6 +48,7 @@ from mextrain.rules import (
     SeatView,
     show_text,
 )
+from mextrain.search import LEVELS
 
 from .history import level_name, read_history, stats_text, summarize
 from .render import (
@@ -440,8 +441,12 @@ class StartScreen(Screen[GameSetup | GameSession]):
     ) -> None:
         super().__init__()
         #: the level a seat added next gets: the one last chosen for a seat (here, or
-        #: when a game last began on this screen), Medium until one is
-        self.level = level or DEFAULT_BOT
+        #: when a game last began on this screen); until one is, the level of the last
+        #: seat the screen opens with that has one (a first game's Expert: a seat added
+        #: beside it was Medium), Medium if none has (a greedy or random bot is no level
+        #: a player expects a seat added to get)
+        levels = [kind for kind in setup.seats if kind in LEVELS]
+        self.level = level or (levels[-1] if levels else DEFAULT_BOT)
         #: keep the seats and that level for the next time the screen opens
         self.remember = remember
         self.saved: GameSession | None = None
