@@ -2143,6 +2143,40 @@ def test_the_tile_just_drawn_is_shown_with_what_may_be_done_with_it(
             expect(note).to_have_count(0)
 
 
+def test_draw_and_pass_stay_where_they_are_when_the_turns_prompt_comes_and_goes(
+    tmp_path: Any, page: Any
+) -> None:
+    """The line over Draw and Pass that says what the turn asks ("No tile fits: draw.")
+    took no room while empty: Draw, Pass, Hint and the hand moved down a line when it came
+    and back up after the draw, so a mouse taken from Draw across to Pass clicked under it,
+    on nothing. The line keeps its room on a desktop screen, said or not."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+
+    def must_draw(state: Any) -> bool:
+        kinds = {a.kind for a in state.legal_actions()}
+        return state.drawn < 0 and kinds == {"draw"} and not state.open_doubles
+
+    made = _a_table_at(tmp_path / "prompt-room.sqlite3", "PROMPT", must_draw)
+    with running_server(tmp_path / "prompt-room.sqlite3", 1) as base:
+        seat_page(page, base, made)
+        expect(page.locator(".turn.mine")).to_be_visible(timeout=15_000)
+        prompt = page.locator(".hand-area .turn-prompt")
+        expect(prompt).not_to_be_empty()
+        draw = page.get_by_role("button", name="Draw")
+        passing = page.get_by_role("button", name="Pass")
+        before = [draw.bounding_box(), passing.bounding_box()]
+        draw.click()
+        expect(page.locator(".hand-tile.drawn")).to_have_count(1)
+        expect(prompt).to_be_empty()
+        shot(page, "46-prompt-room-after-draw")
+        after = [draw.bounding_box(), passing.bounding_box()]
+        assert [box and box["y"] for box in after] == [box and box["y"] for box in before], (
+            "Draw and Pass moved when the prompt went"
+        )
+
+
 def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
     """The tiles of Ana's hand that the rule ``code`` keeps off her own train (or the
     Mexican train, one that does not match her own), a train whose open end they match."""
