@@ -2177,6 +2177,29 @@ def test_draw_and_pass_stay_where_they_are_when_the_turns_prompt_comes_and_goes(
         )
 
 
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_a_laptop_shows_every_train_of_eight_seats_above_the_hand(
+    server: str, page: Any, lang: str
+) -> None:
+    """A table of eight on a laptop's 1280 by 720 screen had the Mexican train under the
+    hand (half of it in English, all but its top in Finnish, whose "Meksikon juna" takes
+    two lines), the rows as far apart as with four seats: the rows are as close as on a
+    phone when the screen is that low, and every train is in sight above the hand."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"] * 7, "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made, lang)
+    page.locator(".turn.mine").wait_for(timeout=20_000)
+    shot(page, f"47-eight-seats-laptop-{lang}", full_page=False)
+    mexican = page.locator(".train.mexican").bounding_box()
+    hand = page.locator(".hand-area").bounding_box()
+    assert mexican
+    assert hand
+    assert mexican["y"] + mexican["height"] <= hand["y"], "the Mexican train is under the hand"
+    assert hand["y"] + hand["height"] <= 720, "the hand is under the screen's edge"
+
+
 def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
     """The tiles of Ana's hand that the rule ``code`` keeps off her own train (or the
     Mexican train, one that does not match her own), a train whose open end they match."""
