@@ -3,11 +3,13 @@ tables made through the HTTP API, and playing a round by clicking like a person.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +47,23 @@ def need_browser() -> None:
         if os.environ.get("MEXTRAIN_REQUIRE_BROWSER") == "1":
             pytest.fail(f"Chromium is required here and missing at {CHROMIUM}")
         pytest.skip(f"no Chromium at {CHROMIUM}")
+
+
+@contextlib.contextmanager
+def touch_phone(width: int, height: int) -> Iterator[tuple[Any, Any]]:
+    """A headless Chromium and a page in it on a phone's touch screen of ``width`` by
+    ``height`` pixels (the browser, for more pages; the page); closed after."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(
+                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
+            )
+            yield browser, context.new_page()
+        finally:
+            browser.close()
 
 
 def free_port() -> int:

@@ -303,8 +303,8 @@ def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None
     numbers" box and its languages 24 to 28 high, the talk's "Mute a player" and its boxes
     28 and 24. Each is at least 44 by 44 pixels, and seven tiles still share a row of the
     hand."""
-    from browser_kit import ARGS, CHROMIUM, need_browser, play_all_until_over
-    from playwright.sync_api import expect, sync_playwright
+    from browser_kit import need_browser, play_all_until_over, touch_phone
+    from playwright.sync_api import expect
 
     need_browser()
     made = create_via_api(
@@ -312,40 +312,32 @@ def test_the_games_controls_take_a_finger_on_a_touch_screen(server: str) -> None
         {"name": "Ana", "seats": ["open", "bot:greedy", "bot:greedy"], "options": {"rounds": 1}},
     )
     ben = join_via_api(server, made["code"], "Ben")  # (every seat taken: it starts)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(
-                viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True
-            )
-            page = context.new_page()
-            seat_page(page, server, made)
-            ben_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-            seat_page(ben_page, server, {"code": made["code"], "token": ben["token"]})
-            expect(ben_page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            # Draw, Pass, Hint and the way to the talk (under the hand on a phone)
-            expect(page.locator(".actions button")).to_have_count(4)
-            expect(page.locator(".hand-tile")).to_have_count(15)
-            expect(page.locator(".train")).to_have_count(5)
-            # Ben, a person, has a train whose name fits one line (a bot's level is a second)
-            expect(page.locator(".chat-phrases button")).to_have_count(7)
-            assert page.evaluate(UNDER_A_FINGER, FINGER_CONTROLS) == [], "the table"
-            tops = page.locator(".hand-tile").evaluate_all(
-                "ts => ts.map((t) => Math.round(t.getBoundingClientRect().top))"
-            )
-            assert tops.count(tops[0]) == 7, tops  # (seven a row, as before)
-            assert page.evaluate(UNDER_A_FINGER, TOP_BAR_CONTROLS) == [], "the top bar"
-            expect(page.locator(".topbar a")).to_have_count(3)
-            # Ben says hello: Ana's talk offers to mute him, a box for him once opened
-            ben_page.locator("button[data-phrase=hello]").click()
-            page.locator(".chat-mute summary").tap()
-            expect(page.locator(".chat-mute input[type=checkbox]")).to_have_count(1)
-            assert page.evaluate(UNDER_A_FINGER, MUTE_CONTROLS) == [], "the talk's mute"
-            play_all_until_over([page, ben_page])
-            expect(page.locator(".overlay button").first).to_be_visible()
-            assert page.evaluate(UNDER_A_FINGER, ".overlay button") == [], "the result"
-        finally:
-            browser.close()
+    with touch_phone(375, 740) as (browser, page):
+        seat_page(page, server, made)
+        ben_page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        seat_page(ben_page, server, {"code": made["code"], "token": ben["token"]})
+        expect(ben_page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        # Draw, Pass, Hint and the way to the talk (under the hand on a phone)
+        expect(page.locator(".actions button")).to_have_count(4)
+        expect(page.locator(".hand-tile")).to_have_count(15)
+        expect(page.locator(".train")).to_have_count(5)
+        # Ben, a person, has a train whose name fits one line (a bot's level is a second)
+        expect(page.locator(".chat-phrases button")).to_have_count(7)
+        assert page.evaluate(UNDER_A_FINGER, FINGER_CONTROLS) == [], "the table"
+        tops = page.locator(".hand-tile").evaluate_all(
+            "ts => ts.map((t) => Math.round(t.getBoundingClientRect().top))"
+        )
+        assert tops.count(tops[0]) == 7, tops  # (seven a row, as before)
+        assert page.evaluate(UNDER_A_FINGER, TOP_BAR_CONTROLS) == [], "the top bar"
+        expect(page.locator(".topbar a")).to_have_count(3)
+        # Ben says hello: Ana's talk offers to mute him, a box for him once opened
+        ben_page.locator("button[data-phrase=hello]").click()
+        page.locator(".chat-mute summary").tap()
+        expect(page.locator(".chat-mute input[type=checkbox]")).to_have_count(1)
+        assert page.evaluate(UNDER_A_FINGER, MUTE_CONTROLS) == [], "the talk's mute"
+        play_all_until_over([page, ben_page])
+        expect(page.locator(".overlay button").first).to_be_visible()
+        assert page.evaluate(UNDER_A_FINGER, ".overlay button") == [], "the result"
 
 
 # every control a finger taps, on the whole page: a checkbox's target is its label
@@ -372,48 +364,40 @@ def test_the_lobbys_controls_take_a_finger_on_a_touch_screen(
     24, Add a seat 24, Create the table, Join and Watch 35, the tables this browser sits
     at 24. Each is at least 44 by 44 pixels (a box's whole label), the top bar's too, and
     nothing reaches past the screen's edge."""
-    from browser_kit import ARGS, CHROMIUM, need_browser, shot
-    from playwright.sync_api import expect, sync_playwright
+    from browser_kit import need_browser, shot, touch_phone
+    from playwright.sync_api import expect
 
     need_browser()
     width, height = screen
     made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(
-                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
-            )
-            page = context.new_page()
-            seat_page(page, server, made, lang)  # (this browser sits at a table)
-            expect(page.locator(".waiting")).to_be_visible()
-            page.goto(server + "/")
-            # every part of it shown: the table this browser sits at, the house rules,
-            # a seat added (and its ✕), a code typed (Join and Watch enabled)
-            expect(page.locator(".your-tables a")).to_have_count(1)
-            expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
-            expect(page.locator(".seat-row select")).to_have_count(3)
-            page.locator("fieldset > button.small").tap()  # Add a seat
-            expect(page.locator(".seat-row select")).to_have_count(4)
-            page.locator("input[name=name]").fill("Ana")
-            page.locator("input[name=code]").fill(made["code"])
-            expect(page.locator(".lobby button:disabled")).to_have_count(0)
-            assert page.evaluate(EVERY_CONTROL_UNDER_A_FINGER) == [], "the lobby"
-            assert page.evaluate("document.documentElement.scrollWidth") <= width
-            # (a shot of the whole page is taken as if without a touch screen: the
-            # window's, from its top, at the house rules and at its end)
-            page.evaluate("window.scrollTo(0, 0)")
-            shot(page, f"lobby-touch-{width}x{height}-{lang}-1", full_page=False)
-            page.locator("fieldset").first.scroll_into_view_if_needed()
-            shot(page, f"lobby-touch-{width}x{height}-{lang}-2", full_page=False)
-            page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-            shot(page, f"lobby-touch-{width}x{height}-{lang}-3", full_page=False)
-            # the label takes the tap: its words check the box
-            rule = page.locator("fieldset label.check").last
-            rule.tap()
-            expect(rule.locator("input")).to_be_checked()
-        finally:
-            browser.close()
+    with touch_phone(width, height) as (_, page):
+        seat_page(page, server, made, lang)  # (this browser sits at a table)
+        expect(page.locator(".waiting")).to_be_visible()
+        page.goto(server + "/")
+        # every part of it shown: the table this browser sits at, the house rules,
+        # a seat added (and its ✕), a code typed (Join and Watch enabled)
+        expect(page.locator(".your-tables a")).to_have_count(1)
+        expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
+        expect(page.locator(".seat-row select")).to_have_count(3)
+        page.locator("fieldset > button.small").tap()  # Add a seat
+        expect(page.locator(".seat-row select")).to_have_count(4)
+        page.locator("input[name=name]").fill("Ana")
+        page.locator("input[name=code]").fill(made["code"])
+        expect(page.locator(".lobby button:disabled")).to_have_count(0)
+        assert page.evaluate(EVERY_CONTROL_UNDER_A_FINGER) == [], "the lobby"
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        # (a shot of the whole page is taken as if without a touch screen: the
+        # window's, from its top, at the house rules and at its end)
+        page.evaluate("window.scrollTo(0, 0)")
+        shot(page, f"lobby-touch-{width}x{height}-{lang}-1", full_page=False)
+        page.locator("fieldset").first.scroll_into_view_if_needed()
+        shot(page, f"lobby-touch-{width}x{height}-{lang}-2", full_page=False)
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        shot(page, f"lobby-touch-{width}x{height}-{lang}-3", full_page=False)
+        # the label takes the tap: its words check the box
+        rule = page.locator("fieldset label.check").last
+        rule.tap()
+        expect(rule.locator("input")).to_be_checked()
 
 
 @pytest.mark.parametrize("screen", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
@@ -425,38 +409,30 @@ def test_a_tap_anywhere_in_a_house_rules_label_ticks_its_own_box(
     (the browser moves a finger's tap onto the small target nearest it: the next rule's
     box). A tap a couple of pixels inside each corner of each label ticks its own box,
     and no other, and a second tap there takes the tick off."""
-    from browser_kit import ARGS, CHROMIUM, need_browser
-    from playwright.sync_api import expect, sync_playwright
+    from browser_kit import need_browser, touch_phone
+    from playwright.sync_api import expect
 
     need_browser()
     width, height = screen
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(
-                viewport={"width": width, "height": height}, has_touch=True, is_mobile=True
-            )
-            page = context.new_page()
-            page.goto(server + "/")
-            boxes = page.locator("fieldset input[type=checkbox]")
-            expect(boxes).to_have_count(4)
-            page.locator("fieldset").first.evaluate("e => e.scrollIntoView({block: 'center'})")
-            labels = page.locator("fieldset label.check").evaluate_all(
-                "ls => ls.map((l) => { const r = l.getBoundingClientRect();"
-                " return [r.left, r.top, r.right, r.bottom]; })"
-            )
-            ticked = [False] * 4
-            for k, (left, top, right, bottom) in enumerate(labels):
-                assert bottom - top >= 44, (k, top, bottom)
-                for x, y in ((left, top), (right, top), (left, bottom), (right, bottom)):
-                    x += 2 if x == left else -2
-                    y += 2 if y == top else -2
-                    page.touchscreen.tap(x, y)
-                    ticked[k] = not ticked[k]
-                    for j, on in enumerate(ticked):
-                        expect(boxes.nth(j)).to_be_checked(checked=on)
-        finally:
-            browser.close()
+    with touch_phone(width, height) as (_, page):
+        page.goto(server + "/")
+        boxes = page.locator("fieldset input[type=checkbox]")
+        expect(boxes).to_have_count(4)
+        page.locator("fieldset").first.evaluate("e => e.scrollIntoView({block: 'center'})")
+        labels = page.locator("fieldset label.check").evaluate_all(
+            "ls => ls.map((l) => { const r = l.getBoundingClientRect();"
+            " return [r.left, r.top, r.right, r.bottom]; })"
+        )
+        ticked = [False] * 4
+        for k, (left, top, right, bottom) in enumerate(labels):
+            assert bottom - top >= 44, (k, top, bottom)
+            for x, y in ((left, top), (right, top), (left, bottom), (right, bottom)):
+                x += 2 if x == left else -2
+                y += 2 if y == top else -2
+                page.touchscreen.tap(x, y)
+                ticked[k] = not ticked[k]
+                for j, on in enumerate(ticked):
+                    expect(boxes.nth(j)).to_be_checked(checked=on)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
@@ -984,60 +960,52 @@ def test_no_page_scrolls_sideways_on_a_small_phone(server: str, lang: str) -> No
     meets: the lobby (a seat added), the waiting room, a table of four in play, its
     replay once it is over, the statistics, the help and the page of a table there is
     not. At the table the hand's row of buttons stays on one line."""
-    from browser_kit import ARGS, CHROMIUM, game_of, need_browser, shot
-    from playwright.sync_api import expect, sync_playwright
+    from browser_kit import game_of, need_browser, shot, touch_phone
+    from playwright.sync_api import expect
 
     need_browser()
     waiting = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
     playing = create_via_api(
         server, {"name": "Ana", "seats": ["bot:greedy"] * 3, "options": {"rounds": 1}}
     )
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            context = browser.new_context(
-                viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
-            )
-            page = context.new_page()
+    with touch_phone(360, 740) as (_, page):
 
-            def fits(what: str) -> None:
-                wide = page.evaluate(
-                    "() => [document.documentElement.scrollWidth, [...document.querySelectorAll("
-                    "'body *')].filter((el) => el.getBoundingClientRect().right > 361)"
-                    ".map((el) => `${el.tagName}.${el.className}`).slice(0, 5)]"
-                )
-                if wide[0] > 360:
-                    shot(page, f"sideways-{what}-{lang}")
-                assert wide[0] <= 360, (what, lang, wide)
-
-            seat_page(page, server, waiting, lang)
-            expect(page.locator(".waiting")).to_be_visible(timeout=15_000)
-            fits("waiting-room")
-            page.goto(server + "/")
-            expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
-            page.locator("fieldset > button.small").tap()  # Add a seat
-            expect(page.locator(".seat-row select")).to_have_count(4)
-            fits("lobby")
-            seat_page(page, server, playing, lang)
-            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            fits("table")
-            # the hand's row of buttons (Draw, Pass, Hint and the way to the talk) on one
-            # line: on two, the taller hand covered the Mexican train
-            tops = page.locator(".actions button:visible").evaluate_all(
-                "buttons => buttons.map((b) => Math.round(b.getBoundingClientRect().top))"
+        def fits(what: str) -> None:
+            wide = page.evaluate(
+                "() => [document.documentElement.scrollWidth, [...document.querySelectorAll("
+                "'body *')].filter((el) => el.getBoundingClientRect().right > 361)"
+                ".map((el) => `${el.tagName}.${el.className}`).slice(0, 5)]"
             )
-            assert len(tops) == 4, tops
-            assert max(tops) - min(tops) <= 2, (lang, tops)
-            for path, ready in (("/stats", "h1"), ("/help", "h1"), ("/t/NOSUCH1", "h1")):
-                page.goto(server + path)
-                expect(page.locator(ready).first).to_be_visible(timeout=10_000)
-                fits(path.strip("/").replace("/", "-"))
-            # the replay of the table's game, once the bots have played it out
-            page.goto(f"{server}/t/{playing['code']}")
-            page.on("dialog", lambda dialog: dialog.accept())
-            page.locator("p.leave button").tap()
-            page.goto(f"{server}/replay/{game_of(server, playing['code'])}")
-            expect(page.locator(".replay input[type=range]")).to_be_visible(timeout=10_000)
-            fits("replay")
-        finally:
-            browser.close()
+            if wide[0] > 360:
+                shot(page, f"sideways-{what}-{lang}")
+            assert wide[0] <= 360, (what, lang, wide)
+
+        seat_page(page, server, waiting, lang)
+        expect(page.locator(".waiting")).to_be_visible(timeout=15_000)
+        fits("waiting-room")
+        page.goto(server + "/")
+        expect(page.locator("fieldset input[type=checkbox]")).to_have_count(4)
+        page.locator("fieldset > button.small").tap()  # Add a seat
+        expect(page.locator(".seat-row select")).to_have_count(4)
+        fits("lobby")
+        seat_page(page, server, playing, lang)
+        expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        fits("table")
+        # the hand's row of buttons (Draw, Pass, Hint and the way to the talk) on one
+        # line: on two, the taller hand covered the Mexican train
+        tops = page.locator(".actions button:visible").evaluate_all(
+            "buttons => buttons.map((b) => Math.round(b.getBoundingClientRect().top))"
+        )
+        assert len(tops) == 4, tops
+        assert max(tops) - min(tops) <= 2, (lang, tops)
+        for path, ready in (("/stats", "h1"), ("/help", "h1"), ("/t/NOSUCH1", "h1")):
+            page.goto(server + path)
+            expect(page.locator(ready).first).to_be_visible(timeout=10_000)
+            fits(path.strip("/").replace("/", "-"))
+        # the replay of the table's game, once the bots have played it out
+        page.goto(f"{server}/t/{playing['code']}")
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.locator("p.leave button").tap()
+        page.goto(f"{server}/replay/{game_of(server, playing['code'])}")
+        expect(page.locator(".replay input[type=range]")).to_be_visible(timeout=10_000)
+        fits("replay")
