@@ -10,6 +10,7 @@ import { closeCall } from "./hint.js";
 import { percent } from "./percent.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
 import { SILENT, say } from "./said.js";
+import * as store from "./store.js";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ function keepLanguageChosen(code) {
 }
 
 function pickLanguage() {
-  const saved = localStorage.getItem("mextrain.lang");
+  const saved = store.get("mextrain.lang");
   if (saved) {
     keepLanguageChosen(saved);  // (a choice made before the cookie was set reaches it too)
     return saved;
@@ -254,7 +255,7 @@ function go(path) {
 function App() {
   const [path, setPath] = useState(location.pathname);
   const [lang, setLang] = useState(LANG);
-  const [big, setBig] = useState(localStorage.getItem("mextrain.big") === "1");
+  const [big, setBig] = useState(store.get("mextrain.big") === "1");
   useEffect(() => {
     const onPop = () => setPath(location.pathname);
     window.addEventListener("popstate", onPop);
@@ -274,13 +275,13 @@ function App() {
     focusHeading(30);
   }, [path]);
   const changeLang = async (code) => {
-    localStorage.setItem("mextrain.lang", code);
+    store.set("mextrain.lang", code);
     keepLanguageChosen(code);
     await loadStrings(code);
     setLang(code);
   };
   const toggleBig = () => {
-    localStorage.setItem("mextrain.big", big ? "0" : "1");
+    store.set("mextrain.big", big ? "0" : "1");
     setBig(!big);
   };
   let page;
@@ -398,9 +399,9 @@ function YourTables() {
     let gone = false;
     const prefix = tokenKey("");
     // (one request for them all, as many as the server answers at once: TABLES_ASKED)
-    const codes = Object.keys(localStorage).filter((k) => k.startsWith(prefix))
+    const codes = store.keys().filter((k) => k.startsWith(prefix))
       .map((k) => k.slice(prefix.length))
-      .filter((c) => /^[A-Za-z0-9]{1,12}$/.test(c) && !localStorage.getItem(doneKey(c))).slice(0, TABLES_ASKED);
+      .filter((c) => /^[A-Za-z0-9]{1,12}$/.test(c) && !store.get(doneKey(c))).slice(0, TABLES_ASKED);
     if (!codes.length) return undefined;
     fetch(`/api/tables?codes=${codes.join(",")}`).then((res) => (res.ok ? res.json() : null)).then((answer) => {
       if (!answer || gone) return;
@@ -408,11 +409,11 @@ function YourTables() {
       for (const c of codes) {
         const table = answer.tables[c.toUpperCase()];
         if (table === null) {
-          localStorage.removeItem(tokenKey(c));
-          localStorage.removeItem(muteKey(c));
-          localStorage.removeItem(talkSeenKey(c));
+          store.remove(tokenKey(c));
+          store.remove(muteKey(c));
+          store.remove(talkSeenKey(c));
         }
-        else if (table && table.status === "finished") localStorage.setItem(doneKey(c), "1");
+        else if (table && table.status === "finished") store.set(doneKey(c), "1");
         else if (table) found.push(table);
       }
       setTables(found);
@@ -463,14 +464,14 @@ function rulesName(rules, players) {
 
 function Lobby() {
   const [options, setOptions] = useState(null);
-  const [name, setName] = useState(localStorage.getItem("mextrain.name") || "");
+  const [name, setName] = useState(store.get("mextrain.name") || "");
   const [preset, setPreset] = useState("classic");
   const [seats, setSeats] = useState(["bot:greedy", "bot:greedy", "bot:greedy"]);
   const [house, setHouse] = useState({});
   const [rounds, setRounds] = useState(13);
   // the time per move chosen last time in this browser, if the lobby still offers it
   const [turnTime, setTurnTime] = useState(() => {
-    const last = Number(localStorage.getItem("mextrain.turn_time"));
+    const last = Number(store.get("mextrain.turn_time"));
     return TURN_TIMES.includes(last) ? last : 0;
   });
   const [code, setCode] = useState("");
@@ -497,7 +498,7 @@ function Lobby() {
     setSeats((s) => s.map(() => `bot:${level}`));
   }); }, []);
   if (!options) return html`<p>${t("web.loading")}</p>`;
-  const remember = () => localStorage.setItem("mextrain.name", name.trim());
+  const remember = () => store.set("mextrain.name", name.trim());
   const create = once(async () => {
     const opts = { ...house };
     // what the box holds (the browser checks a whole number from 1 to 13, and refuses an
@@ -508,8 +509,8 @@ function Lobby() {
     if (turnTime) body.turn_time = turnTime;
     const res = await api("/api/tables", body);
     remember();
-    localStorage.setItem("mextrain.turn_time", String(turnTime));
-    localStorage.setItem(tokenKey(res.code), res.token);
+    store.set("mextrain.turn_time", String(turnTime));
+    store.set(tokenKey(res.code), res.token);
     go(res.link);
   });
   // a code is letters and digits: anything else ("AB/CD") would be another address; the
@@ -525,7 +526,7 @@ function Lobby() {
     const c = tableCode();
     const res = await api(`/api/tables/${c}/join`, { name: name.trim() });
     remember();
-    localStorage.setItem(tokenKey(res.code), res.token);
+    store.set(tokenKey(res.code), res.token);
     go(`/t/${res.code}`);
   });
   const watch = once(async () => go(`/t/${tableCode()}`));
@@ -632,7 +633,7 @@ function useTableSocket(code, lang) {
       ws.onopen = () => {
         retry = 500;
         setOnline(true);
-        ws.send(JSON.stringify({ type: "hello", token: localStorage.getItem(tokenKey(code)) || null, lang: langRef.current }));
+        ws.send(JSON.stringify({ type: "hello", token: store.get(tokenKey(code)) || null, lang: langRef.current }));
       };
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
@@ -650,12 +651,12 @@ function useTableSocket(code, lang) {
           setHeard(m.line);
         }
         else if (m.type === "left") {  // this seat left the table: its token is void
-          localStorage.removeItem(tokenKey(m.code));
-          localStorage.removeItem(talkSeenKey(m.code));
+          store.remove(tokenKey(m.code));
+          store.remove(talkSeenKey(m.code));
           stop = true;
           go("/");
         } else if (m.type === "rematch") {  // play again: the new table, our seat's token
-          localStorage.setItem(tokenKey(m.code), m.token);
+          store.set(tokenKey(m.code), m.token);
           go(`/t/${m.code}`);
         }
       };
@@ -680,11 +681,14 @@ function useTableSocket(code, lang) {
   useEffect(() => {
     if (timeUp !== null && msg && msg.table.status !== "playing") setTimeUp(null);
   }, [msg, timeUp]);
-  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp };
+  // connect again (a seat just taken on this page, its token kept by the page alone: the
+  // next hello says it, where a reload would have lost it)
+  const reconnect = useCallback(() => { if (wsRef.current) wsRef.current.close(); }, []);
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect };
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   // what is being typed to the table, kept here: the waiting room's talk and the table's
   // are two boxes, and a line half typed when the game starts goes on in the second
@@ -700,7 +704,7 @@ function TablePage({ code, big, lang }) {
   // longer inert after it closed, when the words come and are heard, once
   const [promptFree, setPromptFree] = useState(true);
   useEffect(() => { setPromptFree(!dialog); }, [dialog]);
-  const [joinName, setJoinName] = useState(localStorage.getItem("mextrain.name") || "");
+  const [joinName, setJoinName] = useState(store.get("mextrain.name") || "");
   const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
   const [copied, setCopied] = useState(false);
   // leaving for good, after a yes: the seat goes to a bot (or opens again before the start)
@@ -774,7 +778,7 @@ function TablePage({ code, big, lang }) {
     if (mySeat === null || last <= seenLine) return;
     const kept = readTalkSeen(code);  // (another tab at the same seat may have read on)
     const line = kept && kept.seat === mySeat ? Math.max(kept.line, last) : last;
-    localStorage.setItem(talkSeenKey(code), JSON.stringify({ seat: mySeat, line }));
+    store.set(talkSeenKey(code), JSON.stringify({ seat: mySeat, line }));
     setSeenUpTo({ seat: mySeat, line });
   };
   useEffect(() => { if (talkSeen) readTalk(); }, [talkSeen, chat, mySeat]);
@@ -916,7 +920,7 @@ function TablePage({ code, big, lang }) {
   }, [myTurn, LANG]);
   // "tell me when it is my turn": a notification when the turn comes while this tab is in
   // the background (the player is elsewhere while the others play)
-  const [notify, setNotify] = useState(localStorage.getItem("mextrain.notify") === "1"
+  const [notify, setNotify] = useState(store.get("mextrain.notify") === "1"
     && CAN_NOTIFY && Notification.permission === "granted");
   const [notifyRefused, setNotifyRefused] = useState(false);
   const toggleNotify = async (on) => {
@@ -925,7 +929,7 @@ function TablePage({ code, big, lang }) {
       const answer = await Notification.requestPermission();
       if (answer !== "granted") { setNotifyRefused(true); on = false; }
     }
-    localStorage.setItem("mextrain.notify", on ? "1" : "0");
+    store.set("mextrain.notify", on ? "1" : "0");
     setNotify(on);
   };
   // once a turn (others coming and going do not count), taken away once the tab shows
@@ -1047,8 +1051,8 @@ function TablePage({ code, big, lang }) {
   });
   if (fatal === "no_table") return refusedPage(`${t("web.table")} ${code}`, t("web.error.no_table"));
   if (fatal === "bad_token") {
-    localStorage.removeItem(tokenKey(code));
-    localStorage.removeItem(talkSeenKey(code));
+    store.remove(tokenKey(code));
+    store.remove(talkSeenKey(code));
     return refusedPage(`${t("web.table")} ${code}`,
       html`${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a>`);
   }
@@ -1064,6 +1068,10 @@ function TablePage({ code, big, lang }) {
   // as this page's connection is (the server's word, from before the connection dropped,
   // showed the player online while the page was reconnecting)
   const connected = (seat) => (seat === you ? online : table.seats[seat].connected);
+  // a seat this browser would not keep (its storage blocked, or full): the player is told,
+  // under the seat's own buttons, that a reload loses it
+  const seatNote = you !== null && store.heldHere(tokenKey(code))
+    && html`<p class="seat-not-kept muted">${t("web.seat.not_kept")}</p>`;
   // what a screen reader is told: the same two elements in the waiting room and at the
   // table (after the heading in both), so that a game's start is heard as it comes. While
   // the round's result is open they are inside it (a modal dialog makes the rest of the
@@ -1087,9 +1095,9 @@ function TablePage({ code, big, lang }) {
     joining.current = true;
     try {
       const res = await api(`/api/tables/${table.code}/join`, { name: joinName.trim() });
-      localStorage.setItem("mextrain.name", joinName.trim());
-      localStorage.setItem(tokenKey(res.code), res.token);
-      location.reload();
+      store.set("mextrain.name", joinName.trim());
+      if (store.set(tokenKey(res.code), res.token)) location.reload();
+      else { joining.current = false; reconnect(); }
     } catch (err) {
       joining.current = false;
       setError({ message: err.message });
@@ -1119,7 +1127,7 @@ function TablePage({ code, big, lang }) {
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>
-          <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>`
+          <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>${seatNote}`
         : joinForm}
       <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
@@ -1381,6 +1389,7 @@ function TablePage({ code, big, lang }) {
       ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
+    ${seatNote}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
     ${dialog && html`<${EndDialog} dialog=${dialog} sheet=${msg.sheet} names=${names} table=${table} big=${big}
@@ -1499,7 +1508,7 @@ function chatTime(at) {
 // talkSeenKey), or null: none of it.
 function readTalkSeen(code) {
   try {
-    const kept = JSON.parse(localStorage.getItem(talkSeenKey(code)) || "null");
+    const kept = JSON.parse(store.get(talkSeenKey(code)) || "null");
     return kept && Number.isInteger(kept.seat) && Number.isInteger(kept.line) ? kept : null;
   } catch { return null; }
 }
@@ -1509,15 +1518,15 @@ function readTalkSeen(code) {
 function useMuted(code) {
   const [muted, setAll] = useState(() => {
     try {
-      const names = JSON.parse(localStorage.getItem(muteKey(code)) || "[]");
+      const names = JSON.parse(store.get(muteKey(code)) || "[]");
       return new Set(Array.isArray(names) ? names.filter((n) => typeof n === "string") : []);
     } catch { return new Set(); }
   });
   const setMuted = (name, on) => setAll((now) => {
     const next = new Set(now);
     if (on) next.add(name); else next.delete(name);
-    if (next.size) localStorage.setItem(muteKey(code), JSON.stringify([...next]));
-    else localStorage.removeItem(muteKey(code));
+    if (next.size) store.set(muteKey(code), JSON.stringify([...next]));
+    else store.remove(muteKey(code));
     return next;
   });
   return [muted, setMuted];
@@ -1622,7 +1631,7 @@ function ScoreSheet({ sheet, names, now = null }) {
 // Play again: the first seated player to ask opens a new table (same rules, same bots);
 // the others join it. A seat that already has the new table's token just goes there.
 function playAgain(table, send) {
-  if (table.next && localStorage.getItem(tokenKey(table.next))) go(`/t/${table.next}`);
+  if (table.next && store.get(tokenKey(table.next))) go(`/t/${table.next}`);
   else send({ type: "rematch" });
 }
 

@@ -1,0 +1,152 @@
+"""The page where the browser's local storage cannot be had: site data blocked (reading
+`window.localStorage` throws), or a storage that is full (every write throws). The page
+works all the same, holding what it could not keep for its own life."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_kit import create_via_api, make_a_move_and_wait
+
+pytestmark = pytest.mark.browser
+
+#: site data blocked, as a browser does when told to keep none for any site
+BLOCKED = """
+Object.defineProperty(window, "localStorage", {
+  configurable: true,
+  get() { throw new DOMException("The operation is insecure.", "SecurityError"); },
+});
+"""
+
+#: a full storage (or a private window's that takes nothing): every write refused
+FULL = """
+Storage.prototype.setItem = function () {
+  throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+};
+"""
+
+#: the page's connections, each counting the positions it was sent, so that a test may
+#: drop one and see the next one's first
+SOCKETS = """
+window.__sockets = [];
+window.WebSocket = class extends window.WebSocket {
+  constructor(...args) {
+    super(...args);
+    this.states = 0;
+    window.__sockets.push(this);
+    this.addEventListener("message", (e) => {
+      if (JSON.parse(e.data).type === "state") this.states += 1;
+    });
+  }
+};
+"""
+
+NOT_KEPT = "This browser does not let the page remember your seat"
+
+
+def create_and_move(page: Any, server: str) -> str:
+    """Ana makes a table of one round with bots from the lobby and plays a move; its
+    code."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Rounds").fill("1")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    page.wait_for_function(
+        "() => document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+        timeout=15_000,
+    )
+    if page.locator(".turn.mine").count():
+        make_a_move_and_wait(page)
+    return str(page.url.rstrip("/").rsplit("/", 1)[1])
+
+
+def drop_the_connection(page: Any) -> None:
+    """Close the page's connection; wait until the next one has had its first position."""
+    count = page.evaluate("() => { window.__sockets.at(-1).close(); return __sockets.length; }")
+    page.wait_for_function(
+        "count => __sockets.length > count && __sockets.at(-1).states > 0",
+        arg=count,
+        timeout=15_000,
+    )
+
+
+def test_a_browser_that_blocks_site_data_still_plays(server: str, page: Any) -> None:
+    """Reading `window.localStorage` threw, and the page was blank. It works now: a
+    table with bots is made and played from the lobby, the seat held by the page (its
+    connection dropped, the next one finds the seat again), and the player is told that
+    a reload would lose it; a choice made (the language) holds for the page's life."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(BLOCKED + SOCKETS)
+    code = create_and_move(page, server)
+    expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT)
+    drop_the_connection(page)
+    expect(page.locator(".hand-area")).to_be_visible()  # (a spectator has no hand)
+    page.wait_for_function(
+        "() => document.querySelector('.turn.mine') || document.querySelector('.overlay')",
+        timeout=15_000,
+    )
+    if page.locator(".turn.mine").count():
+        make_a_move_and_wait(page)  # the seat's moves are still taken
+
+    # back to the lobby (no reload): the table is listed, as a seat of this browser's
+    page.locator("a.brand").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    expect(page.locator(".your-tables")).to_contain_text(code, timeout=10_000)
+    page.get_by_role("combobox", name="Language").select_option("fr")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Train mexicain")
+    assert not errors, errors
+
+
+def test_a_full_storage_still_plays_and_a_reload_watches(server: str, page: Any) -> None:
+    """A full storage threw on every write: a table made from the lobby was made, but the
+    page stayed in the lobby with the storage's error. It goes to the table now, the
+    token held by the page (its connection dropped, the next one finds the seat); a
+    reload (the page's memory gone) finds no seat, and shows the table as a spectator
+    sees it."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(FULL + SOCKETS)
+    create_and_move(page, server)
+    expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT)
+    drop_the_connection(page)
+    expect(page.locator(".hand-area")).to_be_visible()
+    page.reload()
+    expect(page.locator(".train").first).to_be_visible(timeout=15_000)
+    expect(page.get_by_text("watching")).to_be_visible()
+    expect(page.locator(".hand-area")).to_have_count(0)
+    expect(page.locator(".seat-not-kept")).to_have_count(0)
+    page.locator("a.brand").click()  # (and the lobby has no table of this browser's)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    page.wait_for_timeout(500)
+    expect(page.locator(".your-tables")).to_have_count(0)
+    assert not errors, errors
+
+
+def test_a_full_storage_seats_a_player_who_joins_at_the_tables_page(server: str, page: Any) -> None:
+    """Joined at a table's own page (a spectator there), a player with a full storage
+    was not seated: the page said the storage's error. The page takes the seat now,
+    without the reload it makes where the token is kept, and says a reload would lose
+    it."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(FULL)
+    made = create_via_api(server, {"name": "Cleo", "seats": ["open", "open"]})
+    page.goto(f"{server}/t/{made['code']}")
+    page.get_by_label("Your name").fill("Ben")
+    page.get_by_role("button", name="Join").click()
+    expect(page.locator(".seat-list")).to_contain_text("Ben (you)", timeout=15_000)
+    expect(page.get_by_role("button", name="Start the game")).to_be_visible()
+    expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT)
+    assert not errors, errors
