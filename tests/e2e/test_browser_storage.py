@@ -1,13 +1,14 @@
 """The page where the browser's local storage cannot be had: site data blocked (reading
 `window.localStorage` throws), or a storage that is full (every write throws). The page
-works all the same, holding what it could not keep for its own life."""
+works all the same, holding what it could not keep for its own life; and a table it has
+no more to do with is forgotten whole (token, mutes, talk read, game seen over)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from browser_kit import create_via_api, make_a_move_and_wait
+from browser_kit import create_via_api, make_a_move_and_wait, seat_page
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +151,47 @@ def test_a_full_storage_seats_a_player_who_joins_at_the_tables_page(server: str,
     expect(page.get_by_role("button", name="Start the game")).to_be_visible()
     expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT)
     assert not errors, errors
+
+
+def kept_for(page: Any, code: str) -> dict[str, str | None]:
+    keys = [f"mextrain.{kind}.{code}" for kind in ("token", "mute", "talk_seen", "done")]
+    found: dict[str, str | None] = page.evaluate(
+        "keys => Object.fromEntries(keys.map((k) => [k, localStorage.getItem(k)]))", keys
+    )
+    return found
+
+
+def keep_for(page: Any, code: str) -> None:
+    page.evaluate(
+        "code => { localStorage.setItem('mextrain.mute.' + code, '[\"Ben\"]');"
+        " localStorage.setItem('mextrain.talk_seen.' + code, '{\"seat\": 0, \"line\": 3}');"
+        " localStorage.setItem('mextrain.done.' + code, '1'); }",
+        code,
+    )
+
+
+@pytest.mark.parametrize("how", ["no_table", "left"])
+def test_a_table_forgotten_is_forgotten_whole(server: str, page: Any, how: str) -> None:
+    """A table's own page refused as no table kept all it had in the browser, and a seat
+    left kept its mutes and whether its game was seen over; the lobby's list forgot the
+    token, the mutes and the talk read. Each forgets the same now: all four."""
+    from playwright.sync_api import expect
+
+    if how == "no_table":
+        made = {"code": "ZZ9NONE", "token": "not-a-token"}
+        seat_page(page, server, made)
+        keep_for(page, made["code"])
+        page.reload()
+        expect(page.get_by_text("There is no table with that code")).to_be_visible(timeout=15_000)
+    else:
+        made = create_via_api(server, {"name": "Ana", "seats": ["open"]})
+        seat_page(page, server, made)
+        expect(page.get_by_role("button", name="Start the game")).to_be_visible(timeout=15_000)
+        keep_for(page, made["code"])
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name="Leave the table").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    page.wait_for_function(
+        "code => localStorage.getItem('mextrain.token.' + code) === null", arg=made["code"]
+    )
+    assert set(kept_for(page, made["code"]).values()) == {None}

@@ -159,6 +159,13 @@ const muteKey = (code) => `mextrain.mute.${code}`;
 // on from the last). Forgotten with the seat's token.
 const talkSeenKey = (code) => `mextrain.talk_seen.${code}`;
 
+// A table this browser has no more to do with (the server knows it no more, its seat was
+// left, or its token is void): its seat's token, its mutes, how far its talk was read and
+// whether its game was seen over are forgotten together.
+function forgetTable(code) {
+  for (const key of [tokenKey, muteKey, talkSeenKey, doneKey]) store.remove(key(code));
+}
+
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -408,11 +415,7 @@ function YourTables() {
       const found = [];
       for (const c of codes) {
         const table = answer.tables[c.toUpperCase()];
-        if (table === null) {
-          store.remove(tokenKey(c));
-          store.remove(muteKey(c));
-          store.remove(talkSeenKey(c));
-        }
+        if (table === null) forgetTable(c);
         else if (table && table.status === "finished") store.set(doneKey(c), "1");
         else if (table) found.push(table);
       }
@@ -639,7 +642,11 @@ function useTableSocket(code, lang) {
         const m = JSON.parse(ev.data);
         if (m.type === "state") { setMsg(m); setError(null); setSynced(true); }
         else if (m.type === "error") {
-          if (m.code === "no_table" || m.code === "bad_token") { setFatal(m.code); stop = true; }
+          if (m.code === "no_table" || m.code === "bad_token") {
+            forgetTable(code);
+            setFatal(m.code);
+            stop = true;
+          }
           // two people pressing Start together: the game has started, which is the point
           if (m.code === "started") return;
           setError(m);
@@ -651,8 +658,7 @@ function useTableSocket(code, lang) {
           setHeard(m.line);
         }
         else if (m.type === "left") {  // this seat left the table: its token is void
-          store.remove(tokenKey(m.code));
-          store.remove(talkSeenKey(m.code));
+          forgetTable(m.code);
           stop = true;
           go("/");
         } else if (m.type === "rematch") {  // play again: the new table, our seat's token
@@ -1051,8 +1057,6 @@ function TablePage({ code, big, lang }) {
   });
   if (fatal === "no_table") return refusedPage(`${t("web.table")} ${code}`, t("web.error.no_table"));
   if (fatal === "bad_token") {
-    store.remove(tokenKey(code));
-    store.remove(talkSeenKey(code));
     return refusedPage(`${t("web.table")} ${code}`,
       html`${t("web.error.bad_token")} <a href=${`/t/${code}`}>${t("web.reload")}</a>`);
   }
