@@ -27,6 +27,7 @@ from browser_kit import (
     replay_to_the_end,
     seat_page,
     shot,
+    touch_phone,
 )
 
 from stored_tables import NAMES, refused_on, store_table, table_at
@@ -449,63 +450,56 @@ def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
     the hands put it at some 580). On a desktop (1280 by 800) the hands stay above the
     trains, side by side, as they were."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     made = create_via_api(
         server, {"name": "Ana", "seats": ["bot:greedy"] * 3, "options": {"rounds": 1}}
     )
     errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            page = browser.new_context(
-                viewport={"width": 375, "height": 740}, has_touch=True, is_mobile=True
-            ).new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            seat_page(page, server, made)
-            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            # Ana leaves the table to a bot: the bots play the round out
-            page.on("dialog", lambda dialog: dialog.accept())
-            page.get_by_role("button", name="Leave the table").click()
-            page.goto(f"{server}/replay/{game_of(server, made['code'])}")
-            slider = page.locator(".replay input[type=range]")
-            expect(slider).to_be_visible(timeout=10_000)
-            trains, hands = page.locator(".replay .train"), page.locator(".replay-hand")
-            expect(trains).to_have_count(6)
-            expect(hands).to_have_count(4)
+    with touch_phone(375, 740) as (_, page):
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        seat_page(page, server, made)
+        expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        # Ana leaves the table to a bot: the bots play the round out
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.get_by_role("button", name="Leave the table").click()
+        page.goto(f"{server}/replay/{game_of(server, made['code'])}")
+        slider = page.locator(".replay input[type=range]")
+        expect(slider).to_be_visible(timeout=10_000)
+        trains, hands = page.locator(".replay .train"), page.locator(".replay-hand")
+        expect(trains).to_have_count(6)
+        expect(hands).to_have_count(4)
 
-            def box(locator: Any) -> dict[str, float]:
-                found = locator.bounding_box()
-                assert found is not None
-                return dict(found)
+        def box(locator: Any) -> dict[str, float]:
+            found = locator.bounding_box()
+            assert found is not None
+            return dict(found)
 
-            page.evaluate("() => window.scrollTo(0, 0)")
-            first, mexican = box(trains.first), box(page.locator(".replay .train.mexican"))
-            shot(page, "13-replay-phone-deal", full_page=False)
-            assert first["y"] <= 740 / 2, first
-            assert mexican["y"] + mexican["height"] <= 740, mexican
-            assert box(hands.first)["y"] >= mexican["y"] + mexican["height"], "hands first"
-            replay_to_the_end(page)
-            expect(page.locator(".replay-scores")).to_be_visible()
-            page.evaluate("() => window.scrollTo(0, 0)")
-            assert box(trains.first)["y"] <= 740 / 2, box(trains.first)
-            last_train = box(trains.last)
-            assert box(hands.first)["y"] >= last_train["y"] + last_train["height"]
-            # (the round's end in words after the hands)
-            last_hand = box(hands.last)
-            assert box(page.locator(".replay-scores"))["y"] >= last_hand["y"] + last_hand["height"]
-            shot(page, "13-replay-phone-end")
-            assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
+        page.evaluate("() => window.scrollTo(0, 0)")
+        first, mexican = box(trains.first), box(page.locator(".replay .train.mexican"))
+        shot(page, "13-replay-phone-deal", full_page=False)
+        assert first["y"] <= 740 / 2, first
+        assert mexican["y"] + mexican["height"] <= 740, mexican
+        assert box(hands.first)["y"] >= mexican["y"] + mexican["height"], "hands first"
+        replay_to_the_end(page)
+        expect(page.locator(".replay-scores")).to_be_visible()
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert box(trains.first)["y"] <= 740 / 2, box(trains.first)
+        last_train = box(trains.last)
+        assert box(hands.first)["y"] >= last_train["y"] + last_train["height"]
+        # (the round's end in words after the hands)
+        last_hand = box(hands.last)
+        assert box(page.locator(".replay-scores"))["y"] >= last_hand["y"] + last_hand["height"]
+        shot(page, "13-replay-phone-end")
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
 
-            # a desktop: the hands above the trains, two or more abreast
-            page.set_viewport_size({"width": 1280, "height": 800})
-            page.evaluate("() => window.scrollTo(0, 0)")
-            ends = [box(hands.nth(k)) for k in range(4)]
-            assert ends[0]["y"] == ends[1]["y"], ends
-            assert max(h["y"] + h["height"] for h in ends) <= box(trains.first)["y"]
-            shot(page, "13-replay-desktop-end")
-        finally:
-            browser.close()
+        # a desktop: the hands above the trains, two or more abreast
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.evaluate("() => window.scrollTo(0, 0)")
+        ends = [box(hands.nth(k)) for k in range(4)]
+        assert ends[0]["y"] == ends[1]["y"], ends
+        assert max(h["y"] + h["height"] for h in ends) <= box(trains.first)["y"]
+        shot(page, "13-replay-desktop-end")
     assert not errors, errors
 
 
@@ -1594,38 +1588,31 @@ def test_a_phone_does_not_count_the_lines_read_in_the_waiting_room(server: str) 
     counted as unread once the game started, the talk then being under the hand: read
     there, it is not; a line said after the start, out of sight, is."""
     need_browser()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     made = create_via_api(server, {"name": "Ana", "seats": ["open", "open"]})
     ben = join_via_api(server, made["code"], "Ben")
     errors: list[str] = []
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
-            seat_page(ana, server, made)
-            page = browser.new_context(
-                viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
-            ).new_page()
-            page.on("pageerror", lambda err: errors.append(str(err)))
-            seat_page(page, server, {"code": made["code"], "token": ben["token"]})
-            expect(page.locator(".seat-list")).to_be_visible(timeout=15_000)
-            page.locator(".chat").scroll_into_view_if_needed()
-            ana.get_by_role("button", name="Thanks!").click()
-            expect(page.locator(".chat-lines li")).to_have_count(1)
-            expect(page.locator(".chat-lines li").last).to_be_in_viewport(ratio=1)
-            page.wait_for_timeout(300)  # (the talk's watch tells it was in sight)
-            ana.get_by_role("button", name="Start the game").click()
-            expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
-            page.evaluate("() => window.scrollTo(0, 0)")
-            expect(page.locator(".chat")).not_to_be_in_viewport()
-            count = page.locator(".actions .talk-jump .unread")
-            page.wait_for_timeout(300)
-            expect(count).to_have_count(0)
-            ana_says_thanks(ana, page, 2)
-            expect(count).to_have_text("1")
-        finally:
-            browser.close()
+    with touch_phone(390, 844) as (browser, page):
+        ana = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        seat_page(ana, server, made)
+        page.on("pageerror", lambda err: errors.append(str(err)))
+        seat_page(page, server, {"code": made["code"], "token": ben["token"]})
+        expect(page.locator(".seat-list")).to_be_visible(timeout=15_000)
+        page.locator(".chat").scroll_into_view_if_needed()
+        ana.get_by_role("button", name="Thanks!").click()
+        expect(page.locator(".chat-lines li")).to_have_count(1)
+        expect(page.locator(".chat-lines li").last).to_be_in_viewport(ratio=1)
+        page.wait_for_timeout(300)  # (the talk's watch tells it was in sight)
+        ana.get_by_role("button", name="Start the game").click()
+        expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        expect(page.locator(".chat")).not_to_be_in_viewport()
+        count = page.locator(".actions .talk-jump .unread")
+        page.wait_for_timeout(300)
+        expect(count).to_have_count(0)
+        ana_says_thanks(ana, page, 2)
+        expect(count).to_have_text("1")
     assert not errors, errors
 
 
