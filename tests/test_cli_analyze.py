@@ -286,7 +286,8 @@ def _cells(line: str) -> list[str]:
 def _shown(stdout: str, t: Translator) -> tuple[str, list[str], list[list[str]]]:
     """What ``analyze`` shows: the text over the table, its lines joined again (it is
     broken at spaces to fit 80 columns), the table's headings (a heading on two lines,
-    "intervalle" over "à 95 %", joined by a space) and its rows' cells."""
+    "intervalle" over "à 95 %", joined by a space) and its rows' cells (an action broken
+    over lines, its next ones indented, joined again)."""
     prose, table = stdout.split("\n\n", 1)
     lines = table.splitlines()
     action = t("tui.analyze.head.action")
@@ -297,7 +298,13 @@ def _shown(stdout: str, t: Translator) -> tuple[str, list[str], list[list[str]]]
 
     tops = {end: text for line in lines[:foot] for end, text in placed(line)}
     heads = [f"{tops[end]} {text}" if end in tops else text for end, text in placed(lines[foot])]
-    return " ".join(prose.splitlines()), heads, [_cells(line) for line in lines[foot + 1 :]]
+    rows: list[list[str]] = []
+    for line in lines[foot + 1 :]:
+        if line.startswith(" "):  # (the row's action goes on)
+            rows[-1][0] += f" {line.strip()}"
+        else:
+            rows.append(_cells(line))
+    return " ".join(prose.splitlines()), heads, rows
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -545,3 +552,50 @@ def test_the_text_is_laid_out_in_the_terminals_width(monkeypatch: pytest.MonkeyP
     assert wrap("a 123456789012 b", 5) == "a\n123456789012\nb"
     assert wrap("short", 80) == "short"
     assert wrap("漢字 漢字 x", 9) == "漢字 漢字\nx"  # (a wide character takes two columns)
+
+
+@pytest.fixture(scope="module")
+def long_trains(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A game of four bots all named "greedy": another seat's train is named by its seat
+    ("10-7 sur le train de la place 4")."""
+    records = tmp_path_factory.mktemp("records")
+    bots = "greedy,greedy,greedy,greedy"
+    job = ["--players", "4", "--bots", bots, "--games", "4", "--seed", "3", "--rounds", "1"]
+    ran = CliRunner().invoke(main, ["simulate", *job, "--records", str(records)])
+    assert ran.exit_code == 0, ran.output
+    return records / "game-000000.json"
+
+
+@pytest.mark.parametrize(
+    ("lang", "width"), [("fr", 80), ("fr", 60), ("en", 60), ("it", 60), ("fi", 60)]
+)
+def test_a_row_naming_a_long_train_is_broken_to_fit(
+    lang: str, width: int, long_trains: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row naming another seat's train ("10-7 sur le train de la place 4") took a French
+    table to 81 columns: a row was never broken. Its action is broken at spaces, the
+    row's figures on its first line and the action's next lines indented, so every line
+    fits the width; the action's words are all there, in order, and each row's figures
+    are those of the one-line table."""
+    monkeypatch.setattr(analyze_command, "_width", lambda: width)
+    t = Translator(lang)
+    args = (str(long_trains), "--round", "0", "--action", "58", "--iterations", "20")
+    shown = _say(*args, "--lang", lang)
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert max(analyze_command._cells(line) for line in lines) <= width, shown.stdout
+    table = shown.stdout.split("\n\n", 1)[1].splitlines()
+    foot = next(i for i, line in enumerate(table) if line.startswith(t("tui.analyze.head.action")))
+    assert any(line.startswith("  ") for line in table[foot + 1 :]), shown.stdout  # (broken)
+    _, heads, rows = _shown(shown.stdout, t)
+    keys = ("action", "win", "interval", "pips", "visits")
+    assert heads == [t(f"tui.analyze.head.{key}") for key in keys]
+    state = _position(long_trains, 0, 58)
+    view = state.view(state.current_seat)
+    names = ["greedy"] * 4
+    said = {analyze_command._action_words(a, view, names, t) for a in view.legal_actions}
+    assert {row[0] for row in rows} == said
+    monkeypatch.setattr(analyze_command, "_width", lambda: 1000)  # (on one line each)
+    wide = _say(*args, "--lang", lang)
+    _, _, whole = _shown(wide.stdout, t)
+    assert rows == whole

@@ -277,6 +277,11 @@ def _halves(head: str) -> tuple[str, str] | None:
     return min(splits, key=lambda pair: max(_cells(pair[0]), _cells(pair[1])))
 
 
+#: the fewest columns an action is broken to (a tile and a short word, "10-7 sur"), what
+#: the other columns leave being fewer
+_NARROWEST = 10
+
+
 def _table(
     ranked: Sequence[ActionAnalysis],
     taken: Action | None,
@@ -291,8 +296,12 @@ def _table(
     tried has no estimates ("-"), and says so where its interval would be. Where the
     table would be wider than ``width`` columns, the headings wider than their figures
     go on two lines, the one that narrows the table most first ("intervalle à 95 %" and
-    "points attendus" took a French table to 89 columns); a table still wider (an action
-    naming a long name) is left so, never broken inside a row."""
+    "points attendus" took a French table to 89 columns). A table still wider (an action
+    naming a long train: "0-10 sur le train de la place 3" took a French one to 81
+    columns, a long name further) breaks its actions at spaces, the rest of the row on
+    its first line and the action's next lines indented under it (`_hang`), the column
+    never narrower than its heading or `_NARROWEST` (in 40 columns the other columns of
+    a French table are too wide already: its actions are not broken word by word)."""
     heads: list[list[str]] = [
         [t(f"tui.analyze.head.{key}")] for key in ("action", "win", "interval", "pips", "visits")
     ]
@@ -325,7 +334,14 @@ def _table(
             break
         _, at, split_head = max(narrower)  # (the most saved; the leftmost of equals)
         heads[-at] = split_head
-    widths = [column(i, h) for i, h in enumerate(heads)]
+    others = sum(column(i, h) for i, h in enumerate(heads) if i) + 2 * len(heads) - 2 + noted
+    actions = [[row[0]] for row in rows]
+    if column(0, heads[0]) + others > width:  # (the action column gets what is left)
+        left = max(width - others, _NARROWEST, *(_cells(part) for part in heads[0]))
+        actions = [_hang(row[0], left) for row in rows]
+    # (an action's next lines have nothing beside them: its first lines make the column)
+    widths = [max(_cells(part) for part in [*heads[0], *(action[0] for action in actions)])]
+    widths += [column(i, h) for i, h in enumerate(heads) if i]
 
     def line(cells: list[str]) -> str:
         first = cells[0] + " " * (widths[0] - _cells(cells[0]))
@@ -335,8 +351,27 @@ def _table(
     tall = max(len(parts) for parts in heads)
     footed = [[""] * (tall - len(parts)) + parts for parts in heads]  # (at the foot)
     lines = [line([parts[k] for parts in footed]).rstrip() for k in range(tall)]
-    lines += [line(row) + note for row, note in zip(rows, notes, strict=True)]
+    for row, note, action in zip(rows, notes, actions, strict=True):
+        lines.append(line([action[0], *row[1:]]) + note)
+        lines += action[1:]  # (the action's next lines: nothing beside them)
     return "\n".join(lines)
+
+
+def _hang(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken at spaces only, the lines
+    after the first indented by two (so that they read as the same row's, not as rows of
+    their own: "0-10 sur le train de la" over "  place 3"); a word wider than its line
+    keeps a line of its own."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split(" "):
+        if line.strip() and _cells(line) + 1 + _cells(word) > width:
+            lines.append(line)
+            line = f"  {word}"
+        else:
+            line = f"{line} {word}" if line.strip() else f"{line}{word}"
+    lines.append(line)
+    return lines
 
 
 def _cells(text: str) -> int:
