@@ -1507,7 +1507,7 @@ def test_a_hint_writes_its_tile_as_it_would_lie_on_the_train_like_the_log(
                 await pilot.press("h")
                 await until(pilot, lambda m=message: plain(m).startswith("Hint:"), tries=500)
                 first = plain(message).removeprefix("Hint: ").split(" · ")[0]
-                move = re.sub(r" \(\d+% to win the round\)$", "", first)
+                move = re.sub(r"[ \u00a0]\(\d+% to win the round\)$", "", first)
                 said = re.fullmatch(r"(\d+)-(\d+) on (.+)", move)
                 if said is None:  # (draw, pass)
                     await press_action(pilot, app, choice(app))
@@ -2541,6 +2541,48 @@ def test_a_three_move_hint_fits_the_three_lines_of_the_message(lang: str) -> Non
     assert len(Content(text).wrap(SIZE[0])) <= 3, text
 
 
+#: hints that wrapped at 80 columns right before a chance, by language: the tiles, the
+#: trains and the chances (Finnish "... · 5-12 pelaajan Ahne 2 junaan" over "(12 %)")
+_WRAPPED_HINTS: dict[str, list[tuple[tuple[int, int], int, float]]] = {
+    "en": [((3, 12), 0, 0.35), ((5, 12), MEXICAN, 0.12)],
+    "fr": [((3, 12), 1, 1.0), ((5, 12), 1, 1.0), ((7, 12), 1, 1.0)],
+    "it": [((3, 12), 0, 0.35), ((5, 12), 0, 0.12)],
+    "fi": [((3, 12), 0, 0.35), ((5, 12), 1, 0.12)],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hints_chance_stays_on_the_line_of_the_word_before_it(lang: str) -> None:
+    """At 80 columns a hint wrapped a lone "(12%)" onto its next line ("Hint: 3-12 on
+    your train (35% to win the round) · 5-12 on the Mexican train" over "(12%)"; in
+    French "(100 %) (coups à peu près équivalents)" on a third line): a chance stays
+    with the word before it (a no-break space), in every language. The hint is all there,
+    broken at spaces only."""
+    t = Translator(lang)
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy", "greedy", "greedy"), lang))
+        async with app.run_test(size=SIZE) as pilot:
+            table = await settled_table(pilot, app)
+            hints = [
+                Hint(Action.play(Tile.of(*tile), train), chance, "search")
+                for tile, train, chance in _WRAPPED_HINTS[lang]
+            ]
+            text = table.hint_text(hints, 0)
+            table.say(text)
+            await pilot.pause()
+            message = table.query_one("#message", Static)
+            lines = rendered_lines(message)
+            assert len(lines) > 1, lines  # (the hint takes two lines or more)
+            assert " ".join(lines).replace("\u00a0", " ") == text.replace("\u00a0", " ")
+            chances = {t.percent(chance) for _, _, chance in _WRAPPED_HINTS[lang]}
+            for line in lines[1:]:
+                for chance in chances:
+                    assert not line.startswith((f"({chance}", f"{chance})")), lines
+
+    run(scenario)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str) -> None:
     t = Translator(lang)
@@ -2596,7 +2638,7 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
             # the first suggestion is a legal move, in words (the source may be randomised)
             message = plain(table.query_one("#message", Static)).removeprefix("Hint: ")
             first = message.split(" · ")[0]
-            move = re.sub(r" \(\d+% to win the round\)$", "", first)
+            move = re.sub(r"[ \u00a0]\(\d+% to win the round\)$", "", first)
             assert move in {hint_words(a, 0, t, table.names, view) for a in view.legal_actions}
             if len(view.legal_actions) > 1:  # the search's estimate comes with it
                 assert move != first
