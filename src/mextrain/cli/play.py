@@ -48,14 +48,17 @@ if TYPE_CHECKING:
     from mextrain.tui import PlayApp
 from ._common import has_terminal as _has_terminal  # (tests put a terminal here)
 
-#: strongest first: the default opponent is the strongest bot that is registered
-_STRONGEST = ("expert", "hard", "planner", "medium", "greedy", "random")
 DEFAULT_PLAYERS = 4
 
 
 def default_bot() -> str:
+    """The default opponent: the strongest bot registered (`mextrain.search.BY_STRENGTH`
+    is weakest first; imported here, as `bot_names` imports the search bots: not for
+    ``--help``)."""
+    from mextrain.search import BY_STRENGTH
+
     known = set(bot_names())
-    return next((name for name in _STRONGEST if name in known), sorted(known)[0])
+    return next((name for name in reversed(BY_STRENGTH) if name in known), sorted(known)[0])
 
 
 def _rules(text: str, t: Translator) -> Rules:

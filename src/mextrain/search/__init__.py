@@ -11,7 +11,7 @@ Importing this package registers the bots.
 """
 
 from .analysis import ActionAnalysis, analyze
-from .bots import LEVELS, ISMCTSBot, cap_think_time
+from .bots import BY_STRENGTH, LEVELS, ISMCTSBot, cap_think_time
 from .evaluate import Evaluator
 from .ismcts import ActionStats, SearchConfig, SearchResult, search
 from .policy import FastPlannerPlayout, GreedyPlayout, PlayoutPolicy, make_policy
@@ -19,6 +19,7 @@ from .resample import InfoState, OpponentModel, ResampleError, resample
 from .rollout import paired_difference, rollout_search
 
 __all__ = [
+    "BY_STRENGTH",
     "LEVELS",
     "ActionAnalysis",
     "ActionStats",

@@ -17,6 +17,7 @@ from rich.cells import cell_len, set_cell_size
 
 from mextrain.i18n import Translator
 from mextrain.rules import MEXICAN, Action, Match, RoundState, SeatView, Tile, TrainView
+from mextrain.search import BY_STRENGTH
 
 from .typography import unbroken
 
@@ -51,9 +52,9 @@ __all__ = [
     "wrap_units",
 ]
 
-#: bot levels, weakest first: the start screen offers them in this order, and the
-#: statistics list the bots a person met in it
-BOT_LEVELS = ("random", "greedy", "easy", "medium", "planner", "racer", "hard", "expert")
+#: bot levels, weakest first (as measured: `mextrain.search.BY_STRENGTH`): the start
+#: screen offers them in this order, and the statistics list the bots a person met in it
+BOT_LEVELS = BY_STRENGTH
 
 
 def capitalised(text: str) -> str:

@@ -41,7 +41,7 @@ from mextrain.rules import (
     TileFormatError,
     parse_action,
 )
-from mextrain.search import analyze, cap_think_time
+from mextrain.search import BY_STRENGTH, analyze, cap_think_time
 from mextrain.store import ChatLine, Event, Store, StoredTable
 
 __all__ = [
@@ -56,8 +56,9 @@ __all__ = [
     "bot_levels",
 ]
 
-#: bots offered in the lobby, strongest last; levels missing from the registry are skipped
-BOT_LEVELS = ("random", "greedy", "planner", "easy", "medium", "racer", "hard", "expert")
+#: bots offered in the lobby, strongest last (as measured: `mextrain.search.BY_STRENGTH`);
+#: levels missing from the registry are skipped
+BOT_LEVELS = BY_STRENGTH
 log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: lines of table talk a table keeps and sends to whoever arrives (all stay in the store)
