@@ -65,6 +65,7 @@ from mextrain.tui import app as app_module
 from mextrain.tui import screens as screens_module
 from mextrain.tui.hints import PLAN_TIME_S, Hint, PlanTimeout, hints_for, planned_train
 from mextrain.tui.render import (
+    HINT_SEPARATOR,
     clip_name,
     describe_action,
     hint_words,
@@ -1506,7 +1507,7 @@ def test_a_hint_writes_its_tile_as_it_would_lie_on_the_train_like_the_log(
                 message = table.query_one("#message", Static)
                 await pilot.press("h")
                 await until(pilot, lambda m=message: plain(m).startswith("Hint:"), tries=500)
-                first = plain(message).removeprefix("Hint: ").split(" · ")[0]
+                first = plain(message).removeprefix("Hint: ").split(HINT_SEPARATOR)[0]
                 move = re.sub(r"[ \u00a0]\(\d+% to win the round\)$", "", first)
                 said = re.fullmatch(r"(\d+)-(\d+) on (.+)", move)
                 if said is None:  # (draw, pass)
@@ -2584,6 +2585,40 @@ def test_a_hints_chance_stays_on_the_line_of_the_word_before_it(lang: str) -> No
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_hint_breaks_between_its_moves_and_never_inside_a_name(lang: str) -> None:
+    """At 80 columns a hint could start a line with the dot between two moves ("· 5-12
+    ...") and break a seat's name from its number ("...de Glouton" over "2 (100 %)").
+    A broken hint's line ends with the dot, and "Glouton 2" stays on one line."""
+
+    async def scenario() -> None:
+        app = app_for(setup_of(("human", "greedy", "greedy", "greedy"), lang))
+        async with app.run_test(size=SIZE) as pilot:
+            table = await settled_table(pilot, app)
+            names = [name for name in table.names[1:] if " " in name]
+            assert names, table.names  # ("Glouton 2": the bots' names have a number)
+            broken = 0
+            for trains in ((1, 2, 3), (0, MEXICAN, 2), (3, 3, 1), (2, 1, 1)):
+                for chance in (1.0, 0.35, 0.12):
+                    hints = [
+                        Hint(Action.play(Tile.of(12, k + 1), train), chance, "search")
+                        for k, train in enumerate(trains)
+                    ]
+                    table.say(table.hint_text(hints, 0))
+                    await pilot.pause()
+                    lines = rendered_lines(table.query_one("#message", Static))
+                    broken += len(lines) > 1
+                    shown = [line.replace("\u00a0", " ") for line in lines]
+                    assert not any(line.lstrip().startswith("·") for line in shown), lines
+                    for train in trains:
+                        if train in (0, MEXICAN):
+                            continue
+                        assert any(table.names[train] in line for line in shown), lines
+            assert broken  # (some hints took two lines or more)
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str) -> None:
     t = Translator(lang)
     names = ["Ana", "Ben"]
@@ -2600,7 +2635,7 @@ def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str
     text = table.hint_text(hints, 0)
     assert text == t(
         "tui.hint.text",
-        hints=" · ".join(
+        hints=HINT_SEPARATOR.join(
             [
                 t("tui.hint.chance", move=words(plays[0]), chance=t.percent(0.46)),
                 t("tui.hint.chance_short", move=words(plays[2]), chance=t.percent(0.29)),
@@ -2618,7 +2653,7 @@ def test_hints_show_the_best_first_then_the_others_by_the_chance_shown(lang: str
     # the planner's ranking has no chances: its moves as they come
     planned = [Hint(p, 3.0, "planner") for p in plays]
     assert table.hint_text(planned, 0) == t(
-        "tui.hint.text", hints=" · ".join(words(p) for p in plays)
+        "tui.hint.text", hints=HINT_SEPARATOR.join(words(p) for p in plays)
     )
 
 
@@ -2637,7 +2672,7 @@ def test_hint_and_plan_keys_answer_in_the_message_line() -> None:
             t = Translator("en")
             # the first suggestion is a legal move, in words (the source may be randomised)
             message = plain(table.query_one("#message", Static)).removeprefix("Hint: ")
-            first = message.split(" · ")[0]
+            first = message.split(HINT_SEPARATOR)[0]
             move = re.sub(r"[ \u00a0]\(\d+% to win the round\)$", "", first)
             assert move in {hint_words(a, 0, t, table.names, view) for a in view.legal_actions}
             if len(view.legal_actions) > 1:  # the search's estimate comes with it

@@ -29,6 +29,7 @@ from mextrain.rules import DRAW, MEXICAN, PASS, Action, IllegalActionError, Rule
 from .hints import PLAN_TIME_S, Hint, PlanTimeout, hints_for, planned_train
 from .palette import PaletteInWords
 from .render import (
+    HINT_SEPARATOR,
     TILES_MARK,
     TRAIN_KEYS,
     capitalised,
@@ -806,7 +807,7 @@ class TableScreen(Screen[None]):
         top = hints[:3]
         if not all(h.source == "search" and h.score is not None for h in top):
             words = [hint_words(h.action, seat, t, self.names, view) for h in top]
-            return t("tui.hint.text", hints=" · ".join(words))
+            return t("tui.hint.text", hints=HINT_SEPARATOR.join(words))
 
         def chance(h: Hint) -> str:
             return t.percent(h.score or 0.0)
@@ -820,7 +821,7 @@ class TableScreen(Screen[None]):
             t("tui.hint.chance_short", move=self._hint_move(h, seat, view), chance=chance(h))
             for h in rest
         ]
-        text = t("tui.hint.text", hints=" · ".join(words))
+        text = t("tui.hint.text", hints=HINT_SEPARATOR.join(words))
         if any(shown(h) >= shown(best) for h in rest):
             text += " " + t("tui.hint.close")
         return text

@@ -23,6 +23,7 @@ from .typography import unbroken
 
 __all__ = [
     "BOT_LEVELS",
+    "HINT_SEPARATOR",
     "MAX_NAME",
     "TILES_MARK",
     "TRAIN_KEYS",
@@ -359,6 +360,11 @@ def wrap_units(units: Sequence[Unit], width: int | None, indent: int = 0) -> lis
     return lines
 
 
+#: between two moves of a hint: a line broken there ends with the dot, the next move
+#: starts the next line (never a line starting with "· ")
+HINT_SEPARATOR = "\u00a0· "
+
+
 def hint_words(
     action: Action,
     seat: int,
@@ -377,7 +383,8 @@ def hint_words(
         return t("game.hint.pass")
     assert action.tile is not None
     assert action.train is not None
-    where = to_train(action.train, seat, t, names, yours=True)
+    # (a seat's name and its number, "Glouton 2", never broken across the hint's lines)
+    where = to_train(action.train, seat, t, [unbroken(name) for name in names], yours=True)
     tile = str(action.tile)
     if view is not None:
         end = view.train(action.train).open_end
