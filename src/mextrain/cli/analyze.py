@@ -255,16 +255,23 @@ def _wrap(text: str, width: int) -> str:
     """``text`` in lines of at most ``width`` columns, broken at spaces only: a terminal
     breaks a long line wherever its edge falls, a tile too ("10-" at one line's end, "11"
     at the next's); a word longer than the line keeps a line of its own."""
+    return "\n".join(_broken(text, width))
+
+
+def _broken(text: str, width: int, indent: str = "") -> list[str]:
+    """``text``'s lines of at most ``width`` columns, broken at spaces only, the lines
+    after the first starting with ``indent``; a word wider than its line keeps a line of
+    its own."""
     lines: list[str] = []
     line = ""
     for word in text.split(" "):
-        if line and _cells(line) + 1 + _cells(word) > width:
+        if line.strip() and _cells(line) + 1 + _cells(word) > width:
             lines.append(line)
-            line = word
+            line = f"{indent}{word}"
         else:
-            line = f"{line} {word}" if line else word
+            line = f"{line} {word}" if line.strip() else f"{line}{word}"
     lines.append(line)
-    return "\n".join(lines)
+    return lines
 
 
 def _halves(head: str) -> tuple[str, str] | None:
@@ -360,18 +367,8 @@ def _table(
 def _hang(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` columns, broken at spaces only, the lines
     after the first indented by two (so that they read as the same row's, not as rows of
-    their own: "0-10 sur le train de la" over "  place 3"); a word wider than its line
-    keeps a line of its own."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split(" "):
-        if line.strip() and _cells(line) + 1 + _cells(word) > width:
-            lines.append(line)
-            line = f"  {word}"
-        else:
-            line = f"{line} {word}" if line.strip() else f"{line}{word}"
-    lines.append(line)
-    return lines
+    their own: "0-10 sur le train de la" over "  place 3")."""
+    return _broken(text, width, "  ")
 
 
 def _cells(text: str) -> int:
