@@ -153,6 +153,62 @@ def test_a_full_storage_seats_a_player_who_joins_at_the_tables_page(server: str,
     assert not errors, errors
 
 
+#: each time the note that a reload loses the seat comes on the page, whether it comes into
+#: a live region already there (a screen reader reads it out then, politely: the region's
+#: role or aria-live), or None (it came with its region or without any: not read out)
+NOTE_TOLD = """
+window.noteTold = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      const notes = node.matches(".seat-not-kept") ? [node]
+        : node.querySelectorAll(".seat-not-kept");
+      for (const _ of notes) {
+        const region = record.target.closest("[role=status], [role=alert], [aria-live]");
+        window.noteTold.push(region
+          ? region.getAttribute("aria-live") || region.getAttribute("role") : null);
+      }
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
+
+@pytest.mark.parametrize("how", ["created_in_the_lobby", "joined_at_the_tables_page"])
+def test_a_screen_reader_is_told_that_a_reload_loses_the_seat(
+    server: str, page: Any, how: str
+) -> None:
+    """The note that the browser would not keep the seat was plain text, on the page with
+    the table or the seat taken: a screen reader read it only with the rest of the page.
+    It comes into a polite live region now, there before it (a region that comes with
+    its words is not read out), and is told once: the waiting room's note, shown again
+    at the table once the game starts, is not read out again."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    if how == "created_in_the_lobby":
+        page.add_init_script(BLOCKED + NOTE_TOLD)
+        create_and_move(page, server)
+    else:
+        page.add_init_script(FULL + NOTE_TOLD)
+        made = create_via_api(server, {"name": "Cleo", "seats": ["open", "open"]})
+        page.goto(f"{server}/t/{made['code']}")
+        page.get_by_label("Your name").fill("Ben")
+        page.get_by_role("button", name="Join").click()
+        expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT, timeout=15_000)
+        assert page.evaluate("window.noteTold") == ["polite"]
+        page.get_by_role("button", name="Start the game").click()
+        expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    expect(page.locator(".seat-not-kept")).to_contain_text(NOT_KEPT)
+    expect(page.locator("[role=status][aria-live=polite] > .seat-not-kept")).to_have_count(1)
+    told = page.evaluate("window.noteTold")
+    assert told[0] == "polite", told
+    assert [t for t in told if t is not None] == ["polite"], told
+    assert not errors, errors
+
+
 def kept_for(page: Any, code: str) -> dict[str, str | None]:
     keys = [f"mextrain.{kind}.{code}" for kind in ("token", "mute", "talk_seen", "done")]
     found: dict[str, str | None] = page.evaluate(

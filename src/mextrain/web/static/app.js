@@ -693,6 +693,20 @@ function useTableSocket(code, lang) {
   return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect };
 }
 
+// The note that this browser would not keep the seat (a reload loses it), in a polite
+// live region of its own that is there empty before the words come: a region that comes
+// with its words is not read out, and the note shows with the table, or once a seat is
+// taken at its page. ``told``: the table page's ref, set once the note was in sight; a
+// note shown again (the waiting room's, moved to the table as the game starts) comes
+// with its words, not to be read out twice.
+function SeatNote({ shown, told }) {
+  const [ready, setReady] = useState(told.current);
+  useEffect(() => { setReady(true); }, []);
+  useEffect(() => { if (ready && shown) told.current = true; }, [ready, shown]);
+  return html`<div class="seat-not-kept-said" role="status" aria-live="polite">${ready && shown
+    && html`<p class="seat-not-kept muted">${t("web.seat.not_kept")}</p>`}</div>`;
+}
+
 function TablePage({ code, big, lang }) {
   const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
@@ -713,6 +727,8 @@ function TablePage({ code, big, lang }) {
   const [joinName, setJoinName] = useState(store.get("mextrain.name") || "");
   const [starting, setStarting] = useState(false);  // Start was pressed: once is enough
   const [copied, setCopied] = useState(false);
+  // whether the note that a reload loses the seat was told (SeatNote)
+  const notKeptTold = useRef(false);
   // leaving for good, after a yes: the seat goes to a bot (or opens again before the start)
   const leave = () => {
     if (window.confirm(t(msg && msg.table.status === "playing" ? "web.leave.confirm_playing" : "web.leave.confirm"))) {
@@ -1073,9 +1089,9 @@ function TablePage({ code, big, lang }) {
   // showed the player online while the page was reconnecting)
   const connected = (seat) => (seat === you ? online : table.seats[seat].connected);
   // a seat this browser would not keep (its storage blocked, or full): the player is told,
-  // under the seat's own buttons, that a reload loses it
-  const seatNote = you !== null && store.heldHere(tokenKey(code))
-    && html`<p class="seat-not-kept muted">${t("web.seat.not_kept")}</p>`;
+  // under the seat's own buttons, that a reload loses it, as a screen reader is too
+  const seatNote = you !== null
+    && html`<${SeatNote} shown=${store.heldHere(tokenKey(code))} told=${notKeptTold} />`;
   // what a screen reader is told: the same two elements in the waiting room and at the
   // table (after the heading in both), so that a game's start is heard as it comes. While
   // the round's result is open they are inside it (a modal dialog makes the rest of the
