@@ -27,6 +27,25 @@ Storage.prototype.setItem = function () {
 };
 """
 
+#: the site's cookies refused, as a browser that keeps no data for the site refuses them:
+#: the page reads none and writes none, and is told nothing
+COOKIES_REFUSED = """
+Object.defineProperty(Document.prototype, "cookie", {
+  configurable: true,
+  get() { return ""; },
+  set(value) {},
+});
+"""
+
+#: a document of no origin of its own (a sandboxed frame's): its cookies throw
+COOKIES_THROW = """
+Object.defineProperty(Document.prototype, "cookie", {
+  configurable: true,
+  get() { throw new DOMException("Access is denied for this document.", "SecurityError"); },
+  set(value) { throw new DOMException("Access is denied for this document.", "SecurityError"); },
+});
+"""
+
 #: the page's connections, each counting the positions it was sent, so that a test may
 #: drop one and see the next one's first
 SOCKETS = """
@@ -206,6 +225,65 @@ def test_a_screen_reader_is_told_that_a_reload_loses_the_seat(
     told = page.evaluate("window.noteTold")
     assert told[0] == "polite", told
     assert [t for t in told if t is not None] == ["polite"], told
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("cookies", ["refused", "throw"])
+def test_a_language_chosen_where_nothing_is_kept_holds_for_the_pages_life(
+    server: str, page: Any, cookies: str
+) -> None:
+    """Site data blocked, cookies too: a language chosen changes the page, on every page
+    it goes to, for its life; a reload, which finds no choice, shows the browser's
+    language, and the server's page for an address of no page is in it too. Cookies that
+    throw (a document of no origin of its own) left the page in its language, the list
+    showing the one chosen: the choice is made all the same now."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(BLOCKED + (COOKIES_REFUSED if cookies == "refused" else COOKIES_THROW))
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    page.get_by_role("combobox", name="Language").select_option("fr")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Train mexicain")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    page.get_by_role("link", name="Statistiques").click()  # (the page's own, no reload)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistiques")
+    expect(page.get_by_role("combobox", name="Langue")).to_have_value("fr")
+    assert not page.context.cookies(), page.context.cookies()
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Statistics")
+    expect(page.get_by_role("combobox", name="Language")).to_have_value("en")
+    page.goto(server + "/no/such/page")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    assert not errors, errors
+
+
+def test_a_language_chosen_where_the_storage_is_full_is_kept_by_the_cookie(
+    server: str, page: Any
+) -> None:
+    """A full storage keeps no new choice; the language's cookie is kept. A reload showed
+    the language chosen before (Italian, still in the storage, and told to the server
+    again), or the browser's, while the server's page for an address of no page was in
+    the one chosen (French): the page shows the language it told the server now, kept
+    by the cookie, and the storage's older choice is gone."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.goto(server + "/help")
+    page.evaluate("() => localStorage.setItem('mextrain.lang', 'it')")
+    page.add_init_script(FULL)
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Treno messicano")
+    page.get_by_role("combobox", name="Lingua").select_option("fr")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Train mexicain")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Train mexicain")
+    expect(page.get_by_role("combobox", name="Langue")).to_have_value("fr")
+    assert page.evaluate("() => localStorage.getItem('mextrain.lang')") is None
+    page.goto(server + "/no/such/page")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
     assert not errors, errors
 
 

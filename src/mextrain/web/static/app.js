@@ -115,14 +115,27 @@ function isShortcut(e) {
 // The language chosen on the page, told to the server too (the page keeps it in this
 // browser's storage, which the server never sees): a cookie of this site alone, for a
 // year, that a page of the server's own (an address of no page) is shown in. One of ours
-// only: the server reads no other.
+// only: the server reads no other. A browser that keeps no data for the site refuses the
+// cookie too (it reads "" and writes nothing), and a document of no origin of its own (a
+// sandboxed frame's) throws: the choice holds for the page's life all the same.
 function keepLanguageChosen(code) {
   if (!LANGS.some(([c]) => c === code)) return;
-  document.cookie = `mextrain_lang=${code}; Path=/; SameSite=Lax; Max-Age=31536000`;
+  try {
+    document.cookie = `mextrain_lang=${code}; Path=/; SameSite=Lax; Max-Age=31536000`;
+  } catch { /* not told: the server's own pages are in the browser's language */ }
+}
+
+// The language in that cookie, if it is one of ours: a full storage keeps no new choice,
+// the cookie may (and the page shows the language the server's pages are in).
+function languageCookie() {
+  try {
+    const m = document.cookie.match(/(?:^|;\s*)mextrain_lang=([^;]*)/);
+    return m && LANGS.some(([c]) => c === m[1]) ? m[1] : null;
+  } catch { return null; }
 }
 
 function pickLanguage() {
-  const saved = store.get("mextrain.lang");
+  const saved = store.get("mextrain.lang") || languageCookie();
   if (saved) {
     keepLanguageChosen(saved);  // (a choice made before the cookie was set reaches it too)
     return saved;

@@ -3,7 +3,8 @@
 // a full storage (or a private window's) throws on a write; the page must work all the
 // same. A value that could not be written is held here for the page's life instead (a
 // seat's token: the table goes on in this page, and its connection, dropped and made
-// again, still finds the seat), and read back before the browser's: it is the newer.
+// again, still finds the seat), and read back before the browser's: it is the newer (and
+// the browser's, older, is removed).
 
 const held = new Map();
 
@@ -33,6 +34,12 @@ export function set(key, value) {
     }
   } catch { /* held below */ }
   held.set(key, text);
+  // the browser's older value goes (a removal needs no room): a reload would bring it back,
+  // a choice changed since, as if it were still the player's
+  try {
+    const kept = storage();
+    if (kept) kept.removeItem(key);
+  } catch { /* none to remove */ }
   return false;
 }
 
