@@ -2187,6 +2187,51 @@ def test_a_laptop_shows_every_train_of_eight_seats_above_the_hand(
     assert hand["y"] + hand["height"] <= 720, "the hand is under the screen's edge"
 
 
+#: each train of the board as the reader finds it where the page opened (no scrolling):
+#: its bottom, the hand's top, and whether a click at its middle reaches it
+TRAINS_IN_REACH = """() => {
+  const hand = document.querySelector('.hand-area').getBoundingClientRect();
+  return [...document.querySelectorAll('.board .train')].map((train) => {
+    const box = train.getBoundingClientRect();
+    const at = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return {train: train.dataset.train, bottom: box.bottom, hand: hand.top,
+      reached: Boolean(at && train.contains(at))};
+  });
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_laptop_shows_every_train_of_ten_seats_above_the_hand(
+    server: str, page: Any, lang: str
+) -> None:
+    """A cardinal table of ten on a laptop's 1280 by 720 screen had its last two trains,
+    the Mexican train among them, under the hand: out of sight, and a click there went to
+    the hand. The rows of nine or ten seats are closer on a screen that low, and every
+    train is in sight and in reach above the hand, the hand whole on the screen."""
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": 1280, "height": 720})
+    made = create_via_api(
+        server,
+        {
+            "name": "Ana",
+            "preset": "cardinal",
+            "seats": ["bot:greedy"] * 9,
+            "options": {"rounds": 1},
+        },
+    )
+    seat_page(page, server, made, lang)
+    page.locator(".turn.mine").wait_for(timeout=20_000)
+    expect(page.locator(".board .train")).to_have_count(11)
+    shot(page, f"47-ten-seats-laptop-{lang}", full_page=False)
+    trains = page.evaluate(TRAINS_IN_REACH)
+    hidden = [t for t in trains if not t["reached"] or t["bottom"] > t["hand"]]
+    assert hidden == [], hidden
+    hand = page.locator(".hand-area").bounding_box()
+    assert hand
+    assert hand["y"] + hand["height"] <= 720, "the hand is under the screen's edge"
+
+
 @pytest.mark.parametrize("lang", ["fr", "fi"])
 def test_a_bots_name_level_and_count_take_one_line_on_a_computer(
     server: str, page: Any, lang: str

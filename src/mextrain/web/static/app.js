@@ -1321,7 +1321,7 @@ function TablePage({ code, big, lang }) {
         }
         setToast(null);
       }}><span class="chat-toast-words">${chatWords(toast)}</span></button>`}</div>
-    <div class=${table.seats.length > 4 ? "layout many" : "layout"}>
+    <div class=${table.seats.length > 8 ? "layout many crowded" : table.seats.length > 4 ? "layout many" : "layout"}>
       <div class="board" role="region" aria-label=${t("web.board")}>
         <div class="hub"><${Tile} tile=${view ? `${view.engine}-${view.engine}` : "0-0"} big=${big} vertical=${true}
           label=${view ? sentences(cap(t("game.engine")), tileLabel(`${view.engine}-${view.engine}`)) : cap(t("game.engine"))} /></div>
