@@ -147,14 +147,29 @@ function pickLanguage() {
   return "en";
 }
 
-async function loadStrings(lang) {
+// A language's words, as the server sends them ({lang, strings}); throws where they could
+// not be had (no connection, a refusal, a 404 or a 500, an answer that is no catalogue).
+// The page's own words do not change here: `showStrings` changes them, once they are had.
+async function fetchStrings(lang) {
   const res = await fetch(`/api/i18n/${lang}`);
+  if (!res.ok) throw new Error(`no words for ${lang}: HTTP ${res.status}`);
   const data = await res.json();
+  if (!data || !LANGS.some(([c]) => c === data.lang) || !data.strings
+      || typeof data.strings !== "object" || Array.isArray(data.strings)) {
+    throw new Error(`no words for ${lang}: not a catalogue`);
+  }
+  return data;
+}
+
+function showStrings(data) {
   STRINGS = data.strings;
   LANG = data.lang;
   document.documentElement.lang = LANG;
   document.title = t("game.name");
 }
+
+// a language's own name, as the list says it
+const languageName = (code) => (LANGS.find(([c]) => c === code) || [code, code])[1];
 
 const tokenKey = (code) => `mextrain.token.${code}`;
 // notifications a page can show itself: not on Android, whose Chrome shows them only
@@ -275,6 +290,9 @@ function go(path) {
 function App() {
   const [path, setPath] = useState(location.pathname);
   const [lang, setLang] = useState(LANG);
+  // the note that a language's words could not be had ({code}: a new object each time,
+  // for its timer)
+  const [langNote, setLangNote] = useState(null);
   const [big, setBig] = useState(store.get("mextrain.big") === "1");
   useEffect(() => {
     const onPop = () => setPath(location.pathname);
@@ -294,12 +312,26 @@ function App() {
     };
     focusHeading(30);
   }, [path]);
+  // A language chosen: its words are fetched, and the page changes once they are had,
+  // its choice kept then only (a reload never opens in a language whose words never came).
+  // Words that could not be had leave the page as it was, the list back on the language
+  // shown, and a note in it says so; nothing else of the page changes.
   const changeLang = async (code) => {
-    store.set("mextrain.lang", code);
-    keepLanguageChosen(code);
-    await loadStrings(code);
-    setLang(code);
+    setLangNote(null);
+    let data = null;
+    try { data = await fetchStrings(code); } catch { /* the note, below */ }
+    if (!data) { setLangNote({ code }); return; }
+    showStrings(data);
+    store.set("mextrain.lang", LANG);
+    keepLanguageChosen(LANG);
+    setLang(LANG);
   };
+  // the note goes after a while, or with the next choice
+  useEffect(() => {
+    if (!langNote) return undefined;
+    const timer = setTimeout(() => setLangNote(null), 10000);
+    return () => clearTimeout(timer);
+  }, [langNote]);
   const toggleBig = () => {
     store.set("mextrain.big", big ? "0" : "1");
     setBig(!big);
@@ -329,7 +361,10 @@ function App() {
           </select></label>
       </nav>
     </header>
-    <main>${page}</main>`;
+    <main>
+      <div class="lang-note-said" role="status" aria-live="polite">${langNote
+        && html`<p class="notice lang-note">${t("web.language_failed", { language: languageName(langNote.code) })}</p>`}</div>
+      ${page}</main>`;
 }
 
 // -- how to play ------------------------------------------------------------------------
@@ -1912,4 +1947,4 @@ function StatsPage() {
 
 // -- start ------------------------------------------------------------------------------
 
-loadStrings(pickLanguage()).then(() => render(html`<${App} />`, document.getElementById("app")));
+fetchStrings(pickLanguage()).then(showStrings).then(() => render(html`<${App} />`, document.getElementById("app")));
