@@ -4,6 +4,8 @@ the page always ends in one language, the one its list shows, and is never lost.
 
 from __future__ import annotations
 
+import time
+from functools import partial
 from typing import Any
 
 import pytest
@@ -21,6 +23,20 @@ FAILURES: dict[str, dict[str, Any] | None] = {
     "no_catalogue": {"status": 200, "content_type": "application/json", "body": '{"ok": true}'},
 }
 
+#: the catalogues the page has read (each one's address, once its JSON is read, or
+#: failed to be), for a test to know that words held back have come and were dealt with
+READ_WORDS = """
+window.__wordsRead = [];
+const json = Response.prototype.json;
+Response.prototype.json = function () {
+  const url = this.url;
+  const done = () => setTimeout(() => {
+    if (url.includes("/api/i18n/")) window.__wordsRead.push(url.split("/").pop());
+  }, 0);
+  return json.call(this).finally(done);
+};
+"""
+
 FAILED = {
     "fr": "The language “Français” could not be loaded: try again in a moment.",
     "fi": "The language “Suomi” could not be loaded: try again in a moment.",
@@ -35,9 +51,19 @@ def fail(how: str, route: Any, request: Any = None) -> None:
         route.fulfill(**answer)
 
 
+def hold(held: dict[str, Any], code: str, route: Any, request: Any = None) -> None:
+    """Hold back the words of language ``code`` (its route, in ``held``, to let them on)."""
+    held[code] = route
+
+
 def language_cookie(page: Any) -> str | None:
     kept = [c["value"] for c in page.context.cookies() if c["name"] == "mextrain_lang"]
     return kept[0] if kept else None
+
+
+def settled(page: Any) -> None:
+    """Wait for what the page does after words it has read: its next frame."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)))")
 
 
 @pytest.mark.parametrize("how", list(FAILURES))
@@ -100,4 +126,51 @@ def test_a_language_whose_words_fail_leaves_the_page_as_it_was(
     expect(page.locator(".hand-tile")).to_have_count(hand)
     assert page.evaluate("() => localStorage.getItem('mextrain.lang')") == "fr"
     assert language_cookie(page) == "fr"
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("last", ["fr", "it"])
+def test_the_last_language_chosen_wins_whatever_order_its_words_come_in(
+    server: str, page: Any, last: str
+) -> None:
+    """French chosen, then Italian before French's words came: the page was in the
+    language whose words came last (French, the list and the page, while Italian was
+    kept for the next page), and words that came early showed a language already left
+    (French, the list on it, Italian still to come). The last choice wins now, whatever
+    order the words come in: Italian, the list, the page and the choice kept."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(READ_WORDS)
+    held: dict[str, Any] = {}
+    for code in ("fr", "it"):
+        page.route(f"**/api/i18n/{code}", partial(hold, held, code))
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    languages = page.get_by_role("combobox", name="Language")
+    languages.select_option("fr")
+    languages.select_option("it")
+    deadline = time.monotonic() + 15
+    while len(held) < 2:
+        assert time.monotonic() < deadline, f"the page asked only for {sorted(held)}"
+        page.wait_for_timeout(20)
+    expect(languages).to_have_value("it")  # (asked for, its words not come yet)
+
+    first = "it" if last == "fr" else "fr"
+    held[first].continue_()
+    page.wait_for_function("code => window.__wordsRead.includes(code)", arg=first)
+    settled(page)
+    if first == "fr":  # (Italian's words still to come: the page as it was, the list on it)
+        expect(page.locator("html")).to_have_attribute("lang", "en")
+        expect(languages).to_have_value("it")
+    held[last].continue_()
+    page.wait_for_function("code => window.__wordsRead.includes(code)", arg=last)
+    settled(page)
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Treno messicano")
+    expect(page.locator("html")).to_have_attribute("lang", "it")
+    expect(page.get_by_role("combobox", name="Lingua")).to_have_value("it")
+    assert page.evaluate("() => localStorage.getItem('mextrain.lang')") == "it"
+    assert language_cookie(page) == "it"
     assert not errors, errors

@@ -290,9 +290,11 @@ function go(path) {
 function App() {
   const [path, setPath] = useState(location.pathname);
   const [lang, setLang] = useState(LANG);
-  // the note that a language's words could not be had ({code}: a new object each time,
-  // for its timer)
+  // the language whose words are being fetched (the list shows it meanwhile), and the
+  // note that one's could not be had ({code}: a new object each time, for its timer)
+  const [asking, setAsking] = useState(null);
   const [langNote, setLangNote] = useState(null);
+  const langAsked = useRef(0);  // the number of the last choice: the one that wins
   const [big, setBig] = useState(store.get("mextrain.big") === "1");
   useEffect(() => {
     const onPop = () => setPath(location.pathname);
@@ -314,12 +316,18 @@ function App() {
   }, [path]);
   // A language chosen: its words are fetched, and the page changes once they are had,
   // its choice kept then only (a reload never opens in a language whose words never came).
+  // The last choice wins, whatever order the words arrive in: an earlier one's are left.
   // Words that could not be had leave the page as it was, the list back on the language
   // shown, and a note in it says so; nothing else of the page changes.
   const changeLang = async (code) => {
+    const asked = ++langAsked.current;
     setLangNote(null);
+    if (code === LANG) { setAsking(null); return; }  // back to the one shown: nothing to fetch
+    setAsking(code);
     let data = null;
     try { data = await fetchStrings(code); } catch { /* the note, below */ }
+    if (asked !== langAsked.current) return;
+    setAsking(null);
     if (!data) { setLangNote({ code }); return; }
     showStrings(data);
     store.set("mextrain.lang", LANG);
@@ -356,7 +364,7 @@ function App() {
         <label class="switch"><input type="checkbox" checked=${big} onChange=${toggleBig} />
           ${t("web.big_numbers")}</label>
         <label><span class="sr-only">${t("web.language")}</span>
-          <select aria-label=${t("web.language")} value=${lang} onChange=${(e) => changeLang(e.target.value)}>
+          <select aria-label=${t("web.language")} value=${asking ?? lang} onChange=${(e) => changeLang(e.target.value)}>
             ${LANGS.map(([c, n]) => html`<option value=${c}>${n}</option>`)}
           </select></label>
       </nav>
