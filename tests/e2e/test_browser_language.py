@@ -174,3 +174,47 @@ def test_the_last_language_chosen_wins_whatever_order_its_words_come_in(
     assert page.evaluate("() => localStorage.getItem('mextrain.lang')") == "it"
     assert language_cookie(page) == "it"
     assert not errors, errors
+
+
+#: a browser whose first language is Finnish
+FINNISH_BROWSER = """
+Object.defineProperty(Navigator.prototype, "languages", { get: () => ["fi-FI", "fi"] });
+Object.defineProperty(Navigator.prototype, "language", { get: () => "fi-FI" });
+"""
+
+
+@pytest.mark.parametrize("picked", ["storage", "cookie", "browser"])
+def test_a_page_whose_language_has_no_words_opens_in_english(
+    server: str, page: Any, picked: str
+) -> None:
+    """The page opens in Finnish (chosen before, in the storage or in its cookie only, or
+    the browser's language) and Finnish's words fail to come: the page was blank, an
+    error it never caught. It opens in English now, its list on English, and says that
+    Finnish could not be loaded; a choice kept is kept (its words came before, and come
+    again: the next page is in Finnish)."""
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    if picked == "storage":
+        page.goto(server + "/help")
+        page.evaluate("() => localStorage.setItem('mextrain.lang', 'fi')")
+    elif picked == "cookie":
+        page.context.add_cookies([{"name": "mextrain_lang", "value": "fi", "url": server}])
+    else:
+        page.add_init_script(FINNISH_BROWSER)
+    page.route("**/api/i18n/fi", lambda route: fail("network", route))
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.get_by_role("combobox", name="Language")).to_have_value("en")
+    expect(page.locator(".lang-note")).to_have_text(FAILED["fi"])
+    expect(page.get_by_role("button", name="Create the table")).to_be_visible()
+    assert not errors, errors
+
+    page.unroute("**/api/i18n/fi")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Meksikon juna")
+    expect(page.get_by_role("combobox", name="Kieli")).to_have_value("fi")
+    expect(page.locator(".lang-note")).to_have_count(0)
+    assert not errors, errors

@@ -168,6 +168,22 @@ function showStrings(data) {
   document.title = t("game.name");
 }
 
+// The page's first words: the language picked (the player's choice, kept, else the
+// browser's), else English, whose words the page then opens in (and says so); else none,
+// each text its key: the page comes up all the same, never blank. The language whose
+// words could not be had, or null. A choice kept is not forgotten for it: those words
+// were had before, and the next page may have them again.
+async function firstStrings() {
+  const picked = pickLanguage();
+  for (const lang of picked === "en" ? ["en"] : [picked, "en"]) {
+    try {
+      showStrings(await fetchStrings(lang));
+      return lang === picked ? null : picked;
+    } catch { /* the next, or none */ }
+  }
+  return picked;
+}
+
 // a language's own name, as the list says it
 const languageName = (code) => (LANGS.find(([c]) => c === code) || [code, code])[1];
 
@@ -287,13 +303,13 @@ function go(path) {
 
 // -- app shell --------------------------------------------------------------------------
 
-function App() {
+function App({ unloaded }) {
   const [path, setPath] = useState(location.pathname);
   const [lang, setLang] = useState(LANG);
   // the language whose words are being fetched (the list shows it meanwhile), and the
   // note that one's could not be had ({code}: a new object each time, for its timer)
   const [asking, setAsking] = useState(null);
-  const [langNote, setLangNote] = useState(null);
+  const [langNote, setLangNote] = useState(unloaded ? { code: unloaded } : null);
   const langAsked = useRef(0);  // the number of the last choice: the one that wins
   const [big, setBig] = useState(store.get("mextrain.big") === "1");
   useEffect(() => {
@@ -1955,4 +1971,4 @@ function StatsPage() {
 
 // -- start ------------------------------------------------------------------------------
 
-fetchStrings(pickLanguage()).then(showStrings).then(() => render(html`<${App} />`, document.getElementById("app")));
+firstStrings().then((unloaded) => render(html`<${App} unloaded=${unloaded} />`, document.getElementById("app")));
