@@ -176,6 +176,26 @@ def test_the_last_language_chosen_wins_whatever_order_its_words_come_in(
     assert not errors, errors
 
 
+#: each time the note that a language could not be loaded comes on the page, whether it
+#: comes into a live region already there (a screen reader reads it out then: the
+#: region's aria-live or role), or None (it came with its region, or with none)
+NOTE_TOLD = """
+window.noteTold = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      const notes = node.matches(".lang-note") ? [node] : node.querySelectorAll(".lang-note");
+      for (const _ of notes) {
+        const region = record.target.closest("[role=status], [role=alert], [aria-live]");
+        window.noteTold.push(region
+          ? region.getAttribute("aria-live") || region.getAttribute("role") : null);
+      }
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+"""
+
 #: a browser whose first language is Finnish
 FINNISH_BROWSER = """
 Object.defineProperty(Navigator.prototype, "languages", { get: () => ["fi-FI", "fi"] });
@@ -190,12 +210,14 @@ def test_a_page_whose_language_has_no_words_opens_in_english(
     """The page opens in Finnish (chosen before, in the storage or in its cookie only, or
     the browser's language) and Finnish's words fail to come: the page was blank, an
     error it never caught. It opens in English now, its list on English, and says that
-    Finnish could not be loaded; a choice kept is kept (its words came before, and come
-    again: the next page is in Finnish)."""
+    Finnish could not be loaded (told politely: the note comes into a live region there
+    before it); a choice kept is kept (its words came before, and come again: the next
+    page is in Finnish)."""
     from playwright.sync_api import expect
 
     errors: list[str] = []
     page.on("pageerror", lambda err: errors.append(str(err)))
+    page.add_init_script(NOTE_TOLD)
     if picked == "storage":
         page.goto(server + "/help")
         page.evaluate("() => localStorage.setItem('mextrain.lang', 'fi')")
@@ -209,6 +231,7 @@ def test_a_page_whose_language_has_no_words_opens_in_english(
     expect(page.locator("html")).to_have_attribute("lang", "en")
     expect(page.get_by_role("combobox", name="Language")).to_have_value("en")
     expect(page.locator(".lang-note")).to_have_text(FAILED["fi"])
+    assert page.evaluate("window.noteTold") == ["polite"]
     expect(page.get_by_role("button", name="Create the table")).to_be_visible()
     assert not errors, errors
 

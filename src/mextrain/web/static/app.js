@@ -309,8 +309,12 @@ function App({ unloaded }) {
   // the language whose words are being fetched (the list shows it meanwhile), and the
   // note that one's could not be had ({code}: a new object each time, for its timer)
   const [asking, setAsking] = useState(null);
-  const [langNote, setLangNote] = useState(unloaded ? { code: unloaded } : null);
+  const [langNote, setLangNote] = useState(null);
   const langAsked = useRef(0);  // the number of the last choice: the one that wins
+  // the page opened in English, its language's words not had: said once the page is
+  // there, into its live region there empty before (one that comes with its words is not
+  // read out)
+  useEffect(() => { if (unloaded) setLangNote({ code: unloaded }); }, []);
   const [big, setBig] = useState(store.get("mextrain.big") === "1");
   useEffect(() => {
     const onPop = () => setPath(location.pathname);
