@@ -176,6 +176,38 @@ def test_the_last_language_chosen_wins_whatever_order_its_words_come_in(
     assert not errors, errors
 
 
+def test_a_page_opened_before_the_chosen_languages_words_came_opens_in_it(
+    server: str, page: Any
+) -> None:
+    """French chosen, and a page opened before its words came (a link followed at once):
+    the choice was kept only once the words had come, so the new page opened in the
+    language left. It is kept at once now, and the new page opens in French."""
+    from playwright.sync_api import expect
+
+    held: dict[str, Any] = {}
+
+    def first_held(route: Any, request: Any = None) -> None:
+        """The first page's ask held back for good; the next page's let through."""
+        if "fr" in held:
+            route.continue_()
+        else:
+            hold(held, "fr", route)
+
+    page.route("**/api/i18n/fr", first_held)
+    page.goto(server + "/")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Mexican Train")
+    page.get_by_role("combobox", name="Language").select_option("fr")
+    deadline = time.monotonic() + 15
+    while "fr" not in held:
+        assert time.monotonic() < deadline, "the page did not ask for French's words"
+        page.wait_for_timeout(20)
+    page.goto(server + "/stats")
+    expect(page.locator("html")).to_have_attribute("lang", "fr")
+    expect(page.get_by_role("combobox", name="Langue")).to_have_value("fr")
+    assert page.evaluate("() => localStorage.getItem('mextrain.lang')") == "fr"
+    assert language_cookie(page) == "fr"
+
+
 #: each time the note that a language could not be loaded comes on the page, whether it
 #: comes into a live region already there (a screen reader reads it out then: the
 #: region's aria-live or role), or None (it came with its region, or with none)

@@ -334,24 +334,37 @@ function App({ unloaded }) {
     };
     focusHeading(30);
   }, [path]);
-  // A language chosen: its words are fetched, and the page changes once they are had,
-  // its choice kept then only (a reload never opens in a language whose words never came).
-  // The last choice wins, whatever order the words arrive in: an earlier one's are left.
-  // Words that could not be had leave the page as it was, the list back on the language
-  // shown, and a note in it says so; nothing else of the page changes.
+  // A language chosen: it is kept at once (a page opened meanwhile, a link followed before
+  // its words came, opens in it), its words are fetched, and the page changes once they
+  // are had. The last choice wins, whatever order the words arrive in: an earlier one's
+  // are left. Words that could not be had leave the page as it was, the list back on the
+  // language shown, and a note in it says so; the language kept goes back to the one kept
+  // before (a reload never opens in a language whose words never came); nothing else of
+  // the page changes.
+  const keptBefore = useRef(null);  // the language kept before the choices being fetched
+  const keep = (code) => { store.set("mextrain.lang", code); keepLanguageChosen(code); };
   const changeLang = async (code) => {
     const asked = ++langAsked.current;
     setLangNote(null);
-    if (code === LANG) { setAsking(null); return; }  // back to the one shown: nothing to fetch
+    if (code === LANG) {  // back to the one shown: nothing to fetch
+      setAsking(null);
+      keptBefore.current = null;
+      keep(code);
+      return;
+    }
+    if (keptBefore.current === null) {
+      keptBefore.current = store.get("mextrain.lang") || languageCookie() || LANG;
+    }
+    keep(code);
     setAsking(code);
     let data = null;
     try { data = await fetchStrings(code); } catch { /* the note, below */ }
     if (asked !== langAsked.current) return;
     setAsking(null);
-    if (!data) { setLangNote({ code }); return; }
+    const before = keptBefore.current;
+    keptBefore.current = null;
+    if (!data) { keep(before); setLangNote({ code }); return; }
     showStrings(data);
-    store.set("mextrain.lang", LANG);
-    keepLanguageChosen(LANG);
     setLang(LANG);
   };
   // the note goes after a while, or with the next choice
