@@ -216,3 +216,26 @@ def replay_to_the_end(page: Any) -> None:
         if time.monotonic() > deadline:
             raise AssertionError(f"the replay's slider stays at {slider.input_value()} of {last}")
         time.sleep(0.2)
+
+
+def told_when_added(selector: str) -> str:
+    """An init script: ``window.noteTold`` lists, each time an element matching
+    ``selector`` comes on the page, whether it came into a live region already there (a
+    screen reader reads it out then: the region's aria-live or role), or None (it came
+    with its region, or with none: not read out)."""
+    return """
+window.noteTold = [];
+new MutationObserver((records) => {
+  for (const record of records) {
+    for (const node of record.addedNodes) {
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      const notes = node.matches(SELECTOR) ? [node] : node.querySelectorAll(SELECTOR);
+      for (const _ of notes) {
+        const region = record.target.closest("[role=status], [role=alert], [aria-live]");
+        window.noteTold.push(region
+          ? region.getAttribute("aria-live") || region.getAttribute("role") : null);
+      }
+    }
+  }
+}).observe(document, { subtree: true, childList: true });
+""".replace("SELECTOR", json.dumps(selector))

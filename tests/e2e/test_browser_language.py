@@ -9,7 +9,7 @@ from functools import partial
 from typing import Any
 
 import pytest
-from browser_kit import create_via_api, seat_page
+from browser_kit import create_via_api, seat_page, told_when_added
 
 pytestmark = pytest.mark.browser
 
@@ -208,25 +208,8 @@ def test_a_page_opened_before_the_chosen_languages_words_came_opens_in_it(
     assert language_cookie(page) == "fr"
 
 
-#: each time the note that a language could not be loaded comes on the page, whether it
-#: comes into a live region already there (a screen reader reads it out then: the
-#: region's aria-live or role), or None (it came with its region, or with none)
-NOTE_TOLD = """
-window.noteTold = [];
-new MutationObserver((records) => {
-  for (const record of records) {
-    for (const node of record.addedNodes) {
-      if (node.nodeType !== Node.ELEMENT_NODE) continue;
-      const notes = node.matches(".lang-note") ? [node] : node.querySelectorAll(".lang-note");
-      for (const _ of notes) {
-        const region = record.target.closest("[role=status], [role=alert], [aria-live]");
-        window.noteTold.push(region
-          ? region.getAttribute("aria-live") || region.getAttribute("role") : null);
-      }
-    }
-  }
-}).observe(document, { subtree: true, childList: true });
-"""
+#: the note that a language could not be loaded, each time it comes: in a live region?
+NOTE_TOLD = told_when_added(".lang-note")
 
 #: a browser whose first language is Finnish
 FINNISH_BROWSER = """

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_kit import create_via_api, make_a_move_and_wait, seat_page
+from browser_kit import create_via_api, make_a_move_and_wait, seat_page, told_when_added
 
 pytestmark = pytest.mark.browser
 
@@ -172,26 +172,8 @@ def test_a_full_storage_seats_a_player_who_joins_at_the_tables_page(server: str,
     assert not errors, errors
 
 
-#: each time the note that a reload loses the seat comes on the page, whether it comes into
-#: a live region already there (a screen reader reads it out then, politely: the region's
-#: role or aria-live), or None (it came with its region or without any: not read out)
-NOTE_TOLD = """
-window.noteTold = [];
-new MutationObserver((records) => {
-  for (const record of records) {
-    for (const node of record.addedNodes) {
-      if (node.nodeType !== Node.ELEMENT_NODE) continue;
-      const notes = node.matches(".seat-not-kept") ? [node]
-        : node.querySelectorAll(".seat-not-kept");
-      for (const _ of notes) {
-        const region = record.target.closest("[role=status], [role=alert], [aria-live]");
-        window.noteTold.push(region
-          ? region.getAttribute("aria-live") || region.getAttribute("role") : null);
-      }
-    }
-  }
-}).observe(document, { subtree: true, childList: true });
-"""
+#: the note that a reload loses the seat, each time it comes: in a live region?
+NOTE_TOLD = told_when_added(".seat-not-kept")
 
 
 @pytest.mark.parametrize("how", ["created_in_the_lobby", "joined_at_the_tables_page"])
