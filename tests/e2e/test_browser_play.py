@@ -19,7 +19,7 @@ from browser_kit import (
     ARTIFACTS,
     CHROMIUM,
     create_via_api,
-    make_a_move_and_wait,
+    make_a_move,
     need_browser,
     play_until_over,
     seat_page,
@@ -647,9 +647,8 @@ def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(
                         break
                 if mexican is None:
                     page.keyboard.press("Escape")  # the chosen tile put back
-                    # (until the page shows the move: the hand read before it, on a busy
-                    # machine, had tiles that were no longer there to tap)
-                    make_a_move_and_wait(page)
+                    make_a_move(page)
+                    page.wait_for_timeout(300)
                     continue
                 if not hint_first:
                     page.get_by_role("button", name="Hint").tap()
