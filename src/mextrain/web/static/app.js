@@ -134,8 +134,11 @@ function languageCookie() {
   } catch { return null; }
 }
 
+// the language kept for the next page: the storage's, else its cookie's
+const keptLanguage = () => store.get("mextrain.lang") || languageCookie();
+
 function pickLanguage() {
-  const saved = store.get("mextrain.lang") || languageCookie();
+  const saved = keptLanguage();
   if (saved) {
     keepLanguageChosen(saved);  // (a choice made before the cookie was set reaches it too)
     return saved;
@@ -353,7 +356,7 @@ function App({ unloaded }) {
       return;
     }
     if (keptBefore.current === null) {
-      keptBefore.current = store.get("mextrain.lang") || languageCookie() || LANG;
+      keptBefore.current = keptLanguage() || LANG;
     }
     keep(code);
     setAsking(code);
