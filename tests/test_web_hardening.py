@@ -472,3 +472,30 @@ def test_the_pages_files_are_asked_again_at_every_use(client: TestClient, path: 
     again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
     assert again.status_code == 304
     assert again.headers["cache-control"] == "no-cache"
+
+
+def test_a_languages_words_are_asked_again_at_every_use(client: TestClient) -> None:
+    """The page's words were kept five minutes (``max-age=300``) while its script is asked
+    again at every use: after an upgrade the new script met the old words, and showed
+    its new words' keys. They are asked again at every use too, a 304 while unchanged."""
+    first = client.get("/api/i18n/fr")
+    assert first.status_code == 200
+    assert first.headers["cache-control"] == "no-cache"
+    assert first.headers["content-type"].startswith("application/json")
+    assert first.json()["lang"] == "fr"
+    assert first.json()["strings"]["game.draw"] == "Piocher"
+    tag = first.headers["etag"]
+    again = client.get("/api/i18n/fr", headers={"If-None-Match": tag})
+    assert again.status_code == 304
+    assert again.headers["cache-control"] == "no-cache"
+    assert again.headers["etag"] == tag
+    assert not again.content
+    # (a browser may send several tags, or a weak one)
+    assert client.get("/api/i18n/fr", headers={"If-None-Match": f'"x", W/{tag}'}).status_code == 304
+    # another language's words are not those: they come whole
+    other = client.get("/api/i18n/fi", headers={"If-None-Match": tag})
+    assert other.status_code == 200
+    assert other.headers["etag"] != tag
+    assert other.json()["strings"]["web.your_turn"] == "Sinun vuorosi"
+    # a language the server does not have: English, as before
+    assert client.get("/api/i18n/xx").json()["lang"] == "en"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import html
 import json
 import logging
@@ -343,14 +344,30 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             "version": __version__,
         }
 
+    #: each language's words for the page, as sent, with their entity tag (the words are
+    #: the package's: they change only with an upgrade, which restarts the server)
+    catalogues: dict[str, tuple[bytes, str]] = {}
+
     @app.get("/api/i18n/{lang}")
-    async def strings(lang: str) -> JSONResponse:
+    async def strings(lang: str, request: Request) -> Response:
+        """A language's words for the page. A browser asks again at every use and gets a
+        304 while they are unchanged: kept for a while instead (it was five minutes), the
+        old words met a new script after an upgrade, which showed its new words' keys."""
         code = normalise_language(lang) or "en"
-        t = Translator(code)
-        return JSONResponse(
-            {"lang": code, "strings": {**t.all("game"), **t.all("web")}},
-            headers={"Cache-Control": "max-age=300"},
-        )
+        if code not in catalogues:
+            t = Translator(code)
+            body = json.dumps(
+                {"lang": code, "strings": {**t.all("game"), **t.all("web")}},
+                ensure_ascii=False,
+                separators=(",", ":"),
+            ).encode("utf-8")
+            catalogues[code] = body, '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+        body, tag = catalogues[code]
+        headers = {"Cache-Control": "no-cache", "ETag": tag}
+        asked = request.headers.get("if-none-match", "")
+        if tag in (one.strip().removeprefix("W/") for one in asked.split(",")) or asked == "*":
+            return Response(status_code=304, headers=headers)
+        return Response(body, media_type="application/json", headers=headers)
 
     #: new tables per client address (a table is a game its bots play to the end, and
     #: the store keeps it)
