@@ -9,7 +9,7 @@ import os
 import socket
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -140,10 +140,19 @@ def make_a_move(page: Any, click: str = "click") -> None:
 
 
 def make_a_move_and_wait(page: Any, click: str = "click") -> None:
-    """`make_a_move`, then wait until the page shows it (the log or the hand changed, the
-    turn passed on, or the round's result came)."""
+    """`make_a_move`, then wait until the page shows it (`shown_after`)."""
+    shown_after(page, lambda: make_a_move(page, click))
+
+
+def shown_after(page: Any, move: Callable[[], object]) -> None:
+    """Make the seat's ``move`` on ``page`` (clicks or taps), then wait until the page shows
+    it: the log or the hand changed, the turn passed on, or the round's result came. The
+    page puts the chosen tile back as it sends the move, but the position it shows is the
+    one before the move until the server's answer arrives, still the seat's turn with the
+    tiles it had: a test that read the turn and the tiles then would act on a position
+    already gone."""
     before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
-    make_a_move(page, click)
+    move()
     page.wait_for_function(
         "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
         " || document.querySelectorAll('.hand-tile').length !== hand"

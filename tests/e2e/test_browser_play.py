@@ -19,11 +19,12 @@ from browser_kit import (
     ARTIFACTS,
     CHROMIUM,
     create_via_api,
-    make_a_move,
+    make_a_move_and_wait,
     need_browser,
     play_until_over,
     seat_page,
     shot,
+    shown_after,
 )
 
 pytestmark = pytest.mark.browser
@@ -647,8 +648,7 @@ def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(
                         break
                 if mexican is None:
                     page.keyboard.press("Escape")  # the chosen tile put back
-                    make_a_move(page)
-                    page.wait_for_timeout(300)
+                    make_a_move_and_wait(page)
                     continue
                 if not hint_first:
                     page.get_by_role("button", name="Hint").tap()
@@ -665,12 +665,9 @@ def test_a_phone_brings_the_trains_a_tile_may_go_on_out_from_under_the_hand(
                 lowest = max(r["bottom"] for r in seen)
                 assert lowest <= seen[0]["hand"], seen  # above the hand, not under it
                 assert min(r["top"] for r in seen) >= 0, seen  # and none out at the top
-                page.locator('.train.target[data-train="M"]').tap()  # it takes the tile
-                page.wait_for_function(
-                    "() => !document.querySelector('.turn.mine')"
-                    " || !document.querySelector('.hand-tile.selected')",
-                    timeout=15_000,
-                )
+                # it takes the tile (and until the page shows it, the position before it is
+                # still on the page: the turn Cy's, the tile played still in the hand)
+                shown_after(page, page.locator('.train.target[data-train="M"]').tap)
                 checked += 1
             assert checked == 2, "no tile was played on the Mexican train at eight seats"
             shot(page, "08-phone-8-seats-targets", full_page=False)

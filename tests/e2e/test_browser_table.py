@@ -1087,8 +1087,9 @@ def test_friends_talk_at_the_table_each_in_their_own_language(server: str, tmp_p
             while not ana.locator(".turn.mine").is_visible():
                 assert time.monotonic() < deadline, "Ana's turn never came"
                 if bob.locator(".turn.mine").is_visible():
-                    make_a_move(bob)
-                bob.wait_for_timeout(300)
+                    make_a_move_and_wait(bob)
+                else:
+                    bob.wait_for_timeout(50)
             hand = ana.locator(".hand-tile").count()
             box = ana.get_by_role("textbox", name="Say something")
             box.fill("")
@@ -1866,8 +1867,9 @@ def test_a_player_in_another_tab_is_told_when_their_turn_comes(server: str, page
         assert time.monotonic() < deadline, "no notification"
         # (asked again just before moving: a turn already told is left alone)
         if page.locator(".turn.mine").is_visible() and not page.evaluate("window.__notes.length"):
-            make_a_move(page)
-        page.wait_for_timeout(300)
+            make_a_move_and_wait(page)
+        else:
+            page.wait_for_timeout(50)
     assert page.evaluate("window.__notes")[0] == ["Your turn", f"Table {made['code']}"]
     # once a turn: another tab of the seat coming in changes the table, not the turn
     watcher = page.context.new_page()
