@@ -451,6 +451,106 @@ def test_the_page_contracts_words_as_the_server_does(server: str, page: object) 
     ]
 
 
+def test_a_move_on_its_way_shows_so_until_the_servers_answer_comes(
+    server: str, page: object
+) -> None:
+    """On a slow connection the page showed the position before a move until the server
+    answered: the tile played still in the hand, still playable, Draw and Pass still
+    there to press, and nothing said the move was on its way (a second tap did nothing, in
+    silence). The tile played now waits in the hand, dimmed, with nothing else to play or
+    ask for until the answer comes; a move the server refuses gives the position back."""
+    from browser_kit import wait_for_a_playable_tile
+    from playwright.sync_api import Page, WebSocketRoute, expect
+
+    assert isinstance(page, Page)
+    held: list[str | bytes] = []
+    went: list[str | bytes] = []  # what the page sent
+    hold = {"answers": False, "stale": False}
+    routes: list[WebSocketRoute] = []
+
+    def route(ws: WebSocketRoute) -> None:
+        to_server = ws.connect_to_server()
+        routes.append(ws)
+
+        def up(message: str | bytes) -> None:
+            went.append(message)
+            if hold["stale"] and isinstance(message, str) and '"action"' in message:
+                sent = json.loads(message)  # (made in a position the table is not in)
+                message = json.dumps({**sent, "version": sent["version"] + 1})
+            to_server.send(message)
+
+        def down(message: str | bytes) -> None:
+            if hold["answers"]:
+                held.append(message)
+            else:
+                ws.send(message)
+
+        ws.on_message(up)
+        to_server.on_message(down)
+
+    page.route_web_socket(re.compile(r"/ws/"), route)
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    assert wait_for_a_playable_tile(page)
+    assert routes, "the page's connection did not come through the route"
+    hand = page.locator(".hand-tile")
+    count = hand.count()
+    tile = page.locator(".hand-tile.playable").first.get_attribute("data-tile")
+    assert tile
+
+    # a move the server refuses (the position it was made in has moved on, it says): the
+    # position comes back, to move again
+    hold["stale"] = True
+    page.locator(f'.hand-tile[data-tile="{tile}"]').click()
+    page.locator(".train.target").first.click()
+    expect(page.locator(".error").first).to_contain_text("moved on", timeout=10_000)
+    expect(page.locator(".hand-tile.sending")).to_have_count(0)
+    expect(page.locator(".hand-tile.playable").first).to_be_visible()
+    assert page.get_by_role("button", name="Hint").is_enabled()
+    hold["stale"] = False
+
+    # the answer held back: the move shows as on its way
+    prompt = page.locator(".turn-prompt").inner_text()
+    hold["answers"] = True
+    page.locator(f'.hand-tile[data-tile="{tile}"]').click()
+    page.locator(".train.target").first.click()
+    going = page.locator(f'.hand-tile[data-tile="{tile}"]')
+    expect(going).to_have_class(re.compile(r"\bsending\b"))
+    expect(going).to_have_attribute("aria-disabled", "true")
+    assert float(going.evaluate("(el) => getComputedStyle(el).opacity")) < 0.6
+    expect(page.locator(".hand")).to_have_attribute("aria-busy", "true")
+    assert hand.count() == count  # (the position before the move, still)
+    expect(page.locator(".turn.mine")).to_be_visible()
+    expect(page.locator(".hand-tile.playable")).to_have_count(0)
+    expect(page.locator(".train.target")).to_have_count(0)
+    for name in ("Draw", "Pass", "Hint"):
+        expect(page.get_by_role("button", name=name)).to_be_disabled()
+    # what the turn asks is the position's, as before (unchanged, it is not said again)
+    assert page.locator(".turn-prompt").inner_text() == prompt
+    shot(page, "51-move-on-its-way")
+    # another tile chosen meanwhile: nothing to choose it for
+    others = page.locator(f'.hand-tile:not([data-tile="{tile}"])')
+    if others.count():
+        others.first.click()
+        expect(page.locator(".hand-tile.selected")).to_have_count(0)
+        expect(page.locator(".tile-note")).to_have_count(0)
+    asked = len(went)
+    page.keyboard.press("h")  # (nor a hint, by its key)
+    page.wait_for_timeout(300)
+    assert went[asked:] == []
+
+    # the answer comes: the move made, the hand a tile shorter
+    hold["answers"] = False
+    for message in held:
+        routes[-1].send(message)
+    expect(hand).to_have_count(count - 1)
+    expect(page.locator(f'.hand-tile[data-tile="{tile}"]')).to_have_count(0)
+    expect(page.locator(".hand-tile.sending")).to_have_count(0)
+    expect(page.locator(".hand")).to_have_attribute("aria-busy", "false")
+
+
 def test_the_trains_a_tile_may_go_on_come_out_from_under_the_hand(
     server: str, page: object
 ) -> None:

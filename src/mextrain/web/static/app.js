@@ -974,7 +974,7 @@ function TablePage({ code, big, lang }) {
       if (key === "d" && c.legal.includes("draw")) { refocus.current = "hand"; c.move("draw"); }
       else if (key === "p" && c.legal.includes("pass")) { refocus.current = "hand"; c.move("pass"); }
       // as the Hint button: on the player's own turn only
-      else if (key === "h" && c.myTurn) c.send({ type: "hint", version: c.version });
+      else if (key === "h" && c.myTurn && !c.sending) c.send({ type: "hint", version: c.version });
     };
     // a drag the browser broke off (a system gesture, a call coming in on a phone): no
     // tile goes anywhere, and its picture does not stay stuck over the page
@@ -1018,11 +1018,14 @@ function TablePage({ code, big, lang }) {
   useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
   // one move per position: a double click on Draw must not send a second, stale one
   const sentFor = useRef(null);
-  useEffect(() => { if (error) sentFor.current = null; }, [error]);
+  // the move sent from this position, until the server's answer comes (the next position,
+  // or a refusal): shown as on its way, nothing else to play meanwhile
+  const [sent, setSent] = useState(null);
+  useEffect(() => { if (error) { sentFor.current = null; setSent(null); } }, [error]);
   // back online, with the position the server sends on arrival: a move sent as the
   // connection dropped may never have arrived (the position is then the same one), so the
   // seat may move again; one that did arrive moved the position on
-  useEffect(() => { if (synced) { sentFor.current = null; setStarting(false); } }, [synced]);
+  useEffect(() => { if (synced) { sentFor.current = null; setSent(null); setStarting(false); } }, [synced]);
   useEffect(() => { if (error) setStarting(false); }, [error]);
   // the tab's title says when it is your turn (friends switch tabs while others play)
   const myTurn = Boolean(msg && msg.round && msg.you !== null && msg.round.current_seat === msg.you
@@ -1247,7 +1250,15 @@ function TablePage({ code, big, lang }) {
     </section>`;
   }
 
-  const legal = view ? view.legal_moves : [];
+  // a move on its way: this position's moves are spent (a slow connection shows the
+  // position before it a while longer; the tile played waits in the hand, dimmed)
+  const sending = sent && msg && sent.version === msg.version ? sent.move : null;
+  // the position's moves, which its words tell of (the turn's prompt, the drawn tile's
+  // and a chosen tile's notes: unchanged while a move is on its way, so not said again
+  // when the answer leaves them as they were), and those that may be made now
+  const moves = view ? view.legal_moves : [];
+  const fits = new Set(moves.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
+  const legal = sending ? [] : moves;
   const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
   const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const targets = selected ? targetsFor(selected) : [];
@@ -1256,9 +1267,9 @@ function TablePage({ code, big, lang }) {
   const drawnTile = myTurn && view && Number.isInteger(view.you_drew_at) ? view.hand[view.you_drew_at] ?? null : null;
   const drawnWords = (spoken) => {
     const drawn = spoken ? tileSaid(drawnTile) : drawnTile;
-    if (playableTiles.has(drawnTile)) return t("game.error_you.drawn_tile_only", { drawn });
+    if (fits.has(drawnTile)) return t("game.error_you.drawn_tile_only", { drawn });
     // (a house rule may have the seat draw again until a tile fits)
-    if (legal.includes("draw")) return `${t("web.you_drew", { tile: drawn })}.`;
+    if (moves.includes("draw")) return `${t("web.you_drew", { tile: drawn })}.`;
     return t("game.error_you.drawn_tile_fits_nowhere", { drawn });
   };
   // why a tile of the hand cannot be played now, where a rule keeps it off a train it
@@ -1267,8 +1278,8 @@ function TablePage({ code, big, lang }) {
   const whyNot = (tile) => (view && view.why_not || []).find((w) => view.hand[w.at] === tile) || null;
   // the chosen tile that cannot be played: why, for all to see (after a draw, the drawn
   // tile's line says it, unless the rule is another)
-  const stuck = selected && !playableTiles.has(selected) ? whyNot(selected) : null;
-  const stuckNote = !selected || playableTiles.has(selected) ? null
+  const stuck = selected && !fits.has(selected) ? whyNot(selected) : null;
+  const stuckNote = !selected || fits.has(selected) ? null
     : stuck ? (drawnTile && stuck.message === drawnWords(false) ? null : stuck.message)
     : drawnTile ? null : t("web.no_train_for", { tile: selected });
   // what the turn asks beyond "Your turn", as the server says the round stands (a double
@@ -1276,20 +1287,20 @@ function TablePage({ code, big, lang }) {
   // the legal moves allow; after a draw the drawn tile's line says what is left to do
   const turnPrompt = (() => {
     if (!myTurn || !view) return "";
-    const plays = legal.some((m) => m.includes("@"));
+    const plays = moves.some((m) => m.includes("@"));
     if (view.owes_follow_up) {
-      return plays ? t("web.prompt.follow_up") : legal.includes("draw") ? t("web.prompt.follow_up_draw") : "";
+      return plays ? t("web.prompt.follow_up") : moves.includes("draw") ? t("web.prompt.follow_up_draw") : "";
     }
-    if (view.first_turn_run && plays && legal.includes("pass")) return t("web.prompt.run_more");
-    if (view.first_turn_run && legal.some((m) => m.endsWith(`@${you}`))) return t("web.prompt.run_start");
+    if (view.first_turn_run && plays && moves.includes("pass")) return t("web.prompt.run_more");
+    if (view.first_turn_run && moves.some((m) => m.endsWith(`@${you}`))) return t("web.prompt.run_start");
     if (view.answer_first !== undefined) {
       const owner = view.answer_first;
       return t("web.prompt.answer_first", { train: owner === "M" ? t("game.train.mexican_the")
         : owner === you ? t("game.train.own") : t("game.train.of", { name: iso(names[owner]) }) });
     }
     if (drawnTile || plays) return "";
-    if (legal.includes("draw")) return t("web.prompt.must_draw");
-    return legal.includes("pass") ? t("web.prompt.must_pass") : "";
+    if (moves.includes("draw")) return t("web.prompt.must_draw");
+    return moves.includes("pass") ? t("web.prompt.must_pass") : "";
   })();
   // the trains Tab stops on: those the chosen tile may go on, or with none chosen, those
   // a tile of the hand may go on (the others are still read, and clicked, as before)
@@ -1298,12 +1309,18 @@ function TablePage({ code, big, lang }) {
     // (nothing goes while the connection is down, nor before the position from before the
     // drop is replaced: the move is still to make, not "sent")
     if (!synced || sentFor.current === msg.version) return;
-    if (send({ type: "action", move: m, version: msg.version })) { sentFor.current = msg.version; setTimeUp(null); }
+    if (send({ type: "action", move: m, version: msg.version })) {
+      sentFor.current = msg.version;
+      setSent({ version: msg.version, move: m });
+      setSelected(null);  // (a tile dropped on its train was chosen as it was dragged)
+      setTimeUp(null);
+    }
   };
   const playOn = (train) => {
     if (selected && targets.includes(train)) { move(`${selected}@${train}`); setSelected(null); }
   };
   const chooseTile = (tile) => {
+    if (sending) return;  // (nothing to choose a tile for until the answer comes)
     if (!playableTiles.has(tile)) {
       setSelected(selected === tile ? null : tile);
       // why: the rule that keeps it off a train it matches (after a draw, only the drawn
@@ -1331,7 +1348,7 @@ function TablePage({ code, big, lang }) {
     if (!playableTiles.has(tile)) return;
     drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
   };
-  live.current = { legal, move, send, you, myTurn, version: msg.version, dialogOpen: Boolean(dialog) };
+  live.current = { legal, move, send, you, myTurn, sending, version: msg.version, dialogOpen: Boolean(dialog) };
   // (``start``: the label begins a sentence, its own first word a capital, never a name)
   const trainLabel = (owner, start = false) => (start ? tcap : t)(
     owner === "M" ? "game.train.mexican" : "game.train.of", { name: names[owner] });
@@ -1458,7 +1475,7 @@ function TablePage({ code, big, lang }) {
         <div class="actions">
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
-          <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn} aria-keyshortcuts="h">${t("web.hint")}</button>
+          <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn || Boolean(sending)} aria-keyshortcuts="h">${t("web.hint")}</button>
           <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); readTalk(); }}
             aria-label=${unreadCount ? tn("web.chat.unread", unreadCount) : t("web.chat.title")}>
             <svg class="talk-icon" viewBox="0 0 20 20" aria-hidden="true"><path
@@ -1469,13 +1486,14 @@ function TablePage({ code, big, lang }) {
           ${drawnTile && html`<span class="tile-note drawn-note" aria-hidden="true">${drawnWords(false)}</span>`}
           ${stuckNote && html`<span class="tile-note" aria-hidden="true">${stuckNote}</span>`}
         </div>
-        <div class="hand" role="group" aria-label=${t("web.your_hand")}>
+        <div class="hand" role="group" aria-label=${t("web.your_hand")} aria-busy=${Boolean(sending)}>
           ${view.hand.map((tile) => {
             const playable = playableTiles.has(tile);
             const hinted = hintNow && hintNow.move.startsWith(tile + "@");
+            const going = Boolean(sending) && sending.startsWith(tile + "@");
             return html`<button class=${"hand-tile" + (playable ? " playable" : "") + (selected === tile ? " selected" : "") + (hinted ? " hinted" : "")
-                + (tile === drawnTile ? " drawn" : "")}
-                data-tile=${tile} aria-pressed=${selected === tile}
+                + (tile === drawnTile ? " drawn" : "") + (going ? " sending" : "")}
+                data-tile=${tile} aria-pressed=${selected === tile} aria-disabled=${going ? "true" : null}
                 aria-label=${sentences(tileLabel(tile), playable && tcap("web.playable"))}
                 onPointerDown=${(e) => onPointerDown(tile, e)}
                 onClick=${() => chooseTile(tile)}>
