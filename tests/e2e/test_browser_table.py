@@ -4250,3 +4250,97 @@ def test_the_help_from_a_table_says_its_own_rounds(server: str, page: Any) -> No
         "A full game is 13 rounds, from the 12-12 engine down to 0-0;"
     )
     assert not errors, errors
+
+
+def test_a_seat_goes_to_another_device_by_its_own_link(server: str) -> None:
+    """A seat was held by the one browser that took it: a phone's battery running out,
+    or a move to the laptop, lost it (another browser could only watch, or join a seat
+    still open). The seat's own link, shown under *Play on another device*, opens it on
+    another device too: the page there plays it, keeps it, and takes the token out of the
+    address. A link gone stale takes no seat and loses none: the page says so and goes
+    on as it was, at this browser's own seat if it had one."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    code = made["code"]
+    key = f"mextrain.token.{code}"
+    errors: list[str] = []
+    with touch_phone(390, 844) as (browser, phone):
+        laptop = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        for each in (laptop, phone):
+            each.on("pageerror", lambda err: errors.append(str(err)))
+        # in the waiting room too, beside the table's own link (each its own button)
+        waiting = create_via_api(
+            server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}}
+        )
+        seat_page(laptop, server, waiting)
+        laptop.get_by_role("button", name="Play on another device").click()
+        expect(laptop.get_by_role("textbox", name="The link to your seat")).to_have_value(
+            f"{server}/t/{waiting['code']}#seat={waiting['token']}"
+        )
+        expect(laptop.get_by_role("button", name="Copy the link")).to_have_count(1)
+        expect(laptop.get_by_role("button", name="Copy your seat's link")).to_have_count(1)
+        seat_page(laptop, server, made)
+        expect(laptop.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        button = laptop.get_by_role("button", name="Play on another device")
+        expect(button).to_have_attribute("aria-expanded", "false")
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        box = laptop.get_by_role("textbox", name="The link to your seat")
+        link = box.input_value()
+        assert link == f"{server}/t/{code}#seat={made['token']}"
+        expect(laptop.locator(".seat-link-box")).to_contain_text("share it with no one")
+        laptop.get_by_role("button", name="Copy your seat's link").click()
+        expect(laptop.locator(".seat-link-box")).to_contain_text("Copied.")
+        shot(laptop, "52-seat-link")
+
+        # the phone, which never had the seat, opens the link: Ana's seat, her hand
+        phone.goto(link)
+        expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        assert phone.url == f"{server}/t/{code}"  # the token out of the address
+        assert phone.evaluate("k => localStorage.getItem(k)", key) == made["token"]
+        expect(phone.locator(".badge", has_text="Watching")).to_have_count(0)
+
+        def hand(page: Any) -> list[str | None]:
+            return [t.get_attribute("data-tile") for t in page.locator(".hand-tile").all()]
+
+        expect(laptop.locator(".hand-tile")).to_have_count(len(hand(phone)))
+        assert sorted(map(str, hand(phone))) == sorted(map(str, hand(laptop)))
+        # it plays the seat: a move made on the phone shows on the laptop
+        deadline = time.monotonic() + 30
+        while not phone.locator(".turn.mine").is_visible():
+            assert time.monotonic() < deadline, "Ana's turn never came"
+            phone.wait_for_timeout(50)
+        log = laptop.locator(".move-log li").count()
+        make_a_move_and_wait(phone)
+        expect(laptop.locator(".move-log li")).not_to_have_count(log)
+        phone.reload()  # and it keeps it
+        expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+
+        # a link gone stale, on the laptop, which holds the seat (pasted in the address of
+        # the table's tab: only the part after "#" changes): the seat is still its own
+        stale = f"{server}/t/{code}#seat={'x' * 32}"
+        laptop.goto(stale)
+        note = laptop.locator(".error", has_text="That link to a seat is not valid")
+        expect(note).to_be_visible(timeout=15_000)
+        expect(laptop.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        assert laptop.url == f"{server}/t/{code}"
+        assert laptop.evaluate("k => localStorage.getItem(k)", key) == made["token"]
+        # ... and on a browser that never had a seat here: it watches
+        other = browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        other.on("pageerror", lambda err: errors.append(str(err)))
+        for broken in (stale, f"{server}/t/{code}#seat=short", f"{server}/t/{code}#seat=%E0"):
+            other.goto(server + "/stats")
+            other.goto(broken)
+            expect(other.locator(".error", has_text="That link to a seat")).to_be_visible(
+                timeout=15_000
+            )
+            expect(other.locator(".board")).to_be_visible(timeout=15_000)
+            expect(other.locator(".hand-tile")).to_have_count(0)
+            assert other.url == f"{server}/t/{code}"
+            assert other.evaluate("k => localStorage.getItem(k)", key) is None
+        # a spectator has no seat to take anywhere
+        expect(other.get_by_role("button", name="Play on another device")).to_have_count(0)
+    assert errors == []

@@ -213,6 +213,28 @@ function forgetTable(code) {
   for (const key of [tokenKey, muteKey, talkSeenKey, doneKey]) store.remove(key(code));
 }
 
+// A seat taken to another device: its link is the table's with the seat's token after a
+// "#" (`/t/CODE#seat=TOKEN`: a browser sends no part after "#" to the server, so no log
+// or proxy on the way sees the token), opened on that device. The page takes the token
+// out of the address at once (it stays in no history, bookmark or copy of the address)
+// and says hello with it; only once the server has taken it for a seat is it kept, in
+// the place of one this browser had there, so that a link gone stale (its seat left, the
+// link cut short) loses nothing: the page goes on as it was and says why.
+const SEAT_LINK = /^#seat=(.*)$/;
+const SEAT_TOKEN = /^[A-Za-z0-9_-]{16,64}$/;
+const seatLink = (code, token) => `${location.origin}/t/${code}#seat=${token}`;
+
+// The token of the seat link this page was opened with (taken out of the address), "" for
+// a link whose token cannot be one, or null for no seat link.
+function takeSeatLink() {
+  const found = SEAT_LINK.exec(location.hash);
+  if (!found) return null;
+  history.replaceState(history.state, "", location.pathname + location.search);
+  let token = "";
+  try { token = decodeURIComponent(found[1]); } catch { token = ""; }
+  return SEAT_TOKEN.test(token) ? token : "";
+}
+
 async function api(path, body) {
   const res = await fetch(path, body === undefined ? {} : {
     method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body),
@@ -707,7 +729,28 @@ function useTableSocket(code, lang) {
   // the position at which the server made this seat's move after its time ran out (null:
   // none); told until the player moves, or the game is over
   const [timeUp, setTimeUp] = useState(null);
+  // the seat link this page was opened with: its token, until the server has taken it for
+  // a seat (then kept) or refused it; and whether it was refused (or was no token at all)
+  const linked = useRef(undefined);
+  if (linked.current === undefined) linked.current = takeSeatLink();
+  const [linkRefused, setLinkRefused] = useState(linked.current === "");
+  if (linked.current === "") linked.current = null;
   const wsRef = useRef(null);
+  // a seat link opened in the tab already at the table (pasted in its address: the page
+  // is not loaded again, only its "#" part changes): tried as on arrival, on a new
+  // connection
+  useEffect(() => {
+    const onHash = () => {
+      const token = takeSeatLink();
+      if (token === null) return;
+      setLinkRefused(token === "");
+      if (!token) return;
+      linked.current = token;
+      if (wsRef.current) wsRef.current.close();
+    };
+    window.addEventListener("hashchange", onHash);
+    return () => window.removeEventListener("hashchange", onHash);
+  }, [code]);
   // the language to say hello in; a switch is told on the same connection (connecting
   // again showed the player offline to the others for a moment, and lost a move sent then)
   const langRef = useRef(lang);
@@ -728,12 +771,27 @@ function useTableSocket(code, lang) {
       ws.onopen = () => {
         retry = 500;
         setOnline(true);
-        ws.send(JSON.stringify({ type: "hello", token: store.get(tokenKey(code)) || null, lang: langRef.current }));
+        const token = linked.current || store.get(tokenKey(code)) || null;
+        ws.send(JSON.stringify({ type: "hello", token, lang: langRef.current }));
       };
       ws.onmessage = (ev) => {
         const m = JSON.parse(ev.data);
         if (m.type === "state") { setMsg(m); setError(null); setSynced(true); }
-        else if (m.type === "error") {
+        else if (m.type === "welcome") {
+          // the seat link's token took a seat: this browser keeps it (in the place of any
+          // it had at this table: the link is the player's word for which seat is theirs)
+          if (linked.current && m.seat !== null) {
+            store.set(tokenKey(code), linked.current);
+            linked.current = null;
+          }
+        } else if (m.type === "error") {
+          if (m.code === "bad_token" && linked.current) {
+            // the link's token took no seat: the page goes on as it would have without
+            // it (the connection, closed by the server, is made again with its own)
+            linked.current = null;
+            setLinkRefused(true);
+            return;
+          }
           if (m.code === "no_table" || m.code === "bad_token") {
             forgetTable(code);
             setFatal(m.code);
@@ -782,7 +840,30 @@ function useTableSocket(code, lang) {
   // connect again (a seat just taken on this page, its token kept by the page alone: the
   // next hello says it, where a reload would have lost it)
   const reconnect = useCallback(() => { if (wsRef.current) wsRef.current.close(); }, []);
-  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect };
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused };
+}
+
+// The seat taken to another device (a phone's battery running out, a move to the
+// laptop): a button that shows the seat's own link, to open on the other device, where
+// the page plays the seat too (both pages hold it; leaving the table from either gives
+// it up). The link is a key to the seat: the words beside it say to share it with no one.
+function SeatLinkBox({ code }) {
+  const [open, setOpen] = useState(false);
+  const [copied, setCopied] = useState(false);
+  const token = store.get(tokenKey(code));
+  if (!token) return null;
+  const link = seatLink(code, token);
+  const id = `seat-link-${code}`;
+  return html`<div class="seat-link">
+    <button class="small" aria-expanded=${open} aria-controls=${id}
+      onClick=${() => { setOpen(!open); setCopied(false); }}>${t("web.seat_link.button")}</button>
+    ${open && html`<div id=${id} class="seat-link-box">
+      <p>${t("web.seat_link.help")}</p>
+      <p class="seat-link-row"><input readonly value=${link} aria-label=${t("web.seat_link.label")}
+          onFocus=${(e) => e.target.select()} />
+        <button class="small" onClick=${() => copyText(link).then(setCopied)}>${t("web.seat_link.copy")}</button>
+        ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p></div>`}
+  </div>`;
 }
 
 // The note that this browser would not keep the seat (a reload loses it), in a polite
@@ -800,7 +881,7 @@ function SeatNote({ shown, told }) {
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   // what is being typed to the table, kept here: the waiting room's talk and the table's
   // are two boxes, and a line half typed when the game starts goes on in the second
@@ -1174,7 +1255,10 @@ function TablePage({ code, big, lang }) {
   // still waiting for the table's first position: a refusal on the way (the database would
   // not read the table back, too many connections from here) is shown as at the table, in
   // the same live region, while the page goes on trying (it said only "Connecting…")
-  if (!msg) return html`<p>${t("web.connecting")}</p>${error && html`<${ErrorLine} error=${error} />`}`;
+  // a seat link that took no seat: said where the page goes on (watching, or at this
+  // browser's own seat)
+  const linkNote = linkRefused && html`<p class="error" role="alert">${t("web.error.bad_seat_link")}</p>`;
+  if (!msg) return html`<p>${t("web.connecting")}</p>${linkNote}${error && html`<${ErrorLine} error=${error} />`}`;
   const table = msg.table;
   const you = msg.you;
   const view = msg.round;
@@ -1228,6 +1312,7 @@ function TablePage({ code, big, lang }) {
     return html`<section class="waiting">
       <h1>${t("web.table")} <span class="code">${table.code}</span></h1>
       ${saidRegion}
+      ${linkNote}
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
@@ -1242,7 +1327,8 @@ function TablePage({ code, big, lang }) {
       ${you !== null ? html`<button class="primary" disabled=${starting}
             onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>
-          <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>${seatNote}`
+          <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>
+          <${SeatLinkBox} code=${table.code} />${seatNote}`
         : joinForm}
       <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
@@ -1395,6 +1481,7 @@ function TablePage({ code, big, lang }) {
       ${you === null && html`<span class="badge">${t("web.spectating")}</span>`}
       <span role="status">${!online && html`<span class="badge warn">${t("web.reconnecting")}</span>`}</span>
     </div>
+    ${linkNote}
     ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
     ${you !== null && table.status === "playing" && table.seats[you].timed_out ? html`<div class="notice away" role="status">${t("web.away.text")}
         <button class="primary small" onClick=${() => { send({ type: "back" }); setTimeUp(null); }}>${t("web.away.back")}</button></div>`
@@ -1518,7 +1605,8 @@ function TablePage({ code, big, lang }) {
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
       ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
     ${you !== null && table.status === "playing" && html`<p class="leave">
-      <button class="small" onClick=${leave}>${t("web.leave")}</button></p>`}
+      <button class="small" onClick=${leave}>${t("web.leave")}</button></p>
+      <${SeatLinkBox} code=${table.code} />`}
     ${seatNote}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
