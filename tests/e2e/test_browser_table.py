@@ -4292,6 +4292,13 @@ def test_a_seat_goes_to_another_device_by_its_own_link(server: str) -> None:
         link = box.input_value()
         assert link == f"{server}/t/{code}#seat={made['token']}"
         expect(laptop.locator(".seat-link-box")).to_contain_text("share it with no one")
+        # the QR code beside it reads as the same link (a phone's camera opens it)
+        qr = laptop.get_by_role("img", name="A QR code of the link")
+        expect(qr).to_be_visible()
+        assert read_qr(qr) == link
+        box_of_qr = qr.bounding_box()
+        assert box_of_qr is not None
+        assert box_of_qr["width"] >= 150  # (a camera reads it)
         laptop.get_by_role("button", name="Copy your seat's link").click()
         expect(laptop.locator(".seat-link-box")).to_contain_text("Copied.")
         shot(laptop, "52-seat-link")
@@ -4344,3 +4351,22 @@ def test_a_seat_goes_to_another_device_by_its_own_link(server: str) -> None:
         # a spectator has no seat to take anywhere
         expect(other.get_by_role("button", name="Play on another device")).to_have_count(0)
     assert errors == []
+
+
+def read_qr(svg: Any) -> str:
+    """What the QR code drawn by the page's ``svg`` element says, read by an independent
+    reader (zxing-cpp) from its modules, each drawn as ``M x y h1v1h-1z`` of its path."""
+    import numpy as np
+    import zxingcpp
+
+    size = int(svg.get_attribute("data-size"))
+    path = svg.locator("path").get_attribute("d")
+    dark = np.zeros((size, size), dtype=bool)
+    for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", path):
+        dark[int(y), int(x)] = True
+    assert path == "".join(f"M{x} {y}h1v1h-1z" for y, x in zip(*np.nonzero(dark), strict=True))
+    pixels = np.where(np.kron(dark, np.ones((8, 8), dtype=bool)), 0, 255).astype(np.uint8)
+    found = zxingcpp.read_barcodes(pixels)
+    assert len(found) == 1, found
+    assert found[0].format == zxingcpp.BarcodeFormat.QRCode, found
+    return str(found[0].text)

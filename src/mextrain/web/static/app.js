@@ -11,6 +11,7 @@ import { percent } from "./percent.js";
 import { revealTargets, showTrainEnds } from "./reveal.js";
 import { SILENT, say } from "./said.js";
 import * as store from "./store.js";
+import { encode as qrEncode } from "./vendor/uqr.mjs";
 
 // -- strings ----------------------------------------------------------------------------
 
@@ -843,6 +844,17 @@ function useTableSocket(code, lang) {
   return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused };
 }
 
+// ``text`` as a QR code, black on white whatever the page's colours (a camera needs the
+// contrast), with the four modules of quiet zone around it that the standard asks for.
+function QrCode({ text, label }) {
+  const qr = useMemo(() => qrEncode(text, { ecc: "M", border: 4 }), [text]);
+  let path = "";
+  qr.data.forEach((row, y) => row.forEach((dark, x) => { if (dark) path += `M${x} ${y}h1v1h-1z`; }));
+  return html`<svg class="qr" viewBox=${`0 0 ${qr.size} ${qr.size}`} role="img" aria-label=${label}
+      shape-rendering="crispEdges" data-size=${qr.size}>
+    <rect width=${qr.size} height=${qr.size} fill="#fff" /><path d=${path} fill="#000" /></svg>`;
+}
+
 // The seat taken to another device (a phone's battery running out, a move to the
 // laptop): a button that shows the seat's own link, to open on the other device, where
 // the page plays the seat too (both pages hold it; leaving the table from either gives
@@ -859,6 +871,7 @@ function SeatLinkBox({ code }) {
       onClick=${() => { setOpen(!open); setCopied(false); }}>${t("web.seat_link.button")}</button>
     ${open && html`<div id=${id} class="seat-link-box">
       <p>${t("web.seat_link.help")}</p>
+      <${QrCode} text=${link} label=${t("web.seat_link.qr")} />
       <p class="seat-link-row"><input readonly value=${link} aria-label=${t("web.seat_link.label")}
           onFocus=${(e) => e.target.select()} />
         <button class="small" onClick=${() => copyText(link).then(setCopied)}>${t("web.seat_link.copy")}</button>
