@@ -4276,6 +4276,11 @@ def test_a_seat_goes_to_another_device_by_its_own_link(server: str) -> None:
             server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}}
         )
         seat_page(laptop, server, waiting)
+        # (and the table's own link as a QR code, for whoever is at the table to join)
+        shared = laptop.get_by_role("img", name="A QR code of the table's link")
+        expect(shared).to_be_visible(timeout=15_000)
+        assert read_qr(shared) == f"{server}/t/{waiting['code']}"
+        expect(laptop.locator(".share-qr")).to_contain_text("scan this code with a phone")
         laptop.get_by_role("button", name="Play on another device").click()
         expect(laptop.get_by_role("textbox", name="The link to your seat")).to_have_value(
             f"{server}/t/{waiting['code']}#seat={waiting['token']}"

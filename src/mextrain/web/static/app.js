@@ -1328,6 +1328,8 @@ function TablePage({ code, big, lang }) {
       ${linkNote}
       <p>${t("web.share")} <a href=${link}>${link}</a> <button class="small" onClick=${() => copyLink(link)}>${t("web.copy_link")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
+      <figure class="share-qr"><${QrCode} text=${link} label=${t("web.share_qr_label")} />
+        <figcaption class="muted">${t("web.share_qr")}</figcaption></figure>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
         ${table.turn_time && html` ${t("web.table_clock", { time: clockWords(table.turn_time) })}`}</p>
       ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
