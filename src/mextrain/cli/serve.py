@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import socket
 import sqlite3
+import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -210,6 +213,7 @@ def serve(
     )
     app = create_app(path, settings)
     click.echo(f"mextrain: database {path}", err=True)
+    _say_where(host, port, sys.stderr.isatty())
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, ws_max_size=65536, proxy_headers=True
     )
@@ -231,3 +235,86 @@ def _check_listen(host: str, port: int) -> None:
         raise click.ClickException(f"cannot listen on {where}: {err.strerror or err}") from None
     except UnicodeError:  # (a name of more than 63 characters between two dots)
         raise click.ClickException(f"cannot listen on {where}: not a host name") from None
+
+
+def addresses(
+    host: str, port: int, lan: Callable[[], str | None] | None = None
+) -> tuple[str | None, str | None]:
+    """Where to open the server listening at ``host:port``: on this machine, and from the
+    other devices on its network (None where there is no such address: a loopback host
+    is for this machine alone; with port 0 the port is chosen as it starts). Listening on
+    every address (``0.0.0.0``, ``::``), the others use this machine's address on its
+    network (``lan``, by default `lan_address`)."""
+    if port == 0:
+        return None, None
+    if host in ("", "0.0.0.0", "::"):
+        other = (lan or lan_address)()
+        here = "[::1]" if host == "::" else "127.0.0.1"
+        return f"http://{here}:{port}", f"http://{_in_url(other)}:{port}" if other else None
+    address = f"http://{_in_url(host)}:{port}"
+    return address, None if _is_loopback(host) else address
+
+
+def lan_address() -> str | None:
+    """This machine's IPv4 address on its network: the one its traffic out would leave
+    from (a UDP socket's "connect" sends nothing), or None if it has none but loopback."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # (TEST-NET-1: never routed, nothing is sent)
+            found = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if _is_loopback(found) or found == "0.0.0.0" else found
+
+
+def qr_text(text: str) -> str:
+    """``text`` as a QR code in a terminal: each character two modules, one over the other
+    (block elements), the light ones drawn, the dark ones left blank, so it reads where
+    text is light on a dark background, as in most terminals (and a phone's camera reads
+    it inverted on a light one), with the quiet zone the standard asks for."""
+    import segno
+
+    rows = [list(row) for row in segno.make(text, error="m").matrix_iter(border=4)]
+    rows.append([0] * len(rows[0]))  # (an odd count: the last line's lower half light)
+    blocks = {(0, 0): "\u2588", (0, 1): "\u2580", (1, 0): "\u2584", (1, 1): " "}
+    return "\n".join(
+        "".join(blocks[top, bottom] for top, bottom in zip(upper, lower, strict=True))
+        for upper, lower in zip(rows[::2], rows[1::2], strict=False)
+    )
+
+
+def _say_where(host: str, port: int, terminal: bool) -> None:
+    """Tell where to open the server (on stderr, as the rest of what it says): on this
+    machine, and from the others on its network, their address also as a QR code for a
+    phone's camera when a person reads it (``terminal``: not in a log)."""
+    here, other = addresses(host, port)
+    if here is None:
+        return
+    click.echo(f"mextrain: on this machine, open {here}", err=True)
+    if other is None:
+        if _is_loopback(host):
+            click.echo(
+                "mextrain: only this machine can reach it; --host 0.0.0.0 lets the phones "
+                "and computers on your network in",
+                err=True,
+            )
+        return
+    click.echo(f"mextrain: from the phones and computers on your network, open {other}", err=True)
+    if terminal:
+        try:
+            code = qr_text(other)
+        except ImportError:  # pragma: no cover - segno comes with the 'web' extra
+            return
+        click.echo(code, err=True)
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host.lower().rstrip(".") == "localhost"
+
+
+def _in_url(host: str) -> str:
+    """``host`` as a URL writes it (an IPv6 address in brackets)."""
+    return f"[{host}]" if ":" in host else host

@@ -1,0 +1,123 @@
+"""`mextrain serve` says where to open it: on this machine, and from the phones and
+computers on its network, whose address it also draws as a QR code in a terminal."""
+
+from __future__ import annotations
+
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mextrain.cli import main
+from mextrain.cli import serve as serve_cli
+
+pytest.importorskip("fastapi")
+
+
+@pytest.mark.parametrize(
+    ("host", "port", "here", "other"),
+    [
+        ("0.0.0.0", 8000, "http://127.0.0.1:8000", "http://10.1.2.3:8000"),
+        ("", 8000, "http://127.0.0.1:8000", "http://10.1.2.3:8000"),
+        ("::", 8080, "http://[::1]:8080", "http://10.1.2.3:8080"),
+        ("127.0.0.1", 8000, "http://127.0.0.1:8000", None),
+        ("127.0.0.2", 8000, "http://127.0.0.2:8000", None),
+        ("localhost", 8000, "http://localhost:8000", None),
+        ("::1", 8000, "http://[::1]:8000", None),
+        ("192.168.1.5", 8000, "http://192.168.1.5:8000", "http://192.168.1.5:8000"),
+        ("fd00::5", 8000, "http://[fd00::5]:8000", "http://[fd00::5]:8000"),
+        ("box.lan", 9000, "http://box.lan:9000", "http://box.lan:9000"),
+        ("0.0.0.0", 0, None, None),  # (the port chosen as the server starts: not known yet)
+    ],
+)
+def test_where_to_open_the_server(host: str, port: int, here: str, other: str | None) -> None:
+    assert serve_cli.addresses(host, port, lan=lambda: "10.1.2.3") == (here, other)
+
+
+def test_listening_everywhere_on_a_machine_with_no_network_gives_no_other_address() -> None:
+    assert serve_cli.addresses("0.0.0.0", 8000, lan=lambda: None) == (
+        "http://127.0.0.1:8000",
+        None,
+    )
+
+
+def test_this_machines_address_on_its_network_is_one_it_has() -> None:
+    found = serve_cli.lan_address()
+    if found is None:
+        pytest.skip("this machine has no network address but loopback")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((found, 0))  # (an address this machine does not have cannot be bound)
+    assert not found.startswith("127.")
+
+
+def read_terminal_qr(text: str) -> str:
+    """What a QR code drawn by `qr_text` says, read by an independent reader (zxing-cpp):
+    each character is two modules, one over the other, drawn where light."""
+    np = pytest.importorskip("numpy")
+    zxingcpp = pytest.importorskip("zxingcpp")
+    halves = {"\u2588": (0, 0), "\u2580": (0, 1), "\u2584": (1, 0), " ": (1, 1)}
+    lines = text.split("\n")
+    assert len({len(line) for line in lines}) == 1, "ragged lines"
+    dark = np.array(
+        [[halves[c][half] for c in line] for line in lines for half in (0, 1)], dtype=bool
+    )
+    pixels = np.where(np.kron(dark, np.ones((8, 8), dtype=bool)), 0, 255).astype(np.uint8)
+    found = zxingcpp.read_barcodes(pixels)
+    assert len(found) == 1, found
+    return str(found[0].text)
+
+
+@pytest.mark.parametrize(
+    "url", ["http://192.168.1.5:8000", "http://10.0.0.17:80", "http://[fd00::5]:8000"]
+)
+def test_the_terminals_qr_code_reads_as_the_address(url: str) -> None:
+    drawn = serve_cli.qr_text(url)
+    assert read_terminal_qr(drawn) == url
+    lines = drawn.split("\n")
+    # the quiet zone: four light modules all round (two lines above and below)
+    assert lines[0] == lines[1] == lines[-2] == "\u2588" * len(lines[0])
+    assert all(line.startswith("\u2588" * 4) for line in lines)
+    assert all(line.endswith("\u2588" * 4) for line in lines)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def test_serve_says_where_to_open_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, it said only where its database was, and uvicorn's "running on
+    http://0.0.0.0:8000", an address a phone cannot open."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve_cli, "lan_address", lambda: "10.1.2.3")
+    db = tmp_path / "x.sqlite3"
+    port = free_port()
+    result = CliRunner().invoke(main, ["serve", "--port", str(port), "--db", str(db)])
+    assert result.exit_code == 0, result.output
+    assert f"on this machine, open http://127.0.0.1:{port}" in result.stderr
+    assert "--host 0.0.0.0 lets the phones and computers on your network in" in result.stderr
+    assert "10.1.2.3" not in result.stderr
+    port = free_port()
+    args = ["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    said = result.stderr
+    assert f"on this machine, open http://127.0.0.1:{port}" in said
+    assert f"on your network, open http://10.1.2.3:{port}" in said
+    assert "--host 0.0.0.0" not in said
+    assert "\u2588" not in said  # (no QR code where no one reads it: not a terminal)
+
+
+def test_a_person_at_the_terminal_gets_the_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
+    serve_cli._say_where("192.168.1.5", 8000, terminal=True)
+    said = capsys.readouterr().err
+    assert "open http://192.168.1.5:8000" in said
+    drawn = said[said.index("\u2588") :].rstrip("\n")
+    assert read_terminal_qr(drawn) == "http://192.168.1.5:8000"
+    serve_cli._say_where("127.0.0.1", 8000, terminal=True)  # (for this machine: no code)
+    assert "\u2588" not in capsys.readouterr().err
