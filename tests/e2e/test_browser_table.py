@@ -4375,3 +4375,39 @@ def read_qr(svg: Any) -> str:
     assert len(found) == 1, found
     assert found[0].format == zxingcpp.BarcodeFormat.QRCode, found
     return str(found[0].text)
+
+
+def test_a_seat_brought_by_its_link_has_read_the_talk_said_before(server: str) -> None:
+    """The talk read is kept per browser: a seat taken to a phone by its link counted
+    every line said at the table before as unread there, though the player had them on
+    the other device. What was said before the link was opened counts as read; what is
+    said after, as ever."""
+    need_browser()
+    from playwright.sync_api import expect
+
+    errors: list[str] = []
+    with ana_talks_to_ben(server, bots=1) as (ana, bens_page):
+        laptop = bens_page({"width": 1280, "height": 860}, False, errors)
+        for said in (1, 2):
+            ana_says_thanks(ana, laptop, said)
+        code = laptop.url.rsplit("/", 1)[1]
+        token = laptop.evaluate("k => localStorage.getItem(k)", f"mextrain.token.{code}")
+        context = laptop.context.browser.new_context(
+            viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+        )
+        phone = context.new_page()
+        phone.on("pageerror", lambda err: errors.append(str(err)))
+        phone.goto(f"{server}/t/{code}#seat={token}")
+        expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        expect(phone.locator(".chat-lines li")).to_have_count(2)
+        jump = phone.locator(".actions .talk-jump")
+        phone.evaluate("() => window.scrollTo(0, 0)")  # (the board and the hand)
+        expect(phone.locator(".chat")).not_to_be_in_viewport()
+        expect(jump).to_have_accessible_name("Table talk")
+        ana_says_thanks(ana, phone, 3)
+        expect(jump).to_have_accessible_name("Table talk, 1 line unread")
+        phone.reload()  # (as far as was read, kept on the phone)
+        expect(phone.locator(".chat-lines li")).to_have_count(3)
+        phone.evaluate("() => window.scrollTo(0, 0)")
+        expect(jump).to_have_accessible_name("Table talk, 1 line unread")
+    assert errors == []

@@ -736,6 +736,10 @@ function useTableSocket(code, lang) {
   if (linked.current === undefined) linked.current = takeSeatLink();
   const [linkRefused, setLinkRefused] = useState(linked.current === "");
   if (linked.current === "") linked.current = null;
+  // the seat a link has just given this browser, until the talk comes: what was said
+  // before counts as read (the player had it on the other device), and how far that is
+  const adopted = useRef(null);
+  const [talkAdopted, setTalkAdopted] = useState(null);
   const wsRef = useRef(null);
   // a seat link opened in the tab already at the table (pasted in its address: the page
   // is not loaded again, only its "#" part changes): tried as on arrival, on a new
@@ -784,6 +788,7 @@ function useTableSocket(code, lang) {
           if (linked.current && m.seat !== null) {
             store.set(tokenKey(code), linked.current);
             linked.current = null;
+            adopted.current = m.seat;
           }
         } else if (m.type === "error") {
           if (m.code === "bad_token" && linked.current) {
@@ -803,7 +808,15 @@ function useTableSocket(code, lang) {
           setError(m);
         } else if (m.type === "hint") setHint(m);
         else if (m.type === "time_up") setTimeUp(m.version);
-        else if (m.type === "chat_log") setChat(m.lines);
+        else if (m.type === "chat_log") {
+          setChat(m.lines);
+          if (adopted.current !== null && m.lines.length) {
+            const seen = { seat: adopted.current, line: m.lines[m.lines.length - 1].id };
+            store.set(talkSeenKey(code), JSON.stringify(seen));
+            setTalkAdopted(seen);
+          }
+          adopted.current = null;
+        }
         else if (m.type === "chat") {
           setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
           setHeard(m.line);
@@ -841,7 +854,7 @@ function useTableSocket(code, lang) {
   // connect again (a seat just taken on this page, its token kept by the page alone: the
   // next hello says it, where a reload would have lost it)
   const reconnect = useCallback(() => { if (wsRef.current) wsRef.current.close(); }, []);
-  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused };
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted };
 }
 
 // ``text`` as a QR code, black on white whatever the page's colours (a camera needs the
@@ -894,7 +907,7 @@ function SeatNote({ shown, told }) {
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   // what is being typed to the table, kept here: the waiting room's talk and the table's
   // are two boxes, and a line half typed when the game starts goes on in the second
@@ -968,6 +981,8 @@ function TablePage({ code, big, lang }) {
   // count in, nor a seat to keep one for: nothing is counted or kept for them.
   const [talkSeen, setTalkSeen] = useState(false);
   const [seenUpTo, setSeenUpTo] = useState(() => readTalkSeen(code));
+  // (a seat a link brought here: the talk before it was had on the other device)
+  useEffect(() => { if (talkAdopted) setSeenUpTo(talkAdopted); }, [talkAdopted]);
   // the waiting room's talk is watched too (lines read there are not counted once the
   // game starts), by a watch of its own: as the game starts the one box goes and the
   // other comes, and the one's end may be told after the other's start
