@@ -98,6 +98,8 @@ _SAME_OK_IN = {
     # French writes "minute" and "minutes" as English does
     "fr": {"web.turn_time.minutes.one", "web.turn_time.minutes.other"},
 }
+# the bots' usual pace: "Normal" is French as it is English
+_SAME_OK_IN["fr"] |= {"web.bot_pace.normal"}
 # "plan" and "train" are French words too (the key bar's "v plan", "1-9 0 m o train")
 _SAME_OK_IN["fr"] |= {"tui.keys.plan", "tui.keys.train"}
 # --help's "[OPTIONS]" and "MODULE" in French, "FILE" in Italian (a file is "un file")

@@ -4805,3 +4805,94 @@ def test_a_table_read_back_from_the_store_says_its_own_rounds(db: Path) -> None:
             info = tc.get(f"/api/tables/{made['code']}").json()
             assert _said(t, info["length"]) == words
             assert _said(t, info["length"]["full"]).startswith("A full game is 13 rounds")
+
+
+def test_a_tables_bots_move_at_the_pace_it_was_given(db: Path) -> None:
+    """Every table's bots waited the server's pause before a move (0.6 s by default): one
+    person against seven bots waited four seconds for each turn of theirs, while friends
+    following every move wanted them slower. The table is made with a pace: a factor of
+    that pause, kept with the table (and its next game's) across a restart."""
+    made: dict[str, str] = {}
+    with TestClient(create_app(db, settings(bot_delay=0.4))) as tc:
+        manager = tc.app.state.manager  # type: ignore[attr-defined]
+        for pace, delay in (("slow", 0.8), ("normal", 0.4), ("fast", 0.1), (None, 0.4)):
+            body: dict[str, Any] = {"name": "Ana", "options": SHORT, "seats": ["open"]}
+            if pace is not None:
+                body["bot_pace"] = pace
+            res = tc.post("/api/tables", json=body)
+            assert res.status_code == 201, res.text
+            code = res.json()["code"]
+            made[pace or "none"] = code
+            assert tc.get(f"/api/tables/{code}").json()["bot_pace"] == (pace or "normal")
+            table = manager.get(code)
+            assert table.bot_delay == pytest.approx(delay)
+            # (kept only where it is not the usual one: older tables read as normal)
+            assert table.config.get("bot_pace") == (pace if pace in ("slow", "fast") else None)
+        for wrong in ("quick", "", 2, None):
+            body = {"name": "Ana", "seats": ["open"], "bot_pace": wrong}
+            res = tc.post("/api/tables", json=body)
+            assert res.status_code == 422, (wrong, res.text)
+            assert res.json()["detail"]["code"] == "invalid"
+    with TestClient(create_app(db, settings(bot_delay=0.4))) as tc:  # a restarted server
+        for pace, code in made.items():
+            info = tc.get(f"/api/tables/{code}").json()
+            assert info["bot_pace"] == (pace if pace != "none" else "normal")
+
+
+def test_the_bots_wait_their_tables_pause_before_a_move(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pause a bot waits before its move is its table's (the server's at the table's
+    pace), not the server's own."""
+    import mextrain.web.tables as tables_module
+
+    waited: list[float] = []
+
+    class Recording:
+        """The tables module's asyncio, whose sleeps are recorded and not slept (a bot's
+        pause, the sweep of idle tables: both only wait)."""
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(asyncio, name)
+
+        async def sleep(self, seconds: float) -> None:
+            waited.append(seconds)
+            await asyncio.sleep(0 if seconds < 1 else seconds)
+
+    monkeypatch.setattr(tables_module, "asyncio", Recording())
+    with TestClient(create_app(db, settings(bot_delay=0.8))) as tc:
+        for pace in ("fast", "slow"):
+            body = {"name": "Ana", "options": SHORT, "seats": ["bot:greedy"], "bot_pace": pace}
+            res = tc.post("/api/tables", json=body)
+            assert res.status_code == 201, res.text
+            ana = Conn(tc, res.json()["code"], res.json()["token"])
+            try:
+                # (Ana moves while it is her turn -- a draw leaves it hers --, until the bot
+                # has moved)
+                state = ana.until(lambda m: is_state(m) and m["round"] is not None, timeout=20)
+                while not any(h.startswith("1:") for h in state["round"]["history"]):
+                    if my_turn(0)(state):
+                        move = state["round"]["legal_moves"][0]
+                        ana.send({"type": "action", "move": move, "version": state["version"]})
+                    state = ana.until(is_state, timeout=20)
+            finally:
+                ana.close()
+            want = 0.8 * (0.25 if pace == "fast" else 2)
+            assert want in waited, (pace, waited)
+            waited.clear()
+
+
+def test_play_again_keeps_the_bots_pace(db: Path) -> None:
+    with TestClient(create_app(db, settings())) as tc:
+        body = {"name": "Ana", "options": {**SHORT, **TINY}, "seats": ["bot:greedy"]}
+        res = tc.post("/api/tables", json={**body, "bot_pace": "fast"})
+        assert res.status_code == 201, res.text
+        made = res.json()
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            play_out({0: ana}, random.Random(5))
+            ana.send({"type": "rematch"})
+            again = ana.until(lambda m: m["type"] == "rematch")
+        finally:
+            ana.close()
+        assert tc.get(f"/api/tables/{again['code']}").json()["bot_pace"] == "fast"

@@ -4411,3 +4411,35 @@ def test_a_seat_brought_by_its_link_has_read_the_talk_said_before(server: str) -
         phone.evaluate("() => window.scrollTo(0, 0)")
         expect(jump).to_have_accessible_name("Table talk, 1 line unread")
     assert errors == []
+
+
+def test_the_lobby_gives_a_table_its_bots_pace_and_keeps_the_choice(server: str, page: Any) -> None:
+    """A player alone against bots waited their pause at every bot's move: the lobby now
+    asks how quickly the bots move (the table keeps it), and keeps the choice for the
+    next table, as it keeps the time per move."""
+    import json
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    page.goto(server + "/")
+    page.get_by_label("Your name").fill("Ana")
+    page.get_by_label("Rounds").fill("1")
+    pace = page.get_by_label("Bots' pace")
+    expect(pace).to_have_value("normal")
+    assert [o.text_content() for o in pace.locator("option").all()] == [
+        "Slow, to follow every move",
+        "Normal",
+        "Quick",
+    ]
+    pace.select_option(label="Quick")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    code = page.url.rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{server}/api/tables/{code}") as res:
+        assert json.load(res)["bot_pace"] == "fast"
+    page.goto(server + "/")
+    expect(page.get_by_label("Bots' pace")).to_have_value("fast")
+    page.evaluate("() => localStorage.setItem('mextrain.bot_pace', 'warp')")  # (not ours)
+    page.reload()
+    expect(page.get_by_label("Bots' pace")).to_have_value("normal")

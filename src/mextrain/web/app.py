@@ -390,7 +390,11 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         spec.update((str(k), v) for k, v in body.options.items())
         try:
             table, token = await manager_of(request).create(
-                spec, list(body.seats), body.name, turn_time=body.turn_time
+                spec,
+                list(body.seats),
+                body.name,
+                turn_time=body.turn_time,
+                bot_pace=body.bot_pace,
             )
         except TableError as err:
             raise _refuse(400, err.code, err.message) from None

@@ -357,6 +357,9 @@ class CreateTable(_Strict):
     #: the seconds a person has for each move before a bot makes it for them (0: no
     #: clock); the server sets the shortest it allows (``min_turn_time``)
     turn_time: Annotated[int, Field(ge=0, le=MAX_TURN_TIME, strict=True)] = 0
+    #: how quickly the bots move: their pause before a move, the server's (``bot_delay``)
+    #: times `BOT_PACES`' factor
+    bot_pace: Literal["slow", "normal", "fast"] = "normal"
 
 
 class JoinTable(_Strict):

@@ -63,6 +63,11 @@ log = logging.getLogger(__name__)
 _CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 #: lines of table talk a table keeps and sends to whoever arrives (all stay in the store)
 CHAT_KEPT = 50
+#: a table's bots' pace (`Table.bot_pace`): the factor of the server's pause before a
+#: bot's move (`Settings.bot_delay`; 0.6 s by default: 1.2, 0.6 and 0.15 s). One person
+#: against bots wants them quick; a beginner, or friends following every move, slow.
+BOT_PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
+
 #: the longest clock a table may give a move, in seconds (`Table.turn_time`)
 MAX_TURN_TIME = 3600
 #: seconds after the deal of a round after the first before any clock starts (a person
@@ -310,6 +315,9 @@ class Table:
         #: the seconds a person has for each decision before a bot makes it for them, and
         #: finishes their turn (0: no clock; tables from before the clock have none)
         self.turn_time: float = stored.config.get("turn_time") or 0
+        #: how quickly its bots move (`BOT_PACES`; tables from before the pace: normal)
+        pace = stored.config.get("bot_pace")
+        self.bot_pace: str = pace if pace in BOT_PACES else "normal"
         self._rng = random.Random(stored.seed)  # deals only; never leaves the server
         self._secret = hashlib.sha256(f"tokens:{stored.seed}".encode()).digest()
         #: per seat, how many times someone left it (a rematch's derived token changes)
@@ -533,6 +541,12 @@ class Table:
         if self.match is None or self.match.current.is_over:
             return None
         return self.match.current.current_seat
+
+    @property
+    def bot_delay(self) -> float:
+        """The seconds a bot waits before its move at this table: the server's pause, at
+        the table's pace."""
+        return self.settings.bot_delay * BOT_PACES[self.bot_pace]
 
     def clock_left(self) -> float | None:
         """The seconds the person to move has left for this decision, if the table has a
@@ -1025,8 +1039,8 @@ class Table:
 
     async def _bot_turn(self, seat: int, version: int) -> None:
         try:
-            if self.settings.bot_delay > 0:
-                await asyncio.sleep(self.settings.bot_delay)
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
             action: Action | None = None
             if version == self.version and self.match is not None and self.bot_plays(seat):
                 view = self.match.view(seat)
@@ -1194,6 +1208,8 @@ class Table:
             "open_doubles_block": self.rules.open_doubles_block,
             # the seconds a person has for a move (null: no clock)
             "turn_time": self.turn_time or None,
+            # how quickly its bots move: "slow", "normal" or "fast"
+            "bot_pace": self.bot_pace,
             "seats": [self._seat_shown(i) for i in range(len(self.seats))],
             "game_id": self.game_id,
             "next": self.next_code,
@@ -1685,14 +1701,16 @@ class TableManager:
         name: str,
         token_from: str | None = None,
         turn_time: float = 0,
+        bot_pace: str = "normal",
     ) -> tuple[Table, str]:
         """A new table with ``name`` in seat 0; ``seats`` describes seats 1, 2, … (with
         ``token_from``, a rematch: seat 0's token is `Table.rematch_token` of it);
-        ``turn_time``: the seconds a person has for a move (0: no clock). Its row is
+        ``turn_time``: the seconds a person has for a move (0: no clock); ``bot_pace``:
+        how quickly its bots move (`BOT_PACES`). Its row is
         written and read back on a worker thread (`_open`). If the database cannot keep
         the seat taken, the table is dropped (nobody knows of it) and the error raised:
         nothing is made that anyone could use."""
-        table = await self._open(rules_spec, ["open", *seats], turn_time)
+        table = await self._open(rules_spec, ["open", *seats], turn_time, bot_pace)
         derive = None if token_from is None else partial(_derive, table, token_from)
         try:
             seat, token = table.join(name, derive)
@@ -1702,7 +1720,9 @@ class TableManager:
         assert seat == 0
         return table, token
 
-    async def _open(self, rules_spec: Any, seats: list[str], turn_time: float) -> Table:
+    async def _open(
+        self, rules_spec: Any, seats: list[str], turn_time: float, bot_pace: str = "normal"
+    ) -> Table:
         """A new table with ``seats`` (seat 0's included), waiting for its players, in
         memory; refused (`TableError`, `RulesError`) before anything is kept. Its code is
         chosen, its row written and read back by the store on a worker thread (`_new_row`:
@@ -1718,9 +1738,13 @@ class TableManager:
         if turn_time and not self.settings.min_turn_time <= turn_time <= MAX_TURN_TIME:
             low, high = self.settings.min_turn_time, MAX_TURN_TIME
             raise TableError("turn_time", f"a move's time is {low:g} to {high:g} seconds, or none")
+        if bot_pace not in BOT_PACES:
+            raise TableError("bot_pace", f"a bots' pace is one of {', '.join(BOT_PACES)}")
         config: dict[str, Any] = {"rules": _json_ready(rules.to_spec()), "seats": seats}
         if turn_time:
             config["turn_time"] = turn_time
+        if bot_pace != "normal":
+            config["bot_pace"] = bot_pace
         stored = await asyncio.to_thread(_new_row, self.store, config, frozenset(self.tables))
         # (read back meanwhile by someone who had its code already: that is the table, as
         # it was just made, and everyone shares one object)
@@ -1773,7 +1797,7 @@ class TableManager:
             turn_time = table.turn_time and min(
                 max(table.turn_time, self.settings.min_turn_time), MAX_TURN_TIME
             )
-            nxt = await self._open(spec, seats, turn_time)
+            nxt = await self._open(spec, seats, turn_time, table.bot_pace)
             try:
                 table.point_to(nxt.code)
             except Exception:

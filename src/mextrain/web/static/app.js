@@ -85,6 +85,8 @@ function clockWords(seconds) {
 // The times per move the lobby offers (0: no clock; the server allows others, from its
 // --min-turn-time, 10 s unless set, to an hour), those the server allows.
 const TURN_TIMES = [0, 30, 60, 120, 300];
+// how quickly a table's bots move (the server's pause before a bot's move, at a pace)
+const BOT_PACES = ["slow", "normal", "fast"];
 const turnTimes = (options) => TURN_TIMES.filter((s) => !s || s >= (options.min_turn_time ?? 0));
 
 // The names the table shows: people as they called themselves, bots by seat in the
@@ -588,6 +590,10 @@ function Lobby() {
   const [house, setHouse] = useState({});
   const [rounds, setRounds] = useState(13);
   // the time per move chosen last time in this browser, if the lobby still offers it
+  const [pace, setPace] = useState(() => {
+    const last = store.get("mextrain.bot_pace");
+    return BOT_PACES.includes(last) ? last : "normal";
+  });
   const [turnTime, setTurnTime] = useState(() => {
     const last = Number(store.get("mextrain.turn_time"));
     return TURN_TIMES.includes(last) ? last : 0;
@@ -625,9 +631,11 @@ function Lobby() {
     if (Number.isInteger(count) && count >= 1 && count !== 13) opts.rounds = count;
     const body = { name: name.trim(), preset, seats, options: opts };
     if (turnTime) body.turn_time = turnTime;
+    if (pace !== "normal") body.bot_pace = pace;
     const res = await api("/api/tables", body);
     remember();
     store.set("mextrain.turn_time", String(turnTime));
+    store.set("mextrain.bot_pace", pace);
     store.set(tokenKey(res.code), res.token);
     go(res.link);
   });
@@ -677,6 +685,10 @@ function Lobby() {
           <label class="field">${t("web.turn_time")}
             <select name="turn_time" value=${turnTime} onChange=${(e) => setTurnTime(Number(e.target.value))}>
               ${turnTimes(options).map((s) => html`<option value=${s}>${s ? clockWords(s) : t("web.turn_time.none")}</option>`)}
+            </select></label>
+          <label class="field">${t("web.bot_pace")}
+            <select name="bot_pace" value=${pace} onChange=${(e) => setPace(e.target.value)}>
+              ${BOT_PACES.map((p) => html`<option value=${p}>${t(`web.bot_pace.${p}`)}</option>`)}
             </select></label>
           <fieldset>
             <legend>${t("web.house_rules")}</legend>
