@@ -135,11 +135,18 @@ class Conn:
 
 
 def create(
-    tc: TestClient, seats: list[str], name: str = "Ana", turn_time: int = 0, **options: Any
+    tc: TestClient,
+    seats: list[str],
+    name: str = "Ana",
+    turn_time: int = 0,
+    bot_pace: str | None = None,
+    **options: Any,
 ) -> dict[str, Any]:
     body = {"name": name, "preset": "classic", "options": {**SHORT, **options}, "seats": seats}
     if turn_time:
         body["turn_time"] = turn_time
+    if bot_pace is not None:
+        body["bot_pace"] = bot_pace
     res = tc.post("/api/tables", json=body)
     assert res.status_code == 201, res.text
     data: dict[str, Any] = res.json()
@@ -4202,9 +4209,9 @@ def test_the_shortest_time_per_move_is_the_servers_and_the_lobby_is_told(db: Pat
         assert tc.get("/api/options").json()["min_turn_time"] == 10
 
 
-def test_play_again_keeps_the_time_per_move(db: Path) -> None:
+def test_play_again_keeps_the_time_per_move_and_the_bots_pace(db: Path) -> None:
     with TestClient(create_app(db, settings(min_turn_time=1))) as tc:
-        made = create(tc, ["bot:greedy"], turn_time=30, **TINY)
+        made = create(tc, ["bot:greedy"], turn_time=30, bot_pace="fast", **TINY)
         ana = Conn(tc, made["code"], made["token"])
         try:
             play_out({0: ana}, random.Random(5))
@@ -4212,12 +4219,15 @@ def test_play_again_keeps_the_time_per_move(db: Path) -> None:
             again = ana.until(lambda m: m["type"] == "rematch")
         finally:
             ana.close()
-        kept = tc.get(f"/api/tables/{again['code']}").json()["turn_time"]
+        info = tc.get(f"/api/tables/{again['code']}").json()
+        kept = info["turn_time"]
         assert kept == 30
         assert isinstance(kept, int)  # (as it was given: not 30.0)
-    # and a restarted server keeps it
+        assert info["bot_pace"] == "fast"
+    # and a restarted server keeps them
     with TestClient(create_app(db, settings())) as tc:
-        assert tc.get(f"/api/tables/{again['code']}").json()["turn_time"] == 30
+        info = tc.get(f"/api/tables/{again['code']}").json()
+        assert (info["turn_time"], info["bot_pace"]) == (30, "fast")
 
 
 def test_after_two_turns_out_of_time_a_bot_plays_on_until_the_player_is_back(db: Path) -> None:
@@ -4880,19 +4890,3 @@ def test_the_bots_wait_their_tables_pause_before_a_move(
             want = 0.8 * (0.25 if pace == "fast" else 2)
             assert want in waited, (pace, waited)
             waited.clear()
-
-
-def test_play_again_keeps_the_bots_pace(db: Path) -> None:
-    with TestClient(create_app(db, settings())) as tc:
-        body = {"name": "Ana", "options": {**SHORT, **TINY}, "seats": ["bot:greedy"]}
-        res = tc.post("/api/tables", json={**body, "bot_pace": "fast"})
-        assert res.status_code == 201, res.text
-        made = res.json()
-        ana = Conn(tc, made["code"], made["token"])
-        try:
-            play_out({0: ana}, random.Random(5))
-            ana.send({"type": "rematch"})
-            again = ana.until(lambda m: m["type"] == "rematch")
-        finally:
-            ana.close()
-        assert tc.get(f"/api/tables/{again['code']}").json()["bot_pace"] == "fast"
