@@ -1388,7 +1388,7 @@ function TablePage({ code, big, lang }) {
   const fits = new Set(moves.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
   const legal = sending ? [] : moves;
   const targetsFor = (tile) => legal.filter((m) => m.startsWith(tile + "@")).map((m) => m.split("@")[1]);
-  const playableTiles = new Set(legal.filter((m) => m.includes("@")).map((m) => m.split("@")[0]));
+  const playableTiles = sending ? new Set() : fits;
   const targets = selected ? targetsFor(selected) : [];
   // the tile this seat has just drawn (the server says which: the hand comes in order,
   // where it was lost among the others), and what may be done with it, shown and said
