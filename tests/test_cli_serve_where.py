@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from mextrain.cli import main
 from mextrain.cli import serve as serve_cli
+from qr_reading import read_qr_modules
 
 pytest.importorskip("fastapi")
 
@@ -54,18 +55,10 @@ def test_this_machines_address_on_its_network_is_one_it_has() -> None:
 def read_terminal_qr(text: str) -> str:
     """What a QR code drawn by `qr_text` says, read by an independent reader (zxing-cpp):
     each character is two modules, one over the other, drawn where light."""
-    np = pytest.importorskip("numpy")
-    zxingcpp = pytest.importorskip("zxingcpp")
     halves = {"\u2588": (0, 0), "\u2580": (0, 1), "\u2584": (1, 0), " ": (1, 1)}
     lines = text.split("\n")
     assert len({len(line) for line in lines}) == 1, "ragged lines"
-    dark = np.array(
-        [[halves[c][half] for c in line] for line in lines for half in (0, 1)], dtype=bool
-    )
-    pixels = np.where(np.kron(dark, np.ones((8, 8), dtype=bool)), 0, 255).astype(np.uint8)
-    found = zxingcpp.read_barcodes(pixels)
-    assert len(found) == 1, found
-    return str(found[0].text)
+    return read_qr_modules([[halves[c][half] for c in line] for line in lines for half in (0, 1)])
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,7 @@ from browser_kit import (
     touch_phone,
 )
 
+from qr_reading import read_qr_modules
 from stored_tables import NAMES, refused_on, store_table, table_at
 
 pytestmark = pytest.mark.browser
@@ -4362,7 +4363,6 @@ def read_qr(svg: Any) -> str:
     """What the QR code drawn by the page's ``svg`` element says, read by an independent
     reader (zxing-cpp) from its modules, each drawn as ``M x y h1v1h-1z`` of its path."""
     import numpy as np
-    import zxingcpp
 
     size = int(svg.get_attribute("data-size"))
     path = svg.locator("path").get_attribute("d")
@@ -4370,11 +4370,7 @@ def read_qr(svg: Any) -> str:
     for x, y in re.findall(r"M(\d+) (\d+)h1v1h-1z", path):
         dark[int(y), int(x)] = True
     assert path == "".join(f"M{x} {y}h1v1h-1z" for y, x in zip(*np.nonzero(dark), strict=True))
-    pixels = np.where(np.kron(dark, np.ones((8, 8), dtype=bool)), 0, 255).astype(np.uint8)
-    found = zxingcpp.read_barcodes(pixels)
-    assert len(found) == 1, found
-    assert found[0].format == zxingcpp.BarcodeFormat.QRCode, found
-    return str(found[0].text)
+    return read_qr_modules(dark)
 
 
 def test_a_seat_brought_by_its_link_has_read_the_talk_said_before(server: str) -> None:
