@@ -3,6 +3,7 @@ computers on its network, whose address it also draws as a QR code in a terminal
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -106,11 +107,67 @@ def test_serve_says_where_to_open_it(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert "\u2588" not in said  # (no QR code where no one reads it: not a terminal)
 
 
-def test_a_person_at_the_terminal_gets_the_qr_code(capsys: pytest.CaptureFixture[str]) -> None:
+def render_terminal(text: str, fg: str, bg: str) -> list[list[str]]:
+    """The colours a terminal shows for ``text``, two pixels a character (its upper and
+    lower halves), with ``fg`` and ``bg`` its own colours (its theme): the few SGR codes
+    the QR code may use (0 reset, 30/97 black/white text, 40/47 black/white ground)."""
+    codes = {"30": ("fg", "black"), "97": ("fg", "white"), "40": ("bg", "black")}
+    codes["47"] = ("bg", "white")
+    halves = {"\u2588": (1, 1), "\u2580": (1, 0), "\u2584": (0, 1), " ": (0, 0)}
+    pixels: list[list[str]] = []
+    for line in text.split("\n"):
+        now = {"fg": fg, "bg": bg}
+        upper: list[str] = []
+        lower: list[str] = []
+        for token in re.split(r"(\x1b\[[0-9;]*m)", line):
+            if token.startswith("\x1b["):
+                for code in token[2:-1].split(";"):
+                    if code in ("", "0"):
+                        now = {"fg": fg, "bg": bg}
+                    else:
+                        key, colour = codes[code]
+                        now[key] = colour
+                continue
+            for char in token:
+                top, bottom = halves[char]
+                upper.append(now["fg"] if top else now["bg"])
+                lower.append(now["fg"] if bottom else now["bg"])
+        pixels += [upper, lower]
+    return pixels
+
+
+@pytest.mark.parametrize("theme", [("white", "black"), ("black", "white")], ids=["dark", "light"])
+def test_the_terminals_qr_code_has_its_own_colours(theme: tuple[str, str]) -> None:
+    """Drawn in the terminal's own colours, the code came out inverted on a terminal with
+    a light background (dark modules light), which not every phone reads."""
+    import segno
+
+    url = "http://192.168.1.5:8000"
+    modules = [list(row) for row in segno.make(url, error="m").matrix_iter(border=4)]
+    seen = render_terminal(serve_cli.qr_text(url, colours=True), *theme)
+    dark = [[pixel == "black" for pixel in row] for row in seen[: len(modules)]]
+    assert dark == [[bool(module) for module in row] for row in modules]
+    assert read_qr_modules(dark) == url
+    plain = render_terminal(serve_cli.qr_text(url), *theme)
+    inverted = [[pixel == "black" for pixel in row] for row in plain[: len(modules)]]
+    assert (inverted == dark) is (theme == ("white", "black"))
+
+
+def test_a_person_at_the_terminal_gets_the_qr_code(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
     serve_cli._say_where("192.168.1.5", 8000, terminal=True)
     said = capsys.readouterr().err
     assert "open http://192.168.1.5:8000" in said
-    drawn = said[said.index("\u2588") :].rstrip("\n")
-    assert read_terminal_qr(drawn) == "http://192.168.1.5:8000"
+    drawn = said[said.index(serve_cli.QR_COLOURS[0]) :].rstrip("\n")
+    assert all(line.startswith(serve_cli.QR_COLOURS[0]) for line in drawn.split("\n"))
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", drawn)
+    assert read_terminal_qr(plain) == "http://192.168.1.5:8000"
+    monkeypatch.setenv("NO_COLOR", "1")  # (https://no-color.org: the terminal's own colours)
+    serve_cli._say_where("192.168.1.5", 8000, terminal=True)
+    said = capsys.readouterr().err
+    assert "\x1b[" not in said
+    assert read_terminal_qr(said[said.index("\u2588") :].rstrip("\n")) == "http://192.168.1.5:8000"
     serve_cli._say_where("127.0.0.1", 8000, terminal=True)  # (for this machine: no code)
     assert "\u2588" not in capsys.readouterr().err

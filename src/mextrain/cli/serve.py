@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ipaddress
+import os
 import socket
 import sqlite3
 import sys
@@ -267,18 +268,25 @@ def lan_address() -> str | None:
     return None if _is_loopback(found) or found == "0.0.0.0" else found
 
 
-def qr_text(text: str) -> str:
+#: white on black, whatever the terminal's own colours (SGR 97 and 40), then reset
+QR_COLOURS = ("\x1b[97;40m", "\x1b[0m")
+
+
+def qr_text(text: str, colours: bool = False) -> str:
     """``text`` as a QR code in a terminal: each character two modules, one over the other
-    (block elements), the light ones drawn, the dark ones left blank, so it reads where
-    text is light on a dark background, as in most terminals (and a phone's camera reads
-    it inverted on a light one), with the quiet zone the standard asks for."""
+    (block elements), the light ones drawn, the dark ones left blank, with the quiet zone
+    the standard asks for. With ``colours`` each line is drawn white on black, so the code
+    reads the same on a light terminal as on a dark one; without, it reads where text is
+    light on a dark background, as in most terminals, and inverted on a light one (which
+    not every reader accepts)."""
     import segno
 
     rows = [list(row) for row in segno.make(text, error="m").matrix_iter(border=4)]
     rows.append([0] * len(rows[0]))  # (an odd count: the last line's lower half light)
     blocks = {(0, 0): "\u2588", (0, 1): "\u2580", (1, 0): "\u2584", (1, 1): " "}
+    start, end = QR_COLOURS if colours else ("", "")
     return "\n".join(
-        "".join(blocks[top, bottom] for top, bottom in zip(upper, lower, strict=True))
+        start + "".join(blocks[top, bottom] for top, bottom in zip(upper, lower, strict=True)) + end
         for upper, lower in zip(rows[::2], rows[1::2], strict=False)
     )
 
@@ -286,7 +294,8 @@ def qr_text(text: str) -> str:
 def _say_where(host: str, port: int, terminal: bool) -> None:
     """Tell where to open the server (on stderr, as the rest of what it says): on this
     machine, and from the others on its network, their address also as a QR code for a
-    phone's camera when a person reads it (``terminal``: not in a log)."""
+    phone's camera when a person reads it (``terminal``: not in a log), in its own
+    colours unless the environment asks for none (``NO_COLOR``)."""
     here, other = addresses(host, port)
     if here is None:
         return
@@ -302,10 +311,11 @@ def _say_where(host: str, port: int, terminal: bool) -> None:
     click.echo(f"mextrain: from the phones and computers on your network, open {other}", err=True)
     if terminal:
         try:
-            code = qr_text(other)
+            colours = not os.environ.get("NO_COLOR")
+            code = qr_text(other, colours=colours)
         except ImportError:  # pragma: no cover - segno comes with the 'web' extra
             return
-        click.echo(code, err=True)
+        click.echo(code, err=True, color=colours)
 
 
 def _is_loopback(host: str) -> bool:
