@@ -4434,8 +4434,22 @@ def test_the_lobby_gives_a_table_its_bots_pace_and_keeps_the_choice(server: str,
     code = page.url.rsplit("/", 1)[1]
     with urllib.request.urlopen(f"{server}/api/tables/{code}") as res:
         assert json.load(res)["bot_pace"] == "fast"
+    # the table says so (where the pace was chosen in the lobby only, not shown)
+    expect(page.locator(".table-rules")).to_contain_text("The bots play quickly.")
     page.goto(server + "/")
     expect(page.get_by_label("Bots' pace")).to_have_value("fast")
     page.evaluate("() => localStorage.setItem('mextrain.bot_pace', 'warp')")  # (not ours)
     page.reload()
     expect(page.get_by_label("Bots' pace")).to_have_value("normal")
+    # those who join see it in the waiting room, in their language; a normal pace goes
+    # without saying
+    made = create_via_api(server, {"name": "Ana", "seats": ["open", "open"], "bot_pace": "slow"})
+    joined = join_via_api(server, made["code"], "Ben")
+    seat_page(page, server, joined | {"code": made["code"]}, "fi")
+    expect(page.locator(".waiting")).to_contain_text(
+        "Botit pelaavat hitaasti, jotta jokaista siirtoa ehtii seurata."
+    )
+    normal = create_via_api(server, {"name": "Ana", "seats": ["open"]})
+    seat_page(page, server, normal, "en")
+    expect(page.locator(".waiting .muted").filter(has_text="Classic")).to_be_visible()
+    expect(page.locator(".waiting")).not_to_contain_text("The bots play")

@@ -87,6 +87,8 @@ function clockWords(seconds) {
 const TURN_TIMES = [0, 30, 60, 120, 300];
 // how quickly a table's bots move (the server's pause before a bot's move, at a pace)
 const BOT_PACES = ["slow", "normal", "fast"];
+// a table's bots' pace in words, where it is not the normal one
+const paceWords = (table) => (table.bot_pace && table.bot_pace !== "normal" ? t(`web.table_bot_pace.${table.bot_pace}`) : "");
 const turnTimes = (options) => TURN_TIMES.filter((s) => !s || s >= (options.min_turn_time ?? 0));
 
 // The names the table shows: people as they called themselves, bots by seat in the
@@ -1358,7 +1360,8 @@ function TablePage({ code, big, lang }) {
       <figure class="share-qr"><${QrCode} text=${link} label=${t("web.share_qr_label")} />
         <figcaption class="muted">${t("web.share_qr")}</figcaption></figure>
       <p class="muted">${t("web.table_rules", { rules: rulesName(table.rules, table.seats.length), rounds: tn("web.rounds_count", table.round_count) })}
-        ${table.turn_time && html` ${t("web.table_clock", { time: clockWords(table.turn_time) })}`}</p>
+        ${table.turn_time && html` ${t("web.table_clock", { time: clockWords(table.turn_time) })}`}
+        ${paceWords(table) && html` ${paceWords(table)}`}</p>
       ${error && !CHAT_ERRORS.has(error.code) && html`<${ErrorLine} error=${error} />`}
       <ol class="seat-list">${table.seats.map((s, i) => html`<li>
         ${s.kind === "open" ? html`<em>${s.held ? t("web.seat.held", { name: iso(s.held) }) : t("web.seat.open")}</em>`
@@ -1641,7 +1644,8 @@ function TablePage({ code, big, lang }) {
     ${dragging && html`<div class="drag-ghost" aria-hidden="true" style=${`left:${dragging.x}px;top:${dragging.y}px`}>
       <${Tile} tile=${dragging.tile} big=${big} /></div>`}
     <p class="table-rules muted">${t("web.help.this_table", { rules: rulesName(table.rules, table.seats.length) })}${" "}${
-      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}<a href=${`/help?table=${code}#rule-sets`} target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
+      table.turn_time ? `${t("web.table_clock", { time: clockWords(table.turn_time) })} ` : ""}${
+      paceWords(table) ? `${paceWords(table)} ` : ""}<a href=${`/help?table=${code}#rule-sets`} target="_blank" rel="noopener">${t("web.help.title")}${newTab()}</a></p>
     ${you !== null && table.status === "playing" && CAN_NOTIFY && html`<p class="notify">
       <label class="check"><input type="checkbox" checked=${notify}
         onChange=${(e) => toggleNotify(e.target.checked)} /> ${t("web.notify")}</label>
