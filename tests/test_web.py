@@ -2982,6 +2982,77 @@ def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
             watcher.close()
 
 
+def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: Path) -> None:
+    """A seat's link given to the wrong person, or left on a lost phone, played the seat
+    until its player left the table: a new token voids it, the device that asked keeps the
+    seat, and the others holding the old one go on watching."""
+    with TestClient(create_app(db, settings(bot_delay=0.01))) as tc:
+        made = create(tc, ["open"], **TINY)
+        code = made["code"]
+        laptop = Conn(tc, code, made["token"])
+        phone = Conn(tc, code, made["token"])  # (the seat's link opened on a phone)
+        ben = tc.post(f"/api/tables/{code}/join", json={"name": "Ben"}).json()
+        with_ben = Conn(tc, code, ben["token"])
+        try:
+            laptop.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            phone.until(lambda m: is_state(m) and m["you"] == 0)
+            laptop.send({"type": "new_seat_link"})
+            renewed = laptop.until(lambda m: m["type"] == "seat_token")
+            assert renewed["code"] == code
+            token = renewed["token"]
+            assert token != made["token"]
+            assert len(token) >= 24
+            assert phone.until(lambda m: m["type"] in ("seat_moved", "seat_token")) == {
+                "type": "seat_moved",
+                "code": code,
+            }
+            # the phone watches on, and sees no hand
+            watched = phone.until(is_state)
+            assert watched["you"] is None
+            assert not watched["round"].get("hand")
+            # Ben, at his own seat, is not touched: nothing is said to him but the state
+            with_ben.until(lambda m: is_state(m) and m["table"]["status"] == "playing")
+            with_ben.drain()
+            assert {m["type"] for m in with_ben.seen} & {"seat_moved", "seat_token"} == set()
+            assert with_ben.last is not None
+            assert with_ben.last["you"] == 1
+            # the phone can neither play nor renew the link any more
+            phone.send({"type": "new_seat_link"})
+            assert errors_of(phone)["code"] == "spectator"
+            # the laptop still plays the seat
+            assert laptop.until(is_state)["you"] == 0
+        finally:
+            laptop.close()
+            phone.close()
+            with_ben.close()
+        # the old link opens nothing, the new one the seat
+        with tc.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": made["token"]}))
+            assert json.loads(ws.receive_text())["code"] == "bad_token"
+        again = Conn(tc, code, token)
+        try:
+            assert again.get() == {"type": "welcome", "seat": 0, "code": code}
+        finally:
+            again.close()
+    with TestClient(create_app(db, settings())) as tc:  # the log keeps the new token
+        with tc.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": made["token"]}))
+            assert json.loads(ws.receive_text())["code"] == "bad_token"
+        again = Conn(tc, code, token)
+        try:
+            assert again.get() == {"type": "welcome", "seat": 0, "code": code}
+            # a spectator has no seat to renew
+            watcher = Conn(tc, code, None)
+            try:
+                watcher.until(is_state)
+                watcher.send({"type": "new_seat_link"})
+                assert errors_of(watcher)["code"] == "spectator"
+            finally:
+                watcher.close()
+        finally:
+            again.close()
+
+
 # -- table talk ---------------------------------------------------------------------------
 
 

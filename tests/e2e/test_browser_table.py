@@ -4409,6 +4409,85 @@ def test_a_seat_brought_by_its_link_has_read_the_talk_said_before(server: str) -
     assert errors == []
 
 
+def test_a_new_seat_link_voids_the_old_one_on_every_other_device(server: str) -> None:
+    """A seat's link given to the wrong person, or left on a lost phone, played the seat
+    until its player left the table. *New link* voids it: the page that asked keeps the
+    seat (its other tabs too), with the new link to share; a device that opened the old
+    one only watches, and says why; the old link opens nothing, the new one the seat."""
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    code = made["code"]
+    key = f"mextrain.token.{code}"
+    old_link = f"{server}/t/{code}#seat={made['token']}"
+    errors: list[str] = []
+    with touch_phone(390, 844) as (browser, phone):
+        context = browser.new_context(viewport={"width": 1280, "height": 860})
+        laptop = context.new_page()
+        for each in (laptop, phone):
+            each.on("pageerror", lambda err: errors.append(str(err)))
+        seat_page(laptop, server, made)
+        expect(laptop.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        second_tab = context.new_page()  # (the same browser: the same stored token)
+        second_tab.on("pageerror", lambda err: errors.append(str(err)))
+        second_tab.goto(f"{server}/t/{code}")
+        expect(second_tab.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        phone.goto(old_link)
+        expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+
+        laptop.get_by_role("button", name="Play on another device").click()
+        box = laptop.get_by_role("textbox", name="The link to your seat")
+        expect(box).to_have_value(old_link)
+        expect(laptop.locator(".seat-link-box")).to_contain_text(
+            "any other device that opened it only watches"
+        )
+        laptop.get_by_role("button", name="New link").click()
+        expect(laptop.locator(".seat-link-box [role=status]")).to_contain_text(
+            "New link made: the old one no longer opens your seat."
+        )
+        expect(box).not_to_have_value(old_link)
+        new_link = box.input_value()
+        token = laptop.evaluate("k => localStorage.getItem(k)", key)
+        assert new_link == f"{server}/t/{code}#seat={token}"
+        assert token != made["token"]
+        assert read_qr(laptop.get_by_role("img", name="A QR code of the link")) == new_link
+        shot(laptop, "53-seat-link-renewed")
+        # the phone watches, and says why; it forgot the old token
+        moved = "This seat's link was renewed on another device"
+        note = phone.locator(".error", has_text=moved)
+        expect(note).to_be_visible(timeout=15_000)
+        # the laptop plays on, and so does its other tab (told the seat moved as the phone
+        # was, it found the new token its sibling kept, and did not forget it)
+        expect(laptop.locator(".badge", has_text="watching")).to_have_count(0)
+        expect(laptop.locator(".hand-tile").first).to_be_visible()
+        expect(second_tab.locator(".error", has_text=moved)).to_have_count(0)
+        expect(second_tab.locator(".badge", has_text="watching")).to_have_count(0)
+        expect(second_tab.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        assert laptop.evaluate("k => localStorage.getItem(k)", key) == token
+        expect(phone.locator(".hand-tile")).to_have_count(0)
+        expect(phone.locator(".board")).to_be_visible()
+        expect(phone.get_by_role("button", name="Play on another device")).to_have_count(0)
+        assert phone.evaluate("k => localStorage.getItem(k)", key) is None
+        shot(phone, "54-seat-link-moved-phone")
+        phone.reload()  # (still watching)
+        expect(phone.locator(".board")).to_be_visible(timeout=15_000)
+        expect(phone.locator(".hand-tile")).to_have_count(0)
+        # the old link opens nothing any more; the new one opens the seat
+        phone.goto(server + "/stats")
+        phone.goto(old_link)
+        expect(phone.locator(".error", has_text="That link to a seat is not valid")).to_be_visible(
+            timeout=15_000
+        )
+        expect(phone.locator(".hand-tile")).to_have_count(0)
+        phone.goto(server + "/stats")
+        phone.goto(new_link)
+        expect(phone.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+        assert phone.evaluate("k => localStorage.getItem(k)", key) == token
+    assert errors == []
+
+
 def test_the_lobby_gives_a_table_its_bots_pace_and_keeps_the_choice(server: str, page: Any) -> None:
     """A player alone against bots waited their pause at every bot's move: the lobby now
     asks how quickly the bots move (the table keeps it), and keeps the choice for the

@@ -55,6 +55,7 @@ from .messages import (
     LangMessage,
     LeaveMessage,
     MessageError,
+    NewSeatLinkMessage,
     PingMessage,
     RematchMessage,
     StartMessage,
@@ -702,6 +703,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
         client.send({"type": "pong"})
     elif isinstance(message, LeaveMessage):
         table.leave(client)
+    elif isinstance(message, NewSeatLinkMessage):
+        table.new_seat_token(client)
     elif isinstance(message, BackMessage):
         table.back(client)
     elif isinstance(message, ChatMessage):

@@ -154,6 +154,14 @@ class LeaveMessage(_Strict):
     type: Literal["leave"]
 
 
+class NewSeatLinkMessage(_Strict):
+    """Give this seat a new token, so that its old link (shared by mistake, or on a device
+    lost) opens it no more: this connection keeps the seat, every other one with the old
+    token only watches from then on."""
+
+    type: Literal["new_seat_link"]
+
+
 #: the stock phrases of the table talk: each reader sees them in their own language
 #: (``web.chat.phrase.*``), so a table of several languages can still greet and thank
 CHAT_PHRASES: Final = (
@@ -224,6 +232,7 @@ AnyClientMessage = (
     | PingMessage
     | RematchMessage
     | LeaveMessage
+    | NewSeatLinkMessage
     | BackMessage
     | ChatMessage
     | LangMessage

@@ -511,6 +511,8 @@ class Table:
             index = data["seat"]
             self.strikes.pop(index, None)
             self._full_clock(index)
+        elif kind == "new_token":  # the seat's token renewed: the old one (and every
+            self.seats[data["seat"]].token_hash = data["token"]  # link with it) is void
         elif kind == "leave":
             index = data["seat"]
             seat = self.seats[index]
@@ -673,6 +675,31 @@ class Table:
             self.spectators.add(other)
             other.send({"type": "left", "code": self.code})
         self.seats[index].away_since = None
+        self.changed()
+
+    def new_seat_token(self, client: Client) -> None:
+        """The seat at ``client`` gets a new token, for a link to it given to the wrong
+        person, or a device lost: the old token, and every link with it, opens the seat no
+        more. ``client`` keeps the seat and is told the new token (``seat_token``); every
+        other connection that held the seat with the old one goes on as a spectator (after
+        a ``seat_moved`` message, on which the page forgets the old token)."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators hold no seat")
+        if self.status == "finished":
+            raise TableError("finished", "the game is over")
+        index = client.seat
+        token = secrets.token_urlsafe(24)
+        self._log("new_token", {"seat": index, "token": hash_token(token)})
+        client.token = token
+        client.send({"type": "seat_token", "code": self.code, "token": token})
+        for other in list(self.seats[index].clients):
+            if other is client:
+                continue
+            self.seats[index].clients.discard(other)
+            other.seat = None
+            other.token = None
+            self.spectators.add(other)
+            other.send({"type": "seat_moved", "code": self.code})
         self.changed()
 
     def say(self, client: Client, text: str | None, phrase: str | None) -> None:

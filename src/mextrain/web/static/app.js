@@ -754,6 +754,13 @@ function useTableSocket(code, lang) {
   // before counts as read (the player had it on the other device), and how far that is
   const adopted = useRef(null);
   const [talkAdopted, setTalkAdopted] = useState(null);
+  // the seat's link renewed from this page (how many times: the link box shows the new
+  // one and says the old is void), and whether another device renewed it, so this page
+  // only watches now
+  const [renewed, setRenewed] = useState(0);
+  const [seatMoved, setSeatMoved] = useState(false);
+  // the token this connection said hello with
+  const helloToken = useRef(null);
   const wsRef = useRef(null);
   // a seat link opened in the tab already at the table (pasted in its address: the page
   // is not loaded again, only its "#" part changes): tried as on arrival, on a new
@@ -769,6 +776,16 @@ function useTableSocket(code, lang) {
     };
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
+  }, [code]);
+  // a token for this table kept by another tab of this browser (a seat taken there, or
+  // its link renewed there): this page says hello with it too, on a new connection
+  useEffect(() => {
+    const onStorage = (e) => {
+      if (e.key !== tokenKey(code) || !e.newValue || e.newValue === helloToken.current) return;
+      if (wsRef.current) wsRef.current.close();
+    };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
   }, [code]);
   // the language to say hello in; a switch is told on the same connection (connecting
   // again showed the player offline to the others for a moment, and lost a move sent then)
@@ -791,6 +808,7 @@ function useTableSocket(code, lang) {
         retry = 500;
         setOnline(true);
         const token = linked.current || store.get(tokenKey(code)) || null;
+        helloToken.current = token;
         ws.send(JSON.stringify({ type: "hello", token, lang: langRef.current }));
       };
       ws.onmessage = (ev) => {
@@ -804,6 +822,7 @@ function useTableSocket(code, lang) {
             linked.current = null;
             adopted.current = m.seat;
           }
+          if (m.seat !== null) setSeatMoved(false);
         } else if (m.type === "error") {
           if (m.code === "bad_token" && linked.current) {
             // the link's token took no seat: the page goes on as it would have without
@@ -834,6 +853,22 @@ function useTableSocket(code, lang) {
         else if (m.type === "chat") {
           setChat((lines) => lines.some((l) => l.id === m.line.id) ? lines : [...lines, m.line].slice(-CHAT_KEPT));
           setHeard(m.line);
+        }
+        else if (m.type === "seat_token") {  // the seat's new token: the old link is void
+          store.set(tokenKey(code), m.token);
+          helloToken.current = m.token;
+          setRenewed((n) => n + 1);
+        } else if (m.type === "seat_moved") {
+          // another device renewed this seat's link: the old token this page held opens
+          // it no more (forgotten), and the page watches on. The same browser's other tab
+          // may have renewed it: once it keeps the new token (before this or after), this
+          // tab takes it too (the "storage" listener below).
+          const kept = store.get(tokenKey(code));
+          if (kept && kept !== helloToken.current) ws.close();
+          else {
+            if (kept) store.remove(tokenKey(code));
+            setSeatMoved(true);
+          }
         }
         else if (m.type === "left") {  // this seat left the table: its token is void
           forgetTable(m.code);
@@ -868,7 +903,7 @@ function useTableSocket(code, lang) {
   // connect again (a seat just taken on this page, its token kept by the page alone: the
   // next hello says it, where a reload would have lost it)
   const reconnect = useCallback(() => { if (wsRef.current) wsRef.current.close(); }, []);
-  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted };
+  return { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted, renewed, seatMoved };
 }
 
 // ``text`` as a QR code, black on white whatever the page's colours (a camera needs the
@@ -885,24 +920,35 @@ function QrCode({ text, label }) {
 // The seat taken to another device (a phone's battery running out, a move to the
 // laptop): a button that shows the seat's own link, to open on the other device, where
 // the page plays the seat too (both pages hold it; leaving the table from either gives
-// it up). The link is a key to the seat: the words beside it say to share it with no one.
-function SeatLinkBox({ code }) {
+// it up). The link is a key to the seat: the words beside it say to share it with no one,
+// and *New link* voids it (a link given to the wrong person, a phone lost): the devices
+// that opened it only watch from then on, this one keeps the seat. ``renewed``: how many
+// times this page has had a new link (the server's answer: the token kept, the link
+// shown).
+function SeatLinkBox({ code, send, renewed }) {
   const [open, setOpen] = useState(false);
   const [copied, setCopied] = useState(false);
+  // the count of new links when the last was asked for here (the answer says it is done)
+  const [asked, setAsked] = useState(null);
   const token = store.get(tokenKey(code));
   if (!token) return null;
   const link = seatLink(code, token);
   const id = `seat-link-${code}`;
+  const renew = () => { if (send({ type: "new_seat_link" })) { setAsked(renewed); setCopied(false); } };
   return html`<div class="seat-link">
     <button class="small" aria-expanded=${open} aria-controls=${id}
-      onClick=${() => { setOpen(!open); setCopied(false); }}>${t("web.seat_link.button")}</button>
+      onClick=${() => { setOpen(!open); setCopied(false); setAsked(null); }}>${t("web.seat_link.button")}</button>
     ${open && html`<div id=${id} class="seat-link-box">
       <p>${t("web.seat_link.help")}</p>
       <${QrCode} text=${link} label=${t("web.seat_link.qr")} />
       <p class="seat-link-row"><input readonly value=${link} aria-label=${t("web.seat_link.label")}
           onFocus=${(e) => e.target.select()} />
         <button class="small" onClick=${() => copyText(link).then(setCopied)}>${t("web.seat_link.copy")}</button>
-        ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p></div>`}
+        ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
+      <p class="seat-link-row"><button class="small" onClick=${renew}
+          disabled=${asked !== null && renewed === asked}>${t("web.seat_link.renew")}</button>
+        <span class="muted">${t("web.seat_link.renew_help")}</span></p>
+      <p class="muted" role="status">${asked !== null && renewed > asked ? t("web.seat_link.renewed") : ""}</p></div>`}
   </div>`;
 }
 
@@ -921,7 +967,7 @@ function SeatNote({ shown, told }) {
 }
 
 function TablePage({ code, big, lang }) {
-  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted } = useTableSocket(code, lang);
+  const { msg, error, setError, hint, setHint, online, synced, fatal, send, chat, heard, timeUp, setTimeUp, reconnect, linkRefused, talkAdopted, renewed, seatMoved } = useTableSocket(code, lang);
   const [muted, setMuted] = useMuted(code);
   // what is being typed to the table, kept here: the waiting room's talk and the table's
   // are two boxes, and a line half typed when the game starts goes on in the second
@@ -1299,7 +1345,8 @@ function TablePage({ code, big, lang }) {
   // the same live region, while the page goes on trying (it said only "Connecting…")
   // a seat link that took no seat: said where the page goes on (watching, or at this
   // browser's own seat)
-  const linkNote = linkRefused && html`<p class="error" role="alert">${t("web.error.bad_seat_link")}</p>`;
+  const linkNote = html`${linkRefused && html`<p class="error" role="alert">${t("web.error.bad_seat_link")}</p>`}${
+    seatMoved && html`<p class="error" role="alert">${t("web.seat_link.moved")}</p>`}`;
   if (!msg) return html`<p>${t("web.connecting")}</p>${linkNote}${error && html`<${ErrorLine} error=${error} />`}`;
   const table = msg.table;
   const you = msg.you;
@@ -1373,7 +1420,7 @@ function TablePage({ code, big, lang }) {
             onClick=${() => { if (send({ type: "start" })) setStarting(true); }}>${t("web.start")}</button>
           <p class="muted">${t("web.start_help")}</p>
           <p><button class="small" onClick=${leave}>${t("web.leave")}</button></p>
-          <${SeatLinkBox} code=${table.code} />${seatNote}`
+          <${SeatLinkBox} code=${table.code} send=${send} renewed=${renewed} />${seatNote}`
         : joinForm}
       <${TableTalk} chat=${chat} you=${you} me=${you !== null ? table.seats[you].name : null}
         send=${send} error=${error} setError=${setError} muted=${muted} setMuted=${setMuted}
@@ -1652,7 +1699,7 @@ function TablePage({ code, big, lang }) {
       ${notifyRefused && html` <span class="muted" role="status">${t("web.notify_refused")}</span>`}</p>`}
     ${you !== null && table.status === "playing" && html`<p class="leave">
       <button class="small" onClick=${leave}>${t("web.leave")}</button></p>
-      <${SeatLinkBox} code=${table.code} />`}
+      <${SeatLinkBox} code=${table.code} send=${send} renewed=${renewed} />`}
     ${seatNote}
     <${ResultBar} table=${table} sheet=${msg.sheet} names=${names} />
     <${AgainBar} table=${table} you=${you} send=${send} />
