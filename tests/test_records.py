@@ -21,6 +21,7 @@ from mextrain.records import (
     IllegalRecordError,
     RecordFormatError,
     load_record,
+    parse_json,
     replay_record,
 )
 from mextrain.rules import PRESETS, Match, Rules, Tile
@@ -498,14 +499,6 @@ COMPLETE_TEXT = (RECORDS / "double6_complete.json").read_text(encoding="utf-8")
             "in result",
             "twice",
         ),
-        (
-            '"format":',
-            '"note": {"by": "me", "by": "you"}, "format":',
-            "note.by",
-            "by",
-            "in note",
-            "twice",
-        ),
     ],
     ids=[
         "top",
@@ -517,7 +510,6 @@ COMPLETE_TEXT = (RECORDS / "double6_complete.json").read_text(encoding="utf-8")
         "rules-3",
         "hand-size",
         "result",
-        "unknown-field",
     ],
 )
 def test_a_key_given_twice_makes_it_no_record(
@@ -525,8 +517,8 @@ def test_a_key_given_twice_makes_it_no_record(
 ) -> None:
     """A key given twice was read with its last value (``"starter": 1, "starter": 0`` was
     seat 0): which one the writer meant is anyone's guess, and another reader may keep
-    the first. Not a record (exit 2), the key and where it is named, anywhere in the
-    document, a field the format ignores too, and the same value twice as well."""
+    the first. Not a record (exit 2), the key and where it is named, in any field of the
+    format, and the same value twice as well."""
     text = _duplicated(COMPLETE_TEXT, old, new)
     with pytest.raises(RecordFormatError) as info:
         load_record(text)
@@ -542,6 +534,28 @@ def test_a_key_given_twice_makes_it_no_record(
     assert replay_record(COMPLETE_TEXT).complete  # (written once each, it reads)
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ('"format":', '"note": "mine", "note": "yours", "format":'),
+        ('"format":', '"note": {"by": "me", "by": "you"}, "format":'),
+        ('"format":', '"notes": [{"by": "me", "by": "you"}], "format":'),
+        ('"engine": 6,', '"engine": 6, "clock": [1, 2], "clock": {"a": 1, "a": 2},'),
+        ('"totals": [0, 11]', '"totals": [0, 11], "by": 1, "by": 2'),
+    ],
+    ids=["top", "in-top", "in-list", "round", "result"],
+)
+def test_a_key_given_twice_in_a_field_the_format_does_not_know_is_ignored_with_it(
+    old: str, new: str
+) -> None:
+    """Fields the format does not know are ignored (RECORD.md), whatever they hold: a key
+    given twice in one, or one of them given twice, made the record unreadable."""
+    text = _duplicated(COMPLETE_TEXT, old, new)
+    assert load_record(text) == load_record(COMPLETE_TEXT)
+    assert load_record(text.encode()) == load_record(COMPLETE_TEXT)
+    assert replay_record(text).complete
+
+
 def test_the_first_key_given_twice_is_named_outer_objects_first() -> None:
     text = _duplicated(COMPLETE_TEXT, '"engine": 6,', '"engine": 6, "engine": 6,')
     text = _duplicated(text, '"version": 1,', '"version": 1, "format": "mexican-train-record",')
@@ -550,12 +564,15 @@ def test_the_first_key_given_twice_is_named_outer_objects_first() -> None:
 
 
 def test_a_key_given_twice_deep_down_is_named_in_a_short_message() -> None:
-    text = "[" * 900 + '{"a": 1, "a": 2}' + "]" * 900
+    text = '{"rules": ' + "[" * 900 + '{"a": 1, "a": 2}' + "]" * 900 + "}"
     with pytest.raises(RecordFormatError) as info:
         load_record(text)
-    assert info.value.reason.startswith("[0][0]")
-    assert '.a: the key "a" is given twice in [0]' in info.value.reason
+    assert info.value.reason.startswith("rules[0][0]")
+    assert '.a: the key "a" is given twice in rules[0]' in info.value.reason
     assert len(info.value.reason) < 250
+    with pytest.raises(RecordFormatError) as info:  # (the whole document, unless told)
+        parse_json("[" * 900 + '{"a": 1, "a": 2}' + "]" * 900)
+    assert info.value.reason.startswith("[0][0]")
 
 
 def test_an_object_of_distinct_keys_reads_as_before() -> None:

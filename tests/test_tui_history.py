@@ -175,8 +175,15 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
     ours = json.loads(next(games.glob("2*.json")).read_text(encoding="utf-8"))
     ours["play"]["seats"] = [5, None]
     (games / "edited.json").write_text(json.dumps(ours), encoding="utf-8")
+    # the game's own field given twice (which seats were people is anyone's guess)...
+    kept = json.loads(next(games.glob("2*.json")).read_text(encoding="utf-8"))
+    text = json.dumps(kept).replace('"play": {', '"play": {"seats": []}, "play": {', 1)
+    (games / "twice.json").write_text(text, encoding="utf-8")
+    # ... where a field neither the format nor the game knows, twice, is ignored
+    text = json.dumps(kept).replace('"play": {', '"note": 1, "note": 2, "play": {', 1)
+    (games / "noted.json").write_text(text, encoding="utf-8")
     history = read_history()
-    assert len(history.games) == 1
+    assert len(history.games) == 2
     assert sorted(p.name for p in history.skipped) == [
         "broken.json",
         "deep.json",
@@ -184,7 +191,11 @@ def test_files_that_are_not_our_games_are_left_out(data_dir: Path) -> None:
         "elsewhere.json",
         "illegal.json",
         "nan.json",
+        "twice.json",
     ]
+    (games / "noted.json").unlink()
+    (games / "twice.json").unlink()
+    history = read_history()
     text = stats_text(history, summarize(history.games), Translator("en"))
     assert "6 files left out" in text
     assert "Games saved in" in text

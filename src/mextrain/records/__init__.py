@@ -7,6 +7,7 @@ writes and compares.
 from .errors import IllegalRecordError, RecordError, RecordFormatError, shorten_numbers
 from .record import (
     FORMAT,
+    RECORD_SHAPE,
     VERSION,
     GameRecord,
     RecordedAction,
@@ -21,6 +22,7 @@ from .replay import ReplayResult, RoundOutcome, replay_record
 
 __all__ = [
     "FORMAT",
+    "RECORD_SHAPE",
     "VERSION",
     "GameRecord",
     "IllegalRecordError",

@@ -236,7 +236,7 @@ def load_record(source: str | bytes | Mapping[str, Any]) -> GameRecord:
     Checks the structure only; raises `RecordFormatError` naming the field at fault.
     """
     if isinstance(source, str | bytes | bytearray):
-        doc: Any = parse_json(source)
+        doc: Any = parse_json(source, RECORD_SHAPE)
     elif isinstance(source, Mapping):
         doc = source
     else:
@@ -251,12 +251,30 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def parse_json(source: str | bytes | bytearray) -> Any:
+#: the fields of a record, where a key given twice makes it no record (`parse_json`): a
+#: dict of the fields an object has (each to its own shape), a list of the shape of every
+#: item, or None for a whole value in which every key counts (``rules``: an unknown
+#: option there is refused anyway). A field the format does not know is ignored, a key
+#: given twice in it too.
+Shape = dict[str, "Shape"] | list["Shape"] | None
+ROUND_SHAPE: dict[str, Shape] = dict.fromkeys(("engine", "starter", "hands", "boneyard", "actions"))
+RECORD_SHAPE: dict[str, Shape] = {
+    "format": None,
+    "version": None,
+    "rules": None,
+    "players": None,
+    "rounds": [ROUND_SHAPE],
+    "result": {"scores": None, "totals": None},
+}
+
+
+def parse_json(source: str | bytes | bytearray, shape: Shape = None) -> Any:
     """JSON text as a record reads it: UTF-8 (a BOM allowed), no ``NaN`` or ``Infinity``,
     and any text that is not such JSON -- nested too deep to read included -- a
     `RecordFormatError`, never another exception; an object that gives a key twice too
-    (which value counts is anyone's guess). For files that keep more than the record
-    (``mextrain play``'s saved games)."""
+    (which value counts is anyone's guess), where ``shape`` says the key counts (the
+    whole document, unless given: `RECORD_SHAPE` for a record). For files that keep more
+    than the record (``mextrain play``'s saved games)."""
     if isinstance(source, bytes | bytearray):
         try:
             source = bytes(source).decode("utf-8-sig")
@@ -290,7 +308,7 @@ def parse_json(source: str | bytes | bytearray) -> Any:
         why = f"a number of more than {limit:,} digits" if "digits" in str(err) else str(err)
         raise RecordFormatError(None, f"not a record: not JSON ({why})") from None
     if repeated:
-        _refuse_repeated(doc)
+        _refuse_repeated(doc, shape)
     return doc
 
 
@@ -301,26 +319,35 @@ class _Repeated(dict[str, Any]):
     repeated: dict[str, int]
 
 
-def _refuse_repeated(doc: Any) -> None:
-    """A `RecordFormatError` naming the first key given twice (in the document's order,
-    the outer objects first) and where it is."""
-    stack: list[tuple[Any, str]] = [(doc, "")]
+def _refuse_repeated(doc: Any, shape: Shape) -> None:
+    """A `RecordFormatError` naming the first key given twice where ``shape`` says it
+    counts (in the document's order, the outer objects first) and where it is."""
+    stack: list[tuple[Any, str, Shape]] = [(doc, "", shape)]
     while stack:  # (not recursive: a document may nest as deep as the parser went)
-        value, path = stack.pop()
+        value, path, known = stack.pop()
         if isinstance(value, _Repeated):
-            key = next(k for k in value if k in value.repeated)
-            times = value.repeated[key]
-            said = "twice" if times == 2 else f"{times} times"
-            where = f"in {_short_path(path)}" if path else "at the top of the record"
-            raise RecordFormatError(
-                _short_path(_key_path(path, key)),
-                f"the key {_show(key)} is given {said} {where}: a record that gives a "
-                "field more than once is ambiguous",
+            key = next(
+                (k for k in value if k in value.repeated and (known is None or k in known)),
+                None,
             )
-        if isinstance(value, dict):
-            stack.extend((v, _key_path(path, k)) for k, v in reversed(value.items()))
-        elif isinstance(value, list):
-            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value))))
+            if key is not None and not isinstance(known, list):
+                times = value.repeated[key]
+                said = "twice" if times == 2 else f"{times} times"
+                where = f"in {_short_path(path)}" if path else "at the top of the record"
+                raise RecordFormatError(
+                    _short_path(_key_path(path, key)),
+                    f"the key {_show(key)} is given {said} {where}: a record that gives a "
+                    "field more than once is ambiguous",
+                )
+        if isinstance(value, dict) and not isinstance(known, list):
+            stack.extend(
+                (v, _key_path(path, k), None if known is None else known[k])
+                for k, v in reversed(value.items())
+                if known is None or k in known
+            )
+        elif isinstance(value, list) and not isinstance(known, dict):
+            item = None if known is None else known[0]
+            stack.extend((v, f"{path}[{i}]", item) for i, v in reversed(list(enumerate(value))))
 
 
 def _short_path(path: str) -> str:

@@ -22,7 +22,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import person_key, shown_person
 
 from .render import BOT_LEVELS, MAX_NAME, clip, clip_name, fit
-from .session import _EXTRA_FIELD, HUMAN, games_dir
+from .session import _EXTRA_FIELD, HUMAN, SAVED_SHAPE, games_dir
 
 __all__ = [
     "History",
@@ -127,7 +127,7 @@ class History:
 def read_game(path: Path) -> PlayedGame:
     """A saved game, replayed through the engine. Raises `RecordError` for a file that is
     not a legal record, `ValueError` for a record that does not say who played it."""
-    raw = parse_json(path.read_bytes())
+    raw = parse_json(path.read_bytes(), SAVED_SHAPE)
     result = replay_record(load_record(raw))
     extra = raw.get(_EXTRA_FIELD)
     seats = extra.get("seats") if isinstance(extra, dict) else None

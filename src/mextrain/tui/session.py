@@ -27,6 +27,7 @@ from typing import Any, Final
 from mextrain.bots import Bot, BotSpecError, make_bot, split_bot_list
 from mextrain.i18n import LANGUAGES, is_visible_text, terminal_safe
 from mextrain.records import (
+    RECORD_SHAPE,
     GameRecord,
     RecordError,
     dumps_pretty,
@@ -68,6 +69,9 @@ __all__ = [
 HUMAN: Final = "human"
 _HUMAN_WORDS: Final = frozenset({"human", "you", "me", "person"})
 _EXTRA_FIELD: Final = "play"
+#: a game saved by `mextrain play`: a record, with its own field (a key given twice there,
+#: as in the record's fields, makes it unreadable; in any other field it is ignored)
+SAVED_SHAPE: Final = {**RECORD_SHAPE, _EXTRA_FIELD: None}
 #: the most a bot's move thinks (`cap_think_time`): the levels' iteration budgets are quick
 #: on the usual hands, but took 7 s on a 2-seat move against a hand of 21 tiles, 45 s
 #: under draw_until_playable, while the player watched nothing happen
@@ -363,7 +367,7 @@ def saved_language(path: Path) -> str | None:
     """The language the game saved at ``path`` was played in, where the file still says
     it (a save that breaks the rules does; one cut short, or from elsewhere, does not)."""
     try:
-        raw = parse_json(path.read_bytes())
+        raw = parse_json(path.read_bytes(), SAVED_SHAPE)
     except (ValueError, OSError):
         return None
     extra = raw.get(_EXTRA_FIELD) if isinstance(raw, dict) else None
@@ -439,7 +443,7 @@ class GameSession:
         saved without one gets a new one). A game saved by `mextrain play` goes on in its
         own file; a record from elsewhere is left as it is, and the game goes on in a new
         file among the saved games."""
-        raw = parse_json(path.read_bytes())
+        raw = parse_json(path.read_bytes(), SAVED_SHAPE)
         record = load_record(raw)
         if not record.rounds:
             raise NoRoundError("the record has no round dealt yet: there is no game to go on with")
