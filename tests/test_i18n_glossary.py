@@ -91,6 +91,7 @@ _SAME_OK = {
     # "Bot 2" is Italian too
     "web.bot_name",
     "web.bot_short",
+    "web.stats.bot_level",
 }
 #: words one language has taken from English as they are
 _SAME_OK_IN = {

@@ -3516,6 +3516,60 @@ def _games_some_left(db: Any) -> list[int]:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
+def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any, lang: str) -> None:
+    """The statistics counted wins, not whom they were against: a person who beat the
+    expert bot three times stood level with one who beat the beginner three times. The
+    ranking by rating counts the opponents, bots by level (one entry per level), the
+    highest first; a person whose every game was one they left is not in it. In the four
+    languages, on a phone too."""
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.store import Store
+
+    words = {  # (the heading, the beginner bot, the expert bot, a word of the help)
+        "en": ("Ranking", "Bot (beginner)", "Bot (expert)", "skill estimate"),
+        "fr": ("Classement", "Robot (débutant)", "Robot (expert)", "estimation du niveau"),
+        "it": ("Classifica", "Bot (principiante)", "Bot (esperto)", "stima del livello"),
+        "fi": ("Sijoitus", "Botti (aloittelija)", "Botti (mestari)", "taitoarvio"),
+    }[lang]
+    heading, beginner, expert, help_word = words
+    db = tmp_path / "ranking.sqlite3"
+    store = Store(db)
+    try:
+        games = [(["Bot 1 (expert)", "Cy"], [0, 40])] * 4  # the expert beats Cy 4 times,
+        games += [(["Ana", "Bot 2 (expert)"], [0, 30])] * 3  # then Ana beats it 3 times
+        games += [(["Ben", "Bot 2 (beginner)"], [0, 20])] * 3  # Ben beats the beginner
+        for n, (players, totals) in enumerate(games):
+            humans = [not name.startswith("Bot ") for name in players]
+            table = store.create_table(f"RANK{n:02d}", {}, "s")
+            store.save_game(table, "{}", players, humans, totals, [totals.index(0)])
+        table = store.create_table("RANKLEFT", {}, "s")  # Dee left her only game
+        store.save_game(table, "{}", ["Dee", "Ben"], [True, True], [50, 0], [1], [True, False])
+    finally:
+        store.close()
+    with running_server(db, 1) as base:
+        page.goto(base + "/help")
+        page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+        page.set_viewport_size({"width": 360, "height": 800})
+        page.goto(base + "/stats")
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
+        ranking = page.locator(".stats ol.ranking li")
+        expect(ranking).to_have_count(5)
+        names = [item.locator("bdi").inner_text() for item in ranking.all()]
+        assert names == ["Ana", "Ben", expert, beginner, "Cy"], names
+        ratings = [item.locator(".rating").inner_text() for item in ranking.all()]
+        values = [float(r.replace(",", ".").replace("\u2212", "-")) for r in ratings]
+        assert values == sorted(values, reverse=True), ratings
+        assert all(re.fullmatch(r"-?\u2212?\d+[.,]\d", r) for r in ratings), ratings
+        expect(page.locator(".stats .rating-help")).to_contain_text(help_word)
+        wide = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
+        assert wide <= 0, wide
+        page.locator("h2", has_text=heading).scroll_into_view_if_needed()
+        shot(page, f"55-stats-ranking-{lang}", full_page=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "it", "fi"])
 def test_the_statistics_show_the_games_a_person_left(tmp_path: Any, page: Any, lang: str) -> None:
     """The statistics counted a game a person left before its end (a bot made their
     seat's last move) in none of their figures, and the page said nothing of it: a person

@@ -428,6 +428,30 @@ class Store:
             )
         return out
 
+    def all_results(self) -> list[GameSummary]:
+        """Every finished game's results, in the order the games finished (a rating reads
+        them all, in that order)."""
+        rows = self._read(
+            "SELECT r.game_id, r.seat, r.name, r.total, r.won, g.finished, r.human, "
+            "r.left_game FROM results r JOIN games g ON g.id = r.game_id "
+            "ORDER BY g.finished, g.id, r.seat"
+        )
+        games: dict[int, list[tuple[Any, ...]]] = {}
+        for row in rows:
+            games.setdefault(row[0], []).append(row)
+        return [
+            GameSummary(
+                id=game_id,
+                finished=seats[0][5],
+                players=tuple(r[2] for r in seats),
+                totals=tuple(r[3] for r in seats),
+                winners=tuple(r[1] for r in seats if r[4]),
+                humans=tuple(bool(r[6]) for r in seats),
+                left=tuple(bool(r[7]) for r in seats),
+            )
+            for game_id, seats in games.items()
+        ]
+
     def humans_of(self, game_id: int) -> tuple[bool, ...]:
         """Per seat of a finished game: a person (True) or a bot at its end."""
         if not 0 < game_id <= _MAX_ID:

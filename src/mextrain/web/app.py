@@ -42,7 +42,7 @@ from mextrain.i18n import (
 from mextrain.records import load_record, replay_record
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
-from mextrain.store import GameSummary, ServerLock, Store, StoredTable
+from mextrain.store import GameSummary, ServerLock, Store, StoredTable, person_key
 
 from .messages import (
     ActionMessage,
@@ -63,6 +63,7 @@ from .messages import (
     parse_client_message,
     validation_reason,
 )
+from .ratings import person_ratings
 from .tables import (
     Client,
     RateLimiter,
@@ -532,8 +533,10 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
-        players, recent = await asyncio.to_thread(_stats, store_of(request), _asked_name(name))
-        return {"players": players, "recent": [_summary(g) for g in recent]}
+        players, bots, recent = await asyncio.to_thread(
+            _stats, store_of(request), _asked_name(name)
+        )
+        return {"players": players, "bots": bots, "recent": [_summary(g) for g in recent]}
 
     # -- play ------------------------------------------------------------------------
 
@@ -906,9 +909,14 @@ def _asked_name(name: str | None) -> str | None:
     return name.strip()
 
 
-def _stats(store: Store, name: str | None) -> tuple[list[dict[str, Any]], list[GameSummary]]:
+def _stats(
+    store: Store, name: str | None
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[GameSummary]]:
     """``/api/stats``' reading of the store, on a worker thread (it reads every result
-    kept): every person's (or ``name``'s) statistics, and the recent games."""
+    kept): every person's (or ``name``'s) statistics, the bot levels' ratings, and the
+    recent games. A rating reads every game, whoever is asked for (it counts whom each
+    played): some 30 microseconds a game."""
+    ratings = person_ratings(store.all_results(), bot_level_of)
     players = []
     for p in store.player_stats(name):
         row = p.to_dict()
@@ -919,8 +927,16 @@ def _stats(store: Store, name: str | None) -> tuple[list[dict[str, Any]], list[G
             lo, hi = wilson_interval(p.wins, p.games)
             row["win_rate"] = round(p.wins / p.games, 4)
             row["win_interval"] = [round(lo, 4), round(hi, 4)]
+        # (none for a person whose every game was one they left, or a game of one)
+        rating = ratings.get(("person", person_key(p.name)))
+        row["rating"] = None if rating is None else round(rating.shown, 2)
         players.append(row)
-    return players, store.recent_games(10, name)
+    bots = [
+        {"level": level, "rating": round(rating.shown, 2), "games": rating.games}
+        for level in bot_levels()
+        if (rating := ratings.get(("bot", level))) is not None
+    ]
+    return players, bots, store.recent_games(10, name)
 
 
 def _described(store: Store, codes: list[str]) -> dict[str, tuple[StoredTable, int | None] | None]:

@@ -2162,6 +2162,23 @@ const finishedWhen = (at) => new Date(at * 1000).toLocaleString(LANG, { dateStyl
 // in words (a screen reader may say nothing of a dash)
 const noResult = () => shownSaid("—", t("web.stats.no_result"));
 
+// A rating as the statistics show it: one decimal, in the reader's way of writing numbers
+const ratingText = (rating) => Number(rating).toLocaleString(LANG, { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+// The ranking by rating: the people and the bot levels they met, the highest first (a
+// person whose every game was one they left has no rating, and is not in it)
+function Ranking({ players, bots }) {
+  const rated = [
+    ...players.filter((p) => p.rating !== null && p.rating !== undefined).map((p) => ({ name: p.name, rating: p.rating, bot: false })),
+    ...bots.map((b) => ({ name: t("web.stats.bot_level", { level: t(`web.bot.${b.level}`) }), rating: b.rating, bot: true })),
+  ].sort((a, b) => b.rating - a.rating);
+  if (!rated.length) return null;
+  return html`<h2>${t("web.stats.ranking")}</h2>
+    <p class="muted rating-help">${t("web.stats.rating_help")}</p>
+    <ol class="ranking">${rated.map((r) => html`<li class=${r.bot ? "bot" : ""}><bdi>${r.name}</bdi>
+      <span class="rating">${ratingText(r.rating)}</span></li>`)}</ol>`;
+}
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
@@ -2178,6 +2195,7 @@ function StatsPage() {
         ${p.games ? html`<td>${pct(p.win_rate)} <span class="ival">(${interval(p.win_interval)})</span></td><td>${Number(p.average).toLocaleString(LANG, { maximumFractionDigits: 2 })}</td>`
           : html`<td class="none">${noResult()}</td><td class="none">${noResult()}</td>`}
         <td class="left">${p.left ?? 0}</td></tr>`)}</tbody></table></div>
+    <${Ranking} players=${data.players} bots=${data.bots || []} />
     <h2>${t("web.stats.recent")}</h2>
     <ul class="recent">${data.recent.map((g) => ({ ...g, players: gameNames(g.players, g.bots) })).map((g) => html`<li>
       <a href=${`/replay/${g.id}`} aria-label=${t("web.replay.game", { number: g.id })}
