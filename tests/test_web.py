@@ -3042,6 +3042,21 @@ def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: 
         again = Conn(tc, code, token)
         try:
             assert again.get() == {"type": "welcome", "seat": 0, "code": code}
+            # three new links at once, then one every half minute: each is kept in the
+            # table's log, which a loop of asking grew without end (the one made before
+            # the restart is not counted: the table read back has a fresh limit)
+            for _ in range(3):
+                again.send({"type": "new_seat_link"})
+                token = again.until(lambda m: m["type"] == "seat_token")["token"]
+            again.send({"type": "new_seat_link"})
+            refused = errors_of(again)
+            assert refused["code"] == "link_rate"
+            assert refused["message"] == "you have asked for new links too often: wait a minute"
+            kept = Conn(tc, code, token)  # (the last new link still opens the seat)
+            try:
+                assert kept.get() == {"type": "welcome", "seat": 0, "code": code}
+            finally:
+                kept.close()
             # a spectator has no seat to renew
             watcher = Conn(tc, code, None)
             try:

@@ -84,6 +84,8 @@ STRIKES_AWAY = 2
 #: next game's table (``rematch``) -- and leave the number as it is: a move sent in the
 #: position before them is not stale, and a player's chosen tile and hint stay
 POSITION_EVENTS = frozenset({"start", "action", "deal"})
+#: new seat links a seat may make at once (`Settings.new_links_per_minute`)
+NEW_LINKS_BURST = 3
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
 CHAT_NAMES_KEPT = 64
 
@@ -125,6 +127,9 @@ class Settings:
     max_queue: int = 256  # outgoing messages waiting for one slow client
     chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
     chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
+    #: new links a seat may make a minute, in bursts of `NEW_LINKS_BURST` (each is kept in
+    #: the table's log: a loop of asking for one grew it without end)
+    new_links_per_minute: float = 2.0
     tables_per_minute: float = 20.0  # new tables one address may make a minute (in bursts)
     #: seats one address may take a minute (in bursts): each is kept in the table's log, and
     #: a loop of joining and leaving grew it without end
@@ -401,6 +406,9 @@ class Table:
         #: and leaving said as much as one liked); the most recent names only
         burst = settings.chat_burst
         self._chat_limits = RateLimits(burst / settings.chat_window, burst, CHAT_NAMES_KEPT)
+        #: per seat: how often its player may make a new link (`new_seat_token`)
+        links = settings.new_links_per_minute / 60
+        self._link_limits = RateLimits(links, NEW_LINKS_BURST, max(1, len(self.seats)))
 
     # -- the log ----------------------------------------------------------------------
 
@@ -688,6 +696,8 @@ class Table:
         if self.status == "finished":
             raise TableError("finished", "the game is over")
         index = client.seat
+        if not self._link_limits.allow(str(index)):
+            raise TableError("link_rate", "you have asked for new links too often: wait a minute")
         token = secrets.token_urlsafe(24)
         self._log("new_token", {"seat": index, "token": hash_token(token)})
         client.token = token

@@ -945,8 +945,7 @@ function SeatLinkBox({ code, send, renewed }) {
           onFocus=${(e) => e.target.select()} />
         <button class="small" onClick=${() => copyText(link).then(setCopied)}>${t("web.seat_link.copy")}</button>
         ${copied && html`<span class="muted" role="status">${t("web.copied")}</span>`}</p>
-      <p class="seat-link-row"><button class="small" onClick=${renew}
-          disabled=${asked !== null && renewed === asked}>${t("web.seat_link.renew")}</button>
+      <p class="seat-link-row"><button class="small" onClick=${renew}>${t("web.seat_link.renew")}</button>
         <span class="muted">${t("web.seat_link.renew_help")}</span></p>
       <p class="muted" role="status">${asked !== null && renewed > asked ? t("web.seat_link.renewed") : ""}</p></div>`}
   </div>`;
