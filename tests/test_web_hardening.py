@@ -77,7 +77,7 @@ def test_every_answer_carries_the_security_headers(
 
 
 @pytest.mark.parametrize(
-    "path", ["/", "/t/ABCDEF", "/t/", "/replay/1", "/replay/", "/stats", "/help"]
+    "path", ["/", "/t/ABCDEF", "/t/", "/replay/1", "/replay/", "/replay", "/stats", "/help"]
 )
 def test_every_page_answers_a_head_request_as_its_get_without_the_body(
     client: TestClient, path: str

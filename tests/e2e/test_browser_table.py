@@ -9,6 +9,7 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -437,6 +438,98 @@ def test_the_replay_steps_on_from_a_rounds_end_to_the_next_rounds_deal(
     expect(rounds).to_have_value("1")
     expect(slider).to_have_value(end)
     shot(page, "13-replay-steps-across-rounds")
+
+
+RECORDS = Path(__file__).resolve().parents[1] / "records"
+
+
+def test_a_record_file_opened_in_the_browser_replays_and_a_broken_one_says_why(
+    tmp_path: Any, page: Any
+) -> None:
+    """A record from elsewhere (a game saved by mextrain play, one downloaded here) could
+    be stepped through in a terminal only (`mextrain replay --watch`). The statistics lead
+    to a page that opens one from a file, or one dropped on it: checked against its rules
+    and replayed as a kept game is, to the winners, a game in progress to where its record
+    stops; a file that is no record, or breaks the rules, says why, the reader's own words
+    for where. Nothing of it is kept."""
+    import urllib.request
+
+    from playwright.sync_api import expect
+
+    from conftest import running_server
+    from mextrain.records import replay_record
+
+    complete = RECORDS / "double6_complete.json"
+    replayed = replay_record(complete.read_text(encoding="utf-8"))
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "mexican-train-record", ', encoding="utf-8")
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    with running_server(tmp_path / "open.sqlite3", 1) as base:
+        page.goto(base + "/stats")
+        page.get_by_role("link", name="Replay a record file").click()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Replay a game record")
+        assert page.url == base + "/replay"
+        chooser = page.get_by_label("Record file")
+        chooser.set_input_files(str(complete))
+        expect(page.get_by_role("heading", level=2)).to_have_text("double6_complete.json")
+        expect(page.get_by_role("link", name="Download the record")).to_have_count(0)
+        rounds = page.locator(".replay .controls select")
+        expect(rounds.locator("option")).to_have_count(len(replayed.rounds))
+        rounds.select_option(str(len(replayed.rounds) - 1))
+        replay_to_the_end(page)
+        names = replayed.players
+        won = ", ".join(f"\u2068{names[s]}\u2069" for s in replayed.winners)
+        expect(page.locator(".replay .winners")).to_have_text(
+            f"Winner: {won}" if len(replayed.winners) == 1 else f"Winners: {won}"
+        )
+        said = " · ".join(
+            f"\u2068{n}\u2069 {p}" for n, p in zip(names, replayed.totals, strict=True)
+        )
+        expect(page.locator(".replay-totals")).to_have_text(f"Total {said}")
+        expect(page.locator(".replay-view")).not_to_contain_text("still in progress")
+        shot(page, "56-record-file-replayed")
+        # a game in progress: to where its record stops, and said so
+        chooser.set_input_files(str(RECORDS / "double6_in_progress.json"))
+        expect(page.get_by_role("heading", level=2)).to_have_text("double6_in_progress.json")
+        expect(page.locator(".replay-view")).to_contain_text(
+            "This game is still in progress: its record stops here."
+        )
+        expect(page.locator(".replay input[type=range]")).to_have_value("0")  # (afresh)
+        # a record that breaks the rules, and a file that is no record: why, in words
+        chooser.set_input_files(str(RECORDS / "illegal_draw_with_a_play.json"))
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("This record breaks the rules: round 0, action")
+        expect(page.locator(".replay-view")).to_have_count(0)
+        chooser.set_input_files(str(broken))
+        expect(alert).to_contain_text("This file is not a game record, or it is damaged (not JSON")
+        # in French, the reader's words for where in English, as the terminal gives them
+        page.evaluate("() => localStorage.setItem('mextrain.lang', 'fr')")
+        page.reload()
+        expect(page.get_by_role("heading", level=1)).to_have_text("Revoir une partie enregistrée")
+        page.get_by_label("Fichier de la partie").set_input_files(str(broken))
+        expect(page.get_by_role("alert")).to_contain_text(
+            "Ce fichier n'est pas une partie enregistrée, ou il est endommagé (not JSON"
+        )
+        shot(page, "56-record-file-broken-fr")
+        # a file dropped on the page opens as one chosen
+        page.evaluate(
+            """(text) => {
+              const data = new DataTransfer();
+              data.items.add(new File([text], "dropped.json", { type: "application/json" }));
+              const where = document.querySelector(".record-open");
+              const how = { dataTransfer: data, bubbles: true, cancelable: true };
+              where.dispatchEvent(new DragEvent("dragover", how));
+              where.dispatchEvent(new DragEvent("drop", how));
+            }""",
+            complete.read_text(encoding="utf-8"),
+        )
+        expect(page.get_by_role("heading", level=2)).to_have_text("dropped.json")
+        expect(page.get_by_role("alert")).to_have_count(0)
+        # nothing of it was kept
+        with urllib.request.urlopen(base + "/api/games") as res:
+            assert json.load(res) == []
+    assert errors == []
 
 
 def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:

@@ -39,7 +39,13 @@ from mextrain.i18n import (
     accepted_values,
     normalise_language,
 )
-from mextrain.records import load_record, replay_record
+from mextrain.records import (
+    IllegalRecordError,
+    RecordFormatError,
+    ReplayResult,
+    load_record,
+    replay_record,
+)
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import GameSummary, ServerLock, Store, StoredTable, person_key
@@ -141,14 +147,17 @@ class SecurityHeaders:
 class BodyLimit:
     """Refuse a request whose body is over ``limit`` bytes before anything reads it: 413
     for a declared length over it, 411 for a body sent without a length (chunked), each
-    with the ``{"detail": {"code", "message"}}`` of every other refusal."""
+    with the ``{"detail": {"code", "message"}}`` of every other refusal. The addresses
+    ``own`` (a record sent to be replayed, far larger than a table's settings) keep to a
+    limit of their own, and refuse in words of their own."""
 
-    def __init__(self, app: Any, limit: int = MAX_BODY) -> None:
+    def __init__(self, app: Any, limit: int = MAX_BODY, own: frozenset[str] = frozenset()) -> None:
         self.app = app
         self.limit = limit
+        self.own = own
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and scope["path"] not in self.own:
             headers = dict(scope["headers"])
             length = headers.get(b"content-length")
             refusal = None
@@ -213,7 +222,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.mount("/static", PageFiles(directory=STATIC), name="static")
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, own=frozenset({"/api/replay"}))
     app.add_middleware(SecurityHeaders)  # (outermost: a body refused too has them)
 
     @app.exception_handler(Exception)
@@ -319,6 +328,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
     @app.api_route("/t/", methods=["GET", "HEAD"], include_in_schema=False)
     @app.api_route("/replay/{game_id}", methods=["GET", "HEAD"], include_in_schema=False)
     @app.api_route("/replay/", methods=["GET", "HEAD"], include_in_schema=False)
+    # (a record file opened in the browser)
+    @app.api_route("/replay", methods=["GET", "HEAD"], include_in_schema=False)
     @app.api_route("/stats", methods=["GET", "HEAD"], include_in_schema=False)
     @app.api_route("/help", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> FileResponse:
@@ -530,6 +541,44 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         frames["left"] = list(left) or [False] * len(game.players)
         frames["open_doubles_block"] = result.record.rules.open_doubles_block
         return frames
+
+    #: records sent to be replayed, per client address (each is replayed through the
+    #: engine)
+    replays = settings.replays_per_minute
+    replayers = RateLimits(replays / 60, max(1, int(replays)), MAX_CREATORS_KEPT)
+
+    @app.post("/api/replay")
+    async def replay_sent(request: Request) -> dict[str, Any]:
+        """A record a page sends (a file its player opened), checked and replayed for the
+        viewer as a kept game is: every position, every hand face up (the record holds
+        them all, and is the sender's own). Nothing of it is kept. A record that is none,
+        or breaks the rules, is refused as ``mextrain replay`` refuses it, its reason in
+        English (``detail``: where, and the rule broken) under words of the page's own."""
+        if not replayers.allow(_address(request)):
+            raise _refuse(429, "too_many_replays", "too many records sent from here: wait a minute")
+        limit = settings.max_record_bytes
+        length = request.headers.get("content-length")
+        if length is None:
+            raise _refuse(411, "length_required", "a request body needs its Content-Length")
+        if not (length.isdigit() and int(length) <= limit):
+            raise _refuse(413, "record_too_large", f"a record here is at most {limit:,} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > limit:
+                raise _refuse(413, "record_too_large", f"a record here is at most {limit:,} bytes")
+        try:
+            result = await asyncio.to_thread(lambda: replay_record(load_record(bytes(body))))
+        except IllegalRecordError as err:
+            raise _refuse(
+                422, "record_illegal", err.describe(), round=err.round, action=err.action
+            ) from None
+        except RecordFormatError as err:
+            code = "record_version" if err.field == "version" else "record_damaged"
+            raise _refuse(422, code, err.reason.removeprefix("not a record: ")) from None
+        if not result.match.rounds:
+            raise _refuse(422, "record_empty", "the record has no round dealt yet")
+        return await asyncio.to_thread(_sent_frames, result)
 
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
@@ -979,6 +1028,19 @@ def _replay_frames(
             }
         )
     return {"players": players, "rounds": out, "totals": totals, "winners": winners}
+
+
+def _sent_frames(result: ReplayResult) -> dict[str, Any]:
+    """A record sent to be replayed, as the viewer shows a kept game (no seat known for
+    a bot's, none left before the end), and whether its game is ``complete``: one in
+    progress stops where the record does."""
+    players = list(result.players)
+    frames = _replay_frames(result.match.rounds, players, result.totals, result.winners)
+    frames["bots"] = [None] * len(players)
+    frames["left"] = [False] * len(players)
+    frames["open_doubles_block"] = result.record.rules.open_doubles_block
+    frames["complete"] = result.complete
+    return frames
 
 
 def _frame(state: RoundState, action: str | None) -> dict[str, Any]:

@@ -127,6 +127,10 @@ class Settings:
     max_queue: int = 256  # outgoing messages waiting for one slow client
     chat_burst: int = 5  # lines of table talk a seat may say at once, then one a
     chat_window: float = 10.0  # ``chat_window / chat_burst`` seconds
+    #: records one address may send to be replayed a minute (in bursts: each is read and
+    #: replayed through the engine), and the most bytes one may hold
+    replays_per_minute: float = 30.0
+    max_record_bytes: int = 1_000_000
     #: new links a seat may make a minute, in bursts of `NEW_LINKS_BURST` (each is kept in
     #: the table's log: a loop of asking for one grew it without end)
     new_links_per_minute: float = 2.0

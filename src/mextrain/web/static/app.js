@@ -414,6 +414,7 @@ function App({ unloaded }) {
   if ((m = path.match(/^\/t\/([A-Za-z0-9]+)\/?$/))) page = html`<${TablePage} key=${m[1].toUpperCase()} code=${m[1].toUpperCase()} big=${big} lang=${lang} />`;
   else if ((m = path.match(/^\/replay\/(\d+)\/?$/))) page = html`<${ReplayPage} id=${m[1]} big=${big} />`;
   else if (path.startsWith("/t/")) page = refusedPage(t("web.table"), t("web.error.no_table"));
+  else if (path === "/replay") page = html`<${RecordReplayPage} big=${big} />`;
   else if (path.startsWith("/replay/")) page = refusedPage(t("web.replay"), t("web.error.no_game"));
   else if (path === "/stats") page = html`<${StatsPage} />`;
   else if (path === "/help") page = html`<${HelpPage} />`;
@@ -2060,12 +2061,75 @@ function openDoubleWords(over) {
   return t(over ? "web.double_left_open" : "game.open_double");
 }
 
+// the largest file the page reads to send as a record (the server's own limit, 1 MB
+// unless set, is said by its refusal): no record is near it
+const RECORD_FILE_MOST = 20_000_000;
+
+// A kept game's replay (`/replay/ID`): its positions from the server, in the viewer.
 function ReplayPage({ id, big }) {
   const [data, setData] = useState(null);
   const [error, setError] = useState("");
+  useEffect(() => { api(`/api/games/${id}/replay`).then(setData).catch((e) => setError(e.message)); }, [id]);
+  useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
+  if (error) return refusedPage(`${t("web.replay")} #${id}`, error);
+  if (!data) return html`<p>${t("web.loading")}</p>`;
+  return html`<section class="replay"><${ReplayView} data=${data} big=${big} title=${`${t("web.replay")} #${id}`}
+    heading="h1" download=${`/api/games/${id}/record`} /></section>`;
+}
+
+// A game record opened from a file (`/replay`): a game saved by `mextrain play`, one
+// downloaded from a replay here, or any record. The page sends it to the server, which
+// checks it as `mextrain replay` does and gives its positions (keeping nothing of it);
+// a file that is no record, or breaks the rules, is refused in the player's words, with
+// the reader's own (English) for where. Another file may be opened at any time, or
+// dropped on the page.
+function RecordReplayPage({ big }) {
+  const [opened, setOpened] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const [over, setOver] = useState(false);
+  const opens = useRef(0);
+  useEffect(() => { document.title = `${t("web.replay.open_title")} · ${t("game.name")}`; }, [LANG]);
+  const open = async (file) => {
+    if (!file || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      // (a file far past any record's size is not read into the page at all)
+      if (file.size > RECORD_FILE_MOST) throw { code: "record_too_large", message: `${file.size.toLocaleString("en")} bytes` };
+      const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+      const body = await res.json().catch(() => ({}));
+      if (!res.ok) throw (body.detail && typeof body.detail === "object" ? body.detail : { code: "http", message: "" });
+      opens.current += 1;
+      setOpened({ name: file.name, data: body, n: opens.current });
+    } catch (err) {
+      setOpened(null);
+      setError(err instanceof Error ? { code: "http", message: "" } : err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const drop = (e) => { e.preventDefault(); setOver(false); open(e.dataTransfer.files[0]); };
+  return html`<section class=${over ? "replay record-open dropping" : "replay record-open"}
+      onDragOver=${(e) => { e.preventDefault(); setOver(true); }} onDragLeave=${() => setOver(false)} onDrop=${drop}>
+    <h1>${t("web.replay.open_title")}</h1>
+    <p class="muted">${t("web.replay.open_help")}</p>
+    <p><label class="field">${t("web.replay.open_file")}
+      <input type="file" accept=".json,application/json" disabled=${busy} aria-describedby="record-open-said"
+        onChange=${(e) => { open(e.target.files[0]); e.target.value = ""; }} /></label></p>
+    <div id="record-open-said" role="status" aria-live="polite">${busy ? html`<p>${t("web.loading")}</p>` : ""}</div>
+    ${error && html`<${ErrorLine} error=${error} />`}
+    ${opened && html`<${ReplayView} key=${opened.n} data=${opened.data} big=${big} title=${opened.name} heading="h2" />`}
+  </section>`;
+}
+
+// The replay viewer: ``data``, a game's positions as the server gives them (every
+// round from its deal, a position per action, every hand face up), stepped through by
+// buttons, a slider and the arrow keys; ``title`` over it as ``heading``, and a link to
+// ``download`` its record, where there is one.
+function ReplayView({ data, big, title, heading, download }) {
   const [round, setRound] = useState(0);
   const [step, setStep] = useState(0);
-  useEffect(() => { api(`/api/games/${id}/replay`).then(setData).catch((e) => setError(e.message)); }, [id]);
   // one step on or back; past a round's last step, on to the next round's deal, and back
   // from a deal to the round before's end (the buttons and keys did nothing there, the
   // round's list the only way on)
@@ -2089,10 +2153,6 @@ function ReplayPage({ id, big }) {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-  // (every hook before the early returns: the same hooks on every render)
-  useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
-  if (error) return refusedPage(`${t("web.replay")} #${id}`, error);
-  if (!data) return html`<p>${t("web.loading")}</p>`;
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
   const names = gameNames(data.players, data.bots);
@@ -2101,9 +2161,10 @@ function ReplayPage({ id, big }) {
   const out = frame.ended === "out" ? frame.hand_sizes.indexOf(0) : -1;
   const totals = names.map((_, s) => data.rounds.slice(0, round + 1)
     .reduce((sum, r) => sum + ((r.scores || [])[s] || 0), 0));
-  return html`<section class="replay">
-    <div class="replay-head"><h1>${t("web.replay")} #${id}</h1>
-      <a class="small" href=${`/api/games/${id}/record`} download>${t("web.download_record")}</a></div>
+  return html`<div class="replay-view">
+    <div class="replay-head"><${heading}>${title}</${heading}>
+      ${download && html`<a class="small" href=${download} download>${t("web.download_record")}</a>`}</div>
+    ${data.complete === false && html`<p class="muted">${t("web.replay.in_progress")}</p>`}
     <div class="controls">
       <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
         ${data.rounds.map((r, k) => html`<option value=${k} aria-label=${`${k + 1} (${tileLabel(`${r.engine}-${r.engine}`)})`}>${
@@ -2143,7 +2204,7 @@ function ReplayPage({ id, big }) {
         t("web.score_of", { name: iso(names[s]), points: p })
         + (round === data.rounds.length - 1 ? leftMark(data.left, s) : "")).join(" · ")}</p>
       ${round === data.rounds.length - 1 && html`<p class="winners">${winnersLine((data.winners || []).map((s) => iso(names[s])))}</p>`}`}
-  </section>`;
+  </div>`;
 }
 
 // -- statistics -------------------------------------------------------------------------
@@ -2178,13 +2239,17 @@ function Ranking({ players, bots }) {
       <span class="rating">${ratingText(r.rating)}</span></li>`)}</ol>`;
 }
 
+// the way to a record file's replay (`/replay`), from the statistics
+const openRecordLink = () => html`<p class="open-record"><a href="/replay"
+  onClick=${(e) => { e.preventDefault(); go("/replay"); }}>${t("web.replay.open_link")}</a></p>`;
+
 function StatsPage() {
   const [data, setData] = useState(null);
   useEffect(() => { api("/api/stats").then(setData); }, []);
   useEffect(() => { document.title = `${t("web.stats.title")} · ${t("game.name")}`; }, [LANG]);
   if (!data) return html`<p>${t("web.loading")}</p>`;
   if (!data.players.length && !data.recent.length) return html`<section class="stats">
-    <h1>${t("web.stats.title")}</h1><p class="stats-none">${t("web.stats.none")}</p></section>`;
+    <h1>${t("web.stats.title")}</h1><p class="stats-none">${t("web.stats.none")}</p>${openRecordLink()}</section>`;
   return html`<section class="stats">
     <h1>${t("web.stats.title")}</h1>
     <div class="scroll-x"><table class="sheet"><caption class="sr-only">${t("web.stats.caption")}</caption><thead><tr><th scope="col">${t("web.stats.player")}</th><th scope="col">${t("web.stats.games")}</th>
@@ -2202,6 +2267,7 @@ function StatsPage() {
       ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`
         + leftMark(g.left, s)).join(", ")}`}
       ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
+    ${openRecordLink()}
   </section>`;
 }
 
