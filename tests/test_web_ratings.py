@@ -65,6 +65,21 @@ def test_a_win_against_a_strong_bot_counts_for_more_than_one_against_a_weak_one(
     assert after["bot:expert"] < before["bot:expert"]
 
 
+def test_every_seat_counts_where_bots_of_one_level_sit_at_several() -> None:
+    """One person against three bots of one level (the usual table): the person's place
+    among all four counts, not against the first of the bots alone (which rated second
+    place, behind a bot, as a win when that first bot came last)."""
+    bots = ["Bot 2 (medium)", "Bot 3 (medium)", "Bot 4 (medium)"]
+    first = shown([game(["Ana", *bots], [0, 40, 20, 30])])
+    second = shown([game(["Ana", *bots], [10, 40, 0, 30])])
+    last = shown([game(["Ana", *bots], [50, 40, 0, 30])])
+    assert first["ana"] > second["ana"] > last["ana"]
+    assert first["bot:medium"] < second["bot:medium"] < last["bot:medium"]
+    # the level is rated once for the game, however many seats it had
+    rated = person_ratings([game(["Ana", *bots], [10, 40, 0, 30])], bot_level_of)
+    assert rated[("bot", "medium")].games == 1
+
+
 def test_a_seat_left_before_the_end_or_played_for_nobody_is_not_rated() -> None:
     # Ana left (a bot finished her seat): the game is Ben's against the bot alone
     after = shown([game(["Ana", "Ben", "Bot 3 (beginner)"], [50, 0, 10], left=[True])])

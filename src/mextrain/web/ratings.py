@@ -4,11 +4,13 @@ counts whom they played (openskill's Plackett-Luce model, as the simulator's rat
 Each game ranks its seats by total, the lowest first (equal totals share a rank); a
 person is one entity in every game (their name as `person_key` reads it), and so is each
 bot level (all the "expert" bots are one opponent, whatever their seat), so that a win
-against strong bots counts for more than one against beginners. A seat its person left
-before the end (a bot finished it for them) is left out of that game, as the statistics
-leave it out of their figures, and so is a seat no person and no bot level stands for
-(one a bot played throughout for a person kept out of the game). A game with fewer than
-two seats left rates nobody.
+against strong bots counts for more than one against beginners. Each seat is ranked as
+a player of its own (a person second of four, among three bots of one level, beat two
+and lost to one); a level at several seats moves by the sum of its seats' moves. A seat
+its person left before the end (a bot finished it for them) is left out of that game,
+as the statistics leave it out of their figures, and so is a seat no person and no bot
+level stands for (one a bot played throughout for a person kept out of the game). A
+game with fewer than two seats left rates nobody.
 """
 
 from __future__ import annotations
@@ -57,9 +59,8 @@ def person_ratings(
             human = game.humans[seat] if seat < len(game.humans) else False
             level = None if human else bot_level(name, seat)
             key = ("person", person_key(name)) if human else ("bot", level) if level else None
-            if key is None or any(key == k for k, _ in seats):
-                continue  # (nobody to rate, or one entity twice: two bots of one level)
-            seats.append((key, total))
+            if key is not None:  # (no person, no bot level: nobody to rate)
+                seats.append((key, total))
         if len(seats) < 2:
             continue
         teams = []
@@ -68,7 +69,16 @@ def person_ratings(
             teams.append([model.rating(mu=mu, sigma=sigma)])
         totals = [total for _, total in seats]
         ranks = [1.0 + sum(other < total for other in totals) for total in totals]
-        for (key, _), team in zip(seats, model.rate(teams, ranks=ranks), strict=True):
-            before = ratings.get(key, (0.0, 0.0, 0))[2]
-            ratings[key] = (team[0].mu, team[0].sigma, before + 1)
+        # each seat is rated as a player of its own; an entity at several seats (three
+        # "medium" bots against one person) moves by the sum of its seats' moves, as over
+        # games one after the other, and is as sure as its surest seat
+        moved: dict[Entity, tuple[float, float]] = {}
+        for (key, _), before, team in zip(
+            seats, teams, model.rate(teams, ranks=ranks), strict=True
+        ):
+            step, sigma = moved.get(key, (0.0, before[0].sigma))
+            moved[key] = (step + team[0].mu - before[0].mu, min(sigma, team[0].sigma))
+        for key, (step, sigma) in moved.items():
+            mu, _, played = ratings.get(key, (model.mu, model.sigma, 0))
+            ratings[key] = (mu + step, sigma, played + 1)
     return {key: Rating(mu, sigma, n) for key, (mu, sigma, n) in ratings.items()}
