@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+import urllib.request
 from typing import Any
 
 import pytest
@@ -281,6 +282,19 @@ def test_every_control_is_big_enough_to_hit(
             page.goto(server + "/stats")
             expect(page.locator(".recent a").first).to_be_visible()
             assert page.evaluate(SMALL) == [], "statistics"
+            # a record file opened to replay: its file chooser, then the replay
+            page.locator(".open-record a").click()
+            chooser = page.locator(".record-open input[type=file]")
+            expect(chooser).to_be_visible()
+            assert page.evaluate(SMALL) == [], "a record file to open"
+            record = tmp_path / "opened.json"
+            with urllib.request.urlopen(
+                server + replay_path.replace("/replay/", "/api/games/") + "/record"
+            ) as res:
+                record.write_bytes(res.read())
+            chooser.set_input_files(str(record))
+            expect(page.locator(".replay-view")).to_be_visible()
+            assert page.evaluate(SMALL) == [], "a record file replayed"
         finally:
             browser.close()
 

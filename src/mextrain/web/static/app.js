@@ -778,11 +778,17 @@ function useTableSocket(code, lang) {
     window.addEventListener("hashchange", onHash);
     return () => window.removeEventListener("hashchange", onHash);
   }, [code]);
-  // a token for this table kept by another tab of this browser (a seat taken there, or
-  // its link renewed there): this page says hello with it too, on a new connection
+  // whether this page's seat moved to a new link (`seat_moved`) and it has no token
+  // for the seat since
+  const movedAway = useRef(false);
+  // the new token of a seat whose link another tab of this browser renewed, kept by that
+  // tab once the server has answered it (before this page was told the seat moved, or
+  // after): this page says hello with it, on a new connection. (Only then: two tabs
+  // that hold two seats each keep their own while the storage holds one of them.)
   useEffect(() => {
     const onStorage = (e) => {
-      if (e.key !== tokenKey(code) || !e.newValue || e.newValue === helloToken.current) return;
+      if (!movedAway.current || e.key !== tokenKey(code) || !e.newValue) return;
+      if (e.newValue === helloToken.current) return;
       if (wsRef.current) wsRef.current.close();
     };
     window.addEventListener("storage", onStorage);
@@ -823,7 +829,7 @@ function useTableSocket(code, lang) {
             linked.current = null;
             adopted.current = m.seat;
           }
-          if (m.seat !== null) setSeatMoved(false);
+          if (m.seat !== null) { setSeatMoved(false); movedAway.current = false; }
         } else if (m.type === "error") {
           if (m.code === "bad_token" && linked.current) {
             // the link's token took no seat: the page goes on as it would have without
@@ -865,6 +871,7 @@ function useTableSocket(code, lang) {
           // may have renewed it: once it keeps the new token (before this or after), this
           // tab takes it too (the "storage" listener below).
           const kept = store.get(tokenKey(code));
+          movedAway.current = true;
           if (kept && kept !== helloToken.current) ws.close();
           else {
             if (kept) store.remove(tokenKey(code));
