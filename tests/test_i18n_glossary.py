@@ -92,6 +92,7 @@ _SAME_OK = {
     "web.bot_name",
     "web.bot_short",
     "web.stats.bot_level",
+    "tui.stats.ranking_bot",
 }
 #: words one language has taken from English as they are
 _SAME_OK_IN = {

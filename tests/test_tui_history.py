@@ -242,6 +242,10 @@ def test_stats_command_text_and_json() -> None:
     assert (ana["games"], ana["wins"]) == (3, wins)
     assert ana["average_points"] == round(sum(m.totals[0] for m in matches) / 3, 2)
     assert ana["opponents"] == [{"level": "planner", "games": 3, "wins": wins}]
+    # rated against whom she played: the planner, a player of its own
+    (planner,) = doc["bots"]
+    assert (planner["level"], planner["games"]) == ("planner", 3)
+    assert (ana["rating"] > planner["rating"]) is (wins >= 2)
     text = CliRunner().invoke(main, ["stats", "--lang", "fr"])
     assert text.exit_code == 0
     lines = text.output.splitlines()
@@ -254,7 +258,18 @@ def test_stats_command_text_and_json() -> None:
     assert f"{average:.1f}".replace(".", ",") in lines[3]
     assert f"{100 * wins / 3:.0f}\u00a0% (" in lines[3]
     assert re.search(r"\(\d+-\d+\u00a0%\)", lines[3]), lines[3]
-    assert lines[-1] == f"Ana contre\u00a0: Stratège {wins}/3"
+    below = lines.index(f"Ana contre\u00a0: Stratège {wins}/3")
+    # then the ranking by rating, the highest first, the bot by its level, under its
+    # heading (in lines that fit the terminal too)
+    assert lines[below + 1] == ""
+    heading = " ".join(lines[below + 2 : -2])
+    assert heading.startswith("Classement par cote, une estimation du niveau")
+    assert heading.endswith("(les robots selon leur niveau)\u00a0:")
+    ranked = [line.split(maxsplit=1)[1].rsplit(maxsplit=1) for line in lines[-2:]]
+    assert sorted(name.strip() for name, _ in ranked) == ["Ana", "Stratège (robot)"]
+    figures = [float(figure.replace(",", ".")) for _, figure in ranked]
+    assert figures == sorted(figures, reverse=True)
+    assert [line.split()[0] for line in lines[-2:]] == ["1.", "2."]
     assert max(len(line) for line in lines[2:]) <= 80
     # games are saved, none of them Zoe's: said so, not "nobody has played"
     nobody = CliRunner().invoke(main, ["stats", "--name", "Zoe", "--lang", "en"])

@@ -52,7 +52,7 @@ class _StatsCommand(LanguageCommand, JsonCommand):
 def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool) -> None:
     """Statistics of the games played in the terminal, per person."""
     try:
-        from mextrain.tui.history import read_history, stats_text, summarize
+        from mextrain.tui.history import ranking, read_history, stats_text, summarize
     except ImportError as err:  # pragma: no cover - depends on the installed extras
         raise click.ClickException(
             f"statistics need the 'tui' extra (in a clone: pip install -e '.[tui]'): {err}"
@@ -72,6 +72,14 @@ def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool
             "unfinished": len(history.games) - finished,
             "skipped": [str(p) for p in history.skipped],
             "people": [p.to_dict() for p in people],
+            # the bot levels the people listed met, rated as they are (their ranking)
+            "bots": [
+                {"level": level, "rating": round(rating.shown, 2), "games": rating.games}
+                for (kind, level), rating in sorted(
+                    ranking(history.games, t).items(), key=lambda item: -item[1].shown
+                )
+                if kind == "bot" and any(level in p.opponents for p in people)
+            ],
         }
         text = json.dumps(doc, ensure_ascii=False)  # (on one line, as every --json)
         # a folder or file name that is not UTF-8 (a lone surrogate here) is written as the

@@ -4,12 +4,13 @@
 Shown by ``mextrain stats`` and by the start screen's statistics screen. People are told
 apart by the names they played under, read as `mextrain.store.person_key` reads them
 ("Ana", "ana" and " Ana " are one person); bots are not counted as players, only as the
-opponents people met.
+opponents people met, and in the ranking by rating, a level as one player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import textwrap
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -18,18 +19,24 @@ from rich.cells import cell_len
 from mextrain.i18n import LANGUAGES, Translator
 from mextrain.records import RecordError, load_record, parse_json, replay_record
 from mextrain.rules import show_text
+from mextrain.sim.ratings import Rating, rate_games
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import person_key, shown_person
 
 from .render import BOT_LEVELS, MAX_NAME, clip, clip_name, fit
 from .session import _EXTRA_FIELD, HUMAN, SAVED_SHAPE, games_dir
 
+#: who a rating is of (`ranking`): ``("person", person_key(name))`` or ``("bot", level)``
+Entity = tuple[str, str]
+
 __all__ = [
+    "Entity",
     "History",
     "Opponent",
     "PersonStats",
     "PlayedGame",
     "level_name",
+    "ranking",
     "read_game",
     "read_history",
     "stats_text",
@@ -80,6 +87,8 @@ class PersonStats:
     rounds_won: int = 0  # rounds ended with the person's lowest score (gone out, mostly)
     unfinished: int = 0
     opponents: dict[str, Opponent] = field(default_factory=dict)
+    #: the rating's shown value (`ranking`), None before a finished game
+    rating: float | None = None
 
     @property
     def win_rate(self) -> float:
@@ -106,6 +115,7 @@ class PersonStats:
             "rounds": self.rounds,
             "rounds_won": self.rounds_won,
             "unfinished": self.unfinished,
+            "rating": None if self.rating is None else round(self.rating, 2),
             "opponents": [
                 {"level": o.level, "games": o.games, "wins": o.wins}
                 for o in sorted(self.opponents.values(), key=_met_order)
@@ -195,19 +205,9 @@ def summarize(
     chose no name, in a game played in French) is that language's ("Player 1" in
     English), so a person who never chose a name is one person whatever language each
     game was played in; ``name`` may be given in either."""
+    games = list(games)
     people: dict[str, PersonStats] = {}
-    defaults: dict[int, tuple[set[str], str]] = {}
-
-    def canonical(who: str, seat: int) -> str:
-        if t is None:
-            return who
-        if seat not in defaults:
-            number = seat + 1
-            every = {Translator(lang)("tui.name.player", number=number) for lang in LANGUAGES}
-            defaults[seat] = ({person_key(n) for n in every}, t("tui.name.player", number=number))
-        keys, mine = defaults[seat]
-        return mine if person_key(who) in keys else who
-
+    canonical = _canonical_names(t)
     for game in games:
         for seat in game.people:
             who = canonical(game.players[seat], seat)
@@ -231,7 +231,51 @@ def summarize(
                 met = stats.opponents.setdefault(level, Opponent(level))
                 met.games += 1
                 met.wins += won
+    rated = ranking(games, t)
+    for key, stats in people.items():
+        rating = rated.get(("person", key))
+        stats.rating = None if rating is None else rating.shown
     return sorted(people.values(), key=lambda p: (-p.games, -p.unfinished, p.name.casefold()))
+
+
+def _canonical_names(t: Translator | None) -> Callable[[str, int], str]:
+    """A person's name as the statistics count it (`summarize`): a default name in any
+    language ("Joueur 1") as ``t``'s ("Player 1"), any other as it is."""
+    defaults: dict[int, tuple[set[str], str]] = {}
+
+    def canonical(who: str, seat: int) -> str:
+        if t is None:
+            return who
+        if seat not in defaults:
+            number = seat + 1
+            every = {Translator(lang)("tui.name.player", number=number) for lang in LANGUAGES}
+            defaults[seat] = ({person_key(n) for n in every}, t("tui.name.player", number=number))
+        keys, mine = defaults[seat]
+        return mine if person_key(who) in keys else who
+
+    return canonical
+
+
+def ranking(games: Iterable[PlayedGame], t: Translator | None = None) -> dict[Entity, Rating]:
+    """Every person's (``("person", person_key(name))``, named as `summarize` names
+    them) and bot level's (``("bot", level)``) rating over the finished ``games``, in
+    the order given (`read_history`'s: the order they began), as the web statistics rate
+    theirs (`mextrain.sim.ratings`): each game ranks its seats by total, a bot of a level
+    at several seats is one player, moved by the sum of its seats' moves."""
+    canonical = _canonical_names(t)
+
+    def seats(game: PlayedGame) -> list[tuple[Entity, int]]:
+        return [
+            (
+                ("person", person_key(canonical(game.players[seat], seat)))
+                if kind == HUMAN
+                else ("bot", _level(kind)),
+                game.totals[seat],
+            )
+            for seat, kind in enumerate(game.kinds)
+        ]
+
+    return rate_games(seats(game) for game in games if game.complete)
 
 
 #: the columns `stats_text` lays its table out in: an 80-column terminal's, less the last
@@ -321,7 +365,43 @@ def stats_text(
             below.append(t("tui.stats.games_of", name=p.name, finished=done, unfinished=left))
     if below:
         lines += ["", *below]
+    lines += _ranking_lines(history, people, t, width)
     return "\n".join(lines)
+
+
+def _ranking_lines(
+    history: History, people: Sequence[PersonStats], t: Translator, width: int
+) -> list[str]:
+    """The ranking by rating, after a blank line: its heading (in lines of ``width``),
+    then the people listed and the bot levels they met (`ranking`), the highest first, a
+    line each ("  2. Ana  10.9"); none before a finished game."""
+    bots = {
+        level: rating
+        for (kind, level), rating in ranking(history.games, t).items()
+        if kind == "bot" and any(level in p.opponents for p in people)
+    }
+    entries = [(clip(p.name, MAX_NAME), p.rating) for p in people if p.rating is not None]
+    entries += [
+        (t("tui.stats.ranking_bot", level=level_name(level, t)), rating.shown)
+        for level, rating in bots.items()
+    ]
+    if not entries:
+        return []
+    entries.sort(key=lambda entry: -entry[1])
+    places = [f"{t.whole(n)}." for n in range(1, len(entries) + 1)]
+    wide = max(cell_len(name) for name, _ in entries)
+    figures = [t.decimal(rating) for _, rating in entries]
+    numbers = max(cell_len(f) for f in figures)
+    room = max(cell_len(p) for p in places)
+    rows = zip(places, entries, figures, strict=True)
+    return [
+        "",
+        *textwrap.wrap(t("tui.stats.ranking"), width, break_on_hyphens=False),
+        *(
+            f"  {fit(place, room, right=True)} {fit(name, wide)}  {fit(shown, numbers, right=True)}"
+            for place, (name, _), shown in rows
+        ),
+    ]
 
 
 def _met_order(o: Opponent) -> tuple[int, int, str]:
