@@ -2974,13 +2974,18 @@ def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
         seats = tc.get(f"/api/tables/{code}").json()["seats"]
         assert [s["kind"] for s in seats] == ["human", "bot"]
         # a spectator has no seat to leave
-        watcher = Conn(tc, code, None)
-        try:
-            watcher.until(is_state)
-            watcher.send({"type": "leave"})
-            assert errors_of(watcher)["code"] == "spectator"
-        finally:
-            watcher.close()
+        assert refused_to_a_spectator(tc, code, {"type": "leave"}) == "spectator"
+
+
+def refused_to_a_spectator(tc: TestClient, code: str, message: dict[str, Any]) -> str:
+    """The code of the refusal a spectator of table ``code`` gets for ``message``."""
+    watcher = Conn(tc, code, None)
+    try:
+        watcher.until(is_state)
+        watcher.send(message)
+        return str(errors_of(watcher)["code"])
+    finally:
+        watcher.close()
 
 
 def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: Path) -> None:
@@ -3058,13 +3063,7 @@ def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: 
             finally:
                 kept.close()
             # a spectator has no seat to renew
-            watcher = Conn(tc, code, None)
-            try:
-                watcher.until(is_state)
-                watcher.send({"type": "new_seat_link"})
-                assert errors_of(watcher)["code"] == "spectator"
-            finally:
-                watcher.close()
+            assert refused_to_a_spectator(tc, code, {"type": "new_seat_link"}) == "spectator"
         finally:
             again.close()
 

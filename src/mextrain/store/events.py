@@ -410,47 +410,22 @@ class Store:
         out = []
         for (game_id,) in ids:
             rows = self._read(
-                "SELECT r.seat, r.name, r.total, r.won, g.finished, r.human, r.left_game "
-                "FROM results r "
-                "JOIN games g ON g.id = r.game_id WHERE r.game_id = ? ORDER BY r.seat",
+                f"SELECT {_RESULT_COLUMNS} FROM results r JOIN games g ON g.id = r.game_id "
+                "WHERE r.game_id = ? ORDER BY r.seat",
                 (game_id,),
             )
-            out.append(
-                GameSummary(
-                    id=game_id,
-                    finished=rows[0][4],
-                    players=tuple(r[1] for r in rows),
-                    totals=tuple(r[2] for r in rows),
-                    winners=tuple(r[0] for r in rows if r[3]),
-                    humans=tuple(bool(r[5]) for r in rows),
-                    left=tuple(bool(r[6]) for r in rows),
-                )
-            )
+            out += _summaries(rows)
         return out
 
     def all_results(self) -> list[GameSummary]:
         """Every finished game's results, in the order the games finished (a rating reads
         them all, in that order)."""
-        rows = self._read(
-            "SELECT r.game_id, r.seat, r.name, r.total, r.won, g.finished, r.human, "
-            "r.left_game FROM results r JOIN games g ON g.id = r.game_id "
-            "ORDER BY g.finished, g.id, r.seat"
-        )
-        games: dict[int, list[tuple[Any, ...]]] = {}
-        for row in rows:
-            games.setdefault(row[0], []).append(row)
-        return [
-            GameSummary(
-                id=game_id,
-                finished=seats[0][5],
-                players=tuple(r[2] for r in seats),
-                totals=tuple(r[3] for r in seats),
-                winners=tuple(r[1] for r in seats if r[4]),
-                humans=tuple(bool(r[6]) for r in seats),
-                left=tuple(bool(r[7]) for r in seats),
+        return _summaries(
+            self._read(
+                f"SELECT {_RESULT_COLUMNS} FROM results r JOIN games g ON g.id = r.game_id "
+                "ORDER BY g.finished, g.id, r.seat"
             )
-            for game_id, seats in games.items()
-        ]
+        )
 
     def humans_of(self, game_id: int) -> tuple[bool, ...]:
         """Per seat of a finished game: a person (True) or a bot at its end."""
@@ -499,6 +474,30 @@ class Store:
                 people.values(), key=lambda p: (-p[1], p[0])
             )
         ]
+
+
+#: a game's results as `_summaries` reads them, a row per seat
+_RESULT_COLUMNS = "r.game_id, r.seat, r.name, r.total, r.won, g.finished, r.human, r.left_game"
+
+
+def _summaries(rows: Sequence[tuple[Any, ...]]) -> list[GameSummary]:
+    """Games' results (rows of `_RESULT_COLUMNS`, each game's seats in order), a summary
+    per game in the order of the rows."""
+    games: dict[int, list[tuple[Any, ...]]] = {}
+    for row in rows:
+        games.setdefault(row[0], []).append(row)
+    return [
+        GameSummary(
+            id=game_id,
+            finished=seats[0][5],
+            players=tuple(r[2] for r in seats),
+            totals=tuple(r[3] for r in seats),
+            winners=tuple(r[1] for r in seats if r[4]),
+            humans=tuple(bool(r[6]) for r in seats),
+            left=tuple(bool(r[7]) for r in seats),
+        )
+        for game_id, seats in games.items()
+    ]
 
 
 def _table(row: tuple[Any, ...]) -> StoredTable:
