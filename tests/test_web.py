@@ -2977,6 +2977,18 @@ def test_leaving_a_game_in_play_hands_the_seat_to_a_bot_a_latecomer_may_take(
         assert refused_to_a_spectator(tc, code, {"type": "leave"}) == "spectator"
 
 
+def seat_opened_by(tc: TestClient, code: str, token: str) -> int | None:
+    """The seat ``token`` opens at table ``code`` (None: the server refuses it)."""
+    with tc.websocket_connect(f"/ws/{code}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": token}))
+        first = json.loads(ws.receive_text())
+        if first["type"] == "error":
+            assert first["code"] == "bad_token", first
+            return None
+        assert first == {"type": "welcome", "seat": first["seat"], "code": code}
+        return int(first["seat"])
+
+
 def refused_to_a_spectator(tc: TestClient, code: str, message: dict[str, Any]) -> str:
     """The code of the refusal a spectator of table ``code`` gets for ``message``."""
     watcher = Conn(tc, code, None)
@@ -3032,18 +3044,10 @@ def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: 
             phone.close()
             with_ben.close()
         # the old link opens nothing, the new one the seat
-        with tc.websocket_connect(f"/ws/{code}") as ws:
-            ws.send_text(json.dumps({"type": "hello", "token": made["token"]}))
-            assert json.loads(ws.receive_text())["code"] == "bad_token"
-        again = Conn(tc, code, token)
-        try:
-            assert again.get() == {"type": "welcome", "seat": 0, "code": code}
-        finally:
-            again.close()
+        assert seat_opened_by(tc, code, made["token"]) is None
+        assert seat_opened_by(tc, code, token) == 0
     with TestClient(create_app(db, settings())) as tc:  # the log keeps the new token
-        with tc.websocket_connect(f"/ws/{code}") as ws:
-            ws.send_text(json.dumps({"type": "hello", "token": made["token"]}))
-            assert json.loads(ws.receive_text())["code"] == "bad_token"
+        assert seat_opened_by(tc, code, made["token"]) is None
         again = Conn(tc, code, token)
         try:
             assert again.get() == {"type": "welcome", "seat": 0, "code": code}
@@ -3057,11 +3061,7 @@ def test_a_new_seat_link_voids_the_old_one_and_the_other_devices_only_watch(db: 
             refused = errors_of(again)
             assert refused["code"] == "link_rate"
             assert refused["message"] == "you have asked for new links too often: wait a minute"
-            kept = Conn(tc, code, token)  # (the last new link still opens the seat)
-            try:
-                assert kept.get() == {"type": "welcome", "seat": 0, "code": code}
-            finally:
-                kept.close()
+            assert seat_opened_by(tc, code, token) == 0  # (the last new link still does)
             # a spectator has no seat to renew
             assert refused_to_a_spectator(tc, code, {"type": "new_seat_link"}) == "spectator"
         finally:
