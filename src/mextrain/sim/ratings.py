@@ -6,7 +6,8 @@ and the bot levels they met, with it.
 Each game ranks its seats by total, the lowest first (equal totals share a rank), each
 seat a player of its own; one entity at several seats (three "medium" bots against one
 person) moves by the sum of its seats' moves, as over games played one after the other,
-and is as sure as its surest seat. A game of fewer than two seats rates nobody.
+and is as sure as its surest seat after the game. A game of fewer than two seats rates
+nobody.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def rate_games(games: Iterable[Sequence[tuple[Who, int]]]) -> dict[Who, Rating]:
         moved: dict[Who, tuple[float, float]] = {}
         after = model.rate(teams, ranks=ranks)
         for (who, _), before, team in zip(seats, teams, after, strict=True):
-            step, sigma = moved.get(who, (0.0, before[0].sigma))
+            step, sigma = moved.get(who, (0.0, team[0].sigma))
             moved[who] = (step + team[0].mu - before[0].mu, min(sigma, team[0].sigma))
         for who, (step, sigma) in moved.items():
             mu, _, played = ratings.get(who, (model.mu, model.sigma, 0))

@@ -35,6 +35,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from .games import GameResult, SimConfig
+from .ratings import rate_games
 from .stats import mean_interval, wilson_interval
 
 __all__ = ["EntryStats", "PairStats", "SimReport", "deal_interval", "summarise"]
@@ -232,12 +233,12 @@ def _columns(
 
 
 def _ratings(results: Sequence[GameResult], entries: int) -> list[tuple[float, float]]:
-    model = PlackettLuce()
-    teams = [[model.rating(name=str(e))] for e in range(entries)]
-    for result in results:
-        ranks = [1 + sum(t < total for t in result.totals) for total in result.totals]
-        teams = model.rate(teams, ranks=[float(r) for r in ranks])
-    return [(team[0].mu, team[0].sigma) for team in teams]
+    rated = rate_games(list(enumerate(result.totals)) for result in results)
+    fresh = PlackettLuce()  # (an entry no game rated: a new player's)
+    return [
+        (rated[e].mu, rated[e].sigma) if e in rated else (fresh.mu, fresh.sigma)
+        for e in range(entries)
+    ]
 
 
 def deal_means(results: Sequence[GameResult], values: Sequence[float]) -> list[float]:
