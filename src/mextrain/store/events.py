@@ -417,6 +417,13 @@ class Store:
             out += _summaries(rows)
         return out
 
+    def games_mark(self) -> tuple[int, int]:
+        """How many finished games are kept, and the newest one's number: what changes
+        whenever a game is kept (games are kept whole, once, and never changed), for a
+        reader of them all to know its reading is still good."""
+        count, newest = self._read("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM games")[0]
+        return int(count), int(newest)
+
     def all_results(self) -> list[GameSummary]:
         """Every finished game's results, in the order the games finished (a rating reads
         them all, in that order)."""

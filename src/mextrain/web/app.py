@@ -69,7 +69,7 @@ from .messages import (
     parse_client_message,
     validation_reason,
 )
-from .ratings import person_ratings
+from .ratings import RatingsKept
 from .tables import (
     Client,
     RateLimiter,
@@ -580,10 +580,13 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(422, "record_empty", "the record has no round dealt yet")
         return await asyncio.to_thread(_sent_frames, result)
 
+    #: the statistics' ratings, worked out again only once another game is kept
+    ratings_kept = RatingsKept(bot_level_of)
+
     @app.get("/api/stats")
     async def stats(request: Request, name: str | None = None) -> dict[str, Any]:
         players, bots, recent = await asyncio.to_thread(
-            _stats, store_of(request), _asked_name(name)
+            _stats, store_of(request), _asked_name(name), ratings_kept
         )
         return {"players": players, "bots": bots, "recent": [_summary(g) for g in recent]}
 
@@ -959,13 +962,13 @@ def _asked_name(name: str | None) -> str | None:
 
 
 def _stats(
-    store: Store, name: str | None
+    store: Store, name: str | None, kept: RatingsKept
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[GameSummary]]:
     """``/api/stats``' reading of the store, on a worker thread (it reads every result
     kept): every person's (or ``name``'s) statistics, the bot levels' ratings, and the
     recent games. A rating reads every game, whoever is asked for (it counts whom each
-    played): some 30 microseconds a game."""
-    ratings = person_ratings(store.all_results(), bot_level_of)
+    played): some 100 microseconds a game, worked out again once another game is kept."""
+    ratings = kept.of(store)
     players = []
     for p in store.player_stats(name):
         row = p.to_dict()

@@ -15,12 +15,13 @@ game with fewer than two seats left rates nobody. (`mextrain.sim.ratings` rates 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 
 from mextrain.sim.ratings import Rating, rate_games
-from mextrain.store import GameSummary, person_key
+from mextrain.store import GameSummary, Store, person_key
 
-__all__ = ["Entity", "Rating", "person_ratings"]
+__all__ = ["Entity", "Rating", "RatingsKept", "person_ratings"]
 
 #: who a rating is of: ``("person", person_key(name))`` or ``("bot", level)``
 Entity = tuple[str, str]
@@ -46,3 +47,25 @@ def person_ratings(
         return rated
 
     return rate_games(seats(game) for game in games)
+
+
+class RatingsKept:
+    """The ratings of every game a store keeps, worked out again only once another game
+    is kept (`Store.games_mark`): with thousands of games, rating them all took a second
+    of every request for the statistics. Safe to share between threads."""
+
+    def __init__(self, bot_level: Callable[[str, int], str | None]) -> None:
+        self._bot_level = bot_level
+        self._lock = threading.Lock()
+        self._mark: tuple[int, int] | None = None
+        self._ratings: dict[Entity, Rating] = {}
+
+    def of(self, store: Store) -> dict[Entity, Rating]:
+        mark = store.games_mark()
+        with self._lock:
+            if mark == self._mark:
+                return self._ratings
+        ratings = person_ratings(store.all_results(), self._bot_level)
+        with self._lock:  # (two requests at once may both work it out: the same ratings)
+            self._mark, self._ratings = mark, ratings
+        return ratings
