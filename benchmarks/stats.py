@@ -19,14 +19,14 @@ from pathlib import Path
 
 from mextrain.store import Store
 from mextrain.web.app import _stats
-from mextrain.web.ratings import RatingsKept
+from mextrain.web.ratings import Entity, Rating, RatingsKept
 from mextrain.web.tables import bot_level_of
 
 
 class NoRatings(RatingsKept):
     """The peer: the statistics' figures, no rating worked out."""
 
-    def of(self, store: Store) -> dict:  # type: ignore[type-arg]
+    def of(self, store: Store) -> dict[Entity, Rating]:
         return {}
 
 
@@ -63,7 +63,7 @@ def main() -> None:
             alone = timed(store, NoRatings(bot_level_of))
 
             class Afresh(RatingsKept):
-                def of(self, store: Store) -> dict:  # type: ignore[type-arg]
+                def of(self, store: Store) -> dict[Entity, Rating]:
                     return RatingsKept(bot_level_of).of(store)
 
             afresh = timed(store, Afresh(bot_level_of))
