@@ -1644,6 +1644,7 @@ def test_a_game_a_bot_finished_for_someone_who_left_is_not_their_result(db: Path
                 "win_rate": None,
                 "win_interval": None,
                 "rating": None,  # (nor a rating: the game she left rates her not)
+                "rated_games": 0,
             }
         ]
         games = tc.get("/api/games?name=Ana").json()

@@ -147,6 +147,9 @@ def test_the_statistics_give_each_person_and_bot_level_a_rating(server: TestClie
     )
     assert rows["Ana"]["rating"] == round(expected["ana"], 2)
     assert rows["Ben"]["rating"] == round(expected["ben"], 2)
+    # the games each was rated on: Ben's game against Cy, who left it, rated neither
+    assert [rows[n]["rated_games"] for n in ("Ana", "Ben", "Cy")] == [2, 2, 0]
+    assert [rows[n]["games"] for n in ("Ana", "Ben", "Cy")] == [2, 3, 0]
     # the bot levels met, as the lobby lists them, weakest first
     assert stats["bots"] == [
         {"level": "greedy", "rating": round(expected["bot:greedy"], 2), "games": 1},

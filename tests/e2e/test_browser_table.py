@@ -3651,6 +3651,11 @@ def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any,
         expect(ranking).to_have_count(5)
         names = [item.locator("bdi").inner_text() for item in ranking.all()]
         assert names == ["Ana", "Ben", expert, beginner, "Cy"], names
+        # each with the games it was rated on, in words (how much the figure rests on:
+        # Ben's game against Dee, who left it, rates neither)
+        counted = [item.locator(".rated-games").inner_text() for item in ranking.all()]
+        games_words = {"en": "games", "fr": "parties", "it": "partite", "fi": "peliä"}[lang]
+        assert counted == [f"({n} {games_words})" for n in (3, 3, 7, 3, 4)], counted
         ratings = [item.locator(".rating").inner_text() for item in ranking.all()]
         values = [float(r.replace(",", ".").replace("\u2212", "-")) for r in ratings]
         assert values == sorted(values, reverse=True), ratings

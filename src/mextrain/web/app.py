@@ -982,6 +982,7 @@ def _stats(
         # (none for a person whose every game was one they left, or a game of one)
         rating = ratings.get(("person", person_key(p.name)))
         row["rating"] = None if rating is None else round(rating.shown, 2)
+        row["rated_games"] = 0 if rating is None else rating.games
         players.append(row)
     bots = [
         {"level": level, "rating": round(rating.shown, 2), "games": rating.games}

@@ -2236,14 +2236,14 @@ const ratingText = (rating) => Number(rating).toLocaleString(LANG, { minimumFrac
 // person whose every game was one they left has no rating, and is not in it)
 function Ranking({ players, bots }) {
   const rated = [
-    ...players.filter((p) => p.rating !== null && p.rating !== undefined).map((p) => ({ name: p.name, rating: p.rating, bot: false })),
-    ...bots.map((b) => ({ name: t("web.stats.bot_level", { level: t(`web.bot.${b.level}`) }), rating: b.rating, bot: true })),
+    ...players.filter((p) => p.rating !== null && p.rating !== undefined).map((p) => ({ name: p.name, rating: p.rating, games: p.rated_games, bot: false })),
+    ...bots.map((b) => ({ name: t("web.stats.bot_level", { level: t(`web.bot.${b.level}`) }), rating: b.rating, games: b.games, bot: true })),
   ].sort((a, b) => b.rating - a.rating);
   if (!rated.length) return null;
   return html`<h2>${t("web.stats.ranking")}</h2>
     <p class="muted rating-help">${t("web.stats.rating_help")}</p>
     <ol class="ranking">${rated.map((r) => html`<li class=${r.bot ? "bot" : ""}><bdi>${r.name}</bdi>
-      <span class="rating">${ratingText(r.rating)}</span></li>`)}</ol>`;
+      <span class="rating">${ratingText(r.rating)}</span> <span class="muted rated-games">(${tn("web.stats.games_count", r.games)})</span></li>`)}</ol>`;
 }
 
 // the way to a record file's replay (`/replay`), from the statistics
