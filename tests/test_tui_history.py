@@ -239,7 +239,7 @@ def test_stats_command_text_and_json() -> None:
     assert (doc["finished"], doc["unfinished"], doc["skipped"]) == (3, 0, [])
     (ana,) = doc["people"]
     assert ana["name"] == "Ana"
-    assert (ana["games"], ana["wins"]) == (3, wins)
+    assert (ana["games"], ana["wins"], ana["rated_games"]) == (3, wins, 3)
     assert ana["average_points"] == round(sum(m.totals[0] for m in matches) / 3, 2)
     assert ana["opponents"] == [{"level": "planner", "games": 3, "wins": wins}]
     # rated against whom she played: the planner, a player of its own
@@ -265,9 +265,15 @@ def test_stats_command_text_and_json() -> None:
     heading = " ".join(lines[below + 2 : -2])
     assert heading.startswith("Classement par cote, une estimation du niveau")
     assert heading.endswith("(les robots selon leur niveau)\u00a0:")
-    ranked = [line.split(maxsplit=1)[1].rsplit(maxsplit=1) for line in lines[-2:]]
-    assert sorted(name.strip() for name, _ in ranked) == ["Ana", "Stratège (robot)"]
-    figures = [float(figure.replace(",", ".")) for _, figure in ranked]
+    # each with the games its rating rests on (the table's own count: the list did not
+    # say it, where the web's does)
+    ranked = [
+        re.fullmatch(r"\s+\d\. (.+?)\s+(-?[\d,]+)  \((\d+) parties\)", line) for line in lines[-2:]
+    ]
+    assert all(ranked), lines[-2:]
+    assert sorted(m[1].strip() for m in ranked if m) == ["Ana", "Stratège (robot)"]
+    assert [m[3] for m in ranked if m] == ["3", "3"]
+    figures = [float(m[2].replace(",", ".")) for m in ranked if m]
     assert figures == sorted(figures, reverse=True)
     assert [line.split()[0] for line in lines[-2:]] == ["1.", "2."]
     assert max(len(line) for line in lines[2:]) <= 80

@@ -116,7 +116,7 @@ CSS = """
 #start .row { height: auto; }
 #start .field { width: 12; padding: 0 1 0 0; }
 #start Checkbox { border: none; padding: 0; height: 1; }
-#start-keys { dock: bottom; height: 1; background: $boost; }
+#start-keys { dock: bottom; height: auto; background: $boost; }
 #start Select { width: 1fr; }
 /* the field with the focus stands out (a compact list's own mark is faint) */
 #start Select:focus > SelectCurrent { background: $primary; color: $text; text-style: bold; }

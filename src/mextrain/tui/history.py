@@ -50,7 +50,8 @@ class PlayedGame:
 
     path: Path
     players: tuple[str, ...]
-    #: each seat's kind when it was last saved: "human" or a bot spec ("expert")
+    #: each seat's kind when it was last saved: "human" or a bot spec ("expert"); ""
+    #: where the record does not say (`read_game` with ``seats_needed`` False)
     kinds: tuple[str, ...]
     preset: str
     totals: tuple[int, ...]
@@ -59,6 +60,9 @@ class PlayedGame:
     #: per finished round, the seats with its lowest score (whoever went out)
     round_winners: tuple[tuple[int, ...], ...]
     complete: bool
+    #: the rounds dealt so far (the one in play, if any, counted) and the game's length
+    rounds_dealt: int = 0
+    round_count: int = 0
 
     @property
     def people(self) -> list[int]:
@@ -89,6 +93,8 @@ class PersonStats:
     opponents: dict[str, Opponent] = field(default_factory=dict)
     #: the rating's shown value (`ranking`), None before a finished game
     rating: float | None = None
+    #: the games that rating rests on
+    rated_games: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -116,6 +122,7 @@ class PersonStats:
             "rounds_won": self.rounds_won,
             "unfinished": self.unfinished,
             "rating": None if self.rating is None else round(self.rating, 2),
+            "rated_games": self.rated_games,
             "opponents": [
                 {"level": o.level, "games": o.games, "wins": o.wins}
                 for o in sorted(self.opponents.values(), key=_met_order)
@@ -134,9 +141,11 @@ class History:
     skipped: tuple[Path, ...]
 
 
-def read_game(path: Path) -> PlayedGame:
+def read_game(path: Path, seats_needed: bool = True) -> PlayedGame:
     """A saved game, replayed through the engine. Raises `RecordError` for a file that is
-    not a legal record, `ValueError` for a record that does not say who played it."""
+    not a legal record, `ValueError` for a record that does not say who played it -- or,
+    unless ``seats_needed``, gives it with every seat's kind ``""`` (unknown: a record
+    from elsewhere put among the saved games)."""
     raw = parse_json(path.read_bytes(), SAVED_SHAPE)
     result = replay_record(load_record(raw))
     extra = raw.get(_EXTRA_FIELD)
@@ -147,7 +156,9 @@ def read_game(path: Path) -> PlayedGame:
         or len(seats) != len(players)
         or not all(isinstance(kind, str) and kind for kind in seats)
     ):
-        raise ValueError(f"{path.name} does not say which seats were people")
+        if seats_needed:
+            raise ValueError(f"{path.name} does not say which seats were people")
+        seats = [""] * len(players)
     round_winners = tuple(
         tuple(seat for seat, s in enumerate(r.scores) if s == min(r.scores))
         for r in result.rounds
@@ -162,6 +173,8 @@ def read_game(path: Path) -> PlayedGame:
         winners=tuple(result.winners),
         round_winners=round_winners,
         complete=result.complete,
+        rounds_dealt=len(result.record.rounds),
+        round_count=result.record.rules.round_count,
     )
 
 
@@ -235,6 +248,7 @@ def summarize(
     for key, stats in people.items():
         rating = rated.get(("person", key))
         stats.rating = None if rating is None else rating.shown
+        stats.rated_games = 0 if rating is None else rating.games
     return sorted(people.values(), key=lambda p: (-p.games, -p.unfinished, p.name.casefold()))
 
 
@@ -374,23 +388,26 @@ def _ranking_lines(
 ) -> list[str]:
     """The ranking by rating, after a blank line: its heading (in lines of ``width``),
     then the people listed and the bot levels they met (`ranking`), the highest first, a
-    line each ("  2. Ana  10.9"); none before a finished game."""
+    line each with the games its rating rests on ("  2. Ana  10.9  (12 games)"); none
+    before a finished game."""
     bots = {
         level: rating
         for (kind, level), rating in ranking(history.games, t).items()
         if kind == "bot" and any(level in p.opponents for p in people)
     }
-    entries = [(clip(p.name, MAX_NAME), p.rating) for p in people if p.rating is not None]
+    entries = [
+        (clip(p.name, MAX_NAME), p.rating, p.rated_games) for p in people if p.rating is not None
+    ]
     entries += [
-        (t("tui.stats.ranking_bot", level=level_name(level, t)), rating.shown)
+        (t("tui.stats.ranking_bot", level=level_name(level, t)), rating.shown, rating.games)
         for level, rating in bots.items()
     ]
     if not entries:
         return []
     entries.sort(key=lambda entry: -entry[1])
     places = [f"{t.whole(n)}." for n in range(1, len(entries) + 1)]
-    wide = max(cell_len(name) for name, _ in entries)
-    figures = [t.decimal(rating) for _, rating in entries]
+    wide = max(cell_len(name) for name, _, _ in entries)
+    figures = [t.decimal(rating) for _, rating, _ in entries]
     numbers = max(cell_len(f) for f in figures)
     room = max(cell_len(p) for p in places)
     rows = zip(places, entries, figures, strict=True)
@@ -398,8 +415,9 @@ def _ranking_lines(
         "",
         *textwrap.wrap(t("tui.stats.ranking"), width, break_on_hyphens=False),
         *(
-            f"  {fit(place, room, right=True)} {fit(name, wide)}  {fit(shown, numbers, right=True)}"
-            for place, (name, _), shown in rows
+            f"  {fit(place, room, right=True)} {fit(name, wide)}  "
+            f"{fit(shown, numbers, right=True)}  {t.plural('tui.stats.ranking_games', games)}"
+            for place, (name, _, games), shown in rows
         ),
     ]
 

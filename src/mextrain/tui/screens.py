@@ -292,14 +292,14 @@ def check_names(names: Sequence[str], t: Translator) -> None:
 KEY_SEPARATOR = " · "
 
 
-def pack_keys(text: str, width: int) -> str:
+def pack_keys(text: str, width: int, separator: str = KEY_SEPARATOR) -> str:
     """A line of keys ("Enter: deal the next round · t: the trains · q: save and quit")
-    broken between two keys into lines of ``width`` at most, never inside one (a key too
-    long for a line by itself wraps as words do)."""
+    broken between two keys (apart by ``separator``) into lines of ``width`` at most,
+    never inside one (a key too long for a line by itself wraps as words do)."""
     lines: list[str] = []
-    for part in text.split(KEY_SEPARATOR):
-        if lines and cell_len(lines[-1] + KEY_SEPARATOR + part) <= width:
-            lines[-1] += KEY_SEPARATOR + part
+    for part in text.split(separator):
+        if lines and cell_len(lines[-1] + separator + part) <= width:
+            lines[-1] += separator + part
         else:
             lines.append(part)
     return "\n".join(lines)
@@ -322,13 +322,22 @@ class PackedLine(Static):
         super().__init__(self._markup(text), id=id, classes=classes)
         self.keys_text = text
 
+    #: what sets two entries apart
+    separator = KEY_SEPARATOR
+
     def _markup(self, text: str) -> str:
         return f"[b]{escape(text)}[/b]" if self.bold else escape(text)
 
     def on_resize(self, event: events.Resize) -> None:
         width = self.content_size.width
         if width > 0:
-            self.update(self._markup(pack_keys(self.keys_text, width)))
+            self.update(self._markup(pack_keys(self.keys_text, width, self.separator)))
+
+    def say(self, text: str) -> None:
+        """Show ``text`` instead, packed as the line is."""
+        self.keys_text = text
+        width = self.content_size.width
+        self.update(self._markup(pack_keys(text, width, self.separator) if width > 0 else text))
 
 
 class TrainTiles(Static):
@@ -384,6 +393,13 @@ class KeyLine(PackedLine):
     between two keys ("q: save and" / "quit" read as two keys)."""
 
 
+class StartKeys(PackedLine):
+    """The start screen's keys ("Tab move  Enter choose  Ctrl+S start"), two spaces
+    apart: on one line where it holds them, else on two, between two keys."""
+
+    separator = "  "
+
+
 class TickBox(Checkbox):
     """A check box whose mark itself says whether it is on (``✓``) or off (blank): the
     stock one draws ``X`` both ways and tells them apart by colour only, which reads as
@@ -429,6 +445,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
         Binding("ctrl+s", "start", "Start", show=False),
         Binding("ctrl+r", "resume", "Resume", show=False),
         Binding("ctrl+t", "stats", "Statistics", show=False),
+        Binding("ctrl+g", "games", "Saved games", show=False),
         Binding("escape", "app.quit", "Quit", show=False),
     ]
 
@@ -573,12 +590,13 @@ class StartScreen(Screen[GameSetup | GameSession]):
             with Horizontal(classes="row"):
                 yield Button(t("tui.start.go"), variant="primary", id="go")
                 yield Button(t("tui.start.stats"), id="stats")
+                yield Button(t("tui.start.games"), id="games")
                 # last: appearing once the saved game is found, it moves no other button
                 resume = Button(t("tui.start.resume"), variant="success", id="resume")
                 resume.display = self.saved is not None
                 yield resume
         keys = "tui.start.keys" if self.saved is None else "tui.start.keys_saved"
-        yield Static(escape(t(keys)), id="start-keys")
+        yield StartKeys(t(keys), id="start-keys")
 
     def on_input_blurred(self, event: Input.Blurred) -> None:
         """A name longer than its box reads from its start once the box is left (it showed
@@ -686,7 +704,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
             line.update(escape(saved_game_line(saved, self.t)))
             line.display = True
             self.query_one("#resume", Button).display = True
-            self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys_saved")))
+            self.query_one("#start-keys", StartKeys).say(self.t("tui.start.keys_saved"))
         except NoMatches:  # the screen is being rebuilt (a language change): it shows `saved`
             pass
 
@@ -698,7 +716,7 @@ class StartScreen(Screen[GameSetup | GameSession]):
         with contextlib.suppress(NoMatches):
             self.query_one("#start-saved", Static).display = False
             self.query_one("#resume", Button).display = False
-            self.query_one("#start-keys", Static).update(escape(self.t("tui.start.keys")))
+            self.query_one("#start-keys", StartKeys).say(self.t("tui.start.keys"))
             line = self.query_one("#start-passed", Static)
             line.update(escape(self.passed_text()))
             line.display = True
@@ -734,6 +752,8 @@ class StartScreen(Screen[GameSetup | GameSession]):
             self.action_resume()
         elif event.button.id == "stats":
             self.action_stats()
+        elif event.button.id == "games":
+            self.action_games()
 
     def action_resume(self) -> None:
         """Go on with the saved game, its default names in the language chosen here."""
@@ -754,6 +774,19 @@ class StartScreen(Screen[GameSetup | GameSession]):
 
     def action_stats(self) -> None:
         self.app.push_screen(StatsScreen(self.t))
+
+    def action_games(self) -> None:
+        """The saved games: one chosen to go on with is the game this screen gives."""
+        from .games import GamesScreen  # (it shows games with the viewer, built on these)
+
+        delay = float(getattr(self.app, "delay", 0.8))
+        self.app.push_screen(GamesScreen(self.t, delay), self._go_on_with)
+
+    def _go_on_with(self, session: GameSession | None) -> None:
+        if session is None:
+            return
+        self.app.lang = self.lang  # type: ignore[attr-defined]
+        self.dismiss(session)
 
     def action_start(self) -> None:
         self._collect_safely()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Static
 
 from mextrain.i18n import Translator, detect_language, terminal_safe
@@ -30,7 +31,7 @@ from .render import (
 )
 from .screens import FittedText, KeyLine, names_in_language
 
-__all__ = ["WatchApp", "watch_record"]
+__all__ = ["WatchApp", "WatchScreen", "watch_record"]
 
 WATCH_CSS = """
 #w-status { height: auto; max-height: 2; background: $primary; color: $text; text-style: bold; }
@@ -40,14 +41,14 @@ WATCH_CSS = """
 """
 
 
-class WatchApp(PaletteInWords):
-    """A finished (or unfinished) record, one action at a time, all hands revealed."""
+class WatchScreen(Screen[None]):
+    """A finished (or unfinished) record, one action at a time, all hands revealed: the
+    whole of ``mextrain replay --watch`` (`WatchApp`), and a saved game watched from the
+    terminal game's list of saved games, where q goes back to the list."""
 
-    CSS = WATCH_CSS
-    TITLE = "mextrain replay"
+    DEFAULT_CSS = WATCH_CSS
     # (priority: the body scrolls when it has the focus, and would take these keys)
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+c", "quit", show=False, priority=True),  # not Textual's "press ctrl+q"
         Binding("right", "step(1)", show=False, priority=True),
         Binding("n", "step(1)", show=False),
         Binding("left", "step(-1)", show=False, priority=True),
@@ -57,12 +58,16 @@ class WatchApp(PaletteInWords):
         Binding("home", "start", show=False, priority=True),
         Binding("end", "finish", show=False, priority=True),
         Binding("space", "toggle_play", show=False),
-        Binding("q", "quit", show=False),
-        Binding("escape", "quit", show=False),
+        Binding("q", "close", show=False),
+        Binding("escape", "close", show=False),
     ]
 
-    def __init__(self, record: GameRecord, lang: str = "en", delay: float = 0.8) -> None:
+    def __init__(
+        self, record: GameRecord, lang: str = "en", delay: float = 0.8, from_list: bool = False
+    ) -> None:
         super().__init__()
+        #: opened from the list of saved games, where q goes back to (its key line says so)
+        self.from_list = from_list
         self.record = record
         self.t = Translator(lang)
         self.delay = delay
@@ -86,9 +91,6 @@ class WatchApp(PaletteInWords):
         self.step = 0
         self.playing = False
         self._states: dict[int, list[RoundState]] = {}
-
-    def words(self) -> Translator:
-        return self.t
 
     # -- positions -----------------------------------------------------------------------
 
@@ -130,7 +132,8 @@ class WatchApp(PaletteInWords):
             yield FittedText(id="w-trains")
             yield FittedText(id="w-hands")
         yield Static(id="w-last")
-        yield KeyLine(self.t("tui.watch.keys"), id="w-keys")
+        keys = "tui.watch.keys_list" if self.from_list else "tui.watch.keys"
+        yield KeyLine(self.t(keys), id="w-keys")
 
     def on_mount(self) -> None:
         self.show()
@@ -194,6 +197,15 @@ class WatchApp(PaletteInWords):
 
     # -- keys ----------------------------------------------------------------------------
 
+    def action_close(self) -> None:
+        """Back to the list of saved games it was opened from; ``mextrain replay --watch``
+        (the app's only screen) ends."""
+        self.playing = False
+        if self.from_list:
+            self.dismiss(None)
+        else:
+            self.app.exit()
+
     def action_step(self, delta: int) -> None:
         last = len(self.states(self.round_index)) - 1
         target = self.step + delta
@@ -247,6 +259,40 @@ class WatchApp(PaletteInWords):
                 if self.state.is_over:
                     break
         self.playing = False
+
+
+#: what `WatchApp` reads of its viewer
+_VIEWER_ATTRIBUTES = frozenset(
+    {"record", "names", "final", "round_index", "step", "playing", "state", "states", "at_end"}
+)
+
+
+class WatchApp(PaletteInWords):
+    """``mextrain replay FILE --watch``: the viewer (`WatchScreen`) alone; q quits."""
+
+    TITLE = "mextrain replay"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+c", "quit", show=False, priority=True),  # not Textual's "press ctrl+q"
+    ]
+
+    def __init__(self, record: GameRecord, lang: str = "en", delay: float = 0.8) -> None:
+        super().__init__()
+        self.lang = lang
+        #: the viewer (made here: an illegal record raises before the screen opens)
+        self.viewer = WatchScreen(record, lang, delay)
+
+    def __getattr__(self, name: str) -> Any:
+        """The viewer's place and what it shows (``step``, ``state``, ``names``...), read
+        through the app as before the viewer was a screen of its own."""
+        if name not in _VIEWER_ATTRIBUTES:
+            raise AttributeError(name)
+        return getattr(self.viewer, name)
+
+    def words(self) -> Translator:
+        return self.viewer.t
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.viewer
 
 
 def watch_record(record: GameRecord, lang: str | None = None, delay: float = 0.8) -> None:
