@@ -150,3 +150,62 @@ def test_an_address_sending_records_without_end_is_told_to_wait(tmp_path: Path) 
         detail = data["detail"]
         assert isinstance(detail, dict)
         assert detail["code"] == "too_many_replays"
+
+
+ILLEGAL = (RECORDS / "illegal_draw_with_a_play.json").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "Ben has a tile that fits and must play it."),
+        ("fr", "Ben a un domino qui convient et doit le jouer."),
+        ("fi", "Ben: kädessä on sopiva domino, joten se on pelattava."),
+    ],
+)
+def test_the_rule_a_record_breaks_is_said_in_the_pages_language(
+    client: TestClient, lang: str, said: str
+) -> None:
+    """The rule was given in the checker's English only ("seat 1 can't draw: it has a
+    legal play and must play"), under words of the page's own: where the engine refused
+    one of the record's moves, the refusal says it in the page's language too, its seats
+    by the record's names, with the move as the record writes it."""
+    res = client.post(
+        f"/api/replay?lang={lang}", content=ILLEGAL, headers={"Content-Type": "application/json"}
+    )
+    assert res.status_code == 422
+    detail = res.json()["detail"]
+    assert (detail["code"], detail["round"], detail["action"]) == ("record_illegal", 0, 1)
+    assert detail["text"] == "1:draw"
+    assert detail["reason"] == "seat 1 can't draw: it has a legal play and must play"
+    assert detail["said"] == said
+    assert detail["message"].startswith('round 0, action 1 "1:draw": ')  # (as replay says it)
+
+
+def test_without_a_language_asked_the_rule_is_said_in_the_readers(client: TestClient) -> None:
+    """No ``lang`` (or one not ours): the language the page's cookie keeps, else the one
+    the browser asks for first."""
+    headers = {"Content-Type": "application/json", "Accept-Language": "it-IT,it;q=0.9"}
+    res = client.post("/api/replay?lang=xx", content=ILLEGAL, headers=headers)
+    assert res.json()["detail"]["said"] == "Ben ha una tessera che si attacca e deve giocarla."
+    client.cookies.set("mextrain_lang", "fr")
+    res = client.post("/api/replay", content=ILLEGAL, headers=headers)
+    assert res.json()["detail"]["said"] == "Ben a un domino qui convient et doit le jouer."
+
+
+def test_a_fault_of_the_record_itself_is_given_in_the_checkers_words(client: TestClient) -> None:
+    """Scores that do not add up are no move the engine refused: nothing to say in the
+    page's language but where (``said`` null), the checker's words in ``reason``."""
+    wrong = json.loads(COMPLETE)
+    wrong["result"]["scores"][0][0] += 1
+    res = client.post(
+        "/api/replay?lang=fr",
+        content=json.dumps(wrong),
+        headers={"Content-Type": "application/json"},
+    )
+    assert res.status_code == 422
+    detail = res.json()["detail"]
+    assert (detail["code"], detail["round"], detail["action"]) == ("record_illegal", 0, None)
+    assert detail["said"] is None
+    assert detail["reason"]
+    assert detail["text"] is None

@@ -450,8 +450,9 @@ def test_a_record_file_opened_in_the_browser_replays_and_a_broken_one_says_why(
     be stepped through in a terminal only (`mextrain replay --watch`). The statistics lead
     to a page that opens one from a file, or one dropped on it: checked against its rules
     and replayed as a kept game is, to the winners, a game in progress to where its record
-    stops; a file that is no record, or breaks the rules, says why, the reader's own words
-    for where. Nothing of it is kept."""
+    stops; a file that is no record, or breaks the rules, says why: where, counted from 1
+    (the reader's own words had "round 0, action 1", in English whatever the page's
+    language), and the rule broken in the page's language. Nothing of it is kept."""
     import urllib.request
 
     from playwright.sync_api import expect
@@ -499,7 +500,10 @@ def test_a_record_file_opened_in_the_browser_replays_and_a_broken_one_says_why(
         # a record that breaks the rules, and a file that is no record: why, in words
         chooser.set_input_files(str(RECORDS / "illegal_draw_with_a_play.json"))
         alert = page.get_by_role("alert")
-        expect(alert).to_contain_text("This record breaks the rules: round 0, action")
+        expect(alert).to_have_text(
+            "This record breaks the rules at round 1, move 2 (1:draw): "
+            "Ben has a tile that fits and must play it."
+        )
         expect(page.locator(".replay-view")).to_have_count(0)
         chooser.set_input_files(str(broken))
         expect(alert).to_contain_text("This file is not a game record, or it is damaged (not JSON")
@@ -512,6 +516,13 @@ def test_a_record_file_opened_in_the_browser_replays_and_a_broken_one_says_why(
             "Ce fichier n'est pas une partie enregistrée, ou il est endommagé (not JSON"
         )
         shot(page, "56-record-file-broken-fr")
+        page.get_by_label("Fichier de la partie").set_input_files(
+            str(RECORDS / "illegal_draw_with_a_play.json")
+        )
+        expect(page.get_by_role("alert")).to_have_text(
+            "Cette partie enregistrée est contraire aux règles à la manche 1, coup 2 (1:draw)"
+            "\u00a0: Ben a un domino qui convient et doit le jouer."
+        )
         # a file dropped on the page opens as one chosen
         page.evaluate(
             """(text) => {

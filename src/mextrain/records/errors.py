@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from mextrain.rules import Shortened
+from mextrain.rules import IllegalActionError, Shortened
 
 __all__ = ["IllegalRecordError", "RecordError", "RecordFormatError", "shorten_numbers"]
 
@@ -54,7 +54,8 @@ class IllegalRecordError(RecordError):
 
     ``round`` and ``action`` are 0-based indices (None where the problem is not in a round,
     or not in an action); ``text`` is the action as the record writes it; ``reason`` is the
-    rule broken, in a player's words.
+    rule broken, in a player's words; ``cause``, the engine's refusal of that action, where
+    the engine refused it (its ``code`` and ``params`` say it in any language).
     """
 
     exit_code = 1
@@ -65,11 +66,13 @@ class IllegalRecordError(RecordError):
         action: int | None,
         text: str | None,
         reason: str,
+        cause: IllegalActionError | None = None,
     ) -> None:
         self.round = round
         self.action = action
         self.text = text
         self.reason = reason
+        self.cause = cause
         super().__init__(self.describe())
 
     def describe(self) -> str:

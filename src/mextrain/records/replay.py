@@ -202,7 +202,9 @@ def _play(state: RoundState, k: int, rnd: RoundRecord) -> None:
         try:
             state.apply(recorded.action, seat=recorded.seat)
         except IllegalActionError as err:
-            raise IllegalRecordError(k, i, recorded.text, shorten_numbers(str(err))) from None
+            raise IllegalRecordError(
+                k, i, recorded.text, shorten_numbers(str(err)), cause=err
+            ) from None
 
 
 def _how_ended(state: RoundState) -> str:

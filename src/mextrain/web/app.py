@@ -37,14 +37,17 @@ from mextrain.i18n import (
     Translator,
     accepted_language,
     accepted_values,
+    error_text,
     normalise_language,
 )
 from mextrain.records import (
+    GameRecord,
     IllegalRecordError,
     RecordFormatError,
     ReplayResult,
     load_record,
     replay_record,
+    shorten_numbers,
 )
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
 from mextrain.sim.stats import wilson_interval
@@ -567,11 +570,28 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             body += chunk
             if len(body) > limit:
                 raise _refuse(413, "record_too_large", f"a record here is at most {limit:,} bytes")
+        read: list[GameRecord] = []  # (the record, once it reads as one: its names)
+
+        def check() -> ReplayResult:
+            read.append(load_record(bytes(body)))
+            return replay_record(read[0])
+
         try:
-            result = await asyncio.to_thread(lambda: replay_record(load_record(bytes(body))))
+            result = await asyncio.to_thread(check)
         except IllegalRecordError as err:
+            lang = request.query_params.get("lang")
+            lang = lang if lang in LANGUAGES else _chosen_language(request)
             raise _refuse(
-                422, "record_illegal", err.describe(), round=err.round, action=err.action
+                422,
+                "record_illegal",
+                err.describe(),
+                round=err.round,
+                action=err.action,
+                text=None
+                if err.text is None
+                else shorten_numbers(err.text, Translator(lang).count_words),
+                reason=err.reason,
+                said=_record_fault_said(err, lang, read[0].players if read else ()),
             ) from None
         except RecordFormatError as err:
             code = "record_version" if err.field == "version" else "record_damaged"
@@ -887,6 +907,17 @@ def _chosen_language(request: Request) -> str:
     if chosen in LANGUAGES:
         return str(chosen)
     return accepted_language(request.headers.get("accept-language"))
+
+
+def _record_fault_said(err: IllegalRecordError, lang: str, players: Sequence[str]) -> str | None:
+    """The rule a record breaks, in ``lang`` (its seats by the record's names, ``players``),
+    where the engine refused one of its actions; None where the fault is the record's own
+    (scores that do not add up, a round past the game's end): ``reason`` says that in
+    English."""
+    if err.cause is None:
+        return None
+    names = dict(enumerate(players)) or None
+    return shorten_numbers(error_text(err.cause, lang, names), Translator(lang).count_words)
 
 
 def _refuse(status: int, code: str, message: str, **more: object) -> HTTPException:

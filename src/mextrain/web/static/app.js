@@ -264,7 +264,20 @@ function errorText(err) {
   // server's own say nothing to a player
   if (["not_found", "method", "http", "length_required", "server"].includes(err.code)) return t("web.error.request");
   if (!err.code || err.code === "illegal" || !(key in STRINGS)) return err.message;
+  if (err.code === "record_illegal" && Number.isInteger(err.round)) return recordFaultText(err);
   return t(key, { detail: ruleText(err.rule) ?? err.message });
+}
+
+// Where a record breaks the rules, counted as a reader counts (round 1, move 1: the
+// server's indices start at 0), and the rule in the page's language where the engine
+// refused a move (``said``), else in the server's English (``reason``)
+function recordFaultText(err) {
+  let detail = String(err.said ?? err.reason ?? err.message ?? "");
+  if (!/[.!?…]$/.test(detail)) detail += ".";
+  const round = new Intl.NumberFormat(LANG).format(err.round + 1);
+  if (!Number.isInteger(err.action)) return t("web.error.record_illegal_round", { round, detail });
+  const move = new Intl.NumberFormat(LANG).format(err.action + 1);
+  return t("web.error.record_illegal_at", { round, move, text: String(err.text ?? ""), detail });
 }
 
 // The same refusal as a screen reader is told it: a rule error naming a tile says it in
@@ -2104,7 +2117,7 @@ function RecordReplayPage({ big }) {
     try {
       // (a file far past any record's size is not read into the page at all)
       if (file.size > RECORD_FILE_MOST) throw { code: "record_too_large", message: `${file.size.toLocaleString("en")} bytes` };
-      const res = await fetch("/api/replay", { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+      const res = await fetch(`/api/replay?lang=${encodeURIComponent(LANG)}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
       const body = await res.json().catch(() => ({}));
       if (!res.ok) throw (body.detail && typeof body.detail === "object" ? body.detail : { code: "http", message: "" });
       opens.current += 1;
