@@ -347,7 +347,12 @@ def test_watch_from_standard_input_is_refused_in_its_language() -> None:
 @pytest.mark.parametrize(
     ("record", "code", "words", "detail"),
     [
-        (ILLEGAL, 1, "tallenne rikkoo sääntöjä", "can't draw: it has a legal play"),
+        (
+            ILLEGAL,
+            1,
+            "tallenne rikkoo sääntöjä",
+            "  kierros 1, siirto 2 (1:draw): Ben: kädessä on sopiva domino, joten se on pelattava.",
+        ),
         (UNREADABLE, 2, "tiedosto on vioittunut", "'1-three' is not a tile"),
     ],
 )
@@ -355,8 +360,10 @@ def test_watch_says_a_bad_record_in_its_language(
     record: Path, code: int, words: str, detail: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A record the viewer cannot show is said in its language, with the checker's exit
-    status; the detail, the checker's own words, stays English (as the report gives it)
-    on a line of its own."""
+    status, and on a line of its own the detail: a file that is no record in the reader's
+    own English (as the report gives it); a rule a record breaks where a reader counts
+    (round 1, move 2: the report's "round 0, action 1") and in the viewer's language, its
+    seats by the record's names (it was the checker's English too)."""
     monkeypatch.setattr("mextrain.cli.replay._has_terminal", lambda: True)
     opened: list[object] = []
     monkeypatch.setattr("mextrain.tui.watch.watch_record", lambda *a: opened.append(a))

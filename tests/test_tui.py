@@ -3630,6 +3630,11 @@ def test_every_reason_a_save_cannot_go_on_fits_the_start_screen() -> None:
     # the detail stays apart, for the command line (none where the words say it all)
     assert resume_detail(failures[0][0], Translator("fr")) == "not JSON (Expecting value at line 1)"
     assert resume_detail(failures[5][0], Translator("fr")) is None
+    # where a record breaks the rules as a reader counts, from 1; a fault the engine did not
+    # find (here: none) in the checker's words
+    assert resume_detail(failures[4][0], Translator("fr")) == (
+        "manche 1, coup 1 (0:6-6@M)\u00a0: seat 0 can't play 6-6"
+    )
 
 
 def test_people_name_themselves_on_the_start_screen() -> None:

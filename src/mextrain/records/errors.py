@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mextrain.rules import IllegalActionError, Shortened
@@ -55,7 +55,8 @@ class IllegalRecordError(RecordError):
     ``round`` and ``action`` are 0-based indices (None where the problem is not in a round,
     or not in an action); ``text`` is the action as the record writes it; ``reason`` is the
     rule broken, in a player's words; ``cause``, the engine's refusal of that action, where
-    the engine refused it (its ``code`` and ``params`` say it in any language).
+    the engine refused it (its ``code`` and ``params`` say it in any language), and then
+    ``players`` the record's seat names.
     """
 
     exit_code = 1
@@ -67,12 +68,15 @@ class IllegalRecordError(RecordError):
         text: str | None,
         reason: str,
         cause: IllegalActionError | None = None,
+        players: Sequence[str] = (),
     ) -> None:
         self.round = round
         self.action = action
         self.text = text
         self.reason = reason
         self.cause = cause
+        #: the record's seat names, where ``cause`` names seats by number
+        self.players = tuple(players)
         super().__init__(self.describe())
 
     def describe(self) -> str:

@@ -99,7 +99,7 @@ def replay_record(record: GameRecord | str | bytes | Mapping[str, Any]) -> Repla
                 "every round but the last must be played to its end",
             )
         state = _deal(match, k, rnd)
-        _play(state, k, rnd)
+        _play(state, k, rnd, record.players)
     _check_result(record, match)
     return ReplayResult(
         record=record,
@@ -193,7 +193,7 @@ def _check_in_set(match: Match, rnd: RoundRecord) -> None:
                 )
 
 
-def _play(state: RoundState, k: int, rnd: RoundRecord) -> None:
+def _play(state: RoundState, k: int, rnd: RoundRecord, players: Sequence[str]) -> None:
     for i, recorded in enumerate(rnd.actions):
         if state.is_over:
             raise IllegalRecordError(
@@ -203,7 +203,7 @@ def _play(state: RoundState, k: int, rnd: RoundRecord) -> None:
             state.apply(recorded.action, seat=recorded.seat)
         except IllegalActionError as err:
             raise IllegalRecordError(
-                k, i, recorded.text, shorten_numbers(str(err)), cause=err
+                k, i, recorded.text, shorten_numbers(str(err)), cause=err, players=players
             ) from None
 
 

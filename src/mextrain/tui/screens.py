@@ -31,6 +31,7 @@ from mextrain.i18n import (
     LANGUAGES,
     Translator,
     bot_error_text,
+    error_text,
     is_visible_text,
     name_keys,
     os_error_text,
@@ -38,7 +39,7 @@ from mextrain.i18n import (
     rules_in_short,
     terminal_safe,
 )
-from mextrain.records import IllegalRecordError, RecordFormatError
+from mextrain.records import IllegalRecordError, RecordFormatError, shorten_numbers
 from mextrain.rules import (
     PRESET_NAMES,
     Match,
@@ -246,9 +247,10 @@ def why_not_resumed(err: Exception, t: Translator) -> str:
 def resume_detail(err: Exception, t: Translator) -> str | None:
     """The detail behind `why_not_resumed`, for whoever wants to look into the file: the
     reader's own words (in English, as ``mextrain replay`` gives them), the bot registry's
-    or the system's (in ``t``'s language where it has them); None where the few words say
-    it all. A record's text -- an option's name -- may hold escape sequences: they are
-    shown escaped."""
+    or the system's (in ``t``'s language where it has them), where a record breaks the
+    rules and which (`record_fault_text`); None where the few words say it all. A
+    record's text -- an option's name -- may hold escape sequences: they are shown
+    escaped."""
     if isinstance(err, NoRoundError | GameInUse):
         return None
     if isinstance(err, BotSpecError):
@@ -257,7 +259,32 @@ def resume_detail(err: Exception, t: Translator) -> str | None:
         return terminal_safe(err.reason.removeprefix("not a record: "))
     if isinstance(err, OSError):
         return terminal_safe(os_error_text(err, t.lang))
+    if isinstance(err, IllegalRecordError):
+        return terminal_safe(record_fault_text(err, t))
     return terminal_safe(str(err))
+
+
+def record_fault_text(err: IllegalRecordError, t: Translator) -> str:
+    """Where a record breaks the rules, counted as a reader counts ("round 1, move 2
+    (1:draw)": the checker's indices start at 0), and the rule: in ``t``'s language where
+    the engine refused the move (the seats by the record's names), else -- scores that do
+    not add up, a round past the game's end -- in the checker's English."""
+    if err.cause is not None:
+        names = dict(enumerate(err.players)) or None
+        detail = shorten_numbers(error_text(err.cause, t.lang, names), t.count_words)
+    else:
+        detail = err.reason
+    if err.round is None:
+        return detail
+    if err.action is None:
+        return t("tui.cli.fault_round", round=t.whole(err.round + 1), detail=detail)
+    return t(
+        "tui.cli.fault_at",
+        round=t.whole(err.round + 1),
+        move=t.whole(err.action + 1),
+        text=shorten_numbers(err.text or "", t.count_words),
+        detail=detail,
+    )
 
 
 def cannot_resume_line(path: Path, err: Exception, t: Translator) -> str:

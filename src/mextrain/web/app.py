@@ -41,7 +41,6 @@ from mextrain.i18n import (
     normalise_language,
 )
 from mextrain.records import (
-    GameRecord,
     IllegalRecordError,
     RecordFormatError,
     ReplayResult,
@@ -570,14 +569,8 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             body += chunk
             if len(body) > limit:
                 raise _refuse(413, "record_too_large", f"a record here is at most {limit:,} bytes")
-        read: list[GameRecord] = []  # (the record, once it reads as one: its names)
-
-        def check() -> ReplayResult:
-            read.append(load_record(bytes(body)))
-            return replay_record(read[0])
-
         try:
-            result = await asyncio.to_thread(check)
+            result = await asyncio.to_thread(lambda: replay_record(load_record(bytes(body))))
         except IllegalRecordError as err:
             lang = request.query_params.get("lang")
             lang = lang if lang in LANGUAGES else _chosen_language(request)
@@ -591,7 +584,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
                 if err.text is None
                 else shorten_numbers(err.text, Translator(lang).count_words),
                 reason=err.reason,
-                said=_record_fault_said(err, lang, read[0].players if read else ()),
+                said=_record_fault_said(err, lang),
             ) from None
         except RecordFormatError as err:
             code = "record_version" if err.field == "version" else "record_damaged"
@@ -909,14 +902,13 @@ def _chosen_language(request: Request) -> str:
     return accepted_language(request.headers.get("accept-language"))
 
 
-def _record_fault_said(err: IllegalRecordError, lang: str, players: Sequence[str]) -> str | None:
-    """The rule a record breaks, in ``lang`` (its seats by the record's names, ``players``),
-    where the engine refused one of its actions; None where the fault is the record's own
-    (scores that do not add up, a round past the game's end): ``reason`` says that in
-    English."""
+def _record_fault_said(err: IllegalRecordError, lang: str) -> str | None:
+    """The rule a record breaks, in ``lang`` (its seats by the record's names), where the
+    engine refused one of its actions; None where the fault is the record's own (scores
+    that do not add up, a round past the game's end): ``reason`` says that in English."""
     if err.cause is None:
         return None
-    names = dict(enumerate(players)) or None
+    names = dict(enumerate(err.players)) or None
     return shorten_numbers(error_text(err.cause, lang, names), Translator(lang).count_words)
 
 
