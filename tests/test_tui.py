@@ -2169,7 +2169,13 @@ def test_resume_names_a_save_it_cannot_open_as_the_start_screen_does(
     lines = result.output.splitlines()
     first = lines.index(line)
     assert lines[first + 1].startswith(f"  {illegal}: ")
-    assert "can't play 6-6" in lines[first + 1]  # (the reader's words, as `replay` says them)
+    # where, as a reader counts, with the move as written, and the rule in the player's
+    # language (it was the checker's English: "round 0, action 0 ...: seat 0 can't play")
+    action = json.loads(illegal.read_text(encoding="utf-8"))["rounds"][0]["actions"][0]
+    seat = int(action.split(":")[0])
+    fault = lines[first + 1].removeprefix(f"  {illegal}: ")
+    rule = t("game.error.not_held", who="Ana" if seat == 0 else t.seat_name(seat), tile="6-6")
+    assert fault == t("tui.cli.fault_at", round="1", move="1", text=action, detail=rule)
     damaged = t("tui.cli.cannot_resume", path=cut.name, reason=t("tui.cli.why.damaged"))
     second = lines.index(damaged)
     assert lines[second + 1].startswith(f"  {cut}: not JSON (")

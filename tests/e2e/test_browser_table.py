@@ -4695,3 +4695,53 @@ def test_the_lobby_gives_a_table_its_bots_pace_and_keeps_the_choice(server: str,
     seat_page(page, server, normal, "en")
     expect(page.locator(".waiting .muted").filter(has_text="Classic")).to_be_visible()
     expect(page.locator(".waiting")).not_to_contain_text("The bots play")
+
+
+@pytest.mark.parametrize("lang", ["en", "fi"])
+def test_alone_against_bots_undo_takes_a_move_back(server: str, page: Any, lang: str) -> None:
+    """The terminal game took a move back (u) and the browser could not: alone against
+    bots, *Undo* (or u) puts the round back to before the player's latest move, the bots'
+    replies with it, the tile back in the hand, and says so; there is nothing of the round
+    to take back before a move, and the button says it by being off."""
+    from playwright.sync_api import expect
+
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made, lang)
+    page.locator(".turn.mine").wait_for(timeout=20_000)
+    undo = page.get_by_role("button", name=t("web.undo"), exact=True)
+    expect(undo).to_be_disabled()
+    hand = sorted(page.locator(".hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)"))
+    moves = page.locator(".move-log li").count()
+    make_a_move_and_wait(page)
+    page.locator(".turn.mine").wait_for(timeout=20_000)
+    expect(undo).to_be_enabled()
+    shot(page, f"57-undo-before-{lang}")
+    undo.click()
+    expect(page.locator(".move-log li")).to_have_count(moves)
+    expect(undo).to_be_disabled()
+    shown = page.locator(".hand-tile").evaluate_all("els => els.map(e => e.dataset.tile)")
+    assert sorted(shown) == hand
+    expect(page.locator(".turn.mine")).to_be_visible()
+    expect(page.locator("[role=status]").filter(has_text=t("web.undo.done")).first).to_be_attached()
+    # and by the keyboard: u, once there is a move to take back again
+    make_a_move_and_wait(page)
+    page.locator(".turn.mine").wait_for(timeout=20_000)
+    expect(undo).to_be_enabled()
+    page.keyboard.press("u")
+    expect(page.locator(".move-log li")).to_have_count(moves)
+    shot(page, f"57-undo-after-{lang}")
+
+
+def test_at_a_table_of_people_there_is_no_undo(server: str, page: Any) -> None:
+    made = create_via_api(server, {"name": "Ana", "seats": ["open"], "options": {"rounds": 1}})
+    join_via_api(server, made["code"], "Ben")
+    seat_page(page, server, made, "en")
+    page.locator(".hand-tile").first.wait_for(timeout=20_000)
+    from playwright.sync_api import expect
+
+    expect(page.get_by_role("button", name="Undo", exact=True)).to_have_count(0)

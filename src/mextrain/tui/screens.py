@@ -270,7 +270,8 @@ def record_fault_text(err: IllegalRecordError, t: Translator) -> str:
     the engine refused the move (the seats by the record's names), else -- scores that do
     not add up, a round past the game's end -- in the checker's English."""
     if err.cause is not None:
-        names = dict(enumerate(err.players)) or None
+        # (a seat the record leaves nameless by the default name: "Player 4")
+        names = {seat: name for seat, name in enumerate(err.players) if name.strip()} or None
         detail = shorten_numbers(error_text(err.cause, t.lang, names), t.count_words)
     else:
         detail = err.reason

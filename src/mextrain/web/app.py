@@ -67,6 +67,7 @@ from .messages import (
     PingMessage,
     RematchMessage,
     StartMessage,
+    UndoMessage,
     field_path,
     parse_client_message,
     validation_reason,
@@ -773,6 +774,8 @@ def _handle(table: Table, client: Client, message: Any) -> None:
         table.leave(client)
     elif isinstance(message, NewSeatLinkMessage):
         table.new_seat_token(client)
+    elif isinstance(message, UndoMessage):
+        table.undo(client, message.version)
     elif isinstance(message, BackMessage):
         table.back(client)
     elif isinstance(message, ChatMessage):
@@ -908,7 +911,8 @@ def _record_fault_said(err: IllegalRecordError, lang: str) -> str | None:
     that do not add up, a round past the game's end): ``reason`` says that in English."""
     if err.cause is None:
         return None
-    names = dict(enumerate(err.players)) or None
+    # (a seat the record leaves nameless by the default name: "Seat 4")
+    names = {seat: name for seat, name in enumerate(err.players) if name.strip()} or None
     return shorten_numbers(error_text(err.cause, lang, names), Translator(lang).count_words)
 
 

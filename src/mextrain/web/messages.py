@@ -31,6 +31,7 @@ from mextrain.web.tables import MAX_TURN_TIME
 __all__ = [
     "CHAT_PHRASES",
     "ActionMessage",
+    "BackMessage",
     "ChatMessage",
     "ClientMessage",
     "CreateTable",
@@ -40,9 +41,11 @@ __all__ = [
     "LangMessage",
     "LeaveMessage",
     "MessageError",
+    "NewSeatLinkMessage",
     "PingMessage",
     "RematchMessage",
     "StartMessage",
+    "UndoMessage",
     "field_path",
     "parse_client_message",
     "validation_reason",
@@ -154,6 +157,14 @@ class LeaveMessage(_Strict):
     type: Literal["leave"]
 
 
+class UndoMessage(_Strict):
+    """Take back this seat's latest move of the round, and the bots' replies after it,
+    made in the position numbered ``version``: alone against bots only (`Table.undo`)."""
+
+    type: Literal["undo"]
+    version: Version
+
+
 class NewSeatLinkMessage(_Strict):
     """Give this seat a new token, so that its old link (shared by mistake, or on a device
     lost) opens it no more: this connection keeps the seat, every other one with the old
@@ -233,6 +244,7 @@ AnyClientMessage = (
     | RematchMessage
     | LeaveMessage
     | NewSeatLinkMessage
+    | UndoMessage
     | BackMessage
     | ChatMessage
     | LangMessage

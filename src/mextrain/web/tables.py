@@ -83,7 +83,7 @@ STRIKES_AWAY = 2
 #: (``time_up``, ``back``), people taking or giving up a seat (``join``, ``leave``), the
 #: next game's table (``rematch``) -- and leave the number as it is: a move sent in the
 #: position before them is not stale, and a player's chosen tile and hint stay
-POSITION_EVENTS = frozenset({"start", "action", "deal"})
+POSITION_EVENTS = frozenset({"start", "action", "deal", "undo"})
 #: new seat links a seat may make at once (`Settings.new_links_per_minute`)
 NEW_LINKS_BURST = 3
 #: names whose talk limit a table keeps (`Table._chat_limits`): the most recent ones
@@ -502,6 +502,16 @@ class Table:
                 self._decision_since = time.monotonic()  # decision, a fresh clock
             else:
                 self._new_turn()
+        elif kind == "undo":  # the round back to before its person's latest decision
+            assert self.match is not None
+            state = self.match.current
+            keep = int(data["keep"])
+            rebuilt = state.as_dealt()
+            for seat_no, action in state.history[:keep]:
+                rebuilt.apply(action, seat_no)
+            self.match.rounds[-1] = rebuilt
+            self.movers = self.movers[:keep]
+            self._new_turn()
         elif kind == "deal":
             assert self.match is not None
             self.match.next_round(self._rng)
@@ -889,6 +899,53 @@ class Table:
         if self.strikes.get(index, 0) >= STRIKES_AWAY:  # (a first strike stays: only a
             self._log("back", {"seat": index})  # move of their own makes a turn in time)
             self.changed()
+
+    def alone_with_bots(self, index: int) -> bool:
+        """Whether the person at seat ``index`` plays alone against bots: every other seat
+        a bot from the table's making (not one keeping a seat warm for a person who left,
+        or for someone who may yet come), so that taking a move back wrongs nobody."""
+        return self.seats[index].kind == "human" and all(
+            i == index or str(spec).startswith("bot:")
+            for i, spec in enumerate(self.config["seats"])
+        )
+
+    def undo_point(self, index: int) -> int | None:
+        """How many actions of the round stay if the person at seat ``index`` takes their
+        move back: those before their latest decision in it (a forced one -- the pass
+        after a draw that found nothing, the one legal action -- goes with the choice
+        before it), the bots' replies after it going too. None where nothing can be taken
+        back: other people at the table, a game not in play, no move of theirs in this
+        round yet (the next round dealt, a move of an earlier one stays)."""
+        if self.status != "playing" or self.match is None or not self.alone_with_bots(index):
+            return None
+        state = self.match.current
+        replay = state.as_dealt()
+        latest = chosen = None
+        for at, (seat_no, action) in enumerate(state.history):
+            if seat_no == index:
+                latest = at
+                if len(replay.legal_actions()) > 1:
+                    chosen = at
+            replay.apply(action, seat_no)
+        return chosen if chosen is not None else latest
+
+    def undo(self, client: Client, version: int) -> None:
+        """Take back the move of ``client``'s seat, alone against bots: the round goes
+        back to before its latest decision, and it is that seat's move again. Raises
+        `TableError` (nothing changes) where it cannot."""
+        if client.seat is None:
+            raise TableError("spectator", "spectators cannot play")
+        if version != self.version:
+            raise TableError("stale", "the table has moved on since: look again")
+        if self.status != "playing" or self.match is None:
+            raise TableError("not_playing", "the game is not in play")
+        if not self.alone_with_bots(client.seat):
+            raise TableError("undo_people", "a move is taken back only alone against bots")
+        keep = self.undo_point(client.seat)
+        if keep is None:
+            raise TableError("undo_none", "no move of yours in this round to take back")
+        self._log("undo", {"seat": client.seat, "keep": keep})
+        self.changed()
 
     def _record_action(self, seat: int, action: Action, bot: bool = False) -> None:
         """Log a move: ``bot`` when a bot made it (for a bot seat, or for a person away)."""
@@ -1376,6 +1433,11 @@ class Table:
             "clock": None
             if left is None
             else {"seat": self._to_move(), "left": round(max(left, 0.0), 1)},
+            # alone against bots, whether a move of this round may be taken back ("undo");
+            # null at a table of people (or for a spectator), where none ever may
+            "can_undo": None
+            if seat is None or not self.alone_with_bots(seat)
+            else self.undo_point(seat) is not None,
         }
 
     def word_again(self, client: Client) -> None:

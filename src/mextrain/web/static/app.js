@@ -1164,6 +1164,8 @@ function TablePage({ code, big, lang }) {
       else if (key === "p" && c.legal.includes("pass")) { refocus.current = "hand"; c.move("pass"); }
       // as the Hint button: on the player's own turn only
       else if (key === "h" && c.myTurn && !c.sending) c.send({ type: "hint", version: c.version });
+      // as the Undo button: alone against bots, a move of this round to take back
+      else if (key === "u" && c.canUndo && !c.sending) { refocus.current = "hand"; c.send({ type: "undo", version: c.version }); }
     };
     // a drag the browser broke off (a system gesture, a call coming in on a phone): no
     // tile goes anywhere, and its picture does not stay stuck over the page
@@ -1261,6 +1263,7 @@ function TablePage({ code, big, lang }) {
   // turn."): two, one after the other, were two announcements, the second cutting the
   // first short or lost behind it; a new round's deal (no move yet) tells whose turn it is
   const lastRound = useRef(null);
+  const lastMoves = useRef(0);
   useEffect(() => {
     const r = msg && msg.round;
     if (!r) return;
@@ -1270,6 +1273,19 @@ function TablePage({ code, big, lang }) {
     lastHand.current = hand;
     const roundBefore = lastRound.current;
     lastRound.current = r.round;
+    const movesBefore = lastMoves.current;
+    lastMoves.current = r.history.length;
+    if (roundBefore === r.round && r.history.length < movesBefore) {
+      // fewer moves in the same round: a move taken back (alone against bots), and the
+      // bots' replies with it; said so, not as the move now last
+      setSaid(`${t("web.undo.done")} ${turnWords(msg)}.`);
+      if (refocus.current) {
+        refocus.current = false;
+        const tile = document.querySelector(".hand-tile");
+        if (tile) tile.focus({ preventScroll: true });
+      }
+      return;
+    }
     if (!last) {
       if (roundBefore !== null && roundBefore !== r.round) setSaid(`${turnWords(msg)}.`);
       return;
@@ -1546,7 +1562,7 @@ function TablePage({ code, big, lang }) {
     if (!playableTiles.has(tile)) return;
     drag.current = { tile, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
   };
-  live.current = { legal, move, send, you, myTurn, sending, version: msg.version, dialogOpen: Boolean(dialog) };
+  live.current = { legal, move, send, you, myTurn, sending, version: msg.version, dialogOpen: Boolean(dialog), canUndo: msg.can_undo === true };
   // (``start``: the label begins a sentence, its own first word a capital, never a name)
   const trainLabel = (owner, start = false) => (start ? tcap : t)(
     owner === "M" ? "game.train.mexican" : "game.train.of", { name: names[owner] });
@@ -1675,6 +1691,9 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => { refocus.current = true; move("draw"); }} disabled=${!legal.includes("draw")} aria-keyshortcuts="d">${t("game.draw")}</button>
           <button onClick=${() => { refocus.current = true; move("pass"); }} disabled=${!legal.includes("pass")} aria-keyshortcuts="p">${t("game.pass")}</button>
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn || Boolean(sending)} aria-keyshortcuts="h">${t("web.hint")}</button>
+          ${msg.can_undo !== null && msg.can_undo !== undefined && html`<button class="undo" title=${t("web.undo.title")}
+            onClick=${() => { refocus.current = "hand"; send({ type: "undo", version: msg.version }); }}
+            disabled=${!msg.can_undo || Boolean(sending)} aria-keyshortcuts="u">${t("web.undo")}</button>`}
           <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); readTalk(); }}
             aria-label=${unreadCount ? tn("web.chat.unread", unreadCount) : t("web.chat.title")}>
             <svg class="talk-icon" viewBox="0 0 20 20" aria-hidden="true"><path
