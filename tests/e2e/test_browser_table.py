@@ -3635,7 +3635,7 @@ def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any,
         "en": ("Ranking", "Bot (beginner)", "Bot (expert)", "skill estimate"),
         "fr": ("Classement", "Robot (débutant)", "Robot (expert)", "estimation du niveau"),
         "it": ("Classifica", "Bot (principiante)", "Bot (esperto)", "stima del livello"),
-        "fi": ("Sijoitus", "Botti (aloittelija)", "Botti (mestari)", "taitoarvio"),
+        "fi": ("Paremmuusjärjestys", "Botti (aloittelija)", "Botti (mestari)", "taitoarvio"),
     }[lang]
     heading, beginner, expert, help_word = words
     db = tmp_path / "ranking.sqlite3"
