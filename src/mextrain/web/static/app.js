@@ -1693,7 +1693,9 @@ function TablePage({ code, big, lang }) {
           <button onClick=${() => send({ type: "hint", version: msg.version })} disabled=${!myTurn || Boolean(sending)} aria-keyshortcuts="h">${t("web.hint")}</button>
           ${msg.can_undo !== null && msg.can_undo !== undefined && html`<button class="undo" title=${t("web.undo.title")}
             onClick=${() => { refocus.current = "hand"; send({ type: "undo", version: msg.version }); }}
-            disabled=${!msg.can_undo || Boolean(sending)} aria-keyshortcuts="u">${t("web.undo")}</button>`}
+            aria-label=${t("web.undo")} disabled=${!msg.can_undo || Boolean(sending)} aria-keyshortcuts="u"><svg
+            class="undo-icon" viewBox="0 0 20 20" aria-hidden="true"><path d="M7.5 4.5 4 8l3.5 3.5M4 8h8a4 4 0 0 1 0 8H9" /></svg><span
+            class="undo-word">${t("web.undo")}</span></button>`}
           <button class="talk-jump" title=${t("web.chat.title")} onClick=${() => { showTalk(); readTalk(); }}
             aria-label=${unreadCount ? tn("web.chat.unread", unreadCount) : t("web.chat.title")}>
             <svg class="talk-icon" viewBox="0 0 20 20" aria-hidden="true"><path
