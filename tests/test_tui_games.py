@@ -116,7 +116,7 @@ def test_a_game_open_in_another_terminal_is_listed_as_such() -> None:
         ("en", "2026-11-01 09:05", "Medium 2", "Won by {names}"),
         ("fr", "01/11/2026 09:05", "Moyen 2", "Gagnée par {names}"),
         ("it", "01/11/2026 09:05", "Medio 2", "Vinta da {names}"),
-        ("fi", "01.11.2026 klo 09.05", "Keskitaso 2", "Voittaja: {names}"),
+        ("fi", "1.11.2026 klo 9.05", "Keskitaso 2", "Voittaja: {names}"),
     ],
 )
 def test_a_saved_games_entry_reads_in_the_language_chosen(

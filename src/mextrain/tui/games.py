@@ -102,15 +102,21 @@ def saved_games(folder: Path | None = None) -> Iterator[SavedGame]:
         yield SavedGame(path, began, game, in_use=in_use)
 
 
+#: the languages that write a day, a month and an hour without a leading zero
+#: ("6.12.2026 klo 7.35", where English writes "2026-12-06 07:35")
+UNPADDED = frozenset({"fi"})
+
+
 def when_text(moment: datetime, t: Translator) -> str:
     """ "2026-11-30 13:20" as the language writes a date and a time ("30/11/2026 13:20",
     "30.11.2026 klo 13.20")."""
+    pad = "" if t.lang in UNPADDED else "02"
     return t(
         "tui.games.when",
         year=f"{moment.year:04d}",
-        month=f"{moment.month:02d}",
-        day=f"{moment.day:02d}",
-        hour=f"{moment.hour:02d}",
+        month=f"{moment.month:{pad}d}",
+        day=f"{moment.day:{pad}d}",
+        hour=f"{moment.hour:{pad}d}",
         minute=f"{moment.minute:02d}",
     )
 
