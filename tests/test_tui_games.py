@@ -358,3 +358,78 @@ def test_a_folder_of_many_games_fills_the_list_in_batches() -> None:
             assert all("Won by" in line or "Shared win" in line for line in shown)
 
     asyncio.run(scenario())
+
+
+def test_d_asks_then_d_again_deletes_a_saved_game() -> None:
+    """A folder of games played to test, or games nobody wants counted, could be pruned
+    only outside the game: d asks (its moves and its part of the statistics go with it),
+    d again deletes the file; any other key keeps it."""
+    finished, broken, unfinished = three_games()
+    t = Translator("en")
+
+    async def scenario() -> None:
+        app = PlayApp(lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await games_listed(pilot, app, 3)
+            said = screen.query_one("#games-said", Static)
+            await pilot.press("down", "d")  # the damaged file
+            when = when_text(began_at(broken), t)
+            assert plain(said) == t("tui.games.delete_ask", when=when)
+            await pilot.press("down")  # another one chosen: asked no more
+            assert plain(said) == "3 saved games, the newest first."
+            await pilot.press("up", "d", "escape")  # Esc answers first: kept
+            assert isinstance(app.screen, GamesScreen)
+            assert broken.exists()
+            await pilot.press("d", "d")
+            assert not broken.exists()
+            assert plain(said) == t("tui.games.deleted", when=when)
+            assert [g.path for g in screen.games] == [unfinished, finished]
+            shown = entries(screen)
+            assert len(shown) == 2
+            assert "Won by" in shown[1]
+            listed = screen.query_one("#games-list", OptionList)
+            assert listed.highlighted is not None
+            assert listed.get_option_at_index(listed.highlighted).id == "1"  # (the next one)
+            # one another terminal plays is not deleted
+            elsewhere = GameSession.load(unfinished)
+            elsewhere.claim()
+            try:
+                await pilot.press("up", "d", "d")
+                assert unfinished.exists()
+                assert plain(said) == (
+                    f"Cannot delete {unfinished.name}: it is open in another terminal"
+                )
+            finally:
+                elsewhere.release()
+            assert len(screen.games) == 2
+
+    asyncio.run(scenario())
+    # and the statistics no longer count a game deleted
+    assert [g.path for g in saved_games()] == [unfinished, finished]
+
+
+def test_the_start_screen_offers_no_game_deleted_from_the_list() -> None:
+    """The start screen offered the newest unfinished game; deleted from the list, it is
+    offered no more once the list is left."""
+    _, _, unfinished = three_games()
+
+    async def scenario() -> None:
+        app = PlayApp(lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):
+                await pilot.pause()
+                screen = app.screen
+                if isinstance(screen, StartScreen) and screen.saved is not None:
+                    break
+            start = app.screen
+            assert isinstance(start, StartScreen)
+            assert start.saved is not None
+            assert start.saved.path == unfinished
+            await games_listed(pilot, app, 3)
+            await pilot.press("d", "d", "escape")
+            assert app.screen is start
+            assert not unfinished.exists()
+            assert start.saved is None
+            assert not start.query_one("#resume", Button).display
+
+    asyncio.run(scenario())

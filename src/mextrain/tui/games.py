@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from mextrain.i18n import Translator, terminal_safe
+from mextrain.i18n import Translator, os_error_text, terminal_safe
 from mextrain.records import RecordError, load_record, parse_json
 
 from .history import PlayedGame, read_game
@@ -35,7 +35,15 @@ from .screens import (
     rename_default_names,
     why_not_resumed,
 )
-from .session import SAVED_SHAPE, GameSession, NoRoundError, game_in_use, games_dir
+from .session import (
+    SAVED_SHAPE,
+    GameInUse,
+    GameSession,
+    NoRoundError,
+    delete_game,
+    game_in_use,
+    games_dir,
+)
 from .watch import WatchScreen
 
 __all__ = ["GamesScreen", "SavedGame", "saved_games"]
@@ -165,6 +173,8 @@ class GamesScreen(Screen[GameSession | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", show=False),
         Binding("ctrl+g", "back", show=False),  # (the key that opened it)
+        Binding("d", "delete", show=False),
+        Binding("delete", "delete", show=False),
     ]
 
     def __init__(self, t: Translator, delay: float = 0.8, folder: Path | None = None) -> None:
@@ -175,6 +185,8 @@ class GamesScreen(Screen[GameSession | None]):
         #: the entries listed so far, in the list's order
         self.games: list[SavedGame] = []
         self.done = False
+        #: the game asked to be deleted, until the key that deletes it comes again
+        self.deleting: SavedGame | None = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return not quitting(self.app)
@@ -215,20 +227,27 @@ class GamesScreen(Screen[GameSession | None]):
         listed = self.query_one("#games-list", OptionList)
         start = len(self.games)
         self.games.extend(batch)
-        entries: list[Option | None] = []
-        for i, saved in enumerate(batch, start):
-            if i:
-                entries.append(None)  # (a line between two games)
-            entries.append(Option(game_lines(saved, self.t), id=str(i)))
-        listed.add_options(entries)
+        listed.add_options(self._entries(batch, start))
         if start == 0 and batch:
             listed.highlighted = 0
         if done:
             self.done = True
-            if not self.games:
-                self.say(self.t("tui.games.none", folder=terminal_safe(str(self.where))))
-            else:
-                self.say(self.t.plural("tui.games.count", len(self.games)))
+            self.say_count()
+
+    def _entries(self, games: list[SavedGame], start: int) -> list[Option | None]:
+        """The list's options for ``games``, the first of them the ``start``-th listed."""
+        entries: list[Option | None] = []
+        for i, saved in enumerate(games, start):
+            if i:
+                entries.append(None)  # (a line between two games)
+            entries.append(Option(game_lines(saved, self.t), id=str(i)))
+        return entries
+
+    def say_count(self) -> None:
+        if not self.games:
+            self.say(self.t("tui.games.none", folder=terminal_safe(str(self.where))))
+        else:
+            self.say(self.t.plural("tui.games.count", len(self.games)))
 
     @property
     def where(self) -> Path:
@@ -271,5 +290,57 @@ class GamesScreen(Screen[GameSession | None]):
         rename_default_names(session, t)
         self.dismiss(session)
 
+    def highlighted(self) -> SavedGame | None:
+        listed = self.query_one("#games-list", OptionList)
+        if listed.highlighted is None:
+            return None
+        index = int(listed.get_option_at_index(listed.highlighted).id or 0)
+        return self.games[index] if 0 <= index < len(self.games) else None
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """Another game chosen: a deletion asked of the one before is off."""
+        if self.deleting is not None and self.highlighted() is not self.deleting:
+            self.deleting = None
+            self.say_count()
+
+    def action_delete(self) -> None:
+        """d asks, d again deletes the game chosen: its file, with its moves and its part
+        of the statistics (a game another terminal plays is not deleted, nor one being
+        read back)."""
+        saved = self.highlighted()
+        if saved is None:
+            return
+        t = self.t
+        when = when_text(saved.began, t)
+        if self.deleting is not saved:
+            self.deleting = saved
+            self.say(t("tui.games.delete_ask", when=when))
+            return
+        self.deleting = None
+        name = terminal_safe(saved.path.name)
+        try:
+            delete_game(saved.path)
+        except GameInUse:
+            self.say(t("tui.games.cannot_delete", path=name, reason=t("tui.cli.why.in_use")))
+            return
+        except FileNotFoundError:
+            pass  # (deleted meanwhile: it goes from the list all the same)
+        except OSError as err:
+            reason = terminal_safe(os_error_text(err, t.lang))
+            self.say(t("tui.games.cannot_delete", path=name, reason=reason))
+            return
+        listed = self.query_one("#games-list", OptionList)
+        at = self.games.index(saved)
+        self.games.remove(saved)
+        listed.clear_options()
+        listed.add_options(self._entries(self.games, 0))
+        if self.games:
+            listed.highlighted = min(at, len(self.games) - 1)
+        self.say(t("tui.games.deleted", when=when))
+
     def action_back(self) -> None:
+        if self.deleting is not None:  # (Esc answers the question first: kept)
+            self.deleting = None
+            self.say_count()
+            return
         self.dismiss(None)

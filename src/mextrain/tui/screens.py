@@ -812,6 +812,13 @@ class StartScreen(Screen[GameSetup | GameSession]):
 
     def _go_on_with(self, session: GameSession | None) -> None:
         if session is None:
+            offered = self.saved.path if self.saved is not None else None
+            if offered is not None and not offered.exists():  # (deleted from the list)
+                self.saved = None
+                with contextlib.suppress(NoMatches):
+                    self.query_one("#start-saved", Static).display = False
+                    self.query_one("#resume", Button).display = False
+                    self.query_one("#start-keys", StartKeys).say(self.t("tui.start.keys"))
             return
         self.app.lang = self.lang  # type: ignore[attr-defined]
         self.dismiss(session)

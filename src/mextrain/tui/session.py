@@ -55,6 +55,7 @@ __all__ = [
     "StartChoices",
     "asks_more_time",
     "data_dir",
+    "delete_game",
     "game_in_use",
     "games_dir",
     "keep_start_choices",
@@ -270,6 +271,18 @@ def game_in_use(path: Path) -> bool:
     if fd is not None:
         _unlock(path, fd)
     return False
+
+
+def delete_game(path: Path) -> None:
+    """Delete the game saved at ``path``: raises `GameInUse` while another terminal plays
+    it (its moves would be saved again), `OSError` where the system refuses. Its lock is
+    held while the file goes, so that no terminal opens it meanwhile."""
+    fd = _lock(path)
+    try:
+        path.unlink()
+    finally:
+        if fd is not None:
+            _unlock(path, fd)
 
 
 def _new_path() -> Path:
