@@ -96,6 +96,25 @@ def test_the_saved_games_are_read_newest_first_with_how_each_stands() -> None:
     assert newest.began.tzinfo is not None
 
 
+def test_a_record_named_otherwise_is_listed_by_when_it_was_written() -> None:
+    """The list is by when each game began, from its file's name; a record from elsewhere
+    put among the saved games ("mine.json") by when it was written, not first of all
+    because "m" comes after the digits."""
+    import os
+
+    finished, _, unfinished = three_games()
+    mine = games_dir() / "mine.json"
+    mine.write_bytes(finished.read_bytes())
+    between = datetime.fromisoformat("2026-11-20T12:00:00+00:00").timestamp()
+    os.utime(mine, (between, between))
+    assert [g.path.name for g in saved_games()] == [
+        unfinished.name,
+        "mine.json",
+        "20261115-120000-000000.json",
+        finished.name,
+    ]
+
+
 def test_a_game_open_in_another_terminal_is_listed_as_such() -> None:
     _, _, unfinished = three_games()
     elsewhere = GameSession.load(unfinished)

@@ -4,7 +4,8 @@ unfinished game, or watches a finished one move by move (`WatchScreen`, every ha
 shown); a game not played to its end is not shown with its hands, which would spoil it.
 
 The list is read in the background, newest first, a few games at a time: a folder of
-thousands of games opens at once and fills in as they are replayed.
+thousands of games opens at once and fills in as they are replayed. d, then d again,
+deletes the game chosen (`session.delete_game`).
 """
 
 from __future__ import annotations
@@ -96,8 +97,9 @@ def saved_games(folder: Path | None = None) -> Iterator[SavedGame]:
     where = games_dir() if folder is None else folder
     if not where.is_dir():
         return
-    for path in sorted(where.glob("*.json"), reverse=True):
-        began = began_at(path)
+    # (by when each began: a record from elsewhere, named otherwise, by when it was written)
+    found = sorted(((began_at(path), path) for path in where.glob("*.json")), reverse=True)
+    for began, path in found:
         if not path.is_file():  # (a pipe named *.json would wait for ever to be read)
             yield SavedGame(path, began, None, IsADirectoryError(str(path)))
             continue
@@ -117,7 +119,7 @@ UNPADDED = frozenset({"fi"})
 
 def when_text(moment: datetime, t: Translator) -> str:
     """ "2026-11-30 13:20" as the language writes a date and a time ("30/11/2026 13:20",
-    "30.11.2026 klo 13.20")."""
+    "30.11.2026 klo 13.20", "6.12.2026 klo 7.35")."""
     pad = "" if t.lang in UNPADDED else "02"
     return t(
         "tui.games.when",
