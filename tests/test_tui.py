@@ -5324,7 +5324,7 @@ def test_the_replay_viewers_keys_are_whole_at_80_columns(lang: str) -> None:
     t = Translator(lang)
     record = load_record((Path(__file__).parent / "records" / "double6_complete.json").read_bytes())
     keys = t("tui.watch.keys").split(" · ")
-    assert len(keys) == 6, keys
+    assert len(keys) == 7, keys
     assert all("." not in key and "  " not in key for key in keys)
 
     async def scenario() -> None:

@@ -371,12 +371,14 @@ def hint_words(
     t: Translator,
     names: Sequence[str],
     view: SeatView | None = None,
+    yours: bool = True,
 ) -> str:
     """An action as a suggestion to ``seat``: "12-9 on Ben's train", "draw" (in a
     sentence: "Hint: draw", not the button's "Draw"). With ``view``, the position it is
     for, a tile is written as it would lie on the train named, from that train's open end
     (as the log writes it once played: 9-12 onto a 12 is "12-9"); without, as the hand
-    holds it."""
+    holds it. ``yours``: the seat's own train is "your train" (to its player), else
+    "their own train" (a replay's analysis, of whoever is to move)."""
     if action.kind == "draw":
         return t("game.hint.draw")
     if action.kind == "pass":
@@ -384,7 +386,7 @@ def hint_words(
     assert action.tile is not None
     assert action.train is not None
     # (a seat's name and its number, "Glouton 2", never broken across the hint's lines)
-    where = to_train(action.train, seat, t, [unbroken(name) for name in names], yours=True)
+    where = to_train(action.train, seat, t, [unbroken(name) for name in names], yours=yours)
     tile = str(action.tile)
     if view is not None:
         end = view.train(action.train).open_end

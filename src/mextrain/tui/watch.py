@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -13,14 +14,17 @@ from textual.widgets import Static
 
 from mextrain.i18n import Translator, detect_language, terminal_safe
 from mextrain.records import GameRecord, replay_record
-from mextrain.rules import Match, RoundState
+from mextrain.rules import Action, Match, RoundState, SeatView
 
+from .hints import Hint, hints_for
 from .palette import PaletteInWords
 from .render import (
+    HINT_SEPARATOR,
     SHOWN_TILES,
     describe_action,
     engine_start_words,
     escape,
+    hint_words,
     laid_tiles,
     round_result_markup,
     score_sheet_markup,
@@ -37,6 +41,7 @@ WATCH_CSS = """
 #w-status { height: auto; max-height: 2; background: $primary; color: $text; text-style: bold; }
 #w-body { height: 1fr; }
 #w-last { height: auto; max-height: 3; text-style: bold; }
+#w-analysis { height: auto; max-height: 4; }
 #w-keys { height: auto; background: $boost; }
 """
 
@@ -58,6 +63,7 @@ class WatchScreen(Screen[None]):
         Binding("home", "start", show=False, priority=True),
         Binding("end", "finish", show=False, priority=True),
         Binding("space", "toggle_play", show=False),
+        Binding("a", "analyse", show=False),
         Binding("q", "close", show=False),
         Binding("escape", "close", show=False),
     ]
@@ -91,6 +97,8 @@ class WatchScreen(Screen[None]):
         self.step = 0
         self.playing = False
         self._states: dict[int, list[RoundState]] = {}
+        #: the position (round, step) the analysis shown is of, if any
+        self.analysed: tuple[int, int] | None = None
 
     # -- positions -----------------------------------------------------------------------
 
@@ -132,6 +140,7 @@ class WatchScreen(Screen[None]):
             yield FittedText(id="w-trains")
             yield FittedText(id="w-hands")
         yield Static(id="w-last")
+        yield Static(id="w-analysis")
         keys = "tui.watch.keys_list" if self.from_list else "tui.watch.keys"
         yield KeyLine(self.t(keys), id="w-keys")
 
@@ -175,6 +184,9 @@ class WatchScreen(Screen[None]):
             # and the status line still says whose turn it is
             last += "\n" + t("tui.watch.record_ends")
         self.query_one("#w-last", Static).update(escape(last))
+        if self.analysed != (self.round_index, self.step):  # (of another position)
+            self.analysed = None
+            self.query_one("#w-analysis", Static).update("")
 
     def hands(self, width: int | None) -> str:
         """Every seat's hand; at a round's end, its result, then the match so far: the
@@ -242,6 +254,63 @@ class WatchScreen(Screen[None]):
     def at_end(self) -> bool:
         last_round = self.round_index == len(self.record.rounds) - 1
         return last_round and self.step == len(self.states(self.round_index)) - 1
+
+    def action_analyse(self) -> None:
+        """The search bot's analysis of the position shown, from the view of the seat to
+        move (its own hand only, as the game's hint): its best moves with their chances
+        to win the round, and how the move the record made next fares among them."""
+        state = self.state
+        t = self.t
+        shown = self.query_one("#w-analysis", Static)
+        if state.is_over:
+            shown.update(escape(t("tui.watch.analysis_over")))
+            return
+        seat = state.current_seat
+        self.analysed = (self.round_index, self.step)
+        shown.update(escape(t("tui.watch.analysing", name=self.names[seat])))
+        view = state.view(seat)
+        self.run_worker(self._analyse(view, self.analysed), exclusive=True, group="analysis")
+
+    async def _analyse(self, view: SeatView, where: tuple[int, int]) -> None:
+        # (the same position, the same analysis: seeded by where it is in the record)
+        rng = random.Random(f"analysis:{where[0]}:{where[1]}")
+        hints = await asyncio.to_thread(hints_for, view, rng)
+        if self.analysed != where or not self.is_attached:  # (moved on meanwhile)
+            return
+        self.query_one("#w-analysis", Static).update(escape(self.analysis_text(view, hints)))
+
+    def analysis_text(self, view: SeatView, hints: list[Hint]) -> str:
+        """The analysis in words: up to three moves, the best first, each with its chance
+        to win the round; then the move the record made here, with its chance where the
+        analysis tried it ("Played: draw (12%)"); a forced move said as such."""
+        t = self.t
+        seat = view.seat
+        name = self.names[seat]
+
+        def words(action: Action) -> str:
+            return hint_words(action, seat, t, self.names, view, yours=False)
+
+        actions = self.record.rounds[self.round_index].actions
+        played = actions[self.step].action if self.step < len(actions) else None
+        if len(hints) == 1 and hints[0].source == "forced":
+            return t("tui.watch.analysis_forced", name=name, move=words(hints[0].action))
+        top = [
+            t("tui.hint.chance_short", move=words(h.action), chance=t.percent(h.score))
+            if h.score is not None
+            else words(h.action)
+            for h in hints[:3]
+        ]
+        text = t("tui.watch.analysis", name=name, moves=HINT_SEPARATOR.join(top))
+        if played is not None:
+            score = next((h.score for h in hints if h.action == played), None)
+            move = words(played)
+            said = (
+                move
+                if score is None
+                else t("tui.hint.chance_short", move=move, chance=t.percent(score))
+            )
+            text += "\n" + t("tui.watch.analysis_played", move=said)
+        return text
 
     def action_toggle_play(self) -> None:
         self.playing = not self.playing
