@@ -78,8 +78,8 @@ ROUND_GRACE = 15.0
 #: for its clock, until its player says they are back (`Table.back`) or moves; a turn a
 #: bot played because its player was away (not connected) ends the row, as one in time does
 STRIKES_AWAY = 2
-#: the events of the log that move the game's position on: the start, a move, a deal
-#: (`Table.version` counts them). The others change no position -- the clock's strikes
+#: the events of the log that move the game's position on: the start, a move, a move taken
+#: back (``undo``), a deal (`Table.version` counts them). The others change no position -- the clock's strikes
 #: (``time_up``, ``back``), people taking or giving up a seat (``join``, ``leave``), the
 #: next game's table (``rematch``) -- and leave the number as it is: a move sent in the
 #: position before them is not stale, and a player's chosen tile and hint stay
