@@ -536,3 +536,41 @@ def test_answer_first_is_the_open_double_the_engine_holds_to(
                     assert info.value.params["train"] == first
                 else:
                     assert not said_first, (first, info.value)
+
+
+@settings(max_examples=30)
+@given(games(), st.integers(1, 120))
+def test_going_back_to_a_seats_latest_decision_gives_it_that_decision_again(
+    game: tuple[Rules, int, int, int], stop: int
+) -> None:
+    """`RoundState.latest_decision`, where undo takes a round back to: replaying the
+    history before it puts that seat to move, with a choice to make if it ever had one in
+    the round, and after it the seat made no other choice (only forced actions)."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    choices: dict[int, list[int]] = {}  # by seat, where it had more than one legal action
+    for _ in range(stop):
+        if state.is_over:
+            break
+        legal = state.legal_actions()
+        if len(legal) > 1:
+            choices.setdefault(state.current_seat, []).append(len(state.history))
+        state.apply(rng.choice(legal))
+    for seat in range(players):
+        at = state.latest_decision(seat)
+        moved = [i for i, (mover, _) in enumerate(state.history) if mover == seat]
+        if not moved:
+            assert at is None
+            continue
+        assert at is not None
+        back = state.as_dealt()
+        for mover, action in state.history[:at]:
+            back.apply(action, mover)
+        assert back.current_seat == seat
+        assert state.history[at][0] == seat
+        if choices.get(seat):
+            assert at == choices[seat][-1]
+            assert len(back.legal_actions()) > 1
+        else:
+            assert at == moved[-1]

@@ -201,6 +201,20 @@ async def games_listed(pilot: Pilot[object], app: PlayApp, count: int) -> GamesS
     return screen
 
 
+async def start_screen_offering(pilot: Pilot[object], app: PlayApp) -> StartScreen:
+    """The start screen, once it offers the saved game it found to go on with."""
+    for _ in range(100):
+        await pilot.pause()
+        screen = app.screen
+        if isinstance(screen, StartScreen) and screen.saved is not None:
+            break
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, StartScreen)
+    assert screen.saved is not None
+    return screen
+
+
 def entries(screen: GamesScreen) -> list[str]:
     listed = screen.query_one("#games-list", OptionList)
     return [str(listed.get_option_at_index(i).prompt) for i in range(listed.option_count)]
@@ -311,15 +325,7 @@ def test_every_button_of_the_start_screen_is_whole_at_80_columns(lang: str) -> N
     async def scenario() -> None:
         app = PlayApp(lang=lang, delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(100):
-                await pilot.pause()
-                screen = app.screen
-                if isinstance(screen, StartScreen) and screen.saved is not None:
-                    break
-            await pilot.pause()
-            screen = app.screen
-            assert isinstance(screen, StartScreen)
-            assert screen.saved is not None
+            screen = await start_screen_offering(pilot, app)
             buttons = list(screen.query(Button))
             assert [b.id for b in buttons] == ["go", "stats", "games", "resume"]
             for button in buttons:
@@ -435,13 +441,7 @@ def test_the_start_screen_offers_no_game_deleted_from_the_list() -> None:
     async def scenario() -> None:
         app = PlayApp(lang="en", delay=0)
         async with app.run_test(size=SIZE) as pilot:
-            for _ in range(100):
-                await pilot.pause()
-                screen = app.screen
-                if isinstance(screen, StartScreen) and screen.saved is not None:
-                    break
-            start = app.screen
-            assert isinstance(start, StartScreen)
+            start = await start_screen_offering(pilot, app)
             assert start.saved is not None
             assert start.saved.path == unfinished
             await games_listed(pilot, app, 3)

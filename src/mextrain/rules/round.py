@@ -395,6 +395,22 @@ class RoundState:
                     self.hands[seat] |= 1 << self.boneyard[self.bone_pos]
                     self.bone_pos += 1
 
+    def latest_decision(self, seat: int) -> int | None:
+        """Where in ``history`` ``seat``'s latest decision of the round is: its latest
+        action that was a choice (it had more than one legal action then), or, if it never
+        had one, its latest action; None before its first. Taking the round back to there
+        (the actions before it) gives the seat that decision again: a forced action after
+        it (the pass after a draw that found nothing) is taken back with it."""
+        replay = self.as_dealt()
+        latest = chosen = None
+        for at, (mover, action) in enumerate(self.history):
+            if mover == seat:
+                latest = at
+                if len(replay.legal_actions()) > 1:
+                    chosen = at
+            replay.apply(action, mover)
+        return chosen if chosen is not None else latest
+
     def as_dealt(self) -> RoundState:
         """The round as it was dealt, before any action: the same deal and starter (apply
         ``history`` to it, seat by seat, to replay the round)."""

@@ -561,21 +561,11 @@ class GameSession:
         table, or no decision of the human in this round yet)."""
         if len(self.humans) != 1:
             return None
-        human = self.humans[0]
-        history = self.state.history
         # a decision that is still "in progress" (the human to move right now) does not
         # count: undo goes back to the one before the latest completed human action --
         # one that was a choice: a forced move (a pass after a draw found nothing, the one
         # legal action) is undone with the choice before it, not left to be made again
-        replay = self.state.as_dealt()
-        latest = chosen = None
-        for index, (seat, action) in enumerate(history):
-            if seat == human:
-                latest = index
-                if len(replay.legal_actions()) > 1:
-                    chosen = index
-            replay.apply(action, seat)
-        return chosen if chosen is not None else latest
+        return self.state.latest_decision(self.humans[0])
 
     def can_undo(self) -> bool:
         return self.undo_point() is not None and not self.match_over

@@ -79,10 +79,10 @@ ROUND_GRACE = 15.0
 #: bot played because its player was away (not connected) ends the row, as one in time does
 STRIKES_AWAY = 2
 #: the events of the log that move the game's position on: the start, a move, a move taken
-#: back (``undo``), a deal (`Table.version` counts them). The others change no position -- the clock's strikes
-#: (``time_up``, ``back``), people taking or giving up a seat (``join``, ``leave``), the
-#: next game's table (``rematch``) -- and leave the number as it is: a move sent in the
-#: position before them is not stale, and a player's chosen tile and hint stay
+#: back (``undo``), a deal (`Table.version` counts them). The others change no position --
+#: the clock's strikes (``time_up``, ``back``), people taking or giving up a seat (``join``,
+#: ``leave``), the next game's table (``rematch``) -- and leave the number as it is: a move
+#: sent in the position before them is not stale, and a player's chosen tile and hint stay
 POSITION_EVENTS = frozenset({"start", "action", "deal", "undo"})
 #: new seat links a seat may make at once (`Settings.new_links_per_minute`)
 NEW_LINKS_BURST = 3
@@ -918,16 +918,7 @@ class Table:
         round yet (the next round dealt, a move of an earlier one stays)."""
         if self.status != "playing" or self.match is None or not self.alone_with_bots(index):
             return None
-        state = self.match.current
-        replay = state.as_dealt()
-        latest = chosen = None
-        for at, (seat_no, action) in enumerate(state.history):
-            if seat_no == index:
-                latest = at
-                if len(replay.legal_actions()) > 1:
-                    chosen = at
-            replay.apply(action, seat_no)
-        return chosen if chosen is not None else latest
+        return self.match.current.latest_decision(index)
 
     def undo(self, client: Client, version: int) -> None:
         """Take back the move of ``client``'s seat, alone against bots: the round goes
