@@ -4745,3 +4745,38 @@ def test_at_a_table_of_people_there_is_no_undo(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 
     expect(page.get_by_role("button", name="Undo", exact=True)).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", ["en", "it"])
+def test_a_replays_position_is_analysed_for_the_seat_to_move(
+    server: str, page: Any, lang: str
+) -> None:
+    """A replay said what was played, never whether it was good: *Analyse this position*
+    gives the search's best moves for the seat to move, from its own tiles only, with
+    their chances, and how the move played there fares; another position leaves it
+    unsaid. (A record file here: a kept game's replay asks the same of the server.)"""
+    from playwright.sync_api import expect
+
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    complete = RECORDS / "double6_complete.json"
+    page.goto(server + "/help")
+    page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+    page.goto(server + "/replay")
+    page.get_by_label(t("web.replay.open_file")).set_input_files(str(complete))
+    expect(page.get_by_role("heading", level=2)).to_have_text("double6_complete.json")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    button = page.get_by_role("button", name=t("web.replay.analyse"))
+    button.click()
+    moves = page.locator(".analysis .analysis-moves")
+    expect(moves).to_contain_text(t("web.replay.analysis", name="\u2068Ana\u2069", moves=""))
+    played = page.locator(".analysis .analysis-played")
+    expect(played).to_contain_text(t("web.replay.analysis_played", move="").strip())
+    shot(page, f"58-replay-analysis-{lang}")
+    page.keyboard.press("ArrowRight")
+    expect(moves).to_have_count(0)
+    # at a round's end there is nothing to analyse: no button
+    page.locator(".replay input[type=range]").fill("12")
+    expect(button).to_have_count(0)

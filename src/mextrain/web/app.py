@@ -14,8 +14,9 @@ import html
 import json
 import logging
 import os
+import random
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import AsyncIterator, Mapping, MutableMapping, Sequence
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -49,6 +50,7 @@ from mextrain.records import (
     shorten_numbers,
 )
 from mextrain.rules import MEXICAN, PRESET_NAMES, RoundState, Rules, RulesError, Shortened
+from mextrain.search import analyze
 from mextrain.sim.stats import wilson_interval
 from mextrain.store import GameSummary, ServerLock, Store, StoredTable, person_key
 
@@ -83,6 +85,7 @@ from .tables import (
     TableManager,
     bot_level_of,
     bot_levels,
+    page_move,
     score_extras,
 )
 
@@ -225,7 +228,7 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         openapi_url=None,
     )
     app.mount("/static", PageFiles(directory=STATIC), name="static")
-    app.add_middleware(BodyLimit, own=frozenset({"/api/replay"}))
+    app.add_middleware(BodyLimit, own=frozenset({"/api/replay", "/api/replay/analysis"}))
     app.add_middleware(SecurityHeaders)  # (outermost: a body refused too has them)
 
     @app.exception_handler(Exception)
@@ -559,6 +562,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         English (``detail``: where, and the rule broken) under words of the page's own."""
         if not replayers.allow(_address(request)):
             raise _refuse(429, "too_many_replays", "too many records sent from here: wait a minute")
+        result = await sent_record(request)
+        return await asyncio.to_thread(_sent_frames, result)
+
+    async def sent_record(request: Request) -> ReplayResult:
+        """The record a request's body holds, replayed; refused, in words the page gives in
+        its language, where it is too large, no record, or breaks the rules."""
         limit = settings.max_record_bytes
         length = request.headers.get("content-length")
         if length is None:
@@ -592,7 +601,53 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
             raise _refuse(422, code, err.reason.removeprefix("not a record: ")) from None
         if not result.match.rounds:
             raise _refuse(422, "record_empty", "the record has no round dealt yet")
-        return await asyncio.to_thread(_sent_frames, result)
+        return result
+
+    #: analyses of a replay's positions, per client address (each makes the search bot
+    #: think for up to `Settings.hint_time_ms`), and how many may think at once, so that
+    #: the tables' own bots and hints are not kept waiting by them
+    per_minute = settings.analyses_per_minute
+    analysers = RateLimits(per_minute / 60, max(1, int(per_minute)), MAX_CREATORS_KEPT)
+    thinking = asyncio.Semaphore(ANALYSES_AT_ONCE)
+    #: a kept game's positions analysed already (the same position, the same answer)
+    analysed: OrderedDict[tuple[int, int, int], dict[str, Any]] = OrderedDict()
+
+    async def position_analysis(
+        request: Request, result: ReplayResult, where: tuple[int, int]
+    ) -> dict[str, Any]:
+        if not analysers.allow(_address(request)):
+            raise _refuse(429, "too_many_analyses", "too many analyses from here: wait a minute")
+        async with thinking:
+            return await asyncio.to_thread(_analysis, result, *where, settings)
+
+    @app.get("/api/games/{game_id}/analysis")
+    async def game_analysis(
+        game_id: int, request: Request, round: int = 0, step: int = 0
+    ) -> dict[str, Any]:
+        """The search bot's analysis of a position of a kept game's replay (``round``,
+        ``step``: after that many of its actions), from the seat to move's own tiles
+        only, as its hint would have been, and the move the game made there."""
+        key = (game_id, round, step)
+        if key in analysed:
+            analysed.move_to_end(key)
+            return analysed[key]
+        game = await asyncio.to_thread(store_of(request).game, game_id)
+        if game is None:
+            raise _refuse(404, "no_game", "no such game")
+        result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
+        answer = await position_analysis(request, result, (round, step))
+        analysed[key] = answer
+        while len(analysed) > ANALYSES_KEPT:
+            analysed.popitem(last=False)
+        return answer
+
+    @app.post("/api/replay/analysis")
+    async def sent_analysis(request: Request, round: int = 0, step: int = 0) -> dict[str, Any]:
+        """The same of a record a page sends (a file its player opened): nothing kept."""
+        if not analysers.ready(_address(request)):  # (refused before the body is read)
+            raise _refuse(429, "too_many_analyses", "too many analyses from here: wait a minute")
+        result = await sent_record(request)
+        return await position_analysis(request, result, (round, step))
 
     #: the statistics' ratings, worked out again only once another game is kept
     ratings_kept = RatingsKept(bot_level_of)
@@ -1059,6 +1114,70 @@ def _replay_frames(
             }
         )
     return {"players": players, "rounds": out, "totals": totals, "winners": winners}
+
+
+#: analyses of replays' positions that may think at once (`create_app`)
+ANALYSES_AT_ONCE = 2
+#: kept games' positions whose analysis is kept, the latest asked
+ANALYSES_KEPT = 512
+
+
+def _analysis(result: ReplayResult, k: int, step: int, settings: Settings) -> dict[str, Any]:
+    """The search bot's analysis of round ``k`` of a replayed record after ``step`` of its
+    actions, from the seat to move's view (its own tiles only): its best moves, up to
+    three, each with its chance to win the round and expected points; the move the record
+    made there (``played``) and its chance where the search tried it; ``forced`` where
+    there was one legal move. Refused (``no_position``) past the record's rounds or
+    actions, and at a round's end."""
+    record = result.record
+    if not (0 <= k < len(record.rounds) and 0 <= step <= len(record.rounds[k].actions)):
+        raise _refuse(422, "no_position", "the record has no such position")
+    rnd = record.rounds[k]
+    state = RoundState.from_deal(
+        record.rules,
+        len(record.players),
+        k,
+        rnd.hands,
+        rnd.boneyard,
+        result.match.rounds[k].starter,
+    )
+    for recorded in rnd.actions[:step]:
+        state.apply(recorded.action, recorded.seat)
+    if state.is_over:
+        raise _refuse(422, "no_position", "the round is over there: nothing to analyse")
+    seat = state.current_seat
+    view = state.view(seat)
+    played = rnd.actions[step].action if step < len(rnd.actions) else None
+    answer: dict[str, Any] = {
+        "round": k,
+        "step": step,
+        "seat": seat,
+        "played": None if played is None else page_move(played),
+        "played_win_probability": None,
+        "forced": len(view.legal_actions) == 1,
+        "moves": [],
+    }
+    if answer["forced"]:
+        answer["moves"] = [{"move": page_move(view.legal_actions[0])}]
+        return answer
+    ranked = analyze(
+        view,
+        random.Random(f"analysis:{k}:{step}"),  # (the same position, the same analysis)
+        iterations=settings.hint_iterations,
+        time_ms=settings.hint_time_ms or None,
+    )
+    tried = [a for a in ranked if a.win_probability is not None and a.expected_score is not None]
+    answer["moves"] = [
+        {
+            "move": page_move(a.action),
+            "win_probability": round(a.win_probability or 0.0, 3),
+            "expected_score": round(a.expected_score or 0.0, 1),
+        }
+        for a in tried[:3]
+    ]
+    chance = next((a.win_probability for a in tried if a.action == played), None)
+    answer["played_win_probability"] = None if chance is None else round(chance, 3)
+    return answer
 
 
 def _sent_frames(result: ReplayResult) -> dict[str, Any]:

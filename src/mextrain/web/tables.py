@@ -130,6 +130,9 @@ class Settings:
     #: records one address may send to be replayed a minute (in bursts: each is read and
     #: replayed through the engine), and the most bytes one may hold
     replays_per_minute: float = 30.0
+    #: analyses of replays' positions a client address may ask for a minute (each makes
+    #: the search bot think, as a hint does)
+    analyses_per_minute: float = 20.0
     max_record_bytes: int = 1_000_000
     #: new links a seat may make a minute, in bursts of `NEW_LINKS_BURST` (each is kept in
     #: the table's log: a loop of asking for one grew it without end)
@@ -984,7 +987,7 @@ class Table:
                 continue  # (one the search never tried has no estimate to show)
             moves.append(
                 {
-                    "move": _move(a.action),
+                    "move": page_move(a.action),
                     "win_probability": round(a.win_probability, 3),
                     "expected_score": round(a.expected_score, 1),
                 }
@@ -1386,7 +1389,7 @@ class Table:
                     shown, said = self.refusal_words(err, lang, seat)
                     why_not.append({"at": at, "message": shown, "said": said})
                 round_view["why_not"] = why_not
-            round_view["legal_moves"] = [_move(a) for a in self._legal(seat)]
+            round_view["legal_moves"] = [page_move(a) for a in self._legal(seat)]
             del round_view["legal_actions"]
             # by move of `history`: the person whose seat moved, as they were named then
             # (null: a bot's seat); only while the round's history is this round's
@@ -1618,7 +1621,7 @@ def answer_first(state: RoundState, view: SeatView) -> int | None:
     return state.answer_first()
 
 
-def _move(action: Action) -> str:
+def page_move(action: Action) -> str:
     """An action as a browser sends it: ``5-12@M``, ``5-12@2``, ``draw``, ``pass``."""
     if action.kind != "play":
         return action.kind

@@ -2114,8 +2114,9 @@ function ReplayPage({ id, big }) {
   useEffect(() => { document.title = `${t("web.replay")} #${id} · ${t("game.name")}`; }, [id, LANG]);
   if (error) return refusedPage(`${t("web.replay")} #${id}`, error);
   if (!data) return html`<p>${t("web.loading")}</p>`;
+  const analyse = (k, step) => api(`/api/games/${id}/analysis?round=${k}&step=${step}`);
   return html`<section class="replay"><${ReplayView} data=${data} big=${big} title=${`${t("web.replay")} #${id}`}
-    heading="h1" download=${`/api/games/${id}/record`} /></section>`;
+    heading="h1" download=${`/api/games/${id}/record`} analyse=${analyse} /></section>`;
 }
 
 // A game record opened from a file (`/replay`): a game saved by `mextrain play`, one
@@ -2138,11 +2139,12 @@ function RecordReplayPage({ big }) {
     try {
       // (a file far past any record's size is not read into the page at all)
       if (file.size > RECORD_FILE_MOST) throw { code: "record_too_large", message: `${file.size.toLocaleString("en")} bytes` };
-      const res = await fetch(`/api/replay?lang=${encodeURIComponent(LANG)}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: await file.text() });
+      const text = await file.text();
+      const res = await fetch(`/api/replay?lang=${encodeURIComponent(LANG)}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
       const body = await res.json().catch(() => ({}));
       if (!res.ok) throw (body.detail && typeof body.detail === "object" ? body.detail : { code: "http", message: "" });
       opens.current += 1;
-      setOpened({ name: file.name, data: body, n: opens.current });
+      setOpened({ name: file.name, data: body, n: opens.current, text });
     } catch (err) {
       setOpened(null);
       setError(err instanceof Error ? { code: "http", message: "" } : err);
@@ -2160,17 +2162,69 @@ function RecordReplayPage({ big }) {
         onChange=${(e) => { open(e.target.files[0]); e.target.value = ""; }} /></label></p>
     <div id="record-open-said" role="status" aria-live="polite">${busy ? html`<p>${t("web.loading")}</p>` : ""}</div>
     ${error && html`<${ErrorLine} error=${error} />`}
-    ${opened && html`<${ReplayView} key=${opened.n} data=${opened.data} big=${big} title=${opened.name} heading="h2" />`}
+    ${opened && html`<${ReplayView} key=${opened.n} data=${opened.data} big=${big} title=${opened.name} heading="h2"
+      analyse=${(k, step) => sentAnalysis(opened.text, k, step)} />`}
   </section>`;
+}
+
+// The analysis of a position of a record file the page holds (``text``): sent again, as
+// the server keeps nothing of it; a refusal thrown as the server words it
+async function sentAnalysis(text, k, step) {
+  const res = await fetch(`/api/replay/analysis?round=${k}&step=${step}`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+  const body = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(errorText(body.detail && typeof body.detail === "object" ? body.detail : { code: "http" }));
+  return body;
+}
+
+// A move the analysis names, for the seat to move ("9-5 on their own train", "draw"): its
+// tile as it would lie on the train named, the matching end first, as the log writes it
+function analysedMove(m, seat, names, trains, spoken = false) {
+  if (m === "draw") return t("game.hint.draw");
+  if (m === "pass") return t("game.hint.pass");
+  const [tile, where] = m.split("@");
+  const train = (trains || []).find((tr) => String(tr.owner) === where);
+  const laid = train ? laidOnto(tile, train.open_end) : tile;
+  return t("web.hint.play", { tile: spoken ? tileSaid(laid) : laid, train: trainWords(where, seat, names) });
+}
+
+// The analysis in words: the best moves for the seat to move, with their chances to win
+// the round, and the move the game made there (``spoken``: tiles in words)
+function analysisWords(answer, names, trains, spoken = false) {
+  const seat = answer.seat;
+  const name = iso(names[seat]);
+  const words = (m) => analysedMove(m, seat, names, trains, spoken);
+  if (answer.forced) return [t("web.replay.analysis_forced", { name, move: words(answer.moves[0].move) })];
+  const moves = answer.moves.map((m, i) => t(i ? "web.replay.analysis_short" : "web.hint.chance",
+    { move: words(m.move), chance: pct(m.win_probability) }));
+  const lines = [t("web.replay.analysis", { name, moves: moves.join(" · ") })];
+  if (answer.played) {
+    const chance = answer.played_win_probability;
+    lines.push(t("web.replay.analysis_played", { move: chance === null || chance === undefined
+      ? words(answer.played) : t("web.replay.analysis_short", { move: words(answer.played), chance: pct(chance) }) }));
+  }
+  return lines;
 }
 
 // The replay viewer: ``data``, a game's positions as the server gives them (every
 // round from its deal, a position per action, every hand face up), stepped through by
 // buttons, a slider and the arrow keys; ``title`` over it as ``heading``, and a link to
 // ``download`` its record, where there is one.
-function ReplayView({ data, big, title, heading, download }) {
+function ReplayView({ data, big, title, heading, download, analyse }) {
   const [round, setRound] = useState(0);
   const [step, setStep] = useState(0);
+  // the analysis asked of a position (``at``: "round:step"), its answer or its refusal;
+  // shown only while that position is
+  const [analysis, setAnalysis] = useState(null);
+  const here = `${round}:${step}`;
+  const askAnalysis = () => {
+    const at = here;
+    setAnalysis({ at, busy: true });
+    analyse(round, step)
+      .then((answer) => setAnalysis((now) => (now && now.at === at ? { at, answer } : now)))
+      .catch((err) => setAnalysis((now) => (now && now.at === at ? { at, error: err.message } : now)));
+  };
+  const shownAnalysis = analysis && analysis.at === here ? analysis : null;
   // one step on or back; past a round's last step, on to the next round's deal, and back
   // from a deal to the round before's end (the buttons and keys did nothing there, the
   // round's list the only way on)
@@ -2221,6 +2275,12 @@ function ReplayView({ data, big, title, heading, download }) {
         ? shownSaid(moveWords(frame.action, names, undefined, frame.trains), moveWords(frame.action, names, undefined, frame.trains, true))
         : t("web.replay.deal")}</span>
     </div>
+    ${analyse && !frame.ended && html`<div class="analysis">
+      <button class="small" onClick=${askAnalysis} disabled=${Boolean(shownAnalysis && shownAnalysis.busy)}>${t("web.replay.analyse")}</button>
+      <div role="status" aria-live="polite">${shownAnalysis && (shownAnalysis.busy ? html`<p class="muted">${t("web.replay.analysing")}</p>`
+        : shownAnalysis.error ? html`<p class="error">${shownAnalysis.error}</p>`
+        : analysisWords(shownAnalysis.answer, names, frame.trains).map((line, i) => html`<p class=${i ? "analysis-played" : "analysis-moves"}>${
+          shownSaid(line, analysisWords(shownAnalysis.answer, names, frame.trains, true)[i])}</p>`))}</div></div>`}
     <div class="replay-hands">${frame.hands.map((hand, s) => html`<div class=${"replay-hand" + (frame.current_seat === s && !frame.ended ? " current" : "")}
       role="group" aria-label=${sentences(`${names[s]}${leftMark(data.left, s)}: ${tn("web.hand_count", hand.length)}`,
         frame.current_seat === s && !frame.ended && tcap("web.turn_of", { name: names[s] }))}>
