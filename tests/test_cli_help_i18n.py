@@ -1,4 +1,4 @@
-"""``--help`` of the commands with ``--lang`` (play, solve, stats, replay, analyze) in the
+"""``--help`` of the commands with ``--lang`` (play, solve, stats, replay, analyze, serve) in the
 player's language: from ``--lang`` wherever it stands, else from the locale; English as
 Click writes it. (``replay --help`` was in English whatever the language: its ``--lang`` is for
 ``--watch``, and its report stays in English, but its help is read by the same people.)"""
@@ -14,7 +14,7 @@ from click.testing import CliRunner, Result
 from mextrain.cli import main
 from mextrain.i18n import LANGUAGES, Translator
 
-COMMANDS = ("play", "solve", "stats", "replay", "analyze")
+COMMANDS = ("play", "solve", "stats", "replay", "analyze", "serve")
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 
 

@@ -171,3 +171,35 @@ def test_a_person_at_the_terminal_gets_the_qr_code(
     assert read_terminal_qr(said[said.index("\u2588") :].rstrip("\n")) == "http://192.168.1.5:8000"
     serve_cli._say_where("127.0.0.1", 8000, terminal=True)  # (for this machine: no code)
     assert "\u2588" not in capsys.readouterr().err
+
+
+def test_serve_says_where_to_open_it_in_the_language_of_lang_or_the_locale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What `serve` says as it starts, and what it refuses, were English whatever the
+    language of the person starting it, where every other command speaks theirs."""
+    import uvicorn
+
+    monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: None)
+    monkeypatch.setattr(serve_cli, "lan_address", lambda: "10.1.2.3")
+    db = tmp_path / "x.sqlite3"
+    port = free_port()
+    args = ["serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(db), "--lang", "fr"]
+    said = CliRunner().invoke(main, args).stderr
+    assert f"mextrain\u00a0: base de données {db}" in said
+    assert f"sur cette machine, ouvrez http://127.0.0.1:{port}" in said
+    assert (
+        f"depuis les téléphones et ordinateurs de votre réseau, ouvrez http://10.1.2.3:{port}"
+        in said
+    )
+    assert ", open" not in said
+    # without --lang, the locale's; a refusal too, the words around it as well
+    missing = tmp_path / "nosuch" / "x.sqlite3"
+    env = {"LC_ALL": "", "LC_MESSAGES": "", "LANGUAGE": "", "LANG": "fi_FI.UTF-8"}
+    refused = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(missing)], env=env)
+    assert refused.exit_code == 1
+    assert f"tietokantaa {missing} ei voi avata: kansiota {missing.parent} ei ole" in refused.output
+    assert refused.output.startswith("Virhe: ")
+    empty = CliRunner().invoke(main, ["serve", "--host", " ", "--lang", "it"])
+    assert empty.exit_code == 2
+    assert "indica un indirizzo (0.0.0.0 per tutti quelli IPv4)" in empty.output

@@ -40,6 +40,7 @@ __all__ = [
     "speak",
     "speak_as_given",
     "terminal_safe",
+    "words_of",
 ]
 
 
@@ -288,6 +289,12 @@ def _translator(ctx: click.Context | None) -> Translator | None:
     """The language the running command's refusals are said in, if it has one yet."""
     t = None if ctx is None else ctx.meta.get(_TRANSLATOR)
     return t if isinstance(t, Translator) else None
+
+
+def words_of(ctx: click.Context | None) -> Translator:
+    """The language the running command speaks in: the one ``--lang`` named (or `speak`
+    set), else the locale's -- for a refusal made before the command has set its own."""
+    return _translator(ctx) or Translator(detect_language())
 
 
 def speak(t: Translator) -> None:

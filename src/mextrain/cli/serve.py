@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from mextrain.i18n import LANGUAGES, Translator, detect_language, os_error_text
 from mextrain.rules import show_text
 
 from ._common import (
@@ -20,6 +21,10 @@ from ._common import (
     AnyPath,
     Choice,
     FiniteFloat,
+    LanguageCommand,
+    speak,
+    speak_as_given,
+    words_of,
 )
 
 __all__ = ["default_db", "serve"]
@@ -36,11 +41,17 @@ def default_db() -> Path:
 def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     # an empty address would listen on every one the machine has: say which, don't guess
     if not value.strip():
-        raise click.BadParameter("give an address (0.0.0.0 for every IPv4 one)")
+        raise click.BadParameter(words_of(ctx)("tui.serve.no_host"))
     return value
 
 
-@click.command()
+class _ServeCommand(LanguageCommand):
+    """`serve`: what it says as it starts (where to open it) and what it refuses, in the
+    language of ``--lang``, else of the locale; its ``--help`` too. The server's log is
+    uvicorn's, in English."""
+
+
+@click.command(cls=_ServeCommand)
 @click.option(
     "--host",
     default="127.0.0.1",
@@ -145,6 +156,14 @@ def _host(ctx: click.Context, param: click.Parameter, value: str) -> str:
     type=Choice(["critical", "error", "warning", "info", "debug"]),
     help="How much the server logs (uvicorn's levels).",
 )
+@click.option(
+    "--lang",
+    default=None,
+    type=Choice(LANGUAGES),
+    is_eager=True,  # (read first: the other options' refusals are said in it)
+    callback=speak_as_given,
+    help="Language of what it says as it starts (default: from the locale).",
+)
 def serve(
     host: str,
     port: int,
@@ -160,45 +179,50 @@ def serve(
     min_turn_time: float,
     idle_minutes: float,
     log_level: str,
+    lang: str | None,
 ) -> None:
     """Serve tables in the browser: create one, share its code, bots fill empty seats."""
+    t = Translator(lang or detect_language())
+    speak(t)
     try:
         import uvicorn
 
         from mextrain.web import Settings, create_app
     except ImportError as err:  # pragma: no cover - depends on the install
-        raise click.ClickException(
-            f"the web server needs the 'web' extra: in a clone, pip install -e '.[web]' ({err})"
-        ) from None
+        raise click.ClickException(t("tui.serve.needs_web", reason=str(err))) from None
     if db is not None and str(db) in ("", "."):  # (click reads an empty path as ".")
-        raise click.BadParameter("give the database file's path", param_hint="--db")
-    _check_listen(host, port)  # before anything is made: a busy port leaves no database
+        raise click.BadParameter(t("tui.serve.no_db"), param_hint="--db")
+    _check_listen(host, port, t)  # before anything is made: a busy port leaves no database
     path = db or default_db()
     shown = show_text(str(path), str, PATH_SHOWN)  # (a long path shortened)
+    folder = show_text(str(path.parent), str, PATH_SHOWN)
+
+    def cannot_open(reason: str) -> click.ClickException:
+        return click.ClickException(t("tui.serve.cannot_open", path=shown, reason=reason))
+
     try:  # a clear error now rather than a traceback from the server's startup
         if path.parent.exists() and not path.parent.is_dir():
-            raise click.ClickException(
-                f"cannot open the database {shown}: {show_text(str(path.parent), str, PATH_SHOWN)} "
-                "is not a folder"
-            )
+            raise cannot_open(t("tui.serve.not_a_folder", folder=folder))
         if db is not None and not path.parent.exists():  # (a mistyped folder: not made)
-            raise click.ClickException(
-                f"cannot open the database {shown}: there is no folder "
-                f"{show_text(str(path.parent), str, PATH_SHOWN)}"
-            )
+            raise cannot_open(t("tui.serve.no_folder", folder=folder))
         path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.closing(sqlite3.connect(path)) as conn:
             # reads the file: one that is not a database (a mistyped --db) is refused here
             conn.execute("PRAGMA schema_version").fetchone()
-    except (OSError, sqlite3.Error) as err:
-        raise click.ClickException(f"cannot open the database {shown}: {err}") from None
+    except OSError as err:
+        raise cannot_open(os_error_text(err, t.lang)) from None
+    except sqlite3.Error as err:  # (SQLite's own words, in English: "file is not a database")
+        raise cannot_open(str(err)) from None
     from mextrain.store import DatabaseInUse, ServerLock
 
     try:  # the server takes the lock itself as it starts; this says why it cannot, early
         with ServerLock(path):
             pass
-    except (DatabaseInUse, OSError) as err:
-        raise click.ClickException(str(err)) from None
+    except DatabaseInUse:
+        lock = show_text(f"{path}.lock", str, PATH_SHOWN)
+        raise click.ClickException(t("tui.serve.in_use", path=shown, lock=lock)) from None
+    except OSError as err:
+        raise cannot_open(os_error_text(err, t.lang)) from None
     settings = Settings(
         bot_delay=bot_delay,
         takeover_after=takeover_after,
@@ -213,14 +237,14 @@ def serve(
         idle_after=idle_minutes * 60,
     )
     app = create_app(path, settings)
-    click.echo(f"mextrain: database {path}", err=True)
-    _say_where(host, port, sys.stderr.isatty())
+    click.echo(t("tui.serve.database", path=str(path)), err=True)
+    _say_where(host, port, sys.stderr.isatty(), t)
     uvicorn.run(
         app, host=host, port=port, log_level=log_level, ws_max_size=65536, proxy_headers=True
     )
 
 
-def _check_listen(host: str, port: int) -> None:
+def _check_listen(host: str, port: int, t: Translator) -> None:
     """Say now, in words, that the server cannot listen at ``host:port`` (a port in use, an
     address this machine does not have), rather than in the server's log after start-up."""
     # (port 0: any free one, but the address must be this machine's; a long host shortened)
@@ -233,9 +257,18 @@ def _check_listen(host: str, port: int) -> None:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server does
             probe.bind(address)
     except OSError as err:  # (socket.gaierror is one)
-        raise click.ClickException(f"cannot listen on {where}: {err.strerror or err}") from None
+        if isinstance(err, socket.gaierror):  # (the resolver's words: no errno of the system)
+            reason = str(err.strerror or err)
+        else:
+            reason = os_error_text(err, t.lang)
+        raise click.ClickException(
+            t("tui.serve.cannot_listen", where=where, reason=reason)
+        ) from None
     except UnicodeError:  # (a name of more than 63 characters between two dots)
-        raise click.ClickException(f"cannot listen on {where}: not a host name") from None
+        reason = t("tui.serve.not_a_host")
+        raise click.ClickException(
+            t("tui.serve.cannot_listen", where=where, reason=reason)
+        ) from None
 
 
 def addresses(
@@ -291,24 +324,21 @@ def qr_text(text: str, colours: bool = False) -> str:
     )
 
 
-def _say_where(host: str, port: int, terminal: bool) -> None:
+def _say_where(host: str, port: int, terminal: bool, t: Translator | None = None) -> None:
     """Tell where to open the server (on stderr, as the rest of what it says): on this
     machine, and from the others on its network, their address also as a QR code for a
     phone's camera when a person reads it (``terminal``: not in a log), in its own
     colours unless the environment asks for none (``NO_COLOR``)."""
+    t = t or Translator("en")
     here, other = addresses(host, port)
     if here is None:
         return
-    click.echo(f"mextrain: on this machine, open {here}", err=True)
+    click.echo(t("tui.serve.here", address=here), err=True)
     if other is None:
         if _is_loopback(host):
-            click.echo(
-                "mextrain: only this machine can reach it; --host 0.0.0.0 lets the phones "
-                "and computers on your network in",
-                err=True,
-            )
+            click.echo(t("tui.serve.loopback"), err=True)
         return
-    click.echo(f"mextrain: from the phones and computers on your network, open {other}", err=True)
+    click.echo(t("tui.serve.network", address=other), err=True)
     if terminal:
         try:
             colours = not os.environ.get("NO_COLOR")
