@@ -452,3 +452,28 @@ def test_the_start_screen_offers_no_game_deleted_from_the_list() -> None:
             assert not start.query_one("#resume", Button).display
 
     asyncio.run(scenario())
+
+
+def test_a_save_passed_over_is_named_no_more_once_deleted_from_the_list() -> None:
+    """The start screen names the newer saves it could not go on with ("Cannot resume
+    ...: the file is damaged"); one deleted from the list is not named there any more."""
+    _, broken, unfinished = three_games()
+    newest_broken = games_dir() / "20261231-120000-000000.json"
+    newest_broken.write_bytes(broken.read_bytes())
+
+    async def scenario() -> None:
+        app = PlayApp(lang="en", delay=0)
+        async with app.run_test(size=SIZE) as pilot:
+            start = await start_screen_offering(pilot, app)
+            passed = start.query_one("#start-passed", Static)
+            assert newest_broken.name in plain(passed)
+            await games_listed(pilot, app, 4)
+            await pilot.press("d", "d", "escape")  # (the newest: the damaged copy)
+            assert app.screen is start
+            assert not newest_broken.exists()
+            assert start.passed == []
+            assert not passed.display
+            assert start.saved is not None
+            assert start.saved.path == unfinished  # (still offered: it is there)
+
+    asyncio.run(scenario())

@@ -811,6 +811,9 @@ class StartScreen(Screen[GameSetup | GameSession]):
         self.app.push_screen(GamesScreen(self.t, delay), self._go_on_with)
 
     def _go_on_with(self, session: GameSession | None) -> None:
+        """Back from the saved games: on with the game chosen there, if one was; else the
+        screen says no more of the games deleted there (the one offered, those passed
+        over)."""
         if session is None:
             offered = self.saved.path if self.saved is not None else None
             if offered is not None and not offered.exists():  # (deleted from the list)
@@ -819,6 +822,13 @@ class StartScreen(Screen[GameSetup | GameSession]):
                     self.query_one("#start-saved", Static).display = False
                     self.query_one("#resume", Button).display = False
                     self.query_one("#start-keys", StartKeys).say(self.t("tui.start.keys"))
+            kept = [(path, err) for path, err in self.passed if path.exists()]
+            if kept != self.passed:
+                self.passed = kept
+                with contextlib.suppress(NoMatches):
+                    line = self.query_one("#start-passed", Static)
+                    line.update(escape(self.passed_text()))
+                    line.display = bool(kept)
             return
         self.app.lang = self.lang  # type: ignore[attr-defined]
         self.dismiss(session)
