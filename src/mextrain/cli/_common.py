@@ -8,9 +8,9 @@ import math
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TypeVar
 
 import click
 from click.formatting import join_options
@@ -37,6 +37,7 @@ __all__ = [
     "error_json",
     "has_terminal",
     "import_modules",
+    "lang_option",
     "speak",
     "speak_as_given",
     "terminal_safe",
@@ -374,6 +375,22 @@ def speak_as_given(ctx: click.Context, param: click.Parameter, value: str | None
     if value is not None:
         ctx.meta[_TRANSLATOR] = Translator(value)
     return value
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def lang_option(help: str) -> Callable[[_F], _F]:
+    """A command's eager ``--lang``: read before any other option (`speak_as_given`), so
+    that the refusals of the rest of the command line are said in the language it names."""
+    return click.option(
+        "--lang",
+        default=None,
+        type=Choice(LANGUAGES),
+        is_eager=True,
+        callback=speak_as_given,
+        help=help,
+    )
 
 
 def _language_given(args: list[str]) -> str | None:

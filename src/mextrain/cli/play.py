@@ -19,7 +19,6 @@ import click
 
 from mextrain.bots import BotSpecError, bot_names
 from mextrain.i18n import (
-    LANGUAGES,
     Translator,
     bot_error_text,
     detect_language,
@@ -32,7 +31,6 @@ from mextrain.rules import Rules, RulesError, show_text
 
 from ._common import (
     IMPORT_HELP,
-    Choice,
     FiniteFloat,
     ImportFailed,
     LanguageCommand,
@@ -40,8 +38,8 @@ from ._common import (
     SavedFile,
     WholeNumber,
     import_modules,
+    lang_option,
     speak,
-    speak_as_given,
 )
 
 if TYPE_CHECKING:
@@ -130,14 +128,7 @@ def _with_house(rules: Rules, options: tuple[str, ...], t: Translator) -> Rules:
     help="Comma-separated names for the people at the keyboard, in seat order "
     "(default: Player 1, ...).",
 )
-@click.option(
-    "--lang",
-    default=None,
-    type=Choice(LANGUAGES),
-    is_eager=True,  # (read first: the other options' refusals are said in it)
-    callback=speak_as_given,
-    help="Language (default: from the locale).",
-)
+@lang_option("Language (default: from the locale).")
 @click.option(
     "--delay",
     type=FiniteFloat(0, 60),

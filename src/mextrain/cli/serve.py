@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from mextrain.i18n import LANGUAGES, Translator, detect_language, os_error_text
+from mextrain.i18n import Translator, detect_language, os_error_text
 from mextrain.rules import show_text
 
 from ._common import (
@@ -22,8 +22,8 @@ from ._common import (
     Choice,
     FiniteFloat,
     LanguageCommand,
+    lang_option,
     speak,
-    speak_as_given,
     words_of,
 )
 
@@ -156,14 +156,7 @@ class _ServeCommand(LanguageCommand):
     type=Choice(["critical", "error", "warning", "info", "debug"]),
     help="How much the server logs (uvicorn's levels).",
 )
-@click.option(
-    "--lang",
-    default=None,
-    type=Choice(LANGUAGES),
-    is_eager=True,  # (read first: the other options' refusals are said in it)
-    callback=speak_as_given,
-    help="Language of what it says as it starts (default: from the locale).",
-)
+@lang_option("Language of what it says as it starts (default: from the locale).")
 def serve(
     host: str,
     port: int,

@@ -6,19 +6,18 @@ import json
 
 import click
 
-from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
+from mextrain.i18n import Translator, detect_language, normalise_language
 from mextrain.planner import PlanError, PlanTimeout, plan
 from mextrain.records import show_number
 from mextrain.rules import Tile, TileFormatError, parse_tile, show_text
 
 from ._common import (
-    Choice,
     FiniteFloat,
     JsonCommand,
     LanguageCommand,
     WholeNumber,
+    lang_option,
     speak,
-    speak_as_given,
 )
 
 #: seconds the search has unless ``--time-limit`` says (0: no limit): far beyond a dealt
@@ -75,14 +74,7 @@ class _SolveCommand(LanguageCommand, JsonCommand):
     show_default=True,
     help="Seconds the search may take; past them it stops with no answer (0: no limit).",
 )
-@click.option(
-    "--lang",
-    default=None,
-    type=Choice(LANGUAGES),
-    is_eager=True,  # (read first: the other options' refusals are said in it)
-    callback=speak_as_given,
-    help="Language of the answer and the refusals (default: from the locale).",
-)
+@lang_option("Language of the answer and the refusals (default: from the locale).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.argument("tiles", nargs=-1)
 def solve(

@@ -12,15 +12,14 @@ from pathlib import Path
 
 import click
 
-from mextrain.i18n import LANGUAGES, Translator, detect_language, normalise_language
+from mextrain.i18n import Translator, detect_language, normalise_language
 
 from ._common import (
-    Choice,
     JsonCommand,
     LanguageCommand,
     SavedFile,
+    lang_option,
     speak,
-    speak_as_given,
     terminal_safe,
 )
 
@@ -40,14 +39,7 @@ class _StatsCommand(LanguageCommand, JsonCommand):
     help="Read the games saved in this folder (default: where mextrain play saves them).",
 )
 @click.option("--name", default=None, help="Only this person (the name they played under).")
-@click.option(
-    "--lang",
-    default=None,
-    type=Choice(LANGUAGES),
-    is_eager=True,  # (read first: the other options' refusals are said in it)
-    callback=speak_as_given,
-    help="Language (default: from the locale).",
-)
+@lang_option("Language (default: from the locale).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead.")
 def stats(folder: Path | None, name: str | None, lang: str | None, as_json: bool) -> None:
     """Statistics of the games played in the terminal, per person."""
