@@ -574,3 +574,21 @@ def test_going_back_to_a_seats_latest_decision_gives_it_that_decision_again(
             assert len(back.legal_actions()) > 1
         else:
             assert at == moved[-1]
+
+
+@settings(max_examples=25)
+@given(games(), st.integers(0, 80))
+def test_the_position_before_an_action_is_the_round_as_it_stood_then(
+    game: tuple[Rules, int, int, int], stop: int
+) -> None:
+    """`RoundState.position_before`: the round before its n-th action is the one that
+    stood when it was played (with n the whole history: the round as it is)."""
+    rules, players, round_index, seed = game
+    rng = random.Random(seed)
+    state = RoundState.new(rules, players, round_index, rng)
+    seen = [state.fingerprint()]
+    while not state.is_over and len(seen) <= stop:
+        state.apply(rng.choice(state.legal_actions()))
+        seen.append(state.fingerprint())
+    for n, fingerprint in enumerate(seen):
+        assert state.position_before(n).fingerprint() == fingerprint

@@ -150,7 +150,6 @@ def analyze(
     Example: mextrain analyze game.json --round 0 --action 12 --json
     """
     from mextrain.records import load_record, replay_record
-    from mextrain.rules import RoundState
     from mextrain.search import analyze as run
 
     from .replay import _print_json
@@ -196,9 +195,7 @@ def analyze(
             last=len(actions) - 1,
             action=action_index,
         )
-    data = played.to_dict()
-    data["actions"] = data["actions"][:action_index]
-    state = RoundState.from_dict(data)
+    state = played.position_before(action_index)
     if state.is_over:
         refuse("--action", "tui.analyze.over", action_index, round=round_index)
     seat = state.current_seat

@@ -395,6 +395,14 @@ class RoundState:
                     self.hands[seat] |= 1 << self.boneyard[self.bone_pos]
                     self.bone_pos += 1
 
+    def position_before(self, action: int) -> RoundState:
+        """The round as it stood before its ``action``-th action (from 0): as dealt, with
+        the first ``action`` actions of ``history`` played again (all of them: as it is)."""
+        state = self.as_dealt()
+        for mover, done in self.history[:action]:
+            state.apply(done, mover)
+        return state
+
     def latest_decision(self, seat: int) -> int | None:
         """Where in ``history`` ``seat``'s latest decision of the round is: its latest
         action that was a choice (it had more than one legal action then), or, if it never

@@ -1129,25 +1129,16 @@ def _analysis(result: ReplayResult, k: int, step: int, settings: Settings) -> di
     made there (``played``) and its chance where the search tried it; ``forced`` where
     there was one legal move. Refused (``no_position``) past the record's rounds or
     actions, and at a round's end."""
-    record = result.record
-    if not (0 <= k < len(record.rounds) and 0 <= step <= len(record.rounds[k].actions)):
+    rounds = result.match.rounds
+    if not (0 <= k < len(rounds) and 0 <= step <= len(rounds[k].history)):
         raise _refuse(422, "no_position", "the record has no such position")
-    rnd = record.rounds[k]
-    state = RoundState.from_deal(
-        record.rules,
-        len(record.players),
-        k,
-        rnd.hands,
-        rnd.boneyard,
-        result.match.rounds[k].starter,
-    )
-    for recorded in rnd.actions[:step]:
-        state.apply(recorded.action, recorded.seat)
+    history = rounds[k].history
+    state = rounds[k].position_before(step)
     if state.is_over:
         raise _refuse(422, "no_position", "the round is over there: nothing to analyse")
     seat = state.current_seat
     view = state.view(seat)
-    played = rnd.actions[step].action if step < len(rnd.actions) else None
+    played = history[step][1] if step < len(history) else None
     answer: dict[str, Any] = {
         "round": k,
         "step": step,

@@ -507,12 +507,8 @@ class Table:
                 self._new_turn()
         elif kind == "undo":  # the round back to before its person's latest decision
             assert self.match is not None
-            state = self.match.current
             keep = int(data["keep"])
-            rebuilt = state.as_dealt()
-            for seat_no, action in state.history[:keep]:
-                rebuilt.apply(action, seat_no)
-            self.match.rounds[-1] = rebuilt
+            self.match.rounds[-1] = self.match.current.position_before(keep)
             self.movers = self.movers[:keep]
             self._new_turn()
         elif kind == "deal":
