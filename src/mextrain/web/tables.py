@@ -413,6 +413,8 @@ class Table:
         #: and leaving said as much as one liked); the most recent names only
         burst = settings.chat_burst
         self._chat_limits = RateLimits(burst / settings.chat_window, burst, CHAT_NAMES_KEPT)
+        #: the last undo point worked out (`undo_point`), by position and seat
+        self._undo_point: tuple[tuple[int, int], int | None] | None = None
         #: per seat: how often its player may make a new link (`new_seat_token`)
         links = settings.new_links_per_minute / 60
         self._link_limits = RateLimits(links, NEW_LINKS_BURST, max(1, len(self.seats)))
@@ -917,7 +919,11 @@ class Table:
         round yet (the next round dealt, a move of an earlier one stays)."""
         if self.status != "playing" or self.match is None or not self.alone_with_bots(index):
             return None
-        return self.match.current.latest_decision(index)
+        # (worked out once a position: every state message to the seat's pages asks it)
+        key = (self.version, index)
+        if self._undo_point is None or self._undo_point[0] != key:
+            self._undo_point = (key, self.match.current.latest_decision(index))
+        return self._undo_point[1]
 
     def undo(self, client: Client, version: int) -> None:
         """Take back the move of ``client``'s seat, alone against bots: the round goes
