@@ -109,17 +109,23 @@ def test_a_forced_move_and_positions_that_are_none_are_said_so(client: TestClien
         assert res.json()["detail"]["code"] == "no_position"
 
 
-def test_the_analysis_sees_the_seat_to_moves_own_tiles_only(
-    client: TestClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seen: list[SeatView] = []
+@pytest.fixture
+def seen(monkeypatch: pytest.MonkeyPatch) -> list[SeatView]:
+    """The views the server's analyses are asked of, as it asks them."""
+    views: list[SeatView] = []
     real = app_module.analyze
 
     def spy(view: SeatView, *args: Any, **kwargs: Any) -> Any:
-        seen.append(view)
+        views.append(view)
         return real(view, *args, **kwargs)
 
     monkeypatch.setattr(app_module, "analyze", spy)
+    return views
+
+
+def test_the_analysis_sees_the_seat_to_moves_own_tiles_only(
+    client: TestClient, seen: list[SeatView]
+) -> None:
     assert sent(client, 0, 4).status_code == 200
     state = position(0, 4)
     (view,) = seen
@@ -127,24 +133,16 @@ def test_the_analysis_sees_the_seat_to_moves_own_tiles_only(
 
 
 def test_a_kept_games_position_is_analysed_as_its_record_file_is_and_once(
-    db: Path, monkeypatch: pytest.MonkeyPatch
+    db: Path, seen: list[SeatView]
 ) -> None:
     game_id = kept(db)
-    calls: list[SeatView] = []
-    real = app_module.analyze
-
-    def counted(view: SeatView, *args: Any, **kwargs: Any) -> Any:
-        calls.append(view)
-        return real(view, *args, **kwargs)
-
-    monkeypatch.setattr(app_module, "analyze", counted)
     with TestClient(create_app(db, settings())) as tc:
         first = tc.get(f"/api/games/{game_id}/analysis?round=0&step=2")
         assert first.status_code == 200, first.text
         assert first.json() == sent(tc, 0, 2).json()
         again = tc.get(f"/api/games/{game_id}/analysis?round=0&step=2")
         assert again.json() == first.json()
-        assert len(calls) == 2  # (the kept game's second answer was kept, not worked out)
+        assert len(seen) == 2  # (the kept game's second answer was kept, not worked out)
         missing = tc.get("/api/games/999/analysis?round=0&step=2")
         assert missing.status_code == 404
         assert missing.json()["detail"]["code"] == "no_game"
