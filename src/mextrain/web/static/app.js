@@ -2211,8 +2211,11 @@ function analysisWords(answer, names, trains, spoken = false) {
 // buttons, a slider and the arrow keys; ``title`` over it as ``heading``, and a link to
 // ``download`` its record, where there is one.
 function ReplayView({ data, big, title, heading, download, analyse }) {
-  const [round, setRound] = useState(0);
-  const [step, setStep] = useState(0);
+  // the position shown, one state so that steps taken before a render (two keys pressed
+  // at once) each go on from the one before, not all from the rendered one
+  const [at, setAt] = useState({ round: 0, step: 0 });
+  const { round, step } = at;
+  const setStep = (s) => setAt((now) => ({ round: now.round, step: s }));
   // the analysis asked of a position (``at``: "round:step"), its answer or its refusal;
   // shown only while that position is
   const [analysis, setAnalysis] = useState(null);
@@ -2228,14 +2231,14 @@ function ReplayView({ data, big, title, heading, download, analyse }) {
   // one step on or back; past a round's last step, on to the next round's deal, and back
   // from a deal to the round before's end (the buttons and keys did nothing there, the
   // round's list the only way on)
-  const forward = () => {
-    if (step < data.rounds[round].frames.length - 1) setStep(step + 1);
-    else if (round < data.rounds.length - 1) { setRound(round + 1); setStep(0); }
-  };
-  const back = () => {
-    if (step > 0) setStep(step - 1);
-    else if (round > 0) { setRound(round - 1); setStep(data.rounds[round - 1].frames.length - 1); }
-  };
+  const forward = () => setAt((now) => {
+    if (now.step < data.rounds[now.round].frames.length - 1) return { round: now.round, step: now.step + 1 };
+    return now.round < data.rounds.length - 1 ? { round: now.round + 1, step: 0 } : now;
+  });
+  const back = () => setAt((now) => {
+    if (now.step > 0) return { round: now.round, step: now.step - 1 };
+    return now.round > 0 ? { round: now.round - 1, step: data.rounds[now.round - 1].frames.length - 1 } : now;
+  });
   // (the keys reach the steps of the latest render, whenever the listener was set)
   const steps = useRef(null);
   steps.current = { forward, back };
@@ -2261,7 +2264,7 @@ function ReplayView({ data, big, title, heading, download, analyse }) {
       ${download && html`<a class="small" href=${download} download>${t("web.download_record")}</a>`}</div>
     ${data.complete === false && html`<p class="muted">${t("web.replay.in_progress")}</p>`}
     <div class="controls">
-      <label>${t("game.round")} <select value=${round} onChange=${(e) => { setRound(Number(e.target.value)); setStep(0); }}>
+      <label>${t("game.round")} <select value=${round} onChange=${(e) => setAt({ round: Number(e.target.value), step: 0 })}>
         ${data.rounds.map((r, k) => html`<option value=${k} aria-label=${`${k + 1} (${tileLabel(`${r.engine}-${r.engine}`)})`}>${
           k + 1} (${r.engine}-${r.engine})</option>`)}</select></label>
       <button onClick=${() => setStep(0)} aria-label=${t("web.replay.first")}>«</button>
