@@ -580,6 +580,46 @@ def test_a_record_file_opened_in_the_browser_replays_and_a_broken_one_says_why(
     assert errors == []
 
 
+@pytest.mark.parametrize("lang", ["fr", "fi"])
+def test_the_record_files_button_speaks_the_pages_language(
+    server: str, page: Any, lang: str
+) -> None:
+    """The file input's own button is the browser's: "Choose File" and "No file chosen"
+    whatever the page's language. The page's own button stands for it, in its words: a
+    click on it chooses a file, which opens; the keyboard still reaches the input, and the
+    focus ring is drawn on the page's button; the browser's is not seen."""
+    from playwright.sync_api import expect
+
+    from mextrain.i18n import Translator
+
+    t = Translator(lang)
+    page.goto(server + "/help")
+    page.evaluate("lang => localStorage.setItem('mextrain.lang', lang)", lang)
+    page.goto(server + "/replay")
+    button = page.locator(".file-pick .file-button")
+    expect(button).to_have_text(t("web.replay.choose_file"))
+    expect(button).to_be_visible()
+    box = button.bounding_box()
+    assert box is not None
+    assert box["height"] >= 24
+    native = page.get_by_label(t("web.replay.open_file"))
+    native_box = native.bounding_box()
+    assert native_box is not None
+    assert native_box["width"] <= 1
+    assert native_box["height"] <= 1
+    with page.expect_file_chooser() as chosen:
+        button.click()
+    chosen.value.set_files(str(RECORDS / "double6_complete.json"))
+    expect(page.get_by_role("heading", level=2)).to_have_text("double6_complete.json")
+    page.get_by_role("heading", level=1).click()
+    native.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")
+    expect(native).to_be_focused()
+    assert button.evaluate("b => getComputedStyle(b).outlineStyle") == "solid"
+    shot(page, f"62-record-file-button-{lang}")
+
+
 def test_a_phone_shows_the_replays_trains_before_its_hands(server: str) -> None:
     """On a phone the replay showed the hands first, one above the other, and the trains
     under them: a table of four had its first train at the foot of the first screen and
