@@ -211,6 +211,55 @@ def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before
     last.close()
 
 
+def test_a_database_kept_before_moves_could_be_taken_back_reads_and_writes(
+    tmp_path: Path,
+) -> None:
+    """A games table without the count of moves taken back: the column is added, its
+    games had none (and are rated as before), and an older server's insert, naming its own
+    columns, still works; a game kept with moves taken back reads back with its count."""
+    path = tmp_path / "before.sqlite3"
+    Store(path).close()
+    plain = sqlite3.connect(path)
+    plain.execute("ALTER TABLE games DROP COLUMN taken_back")
+    for code in ("OLD234", "OLD235"):
+        plain.execute(
+            f"INSERT INTO tables (code, created, config, seed) VALUES ('{code}', 0, '{{}}', 's')"
+        )
+    plain.execute(
+        "INSERT INTO games (table_id, finished, players, record) VALUES (1, 0, '[]', '{}')"
+    )
+    plain.execute(
+        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (1, 0, 'Ana', 1, 5, 1)"
+    )
+    plain.commit()
+    plain.close()
+    again = Store(path)
+    assert [g.taken_back for g in again.all_results()] == [0]
+    again.save_game(2, "{}", ["Ana", "Bot"], [True, False], [3, 9], [0], taken_back=2)
+    assert [g.taken_back for g in again.recent_games()] == [2, 0]
+    assert again.recent_games()[0].to_dict()["taken_back"] == 2
+    again.close()
+    older = sqlite3.connect(path)
+    older.execute(
+        "INSERT INTO tables (code, created, config, seed) VALUES ('OLD236', 0, '{}', 's')"
+    )
+    older.execute(
+        "INSERT INTO games (table_id, finished, players, record) VALUES (3, 5, '[]', '{}')"
+    )
+    older.execute(
+        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (3, 0, 'Ben', 1, 4, 1)"
+    )
+    older.commit()
+    older.close()
+    last = Store(path)
+    assert [(g.players, g.taken_back) for g in last.all_results()] == [
+        (("Ana",), 0),
+        (("Ben",), 0),
+        (("Ana", "Bot"), 2),
+    ]
+    last.close()
+
+
 def test_a_read_neither_waits_for_a_write_nor_holds_one_up(tmp_path: Path) -> None:
     """Every call went through one connection under one lock: a long read on a worker
     thread (the statistics) held up the event loop's next write, and a long write every

@@ -9,6 +9,7 @@ import json
 import random
 import re
 import shutil
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,8 @@ from mextrain.i18n import LANGUAGES, Translator
 from mextrain.rules import Match, Rules
 from mextrain.sim.stats import wilson_interval
 from mextrain.tui import GameSession, GameSetup, PlayApp, SeatSpec
-from mextrain.tui.history import read_history, stats_text, summarize
+from mextrain.tui.games import SavedGame, game_lines
+from mextrain.tui.history import ranking, read_history, stats_text, summarize
 from mextrain.tui.screens import StartScreen, StatsScreen
 from test_tui import plain
 
@@ -56,6 +58,49 @@ def played(seats: list[tuple[str, str]], seed: int, *, finish: bool = True) -> M
             state.apply(bot.act(state.view(state.current_seat), rng), state.current_seat)
         session.save()
     return session.match
+
+
+def test_a_game_where_a_move_was_taken_back_is_counted_and_rated_for_nobody() -> None:
+    """Taking moves back until a game is won would buy a rating: a game where a move was
+    taken back (saved with the game, so a resumed game keeps it) counts as played, says so
+    in the saved games' list, and rates nobody, the bot level neither, as on the web. A
+    game played through is rated as before."""
+    session = GameSession.new(
+        Rules.preset("classic", max_pip=6, rounds=[6], hand_size={2: 7}),
+        [SeatSpec("human", "Ana"), SeatSpec("greedy", "Greedy 2")],
+        seed=21,
+    )
+    bot, rng = make_bot("greedy"), random.Random(21)
+
+    def move() -> None:
+        state = session.match.current
+        state.apply(bot.act(state.view(state.current_seat), rng), state.current_seat)
+        session.save()
+
+    while session.match.current.current_seat != 0:
+        move()
+    move()
+    while session.match.current.current_seat != 0:
+        move()
+    assert session.undo() >= 1
+    assert session.path is not None
+    session.release()
+    session = GameSession.load(session.path)
+    assert session.taken_back == 1
+    while not session.match.is_complete:
+        move()
+    played([("human", "Ana"), ("greedy", "Greedy 2")], 22)
+    history = read_history()
+    assert sorted(game.taken_back for game in history.games) == [0, 1]
+    (ana,) = summarize(history.games)
+    assert (ana.games, ana.rated_games) == (2, 1)
+    assert ranking(history.games)[("bot", "greedy")].games == 1
+    t = Translator("en")
+    lines = [
+        game_lines(SavedGame(game.path, datetime.now(), game), t).split("\n")[2]
+        for game in history.games
+    ]
+    assert sum(line.endswith(" · moves taken back, not rated") for line in lines) == 1
 
 
 def test_each_persons_games_wins_points_and_opponents_match_the_games_played() -> None:
@@ -264,7 +309,10 @@ def test_stats_command_text_and_json() -> None:
     assert lines[below + 1] == ""
     heading = " ".join(lines[below + 2 : -2])
     assert heading.startswith("Classement par cote, une estimation du niveau")
-    assert heading.endswith("(les robots selon leur niveau)\u00a0:")
+    assert heading.endswith(
+        "(les robots selon leur niveau\u00a0; une partie où un coup a été annulé ne compte pas)"
+        "\u00a0:"
+    )
     # each with the games its rating rests on (the table's own count: the list did not
     # say it, where the web's does)
     ranked = [

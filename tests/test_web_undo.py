@@ -4,6 +4,7 @@ every change is; refused, and said why, wherever it would wrong someone."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from mextrain.web import create_app
-from test_web import Conn, create, errors_of, is_state, my_turn, settings
+from test_web import Conn, create, errors_of, eventually, is_state, my_turn, play_out, settings
 
 
 @pytest.fixture
@@ -146,3 +147,48 @@ def test_nothing_to_take_back_a_stale_version_and_a_spectator_are_refused(
     finally:
         ana.close()
         watcher.close()
+
+
+def test_a_game_with_a_move_taken_back_is_kept_and_rated_for_nobody(db: Path) -> None:
+    """Taking moves back until a game is won would buy a rating, and a game won that way
+    says little of a skill: a game where a move was taken back is kept and counted as
+    played, marked so in the recent games, and rates nobody (the bot level neither). The
+    count is read back from the log, so a restart between the undo and the end keeps it.
+    A game played through is rated as before."""
+    with TestClient(create_app(db, settings())) as tc:
+        made = create(tc, ["bot:greedy"], rounds=1)
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            first = ana.until(my_turn(0))
+            after = played_a_tile(ana, first)
+            ana.send({"type": "undo", "version": after["version"]})
+            ana.until(newer(after["version"]))
+        finally:
+            ana.close()
+    with TestClient(create_app(db, settings())) as tc:
+        ana = Conn(tc, made["code"], made["token"])
+        try:
+            play_out({0: ana}, random.Random(5))
+        finally:
+            ana.close()
+        eventually(lambda: bool(tc.get("/api/stats").json()["recent"]))
+        stats = tc.get("/api/stats").json()
+        assert [g["taken_back"] for g in stats["recent"]] == [1]
+        (row,) = stats["players"]
+        assert (row["name"], row["games"]) == ("Ana", 1)
+        assert (row["rating"], row["rated_games"]) == (None, 0)
+        assert stats["bots"] == []
+        # a game played through: rated, the one before still not
+        again = create(tc, ["bot:greedy"], rounds=1)
+        ana = Conn(tc, again["code"], again["token"])
+        try:
+            play_out({0: ana}, random.Random(6))
+        finally:
+            ana.close()
+        eventually(lambda: len(tc.get("/api/stats").json()["recent"]) == 2)
+        stats = tc.get("/api/stats").json()
+        assert [g["taken_back"] for g in stats["recent"]] == [0, 1]
+        (row,) = stats["players"]
+        assert (row["games"], row["rated_games"]) == (2, 1)
+        assert row["rating"] is not None
+        assert [(b["level"], b["games"]) for b in stats["bots"]] == [("greedy", 1)]

@@ -3701,11 +3701,13 @@ def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any,
     """The statistics counted wins, not whom they were against: a person who beat the
     expert bot three times stood level with one who beat the beginner three times. The
     ranking by rating counts the opponents, bots by level (one entry per level), the
-    highest first; a person whose every game was one they left is not in it. In the four
+    highest first; a person whose every game was one they left is not in it, and a game
+    where a move was taken back rates nobody (the recent games say so). In the four
     languages, on a phone too."""
     from playwright.sync_api import expect
 
     from conftest import running_server
+    from mextrain.i18n import Translator
     from mextrain.store import Store
 
     words = {  # (the heading, the beginner bot, the expert bot, a word of the help)
@@ -3727,6 +3729,8 @@ def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any,
             store.save_game(table, "{}", players, humans, totals, [totals.index(0)])
         table = store.create_table("RANKLEFT", {}, "s")  # Dee left her only game
         store.save_game(table, "{}", ["Dee", "Ben"], [True, True], [50, 0], [1], [True, False])
+        table = store.create_table("RANKBACK", {}, "s")  # Ben beats the expert, undoing
+        store.save_game(table, "{}", ["Ben", "Bot 2 (expert)"], [True, False], [0, 60], [0], (), 2)
     finally:
         store.close()
     with running_server(db, 1) as base:
@@ -3749,6 +3753,12 @@ def test_the_statistics_rank_people_and_bots_by_rating(tmp_path: Any, page: Any,
         assert values == sorted(values, reverse=True), ratings
         assert all(re.fullmatch(r"-?\u2212?\d+[.,]\d", r) for r in ratings), ratings
         expect(page.locator(".stats .rating-help")).to_contain_text(help_word)
+        marked = page.locator(".stats .recent li").filter(has=page.locator(".taken-back"))
+        expect(marked).to_have_count(1)
+        expect(marked).to_contain_text("Ben")
+        expect(marked.locator(".taken-back")).to_have_text(
+            f"({Translator(lang)('web.stats.taken_back_mark')})"
+        )
         wide = page.evaluate("() => document.scrollingElement.scrollWidth - innerWidth")
         assert wide <= 0, wide
         page.locator("h2", has_text=heading).scroll_into_view_if_needed()

@@ -51,7 +51,8 @@ CREATE TABLE IF NOT EXISTS games (
     table_id INTEGER NOT NULL UNIQUE REFERENCES tables(id),
     finished REAL    NOT NULL,
     players  TEXT    NOT NULL,
-    record   TEXT    NOT NULL
+    record   TEXT    NOT NULL,
+    taken_back INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS results (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -139,6 +140,9 @@ class GameSummary:
     #: per seat: a person played it but left before its end, a bot making its last move
     #: for them (not in their statistics: `Store.save_game`)
     left: tuple[bool, ...] = ()
+    #: how many times a move was taken back (alone against bots): such a game is
+    #: nobody's rating (`mextrain.web.ratings`)
+    taken_back: int = 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -149,6 +153,7 @@ class GameSummary:
             "winners": list(self.winners),
             "humans": list(self.humans),
             "left": list(self.left),
+            "taken_back": self.taken_back,
         }
 
 
@@ -207,6 +212,10 @@ class Store:
             # did (who made a seat's last move was not kept), and an older server still
             # writes and reads it (the column has a default, and is named where it is read)
             self._db.execute("ALTER TABLE results ADD COLUMN left_game INTEGER NOT NULL DEFAULT 0")
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "taken_back" not in columns:
+            # a database kept before moves could be taken back: none of its games had any
+            self._db.execute("ALTER TABLE games ADD COLUMN taken_back INTEGER NOT NULL DEFAULT 0")
         # who a result is of, for the statistics: worked out as they are read, from the
         # names kept as played (only this connection knows the function: nothing stored
         # depends on it, so the file stays readable by any SQLite and by older versions)
@@ -339,12 +348,14 @@ class Store:
         totals: Sequence[int],
         winners: Sequence[int],
         left: Sequence[bool] = (),
+        taken_back: int = 0,
     ) -> int:
         """Keep a finished game's record and results, and mark its table finished, in one
         transaction. Per seat, ``humans``: a person played it (made a move of the game);
         ``left``: that person did not finish it, a bot making the seat's last move for them
         (they were away: their page gone, or their time out turn after turn) -- the game
-        is theirs to see, not counted in their statistics."""
+        is theirs to see, not counted in their statistics. ``taken_back``: how many times
+        its person, alone against bots, took a move back."""
         gone = list(left) or [False] * len(players)
         now = time.time()
         with self._lock:
@@ -352,8 +363,9 @@ class Store:
             db.execute("BEGIN")
             try:
                 cur = db.execute(
-                    "INSERT INTO games (table_id, finished, players, record) VALUES (?, ?, ?, ?)",
-                    (table_id, now, json.dumps(list(players)), record_json),
+                    "INSERT INTO games (table_id, finished, players, record, taken_back) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (table_id, now, json.dumps(list(players)), record_json, taken_back),
                 )
                 game_id = cur.lastrowid
                 assert game_id is not None
@@ -484,7 +496,9 @@ class Store:
 
 
 #: a game's results as `_summaries` reads them, a row per seat
-_RESULT_COLUMNS = "r.game_id, r.seat, r.name, r.total, r.won, g.finished, r.human, r.left_game"
+_RESULT_COLUMNS = (
+    "r.game_id, r.seat, r.name, r.total, r.won, g.finished, r.human, r.left_game, g.taken_back"
+)
 
 
 def _summaries(rows: Sequence[tuple[Any, ...]]) -> list[GameSummary]:
@@ -502,6 +516,7 @@ def _summaries(rows: Sequence[tuple[Any, ...]]) -> list[GameSummary]:
             winners=tuple(r[1] for r in seats if r[4]),
             humans=tuple(bool(r[6]) for r in seats),
             left=tuple(bool(r[7]) for r in seats),
+            taken_back=int(seats[0][8]),
         )
         for game_id, seats in games.items()
     ]

@@ -164,6 +164,8 @@ def game_lines(saved: SavedGame, t: Translator) -> str:
         state = t("tui.games.in_use", round=game.rounds_dealt, total=game.round_count)
     else:
         state = t("tui.games.unfinished", round=game.rounds_dealt, total=game.round_count)
+    if game.taken_back:  # (not in the ranking: said where it would be looked for)
+        state = f"{state} · {t('tui.games.taken_back')}"
     return f"{head}\n{seats}\n{escape(state)}"
 
 

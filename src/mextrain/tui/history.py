@@ -24,7 +24,7 @@ from mextrain.sim.stats import wilson_interval
 from mextrain.store import person_key, shown_person
 
 from .render import BOT_LEVELS, MAX_NAME, clip, clip_name, fit
-from .session import _EXTRA_FIELD, HUMAN, SAVED_SHAPE, games_dir
+from .session import _EXTRA_FIELD, HUMAN, SAVED_SHAPE, games_dir, taken_back_of
 
 #: who a rating is of (`ranking`): ``("person", person_key(name))`` or ``("bot", level)``
 Entity = tuple[str, str]
@@ -63,6 +63,8 @@ class PlayedGame:
     #: the rounds dealt so far (the one in play, if any, counted) and the game's length
     rounds_dealt: int = 0
     round_count: int = 0
+    #: how many times its player took a move back (alone against bots): not rated
+    taken_back: int = 0
 
     @property
     def people(self) -> list[int]:
@@ -175,6 +177,7 @@ def read_game(path: Path, seats_needed: bool = True) -> PlayedGame:
         complete=result.complete,
         rounds_dealt=len(result.record.rounds),
         round_count=result.record.rules.round_count,
+        taken_back=taken_back_of(extra),
     )
 
 
@@ -275,7 +278,8 @@ def ranking(games: Iterable[PlayedGame], t: Translator | None = None) -> dict[En
     them) and bot level's (``("bot", level)``) rating over the finished ``games``, in
     the order given (`read_history`'s: the order they began), as the web statistics rate
     theirs (`mextrain.sim.ratings`): each game ranks its seats by total, a bot of a level
-    at several seats is one player, moved by the sum of its seats' moves."""
+    at several seats is one player, moved by the sum of its seats' moves. A game where a
+    move was taken back rates nobody, as on the web (`mextrain.web.ratings`)."""
     canonical = _canonical_names(t)
 
     def seats(game: PlayedGame) -> list[tuple[Entity, int]]:
@@ -289,7 +293,7 @@ def ranking(games: Iterable[PlayedGame], t: Translator | None = None) -> dict[En
             for seat, kind in enumerate(game.kinds)
         ]
 
-    return rate_games(seats(game) for game in games if game.complete)
+    return rate_games(seats(game) for game in games if game.complete and not game.taken_back)
 
 
 #: the columns `stats_text` lays its table out in: an 80-column terminal's, less the last

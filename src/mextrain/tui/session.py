@@ -64,6 +64,7 @@ __all__ = [
     "passed_worth_saying",
     "read_start_choices",
     "saved_language",
+    "taken_back_of",
 ]
 
 #: the seat kind of a person at the keyboard
@@ -388,6 +389,14 @@ def saved_language(path: Path) -> str | None:
     return lang if isinstance(lang, str) and lang in LANGUAGES else None
 
 
+def taken_back_of(extra: object) -> int:
+    """How many times a move was taken back in a saved game, as its own field (``extra``,
+    the record's ``"play"``) says: 0 for a record from elsewhere, or a count that is no
+    count (not a whole number of 0 or more)."""
+    n = extra.get("taken_back") if isinstance(extra, dict) else None
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 0
+
+
 class NoRoundError(ValueError):
     """A legal record with no round dealt: no game to go on with."""
 
@@ -423,6 +432,9 @@ class GameSession:
         self.named_kinds = [spec.kind for spec in self.seats]
         #: the language the game is played in (saved with it: ``--resume`` goes on in it)
         self.lang: str | None = None
+        #: how many times a move was taken back (`undo`; saved with the game): such a game
+        #: is nobody's rating (`history.ranking`)
+        self.taken_back = 0
 
     def rng(self, *purpose: int | str) -> random.Random:
         """A generator for one ``purpose`` of this game (``"deal", 3``), the same for the
@@ -496,6 +508,7 @@ class GameSession:
             session.named_kinds = kept
         saved_lang = extra.get("lang")
         session.lang = saved_lang if saved_lang in LANGUAGES else None
+        session.taken_back = taken_back_of(extra)
         return session
 
     # -- reading -------------------------------------------------------------------------
@@ -585,6 +598,7 @@ class GameSession:
         rounds = (*record.rounds[:-1], replace(last, actions=last.actions[:keep]))
         rebuilt = replay_record(replace(record, rounds=rounds, result=None)).match
         self.match = rebuilt
+        self.taken_back += 1
         self.save()
         return own
 
@@ -598,6 +612,8 @@ class GameSession:
         doc[_EXTRA_FIELD] = {"seats": [s.kind for s in self.seats], "seed": self.seed}
         if self.lang is not None:
             doc[_EXTRA_FIELD]["lang"] = self.lang
+        if self.taken_back:
+            doc[_EXTRA_FIELD]["taken_back"] = self.taken_back
         return doc
 
     def claim(self) -> None:

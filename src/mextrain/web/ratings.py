@@ -10,7 +10,9 @@ and lost to one); a level at several seats moves by the sum of its seats' moves.
 its person left before the end (a bot finished it for them) is left out of that game,
 as the statistics leave it out of their figures, and so is a seat no person and no bot
 level stands for (one a bot played throughout for a person kept out of the game). A
-game with fewer than two seats left rates nobody. (`mextrain.sim.ratings` rates them.)
+game with fewer than two seats left rates nobody, and nor does a game where a move was
+taken back (alone against bots): its result says little of a skill, and taking moves back
+until a game is won would buy a rating. (`mextrain.sim.ratings` rates them.)
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ def person_ratings(
 
     def seats(game: GameSummary) -> list[tuple[Entity, int]]:
         rated: list[tuple[Entity, int]] = []
+        if game.taken_back:
+            return rated
         for seat, (name, total) in enumerate(zip(game.players, game.totals, strict=True)):
             if seat < len(game.left) and game.left[seat]:
                 continue

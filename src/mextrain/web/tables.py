@@ -415,6 +415,9 @@ class Table:
         self._chat_limits = RateLimits(burst / settings.chat_window, burst, CHAT_NAMES_KEPT)
         #: the last undo point worked out (`undo_point`), by position and seat
         self._undo_point: tuple[tuple[int, int], int | None] | None = None
+        #: how many times a move was taken back in this game (its log's ``undo`` events):
+        #: the game, once kept, is nobody's rating
+        self.taken_back = 0
         #: per seat: how often its player may make a new link (`new_seat_token`)
         links = settings.new_links_per_minute / 60
         self._link_limits = RateLimits(links, NEW_LINKS_BURST, max(1, len(self.seats)))
@@ -510,6 +513,7 @@ class Table:
         elif kind == "undo":  # the round back to before its person's latest decision
             assert self.match is not None
             keep = int(data["keep"])
+            self.taken_back += 1
             self.match.rounds[-1] = self.match.current.position_before(keep)
             self.movers = self.movers[:keep]
             self._new_turn()
@@ -1187,6 +1191,7 @@ class Table:
             self.match.totals,
             self.match.winners,
             self._left_by_people(humans),
+            self.taken_back,
         )
 
     def _played_by_people(self) -> list[bool]:
@@ -1490,6 +1495,8 @@ class GameToKeep:
     totals: list[int]
     winners: list[int]
     left: list[bool]
+    #: how many times a move was taken back (`Table.undo`)
+    taken_back: int = 0
 
 
 def _keep_game(store: Store, game: GameToKeep) -> int:
@@ -1506,6 +1513,7 @@ def _keep_game(store: Store, game: GameToKeep) -> int:
         game.totals,
         game.winners,
         left=game.left,
+        taken_back=game.taken_back,
     )
 
 

@@ -2374,7 +2374,8 @@ function StatsPage() {
         onClick=${(e) => { e.preventDefault(); go(`/replay/${g.id}`); }}>#${g.id}</a>
       ${` ${finishedWhen(g.finished)} — ${g.players.map((n, s) => `${iso(n)} ${g.totals[s]}`
         + leftMark(g.left, s)).join(", ")}`}
-      ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}</li>`)}</ul>
+      ${` — ${winnersLine(g.winners.map((s) => iso(g.players[s])))}`}${g.taken_back
+        ? html` <span class="muted taken-back">(${t("web.stats.taken_back_mark")})</span>` : ""}</li>`)}</ul>
     ${openRecordLink()}
   </section>`;
 }
