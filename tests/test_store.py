@@ -177,6 +177,25 @@ def test_a_finished_games_seats_say_who_left_it(store: Store) -> None:
     assert store.left_of(0) == store.left_of(2**70) == ()
 
 
+def old_server_game(path: Path, code: str, name: str, finished: float = 0) -> None:
+    """A game kept as an older server keeps it, naming only the columns it knew: its
+    table, the game, and its first seat's result (``name`` won, with 5 points)."""
+    db = sqlite3.connect(path)
+    table = db.execute(
+        "INSERT INTO tables (code, created, config, seed) VALUES (?, 0, '{}', 's')", (code,)
+    ).lastrowid
+    game = db.execute(
+        "INSERT INTO games (table_id, finished, players, record) VALUES (?, ?, '[]', '{}')",
+        (table, finished),
+    ).lastrowid
+    db.execute(
+        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (?, 0, ?, 1, 5, 1)",
+        (game, name),
+    )
+    db.commit()
+    db.close()
+
+
 def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before(
     tmp_path: Path,
 ) -> None:
@@ -186,17 +205,8 @@ def test_a_database_kept_before_games_left_were_told_apart_counts_them_as_before
     Store(path).close()
     plain = sqlite3.connect(path)
     plain.execute("ALTER TABLE results DROP COLUMN left_game")
-    plain.execute(
-        "INSERT INTO tables (code, created, config, seed) VALUES ('OLD234', 0, '{}', 's')"
-    )
-    plain.execute(
-        "INSERT INTO games (table_id, finished, players, record) VALUES (1, 0, '[]', '{}')"
-    )
-    plain.execute(
-        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (1, 0, 'Ana', 1, 5, 1)"
-    )
-    plain.commit()
     plain.close()
+    old_server_game(path, "OLD234", "Ana")
     again = Store(path)
     assert [(p.name, p.games, p.wins, p.left) for p in again.player_stats()] == [("Ana", 1, 1, 0)]
     again.close()
@@ -221,36 +231,16 @@ def test_a_database_kept_before_moves_could_be_taken_back_reads_and_writes(
     Store(path).close()
     plain = sqlite3.connect(path)
     plain.execute("ALTER TABLE games DROP COLUMN taken_back")
-    for code in ("OLD234", "OLD235"):
-        plain.execute(
-            f"INSERT INTO tables (code, created, config, seed) VALUES ('{code}', 0, '{{}}', 's')"
-        )
-    plain.execute(
-        "INSERT INTO games (table_id, finished, players, record) VALUES (1, 0, '[]', '{}')"
-    )
-    plain.execute(
-        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (1, 0, 'Ana', 1, 5, 1)"
-    )
-    plain.commit()
     plain.close()
+    old_server_game(path, "OLD234", "Ana")
     again = Store(path)
     assert [g.taken_back for g in again.all_results()] == [0]
-    again.save_game(2, "{}", ["Ana", "Bot"], [True, False], [3, 9], [0], taken_back=2)
+    table = again.create_table("NEW234", {}, "s")
+    again.save_game(table, "{}", ["Ana", "Bot"], [True, False], [3, 9], [0], taken_back=2)
     assert [g.taken_back for g in again.recent_games()] == [2, 0]
     assert again.recent_games()[0].to_dict()["taken_back"] == 2
     again.close()
-    older = sqlite3.connect(path)
-    older.execute(
-        "INSERT INTO tables (code, created, config, seed) VALUES ('OLD236', 0, '{}', 's')"
-    )
-    older.execute(
-        "INSERT INTO games (table_id, finished, players, record) VALUES (3, 5, '[]', '{}')"
-    )
-    older.execute(
-        "INSERT INTO results (game_id, seat, name, human, total, won) VALUES (3, 0, 'Ben', 1, 4, 1)"
-    )
-    older.commit()
-    older.close()
+    old_server_game(path, "OLD236", "Ben", finished=5)
     last = Store(path)
     assert [(g.players, g.taken_back) for g in last.all_results()] == [
         (("Ana",), 0),
