@@ -2154,16 +2154,17 @@ function RecordReplayPage({ big }) {
   };
   const drop = (e) => { e.preventDefault(); setOver(false); open(e.dataTransfer.files[0]); };
   // (the file input's own button speaks the browser's language, "Choose File" and "No file
-  // chosen" at any page language: it is hidden but for the keyboard, and the page's button
-  // stands for it, its label passing the click on)
+  // chosen" at any page language: the page's button is drawn instead, the input unseen
+  // over it, so that a click, a tap, the keyboard and a screen reader's touch all find
+  // the input where the button is)
   return html`<section class=${over ? "replay record-open dropping" : "replay record-open"}
       onDragOver=${(e) => { e.preventDefault(); setOver(true); }} onDragLeave=${() => setOver(false)} onDrop=${drop}>
     <h1>${t("web.replay.open_title")}</h1>
     <p class="muted">${t("web.replay.open_help")}</p>
     <p><label class="field file-pick">${t("web.replay.open_file")}
-      <input type="file" class="sr-only" accept=".json,application/json" disabled=${busy} aria-describedby="record-open-said"
+      <span class="file-control"><input type="file" accept=".json,application/json" disabled=${busy} aria-describedby="record-open-said"
         onChange=${(e) => { open(e.target.files[0]); e.target.value = ""; }} />
-      <span class="file-button" aria-hidden="true">${t("web.replay.choose_file")}</span></label></p>
+      <span class="file-button" aria-hidden="true">${t("web.replay.choose_file")}</span></span></label></p>
     <div id="record-open-said" role="status" aria-live="polite">${busy ? html`<p>${t("web.loading")}</p>` : ""}</div>
     ${error && html`<${ErrorLine} error=${error} />`}
     ${opened && html`<${ReplayView} key=${opened.n} data=${opened.data} big=${big} title=${opened.name} heading="h2"
