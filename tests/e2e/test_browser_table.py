@@ -439,11 +439,8 @@ def test_the_replay_steps_on_from_a_rounds_end_to_the_next_rounds_deal(
     expect(slider).to_have_value(end)
     shot(page, "13-replay-steps-across-rounds")
     # two keys at once from a round's end: the deal, then its first move
-    page.get_by_role("button", name="Back one step").click()
-    page.locator("body").click(position={"x": 5, "y": 300})
     rounds.select_option("0")
     replay_to_the_end(page)
-    page.locator("body").click(position={"x": 5, "y": 300})
     press_at_once(page, "ArrowRight", "ArrowRight")
     expect(rounds).to_have_value("1")
     expect(slider).to_have_value("1")
