@@ -188,6 +188,7 @@ def test_a_game_with_a_move_taken_back_is_kept_and_rated_for_nobody(db: Path) ->
         eventually(lambda: len(tc.get("/api/stats").json()["recent"]) == 2)
         stats = tc.get("/api/stats").json()
         assert [g["taken_back"] for g in stats["recent"]] == [0, 1]
+        assert [g["taken_back"] for g in tc.get("/api/games").json()] == [0, 1]
         (row,) = stats["players"]
         assert (row["games"], row["rated_games"]) == (2, 1)
         assert row["rating"] is not None
