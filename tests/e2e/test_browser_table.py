@@ -474,6 +474,26 @@ def test_two_steps_taken_before_the_replay_renders_are_two_steps(server: str, pa
     expect(slider).to_have_value("3")
 
 
+def test_a_key_pressed_as_soon_as_the_replay_shows_is_not_lost(server: str, page: Any) -> None:
+    """The replay listened for its keys only once the page had been painted: a key pressed
+    as soon as the replay showed was lost (seen in CI: a test pressed two as the record
+    opened, one was lost, and the replay analysed the wrong seat's position). The key is
+    pressed here the moment the replay is in the page, before it is painted."""
+    from playwright.sync_api import expect
+
+    page.goto(server + "/replay")
+    page.evaluate(
+        """() => new MutationObserver((_, seen) => {
+            if (!document.querySelector(".replay-view")) return;
+            seen.disconnect();
+            window.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight" }));
+        }).observe(document.body, { childList: true, subtree: true })"""
+    )
+    page.get_by_label("Record file").set_input_files(str(RECORDS / "double6_complete.json"))
+    expect(page.get_by_role("heading", level=2)).to_have_text("double6_complete.json")
+    expect(page.locator(".replay input[type=range]")).to_have_value("1")
+
+
 RECORDS = Path(__file__).resolve().parents[1] / "records"
 
 

@@ -2244,18 +2244,20 @@ function ReplayView({ data, big, title, heading, download, analyse }) {
     if (now.step > 0) return { round: now.round, step: now.step - 1 };
     return now.round > 0 ? { round: now.round - 1, step: data.rounds[now.round - 1].frames.length - 1 } : now;
   });
-  // (the keys reach the steps of the latest render, whenever the listener was set)
+  // (the keys reach the steps of the latest render, whenever the listener was set; set
+  // once, as the viewer is first drawn, not after: a key pressed as soon as it showed was
+  // lost while the listener waited for the page to be painted)
   const steps = useRef(null);
   steps.current = { forward, back };
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e) => {
-      if (!data || !isShortcut(e)) return;  // the slider steps by itself when focused
+      if (!isShortcut(e)) return;  // the slider steps by itself when focused
       if (e.key === "ArrowRight") steps.current.forward();
       if (e.key === "ArrowLeft") steps.current.back();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
-  });
+  }, []);
   const rnd = data.rounds[round];
   const frame = rnd.frames[step];
   const names = gameNames(data.players, data.bots);
