@@ -1197,6 +1197,64 @@ def test_nobody_is_marked_to_move_once_the_round_is_over(server: str, page: Any)
     expect(page.locator(".train.current")).to_have_count(0)
 
 
+#: a tile of the hand clicked the moment the page draws the seat's next turn (before the
+#: page is painted): once, its tile then in ``window.chosenAt``
+CHOOSE_AS_THE_TURN_COMES = """() => {
+  window.chosenAt = null;
+  let mine = Boolean(document.querySelector(".turn.mine"));
+  new MutationObserver((_, seen) => {
+    const now = Boolean(document.querySelector(".turn.mine"));
+    if (now && !mine) {
+      const tile = document.querySelector(".hand-tile");
+      seen.disconnect();
+      tile.click();
+      window.chosenAt = tile.dataset.tile;
+    }
+    mine = now;
+  }).observe(document.body, { childList: true, subtree: true, attributes: true });
+}"""
+
+
+def test_a_tile_chosen_as_the_turn_comes_stays_chosen(server: str, page: Any) -> None:
+    """A new position put the chosen tile back only after the page was painted: a tile
+    chosen as soon as the turn showed was put back under the click that chose it, and the
+    click on its train then did nothing (seen in CI as moves that never went, on a busy
+    machine). A tile chosen at once, before the page is even painted, stays chosen."""
+    from browser_kit import wait_for_a_playable_tile
+    from playwright.sync_api import expect
+
+    made = create_via_api(
+        server, {"name": "Ana", "seats": ["bot:greedy"], "options": {"rounds": 1}}
+    )
+    seat_page(page, server, made)
+    expect(page.locator(".hand-tile").first).to_be_visible(timeout=15_000)
+    # a tile that is no double, so that the turn passes to the bot, and comes back
+    for _ in range(12):
+        assert wait_for_a_playable_tile(page)
+        tiles = [t for t in page.locator(".hand-tile.playable").all() if not _is_double(t)]
+        if tiles:
+            break
+        make_a_move_and_wait(page)
+    else:
+        raise AssertionError("no tile but doubles to play")
+    page.evaluate(CHOOSE_AS_THE_TURN_COMES)
+    tiles[0].click()
+    page.locator(".train.target").first.click()
+    page.wait_for_function("() => window.chosenAt !== null", timeout=15_000)
+    chosen = page.evaluate("window.chosenAt")
+    # (the page painted, and its effects run, twice over)
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame("
+        "() => setTimeout(done, 200))))"
+    )
+    expect(page.locator(".hand-tile.selected")).to_have_attribute("data-tile", chosen)
+
+
+def _is_double(tile: Any) -> bool:
+    a, b = str(tile.get_attribute("data-tile")).split("-")
+    return a == b
+
+
 def test_another_page_takes_the_focus_to_its_heading(server: str, page: Any) -> None:
     from playwright.sync_api import expect
 

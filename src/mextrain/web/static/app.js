@@ -993,7 +993,16 @@ function TablePage({ code, big, lang }) {
   // are two boxes, and a line half typed when the game starts goes on in the second
   const talkDraft = useState("");
   const talkPending = useRef(null);
-  const [selected, setSelected] = useState(null);
+  // the tile chosen, with the position it was chosen in: a new position puts it back at
+  // once, as it is drawn (an effect did it after the page was painted, and a tile chosen
+  // in between was put back under the click that chose it: the click on its train then
+  // did nothing)
+  const [choice, setChoice] = useState(null);
+  const shownVersion = useRef(null);
+  shownVersion.current = msg ? msg.version : null;
+  const selected = choice && choice.version === shownVersion.current ? choice.tile : null;
+  const setSelected = useCallback(
+    (tile) => setChoice(tile === null ? null : { tile, version: shownVersion.current }), []);
   const [seenRounds, setSeenRounds] = useState(null);
   const [dialog, setDialog] = useState(null);
   // whether the turn's prompt (a live region of its own, outside the round's result) may
@@ -1204,9 +1213,9 @@ function TablePage({ code, big, lang }) {
     }
     setSeenRounds(n);
   }, [sheet && sheet.rounds.length]);
-  // a new position puts the chosen tile back and the hint away (the version moves with the
-  // game alone: others taking or giving up a seat keep both)
-  useEffect(() => { setSelected(null); setHint(null); }, [msg && msg.version]);
+  // a new position puts the hint away, as it puts the chosen tile back (the version moves
+  // with the game alone: others taking or giving up a seat keep both)
+  useEffect(() => { setHint(null); }, [msg && msg.version]);
   // one move per position: a double click on Draw must not send a second, stale one
   const sentFor = useRef(null);
   // the move sent from this position, until the server's answer comes (the next position,
