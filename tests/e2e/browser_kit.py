@@ -144,17 +144,23 @@ def make_a_move_and_wait(page: Any, click: str = "click") -> None:
     shown_after(page, lambda: make_a_move(page, click))
 
 
+#: the page's list of the last moves, as one text (a JavaScript expression)
+LOG_TEXT = "[...document.querySelectorAll('.move-log li')].map((li) => li.textContent).join('\\n')"
+
+
 def shown_after(page: Any, move: Callable[[], object]) -> None:
     """Make the seat's ``move`` on ``page`` (clicks or taps), then wait until the page shows
-    it: the log or the hand changed, the turn passed on, or the round's result came. The
-    page puts the chosen tile back as it sends the move, but the position it shows is the
-    one before the move until the server's answer arrives, still the seat's turn with the
-    tiles it had: a test that read the turn and the tiles then would act on a position
-    already gone."""
-    before = page.locator(".move-log li").count(), page.locator(".hand-tile").count()
+    it: the last moves or the hand changed, the turn passed on, or the round's result came.
+    The page puts the chosen tile back as it sends the move, but the position it shows is
+    the one before the move until the server's answer arrives, still the seat's turn with
+    the tiles it had: a test that read the turn and the tiles then would act on a position
+    already gone. (The list of last moves is read whole, not counted: it keeps the latest
+    eight, so once full a pass left its count as it was, and where the bot's reply came
+    before the page was looked at again, the turn back too: the wait ran out.)"""
+    before = page.evaluate(f"() => {LOG_TEXT}"), page.locator(".hand-tile").count()
     move()
     page.wait_for_function(
-        "([log, hand]) => document.querySelectorAll('.move-log li').length !== log"
+        f"([log, hand]) => {LOG_TEXT} !== log"
         " || document.querySelectorAll('.hand-tile').length !== hand"
         " || !document.querySelector('.turn.mine') || document.querySelector('.overlay')",
         arg=list(before),
