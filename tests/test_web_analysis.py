@@ -18,6 +18,7 @@ from mextrain.store import Store
 from mextrain.web import Settings, create_app
 from mextrain.web import app as app_module
 from mextrain.web.tables import page_move
+from test_web import settings as web_settings
 
 RECORDS = Path(__file__).parent / "records"
 COMPLETE = (RECORDS / "double6_complete.json").read_text(encoding="utf-8")
@@ -26,11 +27,11 @@ RESULT = replay_record(RECORD)
 
 
 def settings(**changes: Any) -> Settings:
-    # (an iteration budget and no clock: the same position, the same analysis, anywhere)
-    base = Settings(hint_iterations=60, hint_time_ms=0, analyses_per_minute=600.0)
-    for key, value in changes.items():
-        setattr(base, key, value)
-    return base
+    """The web tests' settings, analyses thinking by an iteration budget and no clock (the
+    same position, the same analysis, anywhere) and not held back."""
+    return web_settings(
+        **{"hint_iterations": 60, "hint_time_ms": 0, "analyses_per_minute": 600.0, **changes}
+    )
 
 
 @pytest.fixture
