@@ -1,34 +1,40 @@
-"""One step of policy iteration: fit the racer's move to the search's values, then play it.
+"""Policy iteration: fit the racer's move to the search's values, then play it; and again.
 
     python benchmarks/policy_fit.py [--preset classic] [--players 4] [--positions 10000]
-                                    [--samples 32] [--deals 2000] [--search-deals 300]
-                                    [--search-iterations 200] [--seed 12] [--jobs 2]
+                                    [--samples 32] [--steps 1] [--deals 2000]
+                                    [--search-deals 300] [--search-iterations 200]
+                                    [--seed 12] [--jobs 2]
 
 The search bot plays one move better than its own playout policy (the ``racer``) by racing
 the legal moves on determinizations. Policy iteration would fold that gain back into the
-policy: this measures how much of it a richer move score can learn, and what the search
-gains from playing on with the better policy.
+policy: this measures how much of it a richer move score can learn, what the search
+gains from playing on with the better policy, and (``--steps``) whether further steps
+gain more.
 
-1. **Positions.** Rounds of one ``racer`` (every seat in turn) against ``planner`` bots,
-   played on the full state; at about a third of the racer's decisions with two or more
-   plays, every play is scored like the search scores it (``--samples`` determinizations
-   from the seat's own view, each play then 16 plies of playout and the static
-   evaluation; the reward of `mextrain.search.ismcts`).
+1. **Positions.** Rounds of one seat playing the policy being improved (the ``racer`` at
+   the first step; at each later step the score the step before fitted), every seat in
+   turn, against ``planner`` bots, played on the full state; at about a third of its
+   decisions with two or more plays, every play is scored like the search scores it
+   (``--samples`` determinizations from the seat's own view, each play then 16 plies of
+   playout, the seat playing on with that same policy, and the static evaluation; the
+   reward of `mextrain.search.ismcts`).
 2. **Fit.** A move score linear in per-play features read from the seat's own knowledge
    (the racer's terms -- extras and their pips, planned pips, doubles it can or cannot
    cover, its marker -- and others: the train it goes on, the tile's pips, how many unseen
    tiles and how many of its own extras match the end it leaves on a shared train,
    whether that end is dead, whether it plays on the train of a seat close to going out,
    the tiles it can still play afterwards), chosen to maximise the searched value of its
-   choices (a softmax policy, gradient ascent from the racer's own weights). Fitted on
-   70% of the positions, it prints for the other 30% the mean value of the racer's
+   choices (a softmax policy, gradient ascent from the policy's own weights). Fitted on
+   70% of the positions, it prints for the other 30% the mean value of the policy's
    choice, of the fitted score's, and of the search's (the best play on half the
    determinizations, valued on the other half): what a one-step search gains there.
-   The same fit restricted to the racer's own terms shows how much is just other weights.
-3. **Play.** The fitted score (fitted again on all positions) against the racer, each as
-   the one seat against planners on the same deals, seat rotated (``--deals`` deals); and
-   the search bot at ``--search-iterations`` a move with the fitted score as its own
-   playout policy against the default bot (``--search-deals``; 0 skips it).
+   At the first step, the same fit restricted to the racer's own terms shows how much
+   is just other weights.
+3. **Play.** Each step's fitted score (fitted again on all its positions) and the racer,
+   each as the one seat against planners on the same deals, seat rotated (``--deals``
+   deals); and the search bot at ``--search-iterations`` a move with the last step's
+   score as its own playout policy against the default bot (``--search-deals``; 0 skips
+   it).
 
 Needs numpy (``pip install 'mextrain[bench]'``). This is research, not a bot: nothing in
 ``mextrain`` uses the fitted weights.
@@ -187,8 +193,16 @@ class ScoredPlayout(FastPlannerPlayout):
 Position = tuple[list[list[float]], list[list[float]], int]  # features, values, racer's
 
 
-def _positions(job: tuple[str, int, int, int, int]) -> list[Position]:
-    preset, players, count, samples, seed = job
+def _base(weights: list[float] | None, seat: int) -> FastPlannerPlayout:
+    """The policy being improved, for ``seat``: the fitted score with ``weights``, else the
+    racer (the other seats play the planner's moves either way)."""
+    if weights is None:
+        return FastPlannerPlayout.for_seat(seat, "racer")
+    return ScoredPlayout(np.array(weights), seat)
+
+
+def _positions(job: tuple[str, int, int, int, int, list[float] | None]) -> list[Position]:
+    preset, players, count, samples, seed, weights = job
     rules = Rules.preset(preset)
     rng = random.Random(seed)
     evaluator = Evaluator()
@@ -200,8 +214,8 @@ def _positions(job: tuple[str, int, int, int, int]) -> list[Position]:
         me = r % players
         r += 1
         state = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
-        game = FastPlannerPlayout.for_seat(me, "racer")
-        inner = FastPlannerPlayout.for_seat(me, "racer")
+        game = _base(weights, me)
+        inner = _base(weights, me)
         while state.ended is None and len(out) < count:
             plays = state.legal_plays()
             cands = [(tid, train) for train, mask in plays for tid in iter_bits(mask)]
@@ -297,11 +311,7 @@ def _play(job: tuple[str, int, int, int, list[float] | None, int | None]) -> lis
         base = RoundState.new(rules, players, rng.randrange(rules.round_count), rng)
         for me in range(players):
             state = base.copy()
-            policy = (
-                ScoredPlayout(np.array(weights), me)
-                if weights is not None
-                else FastPlannerPlayout.for_seat(me, "racer")
-            )
+            policy = _base(weights, me)
             bot = None
             if iterations is not None:
                 bot = ISMCTSBot(iterations=iterations)
@@ -344,12 +354,46 @@ def _run(pool: Any, jobs: int, job: Any, count: int, *rest: Any) -> list[Any]:
     return [x for part in parts for x in part]
 
 
+def _step(pool: Any, a: argparse.Namespace, step: int, base: list[float] | None) -> list[float]:
+    """One step of policy iteration from ``base`` (the racer with ``None``): its positions
+    scored by the search playing on with it, the held-out report, and the fitted weights."""
+    started = time.perf_counter()
+    per = [a.positions // a.jobs + (i < a.positions % a.jobs) for i in range(a.jobs)]
+    seed = a.seed * 1000 + 100 * (step - 1)
+    jobs = [(a.preset, a.players, n, a.samples, seed + i, base) for i, n in enumerate(per)]
+    positions = [p for part in pool.map(_positions, jobs) for p in part]
+    print(f"step {step}: {len(positions)} positions ({time.perf_counter() - started:.0f} s)")
+    cut = int(len(positions) * 0.7)
+    # the racer's own terms alone: only the first step's question (how much is other weights)
+    sets = ((NAMES, "all features"), (RACER_NAMES, "the racer's terms"))
+    for names, label in sets if base is None else sets[:1]:
+        tr = _pack(positions[:cut], names)
+        te = _pack(positions[cut:], names)
+        start = _racer_start(names) if base is None else np.array(base)
+        w = fit(tr[0], tr[1], tr[4], start)
+        feats, value, half_a, half_b, valid, chosen = te
+        searched = np.where(valid, half_a, -np.inf).argmax(1)
+        print(
+            f"held out, {label}: the base policy {_value(value, chosen):.4f}, fitted "
+            f"{_value(value, _choose(feats, valid, w)):.4f}; the search's pick (half "
+            f"the samples) valued on the other half {_value(half_b, searched):.4f}, "
+            f"the base policy's there {_value(half_b, chosen):.4f}"
+        )
+    every = _pack(positions, NAMES)
+    start = _racer_start(NAMES) if base is None else np.array(base)
+    weights = fit(every[0], every[1], every[4], start)
+    shown = ", ".join(f"{n} {w:.2f}" for n, w in zip(NAMES, weights, strict=True))
+    print(f"step {step} weights (all positions): {shown}")
+    return [float(x) for x in weights]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--preset", default="classic")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--positions", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=32, help="determinizations a position")
+    parser.add_argument("--steps", type=int, default=1, help="steps of policy iteration")
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--search-deals", type=int, default=300)
     parser.add_argument("--search-iterations", type=int, default=200)
@@ -358,37 +402,21 @@ def main() -> None:
     a = parser.parse_args()
     started = time.perf_counter()
     with multiprocessing.Pool(a.jobs) as pool:
-        per = [a.positions // a.jobs + (i < a.positions % a.jobs) for i in range(a.jobs)]
-        jobs = [(a.preset, a.players, n, a.samples, a.seed * 1000 + i) for i, n in enumerate(per)]
-        positions = [p for part in pool.map(_positions, jobs) for p in part]
-        print(f"{len(positions)} positions ({time.perf_counter() - started:.0f} s)")
-        cut = int(len(positions) * 0.7)
-        for names, label in ((NAMES, "all features"), (RACER_NAMES, "the racer's terms")):
-            tr = _pack(positions[:cut], names)
-            te = _pack(positions[cut:], names)
-            w = fit(tr[0], tr[1], tr[4], _racer_start(names))
-            feats, value, half_a, half_b, valid, racer = te
-            searched = np.where(valid, half_a, -np.inf).argmax(1)
-            print(
-                f"held out, {label}: racer {_value(value, racer):.4f}, fitted "
-                f"{_value(value, _choose(feats, valid, w)):.4f}; the search's pick (half "
-                f"the samples) valued on the other half {_value(half_b, searched):.4f}, "
-                f"the racer's there {_value(half_b, racer):.4f}"
-            )
-        every = _pack(positions, NAMES)
-        weights = fit(every[0], every[1], every[4], _racer_start(NAMES))
-        shown = ", ".join(f"{n} {w:.2f}" for n, w in zip(NAMES, weights, strict=True))
-        print(f"weights (all positions): {shown}")
-        w_list = [float(x) for x in weights]
-        fitted = _run(pool, a.jobs, _play, a.deals, a.preset, a.players, w_list, None)
-        racer = _run(pool, a.jobs, _play, a.deals, a.preset, a.players, None, None)
-        print(f"alone against planners: fitted {_paired(fitted, racer)}")
+        steps: list[list[float] | None] = [None]
+        for step in range(1, a.steps + 1):
+            steps.append(_step(pool, a, step, steps[-1]))
+        alone = [_run(pool, a.jobs, _play, a.deals, a.preset, a.players, w, None) for w in steps]
+        for step in range(1, len(steps)):
+            print(f"alone against planners, step {step}: fitted {_paired(alone[step], alone[0])}")
+            if step > 1:
+                print(f"  against step {step - 1}: {_paired(alone[step], alone[step - 1])}")
         if a.search_deals:
             it = a.search_iterations
-            on_fitted = _run(pool, a.jobs, _play, a.search_deals, a.preset, a.players, w_list, it)
+            last = steps[-1]
+            on_fitted = _run(pool, a.jobs, _play, a.search_deals, a.preset, a.players, last, it)
             default = _run(pool, a.jobs, _play, a.search_deals, a.preset, a.players, None, it)
-            print(f"search ({it} iterations) playing on with the fitted score: "
-                  f"{_paired(on_fitted, default)}")  # fmt: skip
+            print(f"search ({it} iterations) playing on with the fitted score of step "
+                  f"{a.steps}: {_paired(on_fitted, default)}")  # fmt: skip
     print(f"{time.perf_counter() - started:.0f} s")
 
 
