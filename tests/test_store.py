@@ -250,6 +250,33 @@ def test_a_database_kept_before_moves_could_be_taken_back_reads_and_writes(
     last.close()
 
 
+def test_a_positions_analysis_is_kept_once_per_budget_and_read_after_reopening(
+    tmp_path: Path,
+) -> None:
+    """The first analysis kept of a position at a budget stays (two worked out at once
+    both get the first), another budget's is its own, and a database kept before
+    analyses were kept gets their table as it opens."""
+    path = tmp_path / "analyses.sqlite3"
+    Store(path).close()
+    plain = sqlite3.connect(path)
+    plain.execute("DROP TABLE analyses")
+    plain.close()
+    store = Store(path)
+    table = store.create_table("ANA234", {}, "s")
+    game = store.save_game(table, "{}", ["Ana", "Bot"], [True, False], [3, 9], [0])
+    assert store.analysis(game, 0, 2, "b1") is None
+    first = {"moves": [{"move": "draw", "win_probability": 0.25}], "seat": 1}
+    assert store.keep_analysis(game, 0, 2, "b1", first) == first
+    assert store.keep_analysis(game, 0, 2, "b1", {"moves": [], "seat": 0}) == first
+    assert store.keep_analysis(game, 0, 2, "b2", {"moves": [], "seat": 0})["seat"] == 0
+    assert store.analysis(game, 0, 3, "b1") is None
+    assert store.analysis(game, 0, 2**64, "b1") is None  # (no 64-bit integer: none kept)
+    store.close()
+    again = Store(path)
+    assert again.analysis(game, 0, 2, "b1") == first
+    again.close()
+
+
 def test_a_read_neither_waits_for_a_write_nor_holds_one_up(tmp_path: Path) -> None:
     """Every call went through one connection under one lock: a long read on a worker
     thread (the statistics) held up the event loop's next write, and a long write every

@@ -149,6 +149,37 @@ def test_a_kept_games_position_is_analysed_as_its_record_file_is_and_once(
         assert missing.json()["detail"]["code"] == "no_game"
 
 
+def test_a_kept_games_analysis_is_kept_across_a_restart_at_the_same_budget(
+    db: Path, seen: list[SeatView]
+) -> None:
+    game_id = kept(db)
+    asked = f"/api/games/{game_id}/analysis?round=0&step=2"
+    with TestClient(create_app(db, settings())) as tc:
+        first = tc.get(asked)
+        assert first.status_code == 200, first.text
+    assert len(seen) == 1
+    with TestClient(create_app(db, settings())) as tc:  # (the server restarted)
+        again = tc.get(asked)
+        assert again.json() == first.json()
+        assert len(seen) == 1  # (read back, not worked out again)
+        # a position kept nowhere, at a step SQLite cannot hold, is refused as any other
+        far = tc.get(f"/api/games/{game_id}/analysis?round=0&step={2**70}")
+        assert far.status_code == 422
+        assert far.json()["detail"]["code"] == "no_position"
+    with TestClient(create_app(db, settings(hint_iterations=80))) as tc:
+        assert tc.get(asked).status_code == 200
+        assert len(seen) == 2  # (another budget, another analysis)
+    store = Store(db)
+    try:
+        budgets = store._read("SELECT budget FROM analyses WHERE game_id = ?", (game_id,))
+        assert sorted(b for (b,) in budgets) == [
+            "iterations=60,time_ms=0",
+            "iterations=80,time_ms=0",
+        ]
+    finally:
+        store.close()
+
+
 def test_analyses_are_limited_per_address(db: Path) -> None:
     with TestClient(create_app(db, settings(analyses_per_minute=1.0))) as tc:
         assert sent(tc, 0, 2).status_code == 200

@@ -75,6 +75,14 @@ CREATE TABLE IF NOT EXISTS chat (
     at       REAL    NOT NULL,
     PRIMARY KEY (table_id, id)
 );
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    round   INTEGER NOT NULL,
+    step    INTEGER NOT NULL,
+    budget  TEXT    NOT NULL,
+    answer  TEXT    NOT NULL,
+    PRIMARY KEY (game_id, round, step, budget)
+);
 """
 
 
@@ -493,6 +501,35 @@ class Store:
                 people.values(), key=lambda p: (-p[1], p[0])
             )
         ]
+
+    # -- analyses of finished games' positions --------------------------------------------
+
+    def analysis(self, game_id: int, round: int, step: int, budget: str) -> dict[str, Any] | None:
+        """The analysis kept of kept game ``game_id``'s position (``round``, after ``step``
+        of its actions) at ``budget`` (the analyses' think budget, as the server words it),
+        if there is one."""
+        if not all(0 <= n <= _MAX_ID for n in (game_id, round, step)):
+            return None  # (SQLite's integers are 64-bit: none kept there)
+        rows = self._read(
+            "SELECT answer FROM analyses WHERE game_id = ? AND round = ? AND step = ? "
+            "AND budget = ?",
+            (game_id, round, step, budget),
+        )
+        return dict(json.loads(rows[0][0])) if rows else None
+
+    def keep_analysis(
+        self, game_id: int, round: int, step: int, budget: str, answer: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Keep ``answer`` as that position's analysis at ``budget``, unless one was kept
+        first (two asked at once): the one kept is returned, so everyone gets the same."""
+        self._write(
+            "INSERT OR IGNORE INTO analyses (game_id, round, step, budget, answer) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (game_id, round, step, budget, json.dumps(answer, sort_keys=True)),
+        )
+        kept = self.analysis(game_id, round, step, budget)
+        assert kept is not None
+        return kept
 
 
 #: a game's results as `_summaries` reads them, a row per seat

@@ -631,11 +631,20 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         if key in analysed:
             analysed.move_to_end(key)
             return analysed[key]
-        game = await asyncio.to_thread(store_of(request).game, game_id)
+        store = store_of(request)
+        game = await asyncio.to_thread(store.game, game_id)
         if game is None:
             raise _refuse(404, "no_game", "no such game")
-        result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
-        answer = await position_analysis(request, result, (round, step))
+        # kept with the game too, so that a restart neither thinks again nor answers
+        # otherwise; an answer of another budget (the server's hint settings) is not it
+        budget = f"iterations={settings.hint_iterations},time_ms={settings.hint_time_ms}"
+        answer = await asyncio.to_thread(store.analysis, game_id, round, step, budget)
+        if answer is None:
+            result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
+            answer = await position_analysis(request, result, (round, step))
+            answer = await asyncio.to_thread(
+                store.keep_analysis, game_id, round, step, budget, answer
+            )
         analysed[key] = answer
         while len(analysed) > ANALYSES_KEPT:
             analysed.popitem(last=False)
