@@ -5,6 +5,7 @@ seat to move, from its own tiles only, and the move the game made there
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,24 @@ def test_a_kept_games_analysis_is_kept_across_a_restart_at_the_same_budget(
         ]
     finally:
         store.close()
+
+
+def test_an_analysis_the_database_cannot_keep_is_answered_all_the_same(
+    db: Path, seen: list[SeatView], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = kept(db)
+
+    def refused(*args: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(Store, "keep_analysis", refused)
+    asked = f"/api/games/{game_id}/analysis?round=0&step=2"
+    with TestClient(create_app(db, settings())) as tc:
+        first = tc.get(asked)
+        assert first.status_code == 200, first.text
+        assert first.json() == sent(tc, 0, 2).json()
+        assert tc.get(asked).json() == first.json()
+        assert len(seen) == 2  # (the kept game's answer, kept in memory, and the file's)
 
 
 def test_analyses_are_limited_per_address(db: Path) -> None:

@@ -642,9 +642,12 @@ def create_app(db: str | Path, settings: Settings | None = None) -> FastAPI:
         if answer is None:
             result = await asyncio.to_thread(lambda: replay_record(load_record(game.record)))
             answer = await position_analysis(request, result, (round, step))
-            answer = await asyncio.to_thread(
-                store.keep_analysis, game_id, round, step, budget, answer
-            )
+            try:
+                answer = await asyncio.to_thread(
+                    store.keep_analysis, game_id, round, step, budget, answer
+                )
+            except sqlite3.Error:  # (the answer thought out is not lost: memory keeps it)
+                log.warning("game %d: an analysis could not be kept", game_id, exc_info=True)
         analysed[key] = answer
         while len(analysed) > ANALYSES_KEPT:
             analysed.popitem(last=False)
