@@ -190,18 +190,67 @@ class ScoredPlayout(FastPlannerPlayout):
         return best
 
 
+#: hidden units of the nonlinear move score (``--model mlp``)
+HIDDEN = 16
+
+#: a nonlinear move score: on the features divided by ``scale``, ``x @ w + tanh(x @ W + b)
+#: @ v`` (`fit_mlp`)
+Net = dict[str, list[Any]]
+
+
+def net_scores(net: Net, feats: np.ndarray) -> np.ndarray:
+    """The move score of ``net`` for each row of features (the last axis)."""
+    x = feats / np.array(net["scale"])
+    hidden = np.tanh(x @ np.array(net["W"]) + np.array(net["b"]))
+    scores: np.ndarray = x @ np.array(net["w"]) + hidden @ np.array(net["v"])
+    return scores
+
+
+class NetPlayout(ScoredPlayout):
+    """`ScoredPlayout` with a nonlinear move score (`Net`)."""
+
+    def __init__(self, net: Net, seat: int) -> None:
+        super().__init__(np.zeros(len(NAMES)), seat)
+        self.scale = np.array(net["scale"])
+        self.w = np.array(net["w"])
+        self.W = np.array(net["W"])
+        self.b = np.array(net["b"])
+        self.v = np.array(net["v"])
+
+    def choose(
+        self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
+    ) -> tuple[int, int]:
+        if state.seat != self.own_seat or hand is not None:
+            return FastPlannerPlayout.choose(self, state, plays, hand)
+        search = self._trains
+        if search is None or search.ts is not state.ts or len(search._memo) > 200_000:
+            search = self._trains = TrainSearch(state.ts)
+        unseen = unseen_tiles(state, state.seat)
+        cands = [(tid, train) for train, mask in plays for tid in iter_bits(mask)]
+        x = np.array([features(state, tid, train, search, unseen) for tid, train in cands])
+        x /= self.scale
+        scores = x @ self.w + np.tanh(x @ self.W + self.b) @ self.v
+        return cands[int(scores.argmax())]
+
+
 Position = tuple[list[list[float]], list[list[float]], int]  # features, values, racer's
 
 
-def _base(weights: list[float] | None, seat: int) -> FastPlannerPlayout:
-    """The policy being improved, for ``seat``: the fitted score with ``weights``, else the
-    racer (the other seats play the planner's moves either way)."""
+#: a policy `_base` makes: the racer (None), a linear move score's weights, or a `Net`
+Policy = list[float] | Net | None
+
+
+def _base(weights: Policy, seat: int) -> FastPlannerPlayout:
+    """The policy being improved, for ``seat``: the fitted score with ``weights`` (linear,
+    or a `Net`), else the racer (the other seats play the planner's moves either way)."""
     if weights is None:
         return FastPlannerPlayout.for_seat(seat, "racer")
+    if isinstance(weights, dict):
+        return NetPlayout(weights, seat)
     return ScoredPlayout(np.array(weights), seat)
 
 
-def _positions(job: tuple[str, int, int, int, int, list[float] | None]) -> list[Position]:
+def _positions(job: tuple[str, int, int, int, int, Policy]) -> list[Position]:
     preset, players, count, samples, seed, weights = job
     rules = Rules.preset(preset)
     rng = random.Random(seed)
@@ -285,6 +334,48 @@ def fit(feats: np.ndarray, value: np.ndarray, valid: np.ndarray, start: np.ndarr
     return result
 
 
+def fit_mlp(
+    feats: np.ndarray, value: np.ndarray, valid: np.ndarray, linear: np.ndarray, seed: int = 0
+) -> Net:
+    """A nonlinear move score (`Net`, `HIDDEN` tanh units over a linear one that starts as
+    the fitted ``linear`` weights) chosen as `fit` chooses: the mean value of a softmax
+    policy's choices, by Adam, with a little weight decay on the hidden units."""
+    scale = feats[valid].std(0)
+    scale[scale == 0] = 1.0
+    x = feats / scale
+    n, k, d = x.shape
+    flat = x.reshape(-1, d)
+    rng = np.random.default_rng(seed)
+    params = [linear * scale, rng.normal(0.0, 0.3, (d, HIDDEN)), np.zeros(HIDDEN), np.zeros(HIDDEN)]
+    m1 = [np.zeros_like(q) for q in params]
+    m2 = [np.zeros_like(q) for q in params]
+    centred = value - (value * valid).sum(1, keepdims=True) / valid.sum(1, keepdims=True)
+    temp = 0.02
+    for t in range(1, 1001):
+        w, W, b, v = params
+        hidden = np.tanh(flat @ W + b)  # (n k, HIDDEN)
+        s = np.where(valid, (flat @ w + hidden @ v).reshape(n, k) / temp, -1e18)
+        p = np.exp(s - s.max(1, keepdims=True)) * valid
+        p /= p.sum(1, keepdims=True)
+        mean = (p * centred).sum(1, keepdims=True)
+        g = (p * (centred - mean)).reshape(-1) / n / temp  # d(objective)/d(score)
+        dh = g[:, None] * v * (1 - hidden * hidden)
+        grads = [
+            flat.T @ g,
+            flat.T @ dh - 1e-4 * W,
+            dh.sum(0),
+            hidden.T @ g - 1e-4 * v,
+        ]
+        for i, grad in enumerate(grads):
+            m1[i] = 0.9 * m1[i] + 0.1 * grad
+            m2[i] = 0.999 * m2[i] + 0.001 * grad * grad
+            step = 0.05 * (m1[i] / (1 - 0.9**t)) / (np.sqrt(m2[i] / (1 - 0.999**t)) + 1e-8)
+            params[i] = params[i] + step
+    w, W, b, v = params
+    return {"scale": scale.tolist(), "w": w.tolist(), "W": W.tolist(), "b": b.tolist(),
+            "v": v.tolist()}  # fmt: skip
+
+
 def _choose(feats: np.ndarray, valid: np.ndarray, w: np.ndarray) -> np.ndarray:
     picked: np.ndarray = np.where(valid, feats @ w, -np.inf).argmax(1)
     return picked
@@ -298,7 +389,7 @@ def _racer_start(names: tuple[str, ...]) -> np.ndarray:
     return np.array([RACER_TERMS.get(n, 0.0) for n in names])
 
 
-def _play(job: tuple[str, int, int, int, list[float] | None, int | None]) -> list[float]:
+def _play(job: tuple[str, int, int, int, Policy, int | None]) -> list[float]:
     """Win shares of the one seat (fitted score, or the racer with ``None``; with
     ``iterations`` the search bot playing on with it) on deals ``range(first, first +
     count)``, each with the seat in every place."""
@@ -354,7 +445,7 @@ def _run(pool: Any, jobs: int, job: Any, count: int, *rest: Any) -> list[Any]:
     return [x for part in parts for x in part]
 
 
-def _step(pool: Any, a: argparse.Namespace, step: int, base: list[float] | None) -> list[float]:
+def _step(pool: Any, a: argparse.Namespace, step: int, base: Policy) -> Policy:
     """One step of policy iteration from ``base`` (the racer with ``None``): its positions
     scored by the search playing on with it, the held-out report, and the fitted weights."""
     started = time.perf_counter()
@@ -379,11 +470,17 @@ def _step(pool: Any, a: argparse.Namespace, step: int, base: list[float] | None)
             f"the samples) valued on the other half {_value(half_b, searched):.4f}, "
             f"the base policy's there {_value(half_b, chosen):.4f}"
         )
+        if a.model == "mlp" and names is NAMES:
+            net = fit_mlp(tr[0], tr[1], tr[4], w)
+            picks = np.where(valid, net_scores(net, feats), -np.inf).argmax(1)
+            print(f"held out, {HIDDEN} hidden units over them: {_value(value, picks):.4f}")
     every = _pack(positions, NAMES)
     start = _racer_start(NAMES) if base is None else np.array(base)
     weights = fit(every[0], every[1], every[4], start)
     shown = ", ".join(f"{n} {w:.2f}" for n, w in zip(NAMES, weights, strict=True))
     print(f"step {step} weights (all positions): {shown}")
+    if a.model == "mlp":
+        return fit_mlp(every[0], every[1], every[4], weights)
     return [float(x) for x in weights]
 
 
@@ -394,15 +491,20 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10_000)
     parser.add_argument("--samples", type=int, default=32, help="determinizations a position")
     parser.add_argument("--steps", type=int, default=1, help="steps of policy iteration")
+    parser.add_argument(
+        "--model", choices=("linear", "mlp"), default="linear", help="the move score fitted"
+    )
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--search-deals", type=int, default=300)
     parser.add_argument("--search-iterations", type=int, default=200)
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     a = parser.parse_args()
+    if a.model == "mlp" and a.steps != 1:
+        parser.error("--model mlp fits one step only")
     started = time.perf_counter()
     with multiprocessing.Pool(a.jobs) as pool:
-        steps: list[list[float] | None] = [None]
+        steps: list[Policy] = [None]
         for step in range(1, a.steps + 1):
             steps.append(_step(pool, a, step, steps[-1]))
         alone = [_run(pool, a.jobs, _play, a.deals, a.preset, a.players, w, None) for w in steps]
