@@ -1,7 +1,8 @@
 """Policy iteration: fit the racer's move to the search's values, then play it; and again.
 
     python benchmarks/policy_fit.py [--preset classic] [--players 4] [--positions 10000]
-                                    [--samples 32] [--steps 1] [--deals 2000]
+                                    [--samples 32] [--steps 1] [--model linear|mlp]
+                                    [--deals 2000]
                                     [--search-deals 300] [--search-iterations 200]
                                     [--seed 12] [--jobs 2]
 
@@ -29,7 +30,9 @@ gain more.
    choice, of the fitted score's, and of the search's (the best play on half the
    determinizations, valued on the other half): what a one-step search gains there.
    At the first step, the same fit restricted to the racer's own terms shows how much
-   is just other weights.
+   is just other weights. ``--model mlp`` (one step only) then fits a nonlinear score
+   on the same features -- `HIDDEN` tanh units over the linear score, which it starts
+   from -- the same way, prints its held-out value too, and plays it.
 3. **Play.** Each step's fitted score (fitted again on all its positions) and the racer,
    each as the one seat against planners on the same deals, seat rotated (``--deals``
    deals); and the search bot at ``--search-iterations`` a move with the last step's
