@@ -174,14 +174,19 @@ class ScoredPlayout(FastPlannerPlayout):
         self.own_seat = seat
         self._trains: TrainSearch | None = None
 
+    def train_search(self, state: RoundState) -> TrainSearch:
+        """The train search of this playout's own moves (its memo renewed when full)."""
+        search = self._trains
+        if search is None or search.ts is not state.ts or len(search._memo) > 200_000:
+            search = self._trains = TrainSearch(state.ts)
+        return search
+
     def choose(
         self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
     ) -> tuple[int, int]:
         if state.seat != self.own_seat or hand is not None:
             return super().choose(state, plays, hand)
-        search = self._trains
-        if search is None or search.ts is not state.ts or len(search._memo) > 200_000:
-            search = self._trains = TrainSearch(state.ts)
+        search = self.train_search(state)
         unseen = unseen_tiles(state, state.seat)
         best, best_score = (-1, 0), -math.inf
         for train, mask in plays:
@@ -201,11 +206,11 @@ HIDDEN = 16
 Net = dict[str, list[Any]]
 
 
-def net_scores(net: Net, feats: np.ndarray) -> np.ndarray:
+def net_scores(net: Net | dict[str, np.ndarray], feats: np.ndarray) -> np.ndarray:
     """The move score of ``net`` for each row of features (the last axis)."""
-    x = feats / np.array(net["scale"])
-    hidden = np.tanh(x @ np.array(net["W"]) + np.array(net["b"]))
-    scores: np.ndarray = x @ np.array(net["w"]) + hidden @ np.array(net["v"])
+    x = feats / np.asarray(net["scale"])
+    hidden = np.tanh(x @ np.asarray(net["W"]) + np.asarray(net["b"]))
+    scores: np.ndarray = x @ np.asarray(net["w"]) + hidden @ np.asarray(net["v"])
     return scores
 
 
@@ -214,26 +219,18 @@ class NetPlayout(ScoredPlayout):
 
     def __init__(self, net: Net, seat: int) -> None:
         super().__init__(np.zeros(len(NAMES)), seat)
-        self.scale = np.array(net["scale"])
-        self.w = np.array(net["w"])
-        self.W = np.array(net["W"])
-        self.b = np.array(net["b"])
-        self.v = np.array(net["v"])
+        self.net = {key: np.array(value) for key, value in net.items()}
 
     def choose(
         self, state: RoundState, plays: tuple[tuple[int, int], ...], hand: int | None = None
     ) -> tuple[int, int]:
         if state.seat != self.own_seat or hand is not None:
             return FastPlannerPlayout.choose(self, state, plays, hand)
-        search = self._trains
-        if search is None or search.ts is not state.ts or len(search._memo) > 200_000:
-            search = self._trains = TrainSearch(state.ts)
+        search = self.train_search(state)
         unseen = unseen_tiles(state, state.seat)
         cands = [(tid, train) for train, mask in plays for tid in iter_bits(mask)]
         x = np.array([features(state, tid, train, search, unseen) for tid, train in cands])
-        x /= self.scale
-        scores = x @ self.w + np.tanh(x @ self.W + self.b) @ self.v
-        return cands[int(scores.argmax())]
+        return cands[int(net_scores(self.net, x).argmax())]
 
 
 Position = tuple[list[list[float]], list[list[float]], int]  # features, values, racer's
