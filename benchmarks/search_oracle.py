@@ -2,6 +2,7 @@
 
     python benchmarks/search_oracle.py [--deals 50] [--players 4] [--preset classic]
                                        [--batches 60] [--jobs 2] [--blur 10,30,60]
+                                       [--reveal 25,50,75] [--knows view,hands,all]
 
 Plays single rounds in which one seat searches and the others are ``planner`` bots, every
 deal once per seat (the searching seat rotates), and prints the searching seat's share of
@@ -16,6 +17,15 @@ the wins for three searchers that differ only in what they are told:
   probability ``P`` percent, swapped for a random tile held elsewhere (the boneyard or
   another of those hands), afresh for each batch -- beliefs that are right about most
   tiles, wrong about some, as a good reading of the plays could give.
+- ``reveal:P`` (with ``--reveal P,...``): told, as facts, where ``P`` percent of the other
+  hands' tiles are (each tile with probability ``P`` percent, drawn once per decision),
+  the rest of the unseen tiles dealt afresh for each batch uniformly over the other
+  hands' free places and the boneyard -- exact knowledge of part of the hands and none
+  of the rest, the best any reading of the plays could give about the tiles it pins
+  down. (The voids are not used: ``reveal:0`` is the ``view`` searcher without them.)
+
+``--knows`` picks the rows to play (by default ``view``, ``hands``, ``all`` and every
+``blur`` and ``reveal`` row asked for).
 
 Each searcher plays every legal action on ``--batches`` deals (no racing) and the round out
 with the planner's moves, and takes the best mean win share. A fair share is 1 / players.
@@ -65,11 +75,46 @@ def _blur(state: RoundState, share: float, rng: random.Random) -> RoundState:
     return state.with_hidden(hands, boneyard)
 
 
+def _revealed(state: RoundState, share: float, rng: random.Random) -> list[int]:
+    """Per seat, the tiles of its hand the searcher is told (none of its own hand: that
+    it knows anyway), each of the other hands' tiles with probability ``share``."""
+    me = state.current_seat
+    told = [0] * state.n
+    for seat in range(state.n):
+        if seat != me:
+            for tid in iter_bits(state.hands[seat]):
+                if rng.random() < share:
+                    told[seat] |= 1 << tid
+    return told
+
+
+def _reveal(state: RoundState, told: list[int], rng: random.Random) -> RoundState:
+    """A deal that keeps the seat's hand and the ``told`` tiles where they are, and deals
+    every other unseen tile uniformly over the other hands' free places (their sizes
+    kept) and the boneyard."""
+    me = state.current_seat
+    unseen = list(state.boneyard[state.bone_pos :])
+    for seat in range(state.n):
+        if seat != me:
+            unseen.extend(iter_bits(state.hands[seat] & ~told[seat]))
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    for seat in range(state.n):
+        if seat != me:
+            free = state.hands[seat].bit_count() - told[seat].bit_count()
+            hands[seat] = told[seat]
+            for tid in unseen[:free]:
+                hands[seat] |= 1 << tid
+            del unseen[:free]
+    return state.with_hidden(hands, unseen)
+
+
 def _decide(state: RoundState, knows: str, batches: int, rng: random.Random) -> Action:
     policy = FastPlannerPlayout()
     me = state.current_seat
     legal = state.legal_actions()
     info = InfoState(state.view(me), rng) if knows == "view" else None
+    told = _revealed(state, int(knows[7:]) / 100, rng) if knows.startswith("reveal:") else None
     total = dict.fromkeys(legal, 0.0)
     for _ in range(1 if knows == "all" else batches):
         if info is not None:
@@ -80,6 +125,8 @@ def _decide(state: RoundState, knows: str, batches: int, rng: random.Random) -> 
             deal = state.with_hidden(list(state.hands), boneyard)
         elif knows.startswith("blur:"):
             deal = _blur(state, int(knows[5:]) / 100, rng)
+        elif told is not None:
+            deal = _reveal(state, told, rng)
         else:
             deal = state
         for action in legal:
@@ -127,11 +174,26 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--blur", default="", help="percentages for blur:P rows, e.g. 10,30,60")
+    parser.add_argument("--reveal", default="", help="percentages for reveal:P rows, e.g. 25,50,75")
+    parser.add_argument(
+        "--knows", default="", help="the rows to play, e.g. view,reveal:50 (default: all)"
+    )
     args = parser.parse_args()
+    rows = KNOWS + tuple(
+        f"{kind}:{p}"
+        for kind, shares in (("blur", args.blur), ("reveal", args.reveal))
+        for p in shares.split(",")
+        if p
+    )
+    if args.knows:
+        rows = tuple(args.knows.split(","))
+    for knows in rows:
+        kind, _, share = knows.partition(":")
+        if knows not in KNOWS and not (kind in ("blur", "reveal") and share.isdigit()):
+            parser.error(f"--knows: no row {knows!r} (view, hands, all, blur:P, reveal:P)")
     print(f"{args.preset}, {args.players} seats, {args.deals} deals x {args.players} seats")
     with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
-        blurs = tuple(f"blur:{p}" for p in args.blur.split(",") if p)
-        for knows in KNOWS + blurs:
+        for knows in rows:
             jobs = [
                 (args.preset, args.players, args.seed + d, args.batches, knows)
                 for d in range(args.deals)
@@ -141,7 +203,7 @@ def main() -> None:
             mean = sum(shares) / n
             var = sum((x - mean) ** 2 for x in shares) / (n - 1)
             half = 1.96 * math.sqrt(var / n)
-            print(f"knows {knows:<8}  win share {mean:.3f} +- {half:.3f}  ({n} rounds)")
+            print(f"knows {knows:<10}  win share {mean:.3f} +- {half:.3f}  ({n} rounds)")
 
 
 if __name__ == "__main__":
