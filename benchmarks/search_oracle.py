@@ -6,7 +6,7 @@
 
 Plays single rounds in which one seat searches and the others are ``planner`` bots, every
 deal once per seat (the searching seat rotates), and prints the searching seat's share of
-the wins for three searchers that differ only in what they are told:
+the wins for searchers that differ only in what they are told:
 
 - ``view``: the rollout search as the bots run it, from the seat's view (the other hands
   and the boneyard dealt again for each batch);
@@ -24,8 +24,8 @@ the wins for three searchers that differ only in what they are told:
   of the rest, the best any reading of the plays could give about the tiles it pins
   down. (The voids are not used: ``reveal:0`` is the ``view`` searcher without them.)
 
-``--knows`` picks the rows to play (by default ``view``, ``hands``, ``all`` and every
-``blur`` and ``reveal`` row asked for).
+``--knows`` picks the rows to play, in place of the default: ``view``, ``hands``, ``all``
+and every ``blur`` and ``reveal`` row asked for.
 
 Each searcher plays every legal action on ``--batches`` deals (no racing) and the round out
 with the planner's moves, and takes the best mean win share. A fair share is 1 / players.
@@ -176,7 +176,10 @@ def main() -> None:
     parser.add_argument("--blur", default="", help="percentages for blur:P rows, e.g. 10,30,60")
     parser.add_argument("--reveal", default="", help="percentages for reveal:P rows, e.g. 25,50,75")
     parser.add_argument(
-        "--knows", default="", help="the rows to play, e.g. view,reveal:50 (default: all)"
+        "--knows",
+        default="",
+        help="the rows to play, e.g. view,reveal:50 (default: view, hands, all and the "
+        "--blur and --reveal rows)",
     )
     args = parser.parse_args()
     rows = KNOWS + tuple(

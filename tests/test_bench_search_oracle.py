@@ -25,7 +25,7 @@ def oracle(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 def _mid_round(seed: int) -> RoundState:
-    """A classic 4-seat round some moves in (planners' moves: the first legal action)."""
+    """A classic 4-seat round some random legal moves in."""
     rng = random.Random(seed)
     state = RoundState.new(Rules.preset("classic"), 4, 0, rng)
     for _ in range(rng.randrange(4, 30)):
